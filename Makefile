@@ -1,0 +1,75 @@
+# mixprof: one make for the agent, the profiler, the samples and the tests.
+# Everything is built out of tree in $(BUILD); quiet unless V=1.
+#
+#   make          build everything (installs missing Debian packages as root)
+#   make test     unit + integration tests (real JVM, real BPF)
+#   make demo     profile the warmup sample from launch
+#   make bench    cost measurements against the alternatives
+#   make format   clang-format the C sources
+
+BUILD ?= build
+ABS_BUILD := $(abspath $(BUILD))
+CC ?= gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE
+LDFLAGS ?=
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+# The JDK whose headers we build against: JAVA_HOME if set, else javac's.
+JAVAC ?= $(shell command -v javac 2>/dev/null)
+JAVA_HOME ?= $(patsubst %/bin/javac,%,$(realpath $(JAVAC)))
+JNI_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
+
+UNIT_TESTS :=
+BINS :=
+
+.DEFAULT_GOAL := all
+.PHONY: all build deps test demo bench format clean
+
+all: deps
+	$(Q)$(MAKE) --no-print-directory build
+
+deps:
+	$(Q)scripts/deps.sh
+
+include agent/agent.mk
+include symbolizer/symbolizer.mk
+include profiler/profiler.mk
+include samples/samples.mk
+include tests/tests.mk
+
+build: $(BINS) samples $(UNIT_TESTS)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory build
+	$(Q)BUILD=$(ABS_BUILD) tests/run
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory build
+	$(Q)BUILD=$(ABS_BUILD) scripts/demo.sh
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory build
+	$(Q)BUILD=$(ABS_BUILD) bench/run
+
+format:
+	$(Q)clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	$(Q)rm -rf $(BUILD)
+
+$(BUILD)/%.o: %.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS_$(firstword $(subst /, ,$<))) -MMD -MP -c $< -o $@
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

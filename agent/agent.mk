@@ -1,0 +1,1 @@
+# libjmap.so, the JVMTI agent.

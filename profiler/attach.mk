@@ -1,0 +1,1 @@
+# The HotSpot attacher (mixprof attach): objects appended to MIXPROF_OBJS.

@@ -1,0 +1,14 @@
+/*
+ * mixprof: the command-line entry. Subcommands dispatch to their own
+ * modules; anything else is a profile run.
+ */
+#include <string.h>
+#include "attach.h"
+#include "profile.h"
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "attach"))
+		return attach_cmd(argc - 1, argv + 1);
+	return profile_cmd(argc, argv);
+}

@@ -1,0 +1,44 @@
+# The BPF sampler and the profile command: objects appended to MIXPROF_OBJS.
+#
+#   sampler.bpf.c -> $(BUILD)/profiler/sampler.bpf.o   (clang -target bpf)
+#                 -> $(BUILD)/profiler/sampler.skel.h  (bpftool gen skeleton)
+#   profile sources include the skeleton, so they depend on it.
+PROFILE_SRCS := profiler/profile.c profiler/options.c profiler/slices.c \
+	profiler/sampler.c profiler/cpus.c profiler/maxstack.c \
+	profiler/launch.c profiler/stackfold.c profiler/targets.c
+PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/%.o)
+MIXPROF_OBJS += $(PROFILE_OBJS)
+MIXPROF_LIBS += -lbpf -lelf -lz
+
+PROF_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall \
+	-I$(BUILD)/profiler -Iprofiler
+
+$(BUILD)/profiler/vmlinux.h:
+	$(call msg,BTF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp
+	$(Q)mv $@.tmp $@
+
+$(BUILD)/profiler/%.bpf.o: profiler/%.bpf.c profiler/sampler.h \
+		$(BUILD)/profiler/vmlinux.h
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(PROF_BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/profiler/%.skel.h: $(BUILD)/profiler/%.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp
+	$(Q)mv $@.tmp $@
+
+$(PROFILE_OBJS): $(BUILD)/profiler/sampler.skel.h
+
+# Unit tests: pure modules only (no BPF, no symbolizer).
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_options \
+	$(BUILD)/tests/unit/test_prof_slices
+$(BUILD)/tests/unit/test_prof_options: $(BUILD)/tests/unit/test_prof_options.o \
+		$(BUILD)/profiler/options.o $(BUILD)/profiler/cpus.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+$(BUILD)/tests/unit/test_prof_slices: $(BUILD)/tests/unit/test_prof_slices.o \
+		$(BUILD)/profiler/slices.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^

@@ -1,0 +1,49 @@
+/*
+ * One thread, "ratio-worker", spends its CPU time in three methods at known
+ * ratios 1:2:3 (one, two, three), for the profiler's accuracy test.
+ * Usage: java Ratio SECONDS
+ */
+public class Ratio {
+	static volatile long sink;
+
+	/* Each method burns its own share in its own loop, so it is the leaf. */
+	static void one(long nanos) {
+		long end = System.nanoTime() + nanos, x = 1;
+		while (System.nanoTime() < end)
+			for (int i = 0; i < 200; i++)
+				x = x * 31 + i;
+		sink += x;
+	}
+
+	static void two(long nanos) {
+		long end = System.nanoTime() + nanos, x = 2;
+		while (System.nanoTime() < end)
+			for (int i = 0; i < 200; i++)
+				x = x * 37 + i;
+		sink += x;
+	}
+
+	static void three(long nanos) {
+		long end = System.nanoTime() + nanos, x = 3;
+		while (System.nanoTime() < end)
+			for (int i = 0; i < 200; i++)
+				x = x * 41 + i;
+		sink += x;
+	}
+
+	public static void main(String[] args) throws Exception {
+		final long stop = System.nanoTime() + (long) (Double.parseDouble(args.length > 0 ? args[0] : "10") * 1e9);
+		final long unit = 1_000_000; /* 1 ms: many switches per second */
+		Thread t = new Thread(() -> {
+			while (System.nanoTime() < stop) {
+				one(unit);
+				two(2 * unit);
+				three(3 * unit);
+			}
+		}, "ratio-worker");
+		t.start();
+		System.out.println("ready");
+		System.out.flush();
+		t.join();
+	}
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Make sure the Debian packages the build and tests need are installed.
+# As root, installs what is missing; otherwise names it and fails.
+set -euo pipefail
+
+pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
+      systemtap-sdt-dev linux-perf libxml2-utils procps util-linux
+      openjdk-17-jdk-headless)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+# Any installed JDK with javac will do; only add one when none is there.
+if command -v javac >/dev/null 2>&1; then
+	missing=("${missing[@]/openjdk-17-jdk-headless}")
+fi
+missing=($(printf '%s\n' "${missing[@]}" | sed '/^$/d'))
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "mixprof: missing Debian packages: ${missing[*]} (run as root, or: apt-get install ${missing[*]})" >&2
+	exit 1
+fi
+echo "mixprof: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

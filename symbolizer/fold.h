@@ -1,0 +1,50 @@
+/*
+ * fold: folded-stack lines ("comm;frame;...;frame count"), the text every
+ * flame graph tool reads, and their aggregation.
+ *
+ * A line is built root first from resolved frames; with annotation on,
+ * frame kinds get the suffixes flamegraph.pl --color=java reads:
+ * FRAME_JAVA and FRAME_INTERP "_[j]", FRAME_INLINED "_[i]", FRAME_KERNEL
+ * "_[k]"; others stay plain (C++ keeps its "::", which the palette colours
+ * yellow). ';' and newlines inside names are replaced so a name can never
+ * split a line.
+ *
+ * struct fold maps line -> count; fold__write() prints lines sorted
+ * bytewise, so two runs diff cleanly. The object owns its copies of lines.
+ */
+#ifndef MIXPROF_FOLD_H
+#define MIXPROF_FOLD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "symbolizer.h"
+
+/* A line under construction; reuse one across samples (fold_line__reset). */
+struct fold_line {
+	char *buf;
+	size_t len, cap;
+	bool annotate;
+};
+
+void fold_line__init(struct fold_line *l, bool annotate);
+void fold_line__reset(struct fold_line *l);
+void fold_line__release(struct fold_line *l);
+/* Append one frame (a ';' goes before all but the first). 0 or -ENOMEM. */
+int fold_line__push(struct fold_line *l, const struct frame *f);
+/* Append a plain name (comm, "[truncated]", the "-" delimiter). */
+int fold_line__push_name(struct fold_line *l, const char *name);
+
+struct fold;
+struct fold *fold__new(void);		/* NULL and errno on failure */
+void fold__free(struct fold *f);
+/* Add count to line (NUL-terminated, without the count). 0 or -ENOMEM. */
+int fold__add(struct fold *f, const char *line, uint64_t count);
+/* Merge every line of src into dst. */
+int fold__merge(struct fold *dst, const struct fold *src);
+uint64_t fold__total(const struct fold *f);
+size_t fold__lines(const struct fold *f);
+/* Write "line count\n" for each line, sorted. 0 or -errno. */
+int fold__write(const struct fold *f, FILE *out);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * symbolizer: turns sampled addresses into frame names.
+ *
+ * One object serves a whole run: it knows every process it has been told
+ * about (its mappings, its ELF files, its JIT map) and the kernel. Each file
+ * is parsed once per run; lookups are binary searches over sorted ranges.
+ *
+ * Time: every timestamp is CLOCK_MONOTONIC nanoseconds, the clock
+ * bpf_ktime_get_ns() reads, so sample times compare with it directly.
+ *
+ * Ownership: names returned in struct frame belong to the symbolizer and
+ * stay valid until symbolizer__free(). Nothing here prints; errors come back
+ * as negative errno and the caller reports them.
+ */
+#ifndef MIXPROF_SYMBOLIZER_H
+#define MIXPROF_SYMBOLIZER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum frame_kind {
+	FRAME_JAVA,	/* JIT-compiled Java method (outermost of an inline chain) */
+	FRAME_INLINED,	/* Java method inlined into the frame above it */
+	FRAME_INTERP,	/* interpreted Java method (named by Method*) */
+	FRAME_STUB,	/* JVM-generated code: Interpreter, call stubs, adapters */
+	FRAME_NATIVE,	/* ELF symbol: C, demangled C++, vdso */
+	FRAME_KERNEL,	/* kernel or module symbol */
+	FRAME_UNKNOWN,	/* "[libfoo.so]" (known file, no symbol) or "[unknown]" */
+};
+
+struct frame {
+	const char *name;
+	enum frame_kind kind;
+};
+
+struct symbolizer_opts {
+	const char *map_dir;	/* where JIT maps live inside the target's
+				 * mount namespace; NULL means "/tmp" */
+	bool no_inline;		/* keep "a->b->c" as one frame */
+};
+
+struct symbolizer;
+
+/* NULL and errno on failure. opts may be NULL for the defaults. */
+struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts);
+void symbolizer__free(struct symbolizer *s);
+
+/*
+ * Learn about process pid now (CLOCK_MONOTONIC now_ns): read its mappings,
+ * open the files they name (so the process may exit afterwards), and read
+ * whatever its JIT map gained since the last call, stamping new entries
+ * with now_ns. Cheap to call often: only new data is read.
+ * Returns 0, or -ESRCH when the process is gone and was never seen.
+ */
+int symbolizer__refresh(struct symbolizer *s, uint32_t pid, uint64_t now_ns);
+
+/*
+ * Name user address ip of process pid as it stood at time when_ns (the
+ * sample's time): JIT code is named by the map entry that covered ip then,
+ * not by whatever covers it at the end. Fills out[0..n) outermost first (an
+ * inline chain gives several frames) and returns n >= 1; unknown addresses
+ * still give one FRAME_UNKNOWN frame. max must be >= 1.
+ */
+int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
+		     uint64_t when_ns, struct frame *out, int max);
+
+/* Name kernel address ip; always one frame. */
+int symbolizer__kernel(struct symbolizer *s, uint64_t ip, struct frame *out);
+
+/* Counters for the end-of-run summary. */
+struct symbolizer_stats {
+	uint64_t map_lines_bad;		/* JIT map lines skipped as malformed */
+	uint64_t maps_stale;		/* maps ignored: older than their process */
+	uint64_t frames;		/* frames resolved */
+	uint64_t frames_unknown;	/* of which FRAME_UNKNOWN */
+};
+void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st);
+
+#endif
