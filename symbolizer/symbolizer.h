@@ -16,6 +16,7 @@
 #define MIXPROF_SYMBOLIZER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum frame_kind {
@@ -37,11 +38,17 @@ struct symbolizer_opts {
 	const char *map_dir;	/* where JIT maps live inside the target's
 				 * mount namespace; NULL means "/tmp" */
 	bool no_inline;		/* keep "a->b->c" as one frame */
+	/* Added after v1; zero means the default. */
+	const char *debug_root;	/* separate debuginfo; NULL: /usr/lib/debug */
+	uint64_t jit_slack_ns;	/* see "JIT time rule"; 0: 10 ms */
 };
 
 struct symbolizer;
 
-/* NULL and errno on failure. opts may be NULL for the defaults. */
+/*
+ * NULL and errno on failure (EINVAL: map_dir not absolute, ENOMEM).
+ * opts may be NULL for the defaults.
+ */
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts);
 void symbolizer__free(struct symbolizer *s);
 
@@ -59,13 +66,49 @@ int symbolizer__refresh(struct symbolizer *s, uint32_t pid, uint64_t now_ns);
  * sample's time): JIT code is named by the map entry that covered ip then,
  * not by whatever covers it at the end. Fills out[0..n) outermost first (an
  * inline chain gives several frames) and returns n >= 1; unknown addresses
- * still give one FRAME_UNKNOWN frame. max must be >= 1.
+ * still give one FRAME_UNKNOWN frame. max must be >= 1 (else -EINVAL).
+ *
+ * Addresses in file-backed mappings are named by ELF symbols (C++
+ * demangled without parameter lists: "JavaCalls::call_helper"), else
+ * "[libfoo.so]"; [vdso] by the kernel's vdso ("__vdso_clock_gettime");
+ * all other memory (anonymous, memfd) by the JIT map, else "[name]" of a
+ * non-ELF file or "[unknown]". A pid never refreshed is refreshed once on
+ * its first lookup; an ip outside every known mapping re-reads the maps
+ * once per refresh while the process lives (never after it is gone: what
+ * refresh saw stays). Not thread-safe: one thread uses one symbolizer.
+ *
+ * JIT time rule. Each map line is stamped by the refresh that read it and
+ * carries "lower", the time of the refresh before that one for the same
+ * file (0 when it is the file's first read): the line was written in
+ * (lower, stamp]. For a sample at when_ns, an entry covering ip is
+ * eligible when lower < when_ns + jit_slack_ns, i.e. its code may already
+ * have existed at the sample; among eligible entries the one written last
+ * in the file wins. Hence (a) code reusing an address after unloading
+ * names only samples later than the poll before it was read (plus slack),
+ * older samples keep the old name; (b) code compiled just before a sample
+ * and read at the next poll is still named, however long the poll
+ * interval; (c) inline sub-range lines written after their method's line
+ * override it there. The slack covers code that runs before its line is
+ * written (JVMTI posts CompiledMethodLoad after installing the code).
+ * If no covering entry is eligible, the frame is "[unknown]".
  */
 int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 		     uint64_t when_ns, struct frame *out, int max);
 
-/* Name kernel address ip; always one frame. */
+/*
+ * Name kernel address ip; always one frame: FRAME_KERNEL (module symbols
+ * without their "[module]"), or FRAME_UNKNOWN "[kernel.kallsyms]" below
+ * the first text symbol or far past a symbol. /proc/kallsyms is read on
+ * the first call, once.
+ */
 int symbolizer__kernel(struct symbolizer *s, uint64_t ip, struct frame *out);
+
+/*
+ * Use this kallsyms text instead of /proc/kallsyms (tests, offline runs).
+ * Call before the first symbolizer__kernel(). 0 or -errno.
+ */
+int symbolizer__load_kallsyms(struct symbolizer *s, const char *text,
+			      size_t len);
 
 /* Counters for the end-of-run summary. */
 struct symbolizer_stats {

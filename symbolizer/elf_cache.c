@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ELF files by identity: (device, inode) as /proc/PID/maps shows them, so
+ * libjvm.so is parsed once per run however many JVMs map it, and a file
+ * is found again without opening it. The vdso is parsed from our own
+ * memory: every process on this kernel maps the same image.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+#include <elf.h>
+#include "debuginfo.h"
+#include "sym_internal.h"
+
+static size_t slot_of(uint64_t dev, uint64_t ino, size_t cap)
+{
+	uint64_t h =
+	    (dev * 0x9e3779b97f4a7c15ULL) ^ (ino * 0xff51afd7ed558ccdULL);
+
+	return (h ^ (h >> 29)) & (cap - 1);
+}
+
+static int grow(struct symbolizer *s)
+{
+	size_t cap = s->elfs_cap ? s->elfs_cap * 2 : 64;
+	struct elf_slot *ns = calloc(cap, sizeof(*ns));
+
+	if (!ns)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->elfs_cap; i++) {
+		struct elf_slot *o = &s->elfs[i];
+		size_t j;
+
+		if (!o->used)
+			continue;
+		for (j = slot_of(o->dev, o->ino, cap); ns[j].used;)
+			j = (j + 1) & (cap - 1);
+		ns[j] = *o;
+	}
+	free(s->elfs);
+	s->elfs = ns;
+	s->elfs_cap = cap;
+	return 0;
+}
+
+/* Parse one file and, when it has no .symtab, its debug file. */
+static struct elfsyms *load(struct symbolizer *s, const char *open_path,
+			    const char *alt_path, const char *root,
+			    const char *path)
+{
+	struct elfsyms *e;
+	int fd = open(open_path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 && alt_path)
+		fd = open(alt_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	e = elfsyms__from_fd(fd);
+	close(fd);
+	if (!e)
+		return NULL;
+	if (!elfsyms__has_symtab(e))
+		debuginfo__add(e, root, path, s->debug_root);
+	if (elfsyms__finish(e)) {
+		elfsyms__free(e);
+		return NULL;
+	}
+	return e;
+}
+
+struct elfsyms *elf_cache__get(struct symbolizer *s, uint64_t dev, uint64_t ino,
+			       const char *open_path, const char *alt_path,
+			       const char *root, const char *path)
+{
+	size_t i;
+
+	if ((s->nelfs + 1) * 2 > s->elfs_cap && grow(s))
+		return NULL;
+	for (i = slot_of(dev, ino, s->elfs_cap); s->elfs[i].used;
+	     i = (i + 1) & (s->elfs_cap - 1))
+		if (s->elfs[i].dev == dev && s->elfs[i].ino == ino)
+			return s->elfs[i].elf;
+	s->elfs[i].used = true;
+	s->elfs[i].dev = dev;
+	s->elfs[i].ino = ino;
+	s->elfs[i].elf = load(s, open_path, alt_path, root, path);
+	s->nelfs++;
+	return s->elfs[i].elf;
+}
+
+void elf_cache__free(struct symbolizer *s)
+{
+	for (size_t i = 0; i < s->elfs_cap; i++)
+		elfsyms__free(s->elfs[i].elf);
+	free(s->elfs);
+	s->elfs = NULL;
+	s->elfs_cap = s->nelfs = 0;
+}
+
+/* The vdso image ends with its section headers (or its last segment). */
+static size_t vdso_size(const Elf64_Ehdr *eh)
+{
+	const Elf64_Phdr *ph = (const void *)((const char *)eh + eh->e_phoff);
+	size_t size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_offset + ph[i].p_filesz > size)
+			size = ph[i].p_offset + ph[i].p_filesz;
+	return size;
+}
+
+struct elfsyms *vdso__get(struct symbolizer *s)
+{
+	const Elf64_Ehdr *eh;
+
+	if (s->vdso_tried)
+		return s->vdso;
+	s->vdso_tried = true;
+	eh = (const void *)getauxval(AT_SYSINFO_EHDR);
+	if (!eh || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	s->vdso = elfsyms__from_mem(eh, vdso_size(eh));
+	if (s->vdso && elfsyms__finish(s->vdso)) {
+		elfsyms__free(s->vdso);
+		s->vdso = NULL;
+	}
+	return s->vdso;
+}

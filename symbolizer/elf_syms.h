@@ -1,0 +1,57 @@
+/*
+ * elf_syms: the function symbols of one ELF file, by file virtual address.
+ *
+ * Parse the file (from memory or an fd, which is not kept), optionally add
+ * the .symtab of its separate debug file, then elfsyms__finish(). Symbols
+ * come from .symtab and .dynsym: STT_FUNC, STT_GNU_IFUNC, and global
+ * STT_NOTYPE in executable sections (assembly without .type). At one
+ * address the first name wins in this order: .symtab before .dynsym,
+ * global before weak before local (so the vdso says __vdso_clock_gettime,
+ * not its weak alias clock_gettime). C++ names are demangled on first
+ * lookup (see demangle.h).
+ *
+ * Addresses: a process maps file offset `offset` at `start`; the PT_LOAD
+ * segment holding that offset says which vaddr that is. elfsyms__delta()
+ * gives d with vaddr = ip + d, which works the same for PIE, non-PIE
+ * (d == 0) and shared libraries.
+ */
+#ifndef MIXPROF_ELF_SYMS_H
+#define MIXPROF_ELF_SYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct elfsyms;
+
+/* NULL and errno (ENOEXEC: not ELF, ENOMEM). Neither input is kept. */
+struct elfsyms *elfsyms__from_mem(const void *buf, size_t len);
+struct elfsyms *elfsyms__from_fd(int fd);
+void elfsyms__free(struct elfsyms *e);
+
+/* True when the file had its own .symtab (no debug file needed). */
+bool elfsyms__has_symtab(const struct elfsyms *e);
+/* The GNU build-id, or NULL; *len gets its length. */
+const uint8_t *elfsyms__build_id(const struct elfsyms *e, size_t *len);
+/* The .gnu_debuglink file name, or NULL. */
+const char *elfsyms__debuglink(const struct elfsyms *e);
+
+/*
+ * Add the .symtab of a separate debug file. When both files carry a
+ * build-id they must match. 0, -ENOEXEC (not ELF), -ENOENT (no .symtab),
+ * -ESTALE (build-id mismatch), -ENOMEM.
+ */
+int elfsyms__add_debug_fd(struct elfsyms *e, int fd);
+int elfsyms__add_debug_mem(struct elfsyms *e, const void *buf, size_t len);
+
+/* Settle the table; call once, after any debug file. 0 or -ENOMEM. */
+int elfsyms__finish(struct elfsyms *e);
+
+/* vaddr = ip + *delta for a mapping of file offset at start. */
+void elfsyms__delta(const struct elfsyms *e, uint64_t start, uint64_t offset,
+		    uint64_t *delta);
+/* Name at file vaddr, or NULL. Valid until __free(). */
+const char *elfsyms__find(struct elfsyms *e, uint64_t vaddr);
+size_t elfsyms__count(const struct elfsyms *e);
+
+#endif

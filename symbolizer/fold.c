@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Folded-stack lines: building with annotation, counting, sorted output. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fold.h"
+
+void fold_line__init(struct fold_line *l, bool annotate)
+{
+	l->buf = NULL;
+	l->len = l->cap = 0;
+	l->annotate = annotate;
+}
+
+void fold_line__reset(struct fold_line *l)
+{
+	l->len = 0;
+	if (l->buf)
+		l->buf[0] = '\0';
+}
+
+void fold_line__release(struct fold_line *l)
+{
+	free(l->buf);
+	l->buf = NULL;
+	l->len = l->cap = 0;
+}
+
+static int reserve(struct fold_line *l, size_t extra)
+{
+	size_t need = l->len + extra + 1, cap = l->cap ? l->cap : 256;
+	char *nb;
+
+	if (need <= l->cap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	nb = realloc(l->buf, cap);
+	if (!nb)
+		return -ENOMEM;
+	l->buf = nb;
+	l->cap = cap;
+	return 0;
+}
+
+/*
+ * ';' separates frames and '\n' ends a line, so neither may survive in a
+ * name; ':' keeps "a;b" readable, a space keeps the line whole.
+ */
+static char sanitise(char c)
+{
+	if (c == ';')
+		return ':';
+	if (c == '\n' || c == '\r' || c == '\0')
+		return ' ';
+	return c;
+}
+
+static int push(struct fold_line *l, const char *name, const char *suffix)
+{
+	size_t n = strlen(name), s = suffix ? strlen(suffix) : 0;
+
+	if (reserve(l, n + s + 1))
+		return -ENOMEM;
+	if (l->len)
+		l->buf[l->len++] = ';';
+	for (size_t i = 0; i < n; i++)
+		l->buf[l->len++] = sanitise(name[i]);
+	memcpy(l->buf + l->len, suffix ? suffix : "", s);
+	l->len += s;
+	l->buf[l->len] = '\0';
+	return 0;
+}
+
+int fold_line__push(struct fold_line *l, const struct frame *f)
+{
+	const char *suffix = NULL;
+
+	if (l->annotate) {
+		switch (f->kind) {
+		case FRAME_JAVA:
+		case FRAME_INTERP:
+			suffix = "_[j]";
+			break;
+		case FRAME_INLINED:
+			suffix = "_[i]";
+			break;
+		case FRAME_KERNEL:
+			suffix = "_[k]";
+			break;
+		default:
+			break;
+		}
+	}
+	return push(l, f->name ? f->name : "[unknown]", suffix);
+}
+
+int fold_line__push_name(struct fold_line *l, const char *name)
+{
+	return push(l, name, NULL);
+}
+
+struct slot {
+	char *line; /* NULL: empty */
+	uint64_t hash, count;
+};
+
+struct fold {
+	struct slot *slots;
+	size_t n, cap; /* cap is a power of two */
+	uint64_t total;
+};
+
+struct fold *fold__new(void)
+{
+	return calloc(1, sizeof(struct fold));
+}
+
+void fold__free(struct fold *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->cap; i++)
+		free(f->slots[i].line);
+	free(f->slots);
+	free(f);
+}
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static int grow(struct fold *f)
+{
+	size_t cap = f->cap ? f->cap * 2 : 1024;
+	struct slot *ns = calloc(cap, sizeof(*ns));
+
+	if (!ns)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->cap; i++) {
+		size_t j;
+
+		if (!f->slots[i].line)
+			continue;
+		j = f->slots[i].hash & (cap - 1);
+		while (ns[j].line)
+			j = (j + 1) & (cap - 1);
+		ns[j] = f->slots[i];
+	}
+	free(f->slots);
+	f->slots = ns;
+	f->cap = cap;
+	return 0;
+}
+
+int fold__add(struct fold *f, const char *line, uint64_t count)
+{
+	uint64_t h = hash(line);
+	size_t i;
+
+	if ((f->n + 1) * 4 > f->cap * 3 && grow(f))
+		return -ENOMEM;
+	for (i = h & (f->cap - 1); f->slots[i].line;
+	     i = (i + 1) & (f->cap - 1)) {
+		if (f->slots[i].hash == h && !strcmp(f->slots[i].line, line)) {
+			f->slots[i].count += count;
+			f->total += count;
+			return 0;
+		}
+	}
+	f->slots[i].line = strdup(line);
+	if (!f->slots[i].line)
+		return -ENOMEM;
+	f->slots[i].hash = h;
+	f->slots[i].count = count;
+	f->n++;
+	f->total += count;
+	return 0;
+}
+
+int fold__merge(struct fold *dst, const struct fold *src)
+{
+	for (size_t i = 0; i < src->cap; i++) {
+		int err;
+
+		if (!src->slots[i].line)
+			continue;
+		err = fold__add(dst, src->slots[i].line, src->slots[i].count);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+uint64_t fold__total(const struct fold *f)
+{
+	return f->total;
+}
+
+size_t fold__lines(const struct fold *f)
+{
+	return f->n;
+}
+
+static int slot_cmp(const void *a, const void *b)
+{
+	const struct slot *const *x = a, *const *y = b;
+
+	return strcmp((*x)->line, (*y)->line);
+}
+
+int fold__write(const struct fold *f, FILE *out)
+{
+	const struct slot **v = malloc((f->n ? f->n : 1) * sizeof(*v));
+	size_t k = 0;
+	int err = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->cap; i++)
+		if (f->slots[i].line)
+			v[k++] = &f->slots[i];
+	qsort(v, k, sizeof(*v), slot_cmp);
+	for (size_t i = 0; i < k; i++) {
+		if (fprintf(out, "%s %llu\n", v[i]->line,
+			    (unsigned long long)v[i]->count) < 0) {
+			err = -EIO;
+			break;
+		}
+	}
+	free(v);
+	if (!err && fflush(out))
+		err = -errno;
+	return err;
+}

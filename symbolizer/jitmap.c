@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Time-stamped JIT map entries, indexed by start for interval lookups. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "jitmap.h"
+#include "jitline.h"
+#include "strpool.h"
+
+struct entry {
+	uint64_t start, end;
+	uint64_t lower, stamp;
+	const char *name; /* nframes NUL-separated parts, outermost first */
+	uint16_t nframes;
+	uint8_t kind; /* of the outermost part */
+};
+
+/* Index slot: entries sorted by start; maxend = max end up to here. */
+struct ix {
+	uint64_t start, maxend;
+	uint32_t e;
+};
+
+struct jitmap {
+	struct strpool *pool;
+	bool no_inline;
+	struct entry *ents;
+	size_t n, cap;
+	struct ix *ix;
+	size_t nix; /* entries [0, nix) are indexed */
+	char *partial; /* an unfinished last line */
+	size_t plen, pcap;
+	char *scratch; /* for normalising names */
+	size_t scap;
+};
+
+struct jitmap *jitmap__new(struct strpool *pool, bool no_inline)
+{
+	struct jitmap *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->pool = pool;
+	m->no_inline = no_inline;
+	return m;
+}
+
+void jitmap__free(struct jitmap *m)
+{
+	if (!m)
+		return;
+	free(m->ents);
+	free(m->ix);
+	free(m->partial);
+	free(m->scratch);
+	free(m);
+}
+
+size_t jitmap__count(const struct jitmap *m)
+{
+	return m ? m->n : 0;
+}
+
+void jitmap__drop_partial(struct jitmap *m)
+{
+	m->plen = 0;
+}
+
+static int reserve(char **buf, size_t *cap, size_t need)
+{
+	char *nb;
+	size_t ncap = *cap ? *cap : 256;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	nb = realloc(*buf, ncap);
+	if (!nb)
+		return -ENOMEM;
+	*buf = nb;
+	*cap = ncap;
+	return 0;
+}
+
+/* Split a normalised Java chain in place at "->"; returns the part count. */
+static int split_chain(char *s, size_t len)
+{
+	int n = 1;
+
+	for (size_t i = 0; i + 1 < len; i++) {
+		if (s[i] == '-' && s[i + 1] == '>' && n < UINT16_MAX) {
+			/* "a->b" becomes "a\0\0b"; close the gap */
+			memmove(s + i + 1, s + i + 2, len - i - 1);
+			s[i] = '\0';
+			len--;
+			n++;
+		}
+	}
+	return n;
+}
+
+static int add_line(struct jitmap *m, const char *line, size_t len,
+		    uint64_t lower, uint64_t stamp, uint64_t *bad)
+{
+	struct jitline pl;
+	struct entry *e;
+	size_t nlen;
+	int nframes = 1;
+	enum frame_kind kind;
+
+	if (jitline__parse(line, len, &pl)) {
+		if (bad)
+			(*bad)++;
+		return 0;
+	}
+	if (reserve(&m->scratch, &m->scap, pl.name_len + 1))
+		return -ENOMEM;
+	kind = jitline__name(pl.name, pl.name_len, m->scratch);
+	nlen = strlen(m->scratch);
+	if (kind == FRAME_JAVA && !m->no_inline) {
+		nframes = split_chain(m->scratch, nlen);
+		nlen -= nframes - 1;
+	}
+	if (m->n == m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 1024;
+		struct entry *ne = realloc(m->ents, ncap * sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		m->ents = ne;
+		m->cap = ncap;
+	}
+	e = &m->ents[m->n];
+	e->name = strpool__add(m->pool, m->scratch, nlen);
+	if (!e->name)
+		return -ENOMEM;
+	e->start = pl.start;
+	e->end = pl.start + pl.size;
+	e->lower = lower;
+	e->stamp = stamp;
+	e->nframes = nframes;
+	e->kind = kind;
+	m->n++;
+	return 0;
+}
+
+int jitmap__feed(struct jitmap *m, const char *buf, size_t len,
+		 uint64_t lower_ns, uint64_t stamp_ns, uint64_t *bad)
+{
+	const char *p = buf, *end = buf + len;
+	int err;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+
+		if (!nl) {
+			if (reserve(&m->partial, &m->pcap, m->plen + (end - p)))
+				return -ENOMEM;
+			memcpy(m->partial + m->plen, p, end - p);
+			m->plen += end - p;
+			break;
+		}
+		if (m->plen) {
+			if (reserve(&m->partial, &m->pcap, m->plen + (nl - p)))
+				return -ENOMEM;
+			memcpy(m->partial + m->plen, p, nl - p);
+			err = add_line(m, m->partial, m->plen + (nl - p),
+				       lower_ns, stamp_ns, bad);
+			m->plen = 0;
+		} else if (nl > p) {
+			err = add_line(m, p, nl - p, lower_ns, stamp_ns, bad);
+		} else {
+			err = 0; /* empty line */
+		}
+		if (err)
+			return err;
+		p = nl + 1;
+	}
+	return 0;
+}
+
+static int ix_cmp(const void *a, const void *b)
+{
+	const struct ix *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->e < y->e ? -1 : x->e > y->e;
+}
+
+/* Index entries added since the last lookup: sort them, merge them in. */
+static int reindex(struct jitmap *m)
+{
+	size_t nnew = m->n - m->nix, i = 0, j = 0, k = 0;
+	struct ix *add, *all;
+	uint64_t maxend = 0;
+
+	add = malloc(nnew * sizeof(*add));
+	all = malloc(m->n * sizeof(*all));
+	if (!add || !all) {
+		free(add);
+		free(all);
+		return -ENOMEM;
+	}
+	for (size_t q = 0; q < nnew; q++) {
+		add[q].start = m->ents[m->nix + q].start;
+		add[q].e = m->nix + q;
+	}
+	qsort(add, nnew, sizeof(*add), ix_cmp);
+	while (i < m->nix || j < nnew) {
+		if (j == nnew || (i < m->nix && ix_cmp(&m->ix[i], &add[j]) < 0))
+			all[k] = m->ix[i++];
+		else
+			all[k] = add[j++];
+		if (m->ents[all[k].e].end > maxend)
+			maxend = m->ents[all[k].e].end;
+		all[k++].maxend = maxend;
+	}
+	free(add);
+	free(m->ix);
+	m->ix = all;
+	m->nix = m->n;
+	return 0;
+}
+
+int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
+		 uint64_t slack_ns, struct frame *out, int max)
+{
+	uint64_t limit = when_ns + slack_ns;
+	const struct entry *best = NULL;
+	size_t lo = 0, hi;
+	const char *name;
+	int n;
+
+	if (!m || max < 1 || (m->nix < m->n && reindex(m)))
+		return 0;
+	if (limit < when_ns)
+		limit = UINT64_MAX;
+	hi = m->nix;
+	while (lo < hi) { /* first slot starting after ip */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->ix[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* every covering entry sits before lo, and the walk stops at the
+	 * first slot whose running max end cannot reach ip */
+	for (size_t i = lo; i-- > 0 && m->ix[i].maxend > ip;) {
+		const struct entry *e = &m->ents[m->ix[i].e];
+
+		if (e->end > ip && e->lower < limit && (!best || e > best))
+			best = e;
+	}
+	if (!best)
+		return 0;
+	name = best->name;
+	for (n = 0; n < best->nframes && n < max; n++) {
+		out[n].name = name;
+		out[n].kind = n == 0 ? best->kind : FRAME_INLINED;
+		name += strlen(name) + 1;
+	}
+	return n;
+}

@@ -1,0 +1,60 @@
+/*
+ * jitmap: the JIT code of one process as its map file told it, over time.
+ *
+ * Entries are kept in file order with two times: stamp, the refresh that
+ * read them, and lower, the refresh before it (0 for the first read of a
+ * file). The entry's line was written in (lower, stamp], so the code it
+ * names may have existed at any time after lower, and surely did not exist
+ * before it.
+ *
+ * The resolution rule (see symbolizer.h): for address ip at time when,
+ * among entries covering ip whose lower < when + slack, the one written
+ * last in the file wins. So:
+ *  - a sub-range line (inlined code) written after its method's line
+ *    overrides the method for that sub-range;
+ *  - code reusing an address after class unloading names only samples
+ *    taken after the refresh before the one that read it (minus slack);
+ *    older samples keep the old name;
+ *  - code compiled just before a sample but read at the next poll is
+ *    eligible: its lower is the poll before, earlier than the sample.
+ * Covering entries none of which is eligible give no JIT name at all.
+ *
+ * Input is fed as raw bytes (jitmap__feed), so a test or fuzzer can drive
+ * it without files; a line cut by the end of a read is kept until its
+ * '\n' arrives.
+ */
+#ifndef MIXPROF_JITMAP_H
+#define MIXPROF_JITMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "symbolizer.h"
+
+struct jitmap;
+struct strpool;
+
+/* Names are stored in pool (shared, owned by the caller). NULL+errno. */
+struct jitmap *jitmap__new(struct strpool *pool, bool no_inline);
+void jitmap__free(struct jitmap *m);
+
+/*
+ * Feed the next len bytes of the map, read at stamp_ns; lower_ns is the
+ * earliest time these lines can have been written (see above). Malformed
+ * lines are skipped and counted in *bad. 0 or -ENOMEM.
+ */
+int jitmap__feed(struct jitmap *m, const char *buf, size_t len,
+		 uint64_t lower_ns, uint64_t stamp_ns, uint64_t *bad);
+/* Forget a partial line (the file was replaced or truncated). */
+void jitmap__drop_partial(struct jitmap *m);
+
+/*
+ * Frames naming ip at when_ns, outermost first, at most max (an inline
+ * chain longer than max is cut at its innermost end). 0 when no eligible
+ * entry covers ip.
+ */
+int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
+		 uint64_t slack_ns, struct frame *out, int max);
+size_t jitmap__count(const struct jitmap *m);
+
+#endif

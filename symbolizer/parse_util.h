@@ -1,0 +1,71 @@
+/*
+ * parse_util: the few bounded text scanners the parsers share. They never
+ * read past end and never need a NUL, so they can run on a slice of a
+ * file or a fuzzer's buffer.
+ */
+#ifndef MIXPROF_PARSE_UTIL_H
+#define MIXPROF_PARSE_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Parse hex digits at *p (an optional "0x" when allow_0x) into *out and
+ * advance *p. 0, or -1 when there are no digits or more than 16.
+ */
+static inline int pu_hex(const char **p, const char *end, uint64_t *out,
+			 bool allow_0x)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	int n = 0;
+
+	if (allow_0x && end - s >= 2 && s[0] == '0' && (s[1] | 0x20) == 'x')
+		s += 2;
+	for (; s < end; s++, n++) {
+		char c = *s;
+		int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		if (n == 16)
+			return -1;
+		v = v << 4 | d;
+	}
+	if (n == 0)
+		return -1;
+	*out = v;
+	*p = s;
+	return 0;
+}
+
+/* Decimal, same contract. */
+static inline int pu_dec(const char **p, const char *end, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	int n = 0;
+
+	for (; s < end && *s >= '0' && *s <= '9'; s++, n++) {
+		if (n == 19)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	if (n == 0)
+		return -1;
+	*out = v;
+	*p = s;
+	return 0;
+}
+
+static inline void pu_skip_blanks(const char **p, const char *end)
+{
+	while (*p < end && (**p == ' ' || **p == '\t'))
+		(*p)++;
+}
+
+#endif

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One process as /proc shows it: its start time (to tell pid reuse and
+ * stale JIT maps), its namespace pid, its executable mappings resolved to
+ * ELF files, and its JIT map read incrementally. All file I/O of the
+ * symbolizer about processes lives here; the parsers it feeds are pure.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "procmaps.h"
+#include "sym_internal.h"
+
+#define JIT_READ_CHUNK (64 * 1024)
+#define JIT_HEAD 256 /* bytes hashed to notice a rewritten map */
+
+/* Read a whole (/proc) file, whose size stat cannot tell. -errno or 0. */
+static int read_all(const char *path, char **buf, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 16384, n = 0;
+	char *b;
+
+	if (fd < 0)
+		return -errno;
+	b = malloc(cap);
+	while (b) {
+		ssize_t r = read(fd, b + n, cap - n - 1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int err = r < 0 ? -errno : 0;
+
+			close(fd);
+			if (err) {
+				free(b);
+				return err;
+			}
+			b[n] = '\0';
+			*buf = b;
+			*len = n;
+			return 0;
+		}
+		n += r;
+		if (cap - n < 4096) {
+			char *nb = realloc(b, cap * 2);
+
+			if (!nb)
+				free(b);
+			b = nb;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	return -ENOMEM;
+}
+
+/* Field 22 of /proc/PID/stat, after the parenthesised comm. */
+static int read_starttime(uint32_t pid, uint64_t *out)
+{
+	char path[64], *buf, *p;
+	size_t len;
+	int err, field;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	err = read_all(path, &buf, &len);
+	if (err)
+		return err;
+	p = strrchr(buf, ')');
+	for (field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	err = p ? 0 : -EINVAL;
+	if (p)
+		*out = strtoull(p + 1, NULL, 10);
+	free(buf);
+	return err;
+}
+
+/* The innermost namespace pid ("NSpid:" last field), or pid. */
+static uint32_t read_nspid(uint32_t pid)
+{
+	char path[64], *buf, *line, *end, *last = NULL;
+	uint32_t ns = pid;
+	size_t len;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", pid);
+	if (read_all(path, &buf, &len))
+		return pid;
+	line = strstr(buf, "\nNSpid:");
+	if (line) {
+		end = strchr(line + 1, '\n');
+		if (end)
+			*end = '\0';
+		for (char *t = line + 7; *t; t++)
+			if ((*t >= '0' && *t <= '9') &&
+			    (t[-1] == ' ' || t[-1] == '\t' || t[-1] == ':'))
+				last = t;
+		if (last)
+			ns = strtoul(last, NULL, 10);
+	}
+	free(buf);
+	return ns;
+}
+
+/* The process start as CLOCK_REALTIME ns, to compare with file mtimes. */
+static uint64_t start_realtime(uint64_t starttime)
+{
+	struct timespec rt, bt;
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t boot;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_BOOTTIME, &bt);
+	boot =
+	    (rt.tv_sec - bt.tv_sec) * 1000000000ULL + rt.tv_nsec - bt.tv_nsec;
+	return boot + starttime * (1000000000ULL / (hz > 0 ? hz : 100));
+}
+
+static void proc_reset(struct proc *p)
+{
+	free(p->v);
+	p->v = NULL;
+	p->nv = 0;
+	p->maps_hash = 0;
+	jitmap__free(p->jit);
+	p->jit = NULL;
+	p->jit_dev = p->jit_ino = p->jit_off = p->jit_head = 0;
+	p->jit_seen = p->jit_stale = false;
+	p->gone = false;
+}
+
+void proc__free(struct proc *p)
+{
+	if (!p)
+		return;
+	proc_reset(p);
+	free(p);
+}
+
+static int procs_grow(struct symbolizer *s)
+{
+	size_t cap = s->procs_cap ? s->procs_cap * 2 : 256;
+	struct proc **np = calloc(cap, sizeof(*np));
+
+	if (!np)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->procs_cap; i++) {
+		struct proc *p = s->procs[i];
+		size_t j;
+
+		if (!p)
+			continue;
+		for (j = (p->pid * 2654435761u) & (cap - 1); np[j];)
+			j = (j + 1) & (cap - 1);
+		np[j] = p;
+	}
+	free(s->procs);
+	s->procs = np;
+	s->procs_cap = cap;
+	return 0;
+}
+
+/* Find or add the record of pid; NULL only when memory ran out. */
+struct proc *proc__get(struct symbolizer *s, uint32_t pid)
+{
+	size_t i;
+
+	if (s->last && s->last->pid == pid)
+		return s->last;
+	if ((s->nprocs + 1) * 2 > s->procs_cap && procs_grow(s))
+		return NULL;
+	for (i = (pid * 2654435761u) & (s->procs_cap - 1); s->procs[i];
+	     i = (i + 1) & (s->procs_cap - 1))
+		if (s->procs[i]->pid == pid)
+			return s->last = s->procs[i];
+	s->procs[i] = calloc(1, sizeof(struct proc));
+	if (!s->procs[i])
+		return NULL;
+	s->procs[i]->pid = pid;
+	s->procs[i]->nspid = pid;
+	s->procs[i]->gone = true; /* until a refresh reads it */
+	s->nprocs++;
+	return s->last = s->procs[i];
+}
+
+static uint64_t hash_text(const char *t, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (len--)
+		h = (h ^ (unsigned char)*t++) * 1099511628211ULL;
+	return h | 1; /* never 0, which means "not read" */
+}
+
+static const char *basename_label(struct symbolizer *s, const char *path)
+{
+	const char *b = strrchr(path, '/');
+	const char *del = strstr(path, " (deleted)");
+	char label[PATH_MAX + 2];
+	int n;
+
+	b = b ? b + 1 : path;
+	n = del && del > b ? del - b : (int)strlen(b);
+	n = snprintf(label, sizeof(label), "[%.*s]", n, b);
+	return strpool__intern(s->pool, label, n);
+}
+
+/* Resolve one executable mapping to what names its addresses. */
+static void resolve_vma(struct symbolizer *s, struct proc *p,
+			const struct vma *m, struct pvma *pv)
+{
+	char mf[96], root[64], alt[PATH_MAX + 64];
+	const char *del;
+
+	pv->start = m->start;
+	pv->end = m->end;
+	pv->elf = NULL;
+	pv->vdso = false;
+	pv->delta = 0;
+	pv->unknown = s->unknown;
+	if (!strcmp(m->path, "[vdso]")) {
+		pv->vdso = true;
+		pv->elf = vdso__get(s);
+		pv->unknown = strpool__intern(s->pool, "[vdso]", 6);
+	} else if (m->path[0] == '/' && m->inode) {
+		snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", p->pid,
+			 (unsigned long long)m->start,
+			 (unsigned long long)m->end);
+		snprintf(root, sizeof(root), "/proc/%u/root", p->pid);
+		del = strstr(m->path, " (deleted)");
+		snprintf(alt, sizeof(alt), "%s%.*s", root,
+			 del ? (int)(del - m->path) : (int)strlen(m->path),
+			 m->path);
+		pv->elf = elf_cache__get(s, m->dev, m->inode, mf, alt, root,
+					 alt + strlen(root));
+		pv->unknown = basename_label(s, m->path);
+	}
+	if (!pv->unknown)
+		pv->unknown = s->unknown;
+	if (pv->elf)
+		elfsyms__delta(pv->elf, m->start, m->offset, &pv->delta);
+}
+
+int proc__read_maps(struct symbolizer *s, struct proc *p)
+{
+	struct procmaps *pm;
+	struct pvma *v;
+	char path[64], *buf;
+	size_t len;
+	uint64_t h;
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%u/maps", p->pid);
+	err = read_all(path, &buf, &len);
+	if (err)
+		return err;
+	h = hash_text(buf, len);
+	if (h == p->maps_hash) {
+		free(buf);
+		return 0;
+	}
+	pm = procmaps__parse(buf, len);
+	free(buf);
+	if (!pm)
+		return -ENOMEM;
+	v = calloc(pm->n ? pm->n : 1, sizeof(*v));
+	if (!v) {
+		procmaps__free(pm);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < pm->n; i++)
+		resolve_vma(s, p, &pm->v[i], &v[i]);
+	free(p->v);
+	p->v = v;
+	p->nv = pm->n;
+	p->maps_hash = h;
+	procmaps__free(pm);
+	return 0;
+}
+
+/* Feed the JIT map from offset to its end. */
+static int jit_tail(struct symbolizer *s, struct proc *p, int fd,
+		    uint64_t lower, uint64_t now_ns)
+{
+	char *buf = malloc(JIT_READ_CHUNK);
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t r = pread(fd, buf, JIT_READ_CHUNK, p->jit_off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			err = r < 0 ? -errno : 0;
+			break;
+		}
+		p->jit_off += r;
+		err = jitmap__feed(p->jit, buf, r, lower, now_ns,
+				   &s->st.map_lines_bad);
+		if (err)
+			break;
+	}
+	free(buf);
+	return err;
+}
+
+/* Hash of the map's first JIT_HEAD bytes (fewer if it is shorter). */
+static uint64_t head_hash(int fd, uint64_t upto)
+{
+	char buf[JIT_HEAD];
+	ssize_t r = pread(fd, buf, upto < JIT_HEAD ? upto : JIT_HEAD, 0);
+
+	return r > 0 ? hash_text(buf, r) : 0;
+}
+
+/*
+ * Read what the JIT map gained. A replaced (new inode), shrunk or
+ * rewritten (its first bytes changed) file is read again from the start,
+ * as a fresh snapshot (jcmd Compiler.perfmap rewrites the whole file).
+ * A map last written before the process started belongs to an earlier
+ * process with the same pid: ignored while so.
+ */
+static int jit_refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
+{
+	char path[PATH_MAX];
+	uint64_t mtime, tick;
+	struct stat st;
+	int fd, err;
+
+	snprintf(path, sizeof(path), "/proc/%u/root%s/perf-%u.map", p->pid,
+		 s->map_dir, p->nspid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0; /* no map: not a JIT process (yet) */
+	if (fstat(fd, &st)) {
+		close(fd);
+		return 0;
+	}
+	if (st.st_dev != p->jit_dev || st.st_ino != p->jit_ino ||
+	    (uint64_t)st.st_size < p->jit_off ||
+	    (p->jit_off && head_hash(fd, p->jit_off) != p->jit_head)) {
+		p->jit_dev = st.st_dev;
+		p->jit_ino = st.st_ino;
+		p->jit_off = 0;
+		p->jit_seen = false;
+		p->jit_stale = false;
+		if (p->jit)
+			jitmap__drop_partial(p->jit);
+	}
+	mtime = st.st_mtim.tv_sec * 1000000000ULL + st.st_mtim.tv_nsec;
+	/* starttime has clock-tick resolution: allow two ticks */
+	tick = 1000000000ULL /
+	       (sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100);
+	if (mtime + 2 * tick < p->start_real_ns) {
+		if (!p->jit_stale)
+			s->st.maps_stale++;
+		p->jit_stale = true;
+		close(fd);
+		return 0;
+	}
+	p->jit_stale = false;
+	err = 0;
+	if (!p->jit)
+		p->jit = jitmap__new(s->pool, s->no_inline);
+	if (!p->jit)
+		err = -ENOMEM;
+	else
+		err = jit_tail(s, p, fd, p->jit_seen ? p->jit_last_look : 0,
+			       now_ns);
+	p->jit_head = head_hash(fd, p->jit_off);
+	close(fd);
+	p->jit_seen = true;
+	p->jit_last_look = now_ns;
+	return err;
+}
+
+int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
+{
+	uint64_t starttime;
+	bool known = p->maps_hash != 0 || p->jit_seen;
+
+	if (read_starttime(p->pid, &starttime)) {
+		p->gone = true;
+		return known ? 0 : -ESRCH;
+	}
+	if (known && starttime != p->starttime)
+		proc_reset(p); /* the pid now names another process */
+	if (p->starttime != starttime || !known) {
+		p->starttime = starttime;
+		p->start_real_ns = start_realtime(starttime);
+		p->nspid = read_nspid(p->pid);
+	}
+	p->gone = false;
+	p->miss_reread = false;
+	if (proc__read_maps(s, p) == -ENOMEM)
+		return -ENOMEM;
+	return jit_refresh(s, p, now_ns);
+}

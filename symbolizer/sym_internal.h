@@ -1,0 +1,82 @@
+/*
+ * sym_internal: the symbolizer's state, shared by symbolizer.c (the object
+ * and its lookups), process.c (reading one process) and elf_cache.c (ELF
+ * files by identity). Not part of the public contract.
+ */
+#ifndef MIXPROF_SYM_INTERNAL_H
+#define MIXPROF_SYM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "elf_syms.h"
+#include "jitmap.h"
+#include "strpool.h"
+#include "symbolizer.h"
+#include "symtab.h"
+
+/* A mapping of one process, resolved to what names its addresses. */
+struct pvma {
+	uint64_t start, end;
+	uint64_t delta; /* file vaddr = ip + delta */
+	struct elfsyms *elf; /* NULL: not an ELF we could read */
+	const char *unknown; /* "[libfoo.so]" or "[unknown]" (pooled) */
+	bool vdso;
+};
+
+struct proc {
+	uint32_t pid, nspid;
+	uint64_t starttime; /* clock ticks after boot, /proc/PID/stat */
+	uint64_t start_real_ns; /* the same as CLOCK_REALTIME ns */
+	bool gone; /* its /proc entry vanished */
+	bool miss_reread; /* a lookup miss re-read maps since refresh */
+	struct pvma *v;
+	size_t nv;
+	uint64_t maps_hash;
+	/* its JIT map, tailed */
+	struct jitmap *jit;
+	uint64_t jit_dev, jit_ino, jit_off;
+	uint64_t jit_head; /* hash of the first bytes read, to tell a
+				 * file rewritten in place (jcmd) */
+	uint64_t jit_last_look; /* now_ns of the last refresh that read it */
+	bool jit_seen, jit_stale;
+};
+
+struct elf_slot {
+	uint64_t dev, ino;
+	struct elfsyms *elf; /* NULL: tried and failed */
+	bool used;
+};
+
+struct symbolizer {
+	char *map_dir, *debug_root;
+	bool no_inline;
+	uint64_t slack_ns;
+	struct symbolizer_stats st;
+	struct strpool *pool;
+	const char *unknown; /* "[unknown]" */
+	struct proc **procs; /* open addressing by pid */
+	size_t nprocs, procs_cap;
+	struct proc *last; /* the last looked-up process */
+	struct elf_slot *elfs; /* open addressing by (dev, ino) */
+	size_t nelfs, elfs_cap;
+	struct symtab *ksyms;
+	bool ksyms_tried;
+	struct elfsyms *vdso;
+	bool vdso_tried;
+};
+
+/* process.c */
+struct proc *proc__get(struct symbolizer *s, uint32_t pid);
+int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns);
+int proc__read_maps(struct symbolizer *s, struct proc *p);
+void proc__free(struct proc *p);
+
+/* elf_cache.c: the parsed ELF for (dev, ino), opening it via open_path. */
+struct elfsyms *elf_cache__get(struct symbolizer *s, uint64_t dev, uint64_t ino,
+			       const char *open_path, const char *alt_path,
+			       const char *root, const char *path);
+void elf_cache__free(struct symbolizer *s);
+struct elfsyms *vdso__get(struct symbolizer *s);
+
+#endif

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The symbolizer object: options, caches, and the lookups the sampler
+ * calls per frame. Lookups touch no files on their fast path: a pid hash
+ * (with a one-entry cache), then binary searches over mappings, JIT
+ * entries and symbols.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kallsyms.h"
+#include "procmaps.h"
+#include "sym_internal.h"
+
+#define DEFAULT_MAP_DIR "/tmp"
+#define DEFAULT_DEBUG_ROOT "/usr/lib/debug"
+#define DEFAULT_SLACK_NS (10 * 1000 * 1000ULL)
+
+struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
+{
+	struct symbolizer *s;
+	const char *md =
+	    opts && opts->map_dir ? opts->map_dir : DEFAULT_MAP_DIR;
+	const char *dr =
+	    opts && opts->debug_root ? opts->debug_root : DEFAULT_DEBUG_ROOT;
+
+	if (md[0] != '/') {
+		errno = EINVAL; /* it is looked up under /proc/PID/root */
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->no_inline = opts && opts->no_inline;
+	s->slack_ns =
+	    opts && opts->jit_slack_ns ? opts->jit_slack_ns : DEFAULT_SLACK_NS;
+	s->map_dir = strdup(md);
+	s->debug_root = strdup(dr);
+	s->pool = strpool__new();
+	if (!s->map_dir || !s->debug_root || !s->pool)
+		goto fail;
+	/* "/" as map_dir would give "//perf-N.map"; harmless, but trim */
+	while (strlen(s->map_dir) > 1 &&
+	       s->map_dir[strlen(s->map_dir) - 1] == '/')
+		s->map_dir[strlen(s->map_dir) - 1] = '\0';
+	s->unknown = strpool__intern(s->pool, "[unknown]", 9);
+	if (!s->unknown)
+		goto fail;
+	return s;
+fail:
+	symbolizer__free(s);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void symbolizer__free(struct symbolizer *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->procs_cap; i++)
+		proc__free(s->procs[i]);
+	free(s->procs);
+	elf_cache__free(s);
+	elfsyms__free(s->vdso);
+	symtab__free(s->ksyms);
+	strpool__free(s->pool);
+	free(s->map_dir);
+	free(s->debug_root);
+	free(s);
+}
+
+int symbolizer__refresh(struct symbolizer *s, uint32_t pid, uint64_t now_ns)
+{
+	struct proc *p = proc__get(s, pid);
+
+	if (!p)
+		return -ENOMEM;
+	return proc__refresh(s, p, now_ns);
+}
+
+static const struct pvma *find_vma(const struct proc *p, uint64_t ip)
+{
+	size_t lo = 0, hi = p->nv;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->v[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && ip < p->v[lo - 1].end)
+		return &p->v[lo - 1];
+	return NULL;
+}
+
+static int one(struct symbolizer *s, struct frame *out, const char *name,
+	       enum frame_kind kind)
+{
+	out->name = name;
+	out->kind = kind;
+	s->st.frames++;
+	if (kind == FRAME_UNKNOWN)
+		s->st.frames_unknown++;
+	return 1;
+}
+
+/*
+ * ELF files are named by their symbols; JIT maps name everything else
+ * (anonymous memory, and memfd or other non-ELF file mappings some JITs
+ * use), so a stray map line can never shadow a library.
+ */
+static int resolve(struct symbolizer *s, struct proc *p, uint64_t ip,
+		   uint64_t when_ns, struct frame *out, int max)
+{
+	const struct pvma *v = find_vma(p, ip);
+	int n;
+
+	if (v && v->elf) {
+		const char *name = elfsyms__find(v->elf, ip + v->delta);
+
+		if (name)
+			return one(s, out, name, FRAME_NATIVE);
+		return one(s, out, v->unknown, FRAME_UNKNOWN);
+	}
+	n = jitmap__find(p->jit, ip, when_ns, s->slack_ns, out, max);
+	if (n > 0) {
+		s->st.frames += n;
+		return n;
+	}
+	return v ? one(s, out, v->unknown, FRAME_UNKNOWN) : 0;
+}
+
+int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
+		     uint64_t when_ns, struct frame *out, int max)
+{
+	struct proc *p = proc__get(s, pid);
+	int n;
+
+	if (!p || max < 1)
+		return max < 1 ? -EINVAL
+			       : one(s, out, s->unknown, FRAME_UNKNOWN);
+	/* never told about it: learn it now, once (it may be gone) */
+	if (p->gone && !p->maps_hash && !p->jit_seen && !p->miss_reread) {
+		p->miss_reread = true;
+		proc__refresh(s, p, when_ns);
+	}
+	n = resolve(s, p, ip, when_ns, out, max);
+	if (n)
+		return n;
+	/* no mapping holds ip: maps may have changed since the last
+	 * refresh; re-read once per refresh while the process lives */
+	if (!p->gone && !p->miss_reread) {
+		p->miss_reread = true;
+		if (!proc__read_maps(s, p))
+			n = resolve(s, p, ip, when_ns, out, max);
+		if (n)
+			return n;
+	}
+	return one(s, out, s->unknown, FRAME_UNKNOWN);
+}
+
+int symbolizer__load_kallsyms(struct symbolizer *s, const char *text,
+			      size_t len)
+{
+	struct symtab *t = kallsyms__parse(text, len, NULL);
+
+	if (!t)
+		return -errno;
+	symtab__free(s->ksyms); /* only before any lookup handed names out */
+	s->ksyms = t;
+	s->ksyms_tried = true;
+	return 0;
+}
+
+/* /proc/kallsyms, read once, on the first kernel frame. */
+static void load_kernel(struct symbolizer *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	s->ksyms_tried = true;
+	f = fopen("/proc/kallsyms", "re");
+	if (!f)
+		return;
+	if (getdelim(&buf, &len, '\0', f) > 0)
+		s->ksyms = kallsyms__parse(buf, strlen(buf), NULL);
+	free(buf);
+	fclose(f);
+}
+
+int symbolizer__kernel(struct symbolizer *s, uint64_t ip, struct frame *out)
+{
+	const char *name = NULL;
+
+	if (!s->ksyms_tried)
+		load_kernel(s);
+	if (s->ksyms && ip >= symtab__min(s->ksyms))
+		name = symtab__find(s->ksyms, ip);
+	if (name)
+		return one(s, out, name, FRAME_KERNEL);
+	return one(s, out, "[kernel.kallsyms]", FRAME_UNKNOWN);
+}
+
+void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)
+{
+	*st = s->st;
+}

@@ -1,0 +1,79 @@
+/* fold: annotation, sanitising, aggregation, merge, sorted output. */
+#include <stdlib.h>
+#include "check.h"
+#include "fold.h"
+
+static void test_line(void)
+{
+	struct fold_line l;
+	struct frame f[] = {
+	    {"java/lang/Thread.run", FRAME_JAVA},
+	    {"pkg/A.inl", FRAME_INLINED},
+	    {"Interpreter", FRAME_STUB},
+	    {"pkg/B.interp", FRAME_INTERP},
+	    {"JavaCalls::call_helper", FRAME_NATIVE},
+	    {"do_syscall_64", FRAME_KERNEL},
+	    {"[libc.so.6]", FRAME_UNKNOWN},
+	    {"Lbad;name\nwith\rbreaks", FRAME_NATIVE},
+	};
+
+	fold_line__init(&l, true);
+	CHECK_INT(fold_line__push_name(&l, "java"), 0);
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		CHECK_INT(fold_line__push(&l, &f[i]), 0);
+	CHECK_STR(l.buf, "java;java/lang/Thread.run_[j];pkg/A.inl_[i];"
+			 "Interpreter;pkg/B.interp_[j];JavaCalls::call_helper;"
+			 "do_syscall_64_[k];[libc.so.6];Lbad:name with breaks");
+	fold_line__reset(&l);
+	CHECK_INT(l.len, 0);
+	l.annotate = false;
+	fold_line__push(&l, &f[0]);
+	fold_line__push_name(&l, "a;b c");
+	CHECK_STR(l.buf, "java/lang/Thread.run;a:b c");
+	fold_line__release(&l);
+	fold_line__release(&l); /* twice is fine */
+}
+
+static void test_fold(void)
+{
+	struct fold *a = fold__new(), *b = fold__new();
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *f;
+	char line[64];
+
+	CHECK(a && b);
+	CHECK_INT(fold__add(a, "x;b", 2), 0);
+	CHECK_INT(fold__add(a, "x;a", 1), 0);
+	CHECK_INT(fold__add(a, "x;b", 3), 0);
+	CHECK_INT(fold__lines(a), 2);
+	CHECK_INT(fold__total(a), 6);
+	CHECK_INT(fold__add(b, "x;a", 4), 0);
+	CHECK_INT(fold__add(b, "X", 1), 0);
+	/* many lines force the table to grow */
+	for (int i = 0; i < 5000; i++) {
+		snprintf(line, sizeof(line), "grow;%d", i);
+		CHECK_INT(fold__add(b, line, 1) | 0, 0);
+	}
+	CHECK_INT(fold__merge(a, b), 0);
+	CHECK_INT(fold__lines(a), 5003);
+	CHECK_INT(fold__total(a), 6 + 5 + 5000);
+	f = open_memstream(&out, &outlen);
+	CHECK_INT(fold__write(a, f), 0);
+	fclose(f);
+	/* bytewise: "X" (0x58) before "grow", "x;a" before "x;b" */
+	CHECK(!strncmp(out, "X 1\ngrow;0 1\ngrow;1 1\ngrow;10 1\n", 31));
+	CHECK(strstr(out, "\nx;a 5\nx;b 5\n") != NULL);
+	CHECK(out[outlen - 1] == '\n');
+	free(out);
+	fold__free(a);
+	fold__free(b);
+	fold__free(NULL);
+}
+
+int main(void)
+{
+	test_line();
+	test_fold();
+	return check_report();
+}

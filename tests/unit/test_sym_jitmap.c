@@ -1,0 +1,188 @@
+/*
+ * jitmap: the time rule (address reuse, late reads, slack), inline
+ * override, partial lines, bad-line counting, the mixed-format fixture.
+ */
+#include "check.h"
+#include "jitmap.h"
+#include "strpool.h"
+#include "test_sym_util.h"
+
+#define MS 1000000ULL
+
+static struct strpool *pool;
+
+static int feed(struct jitmap *m, const char *s, uint64_t lower, uint64_t stamp,
+		uint64_t *bad)
+{
+	return jitmap__feed(m, s, strlen(s), lower, stamp, bad);
+}
+
+/* The name of the innermost frame at (ip, when), or "-" for none. */
+static const char *at(struct jitmap *m, uint64_t ip, uint64_t when,
+		      uint64_t slack)
+{
+	struct frame f[8];
+	int n = jitmap__find(m, ip, when, slack, f, 8);
+
+	return n ? f[n - 1].name : "-";
+}
+
+static void test_reuse(void)
+{
+	struct jitmap *m = jitmap__new(pool, false);
+
+	/* first read at 100 ms: existed before, lower 0 */
+	CHECK_INT(feed(m, "1000 100 old/A.m\n", 0, 100 * MS, NULL), 0);
+	/* A unloaded, its address reused by B: read at the 300 ms poll,
+	 * so B's line was written in (200 ms, 300 ms] */
+	CHECK_INT(feed(m, "1000 80 new/B.m\n", 200 * MS, 300 * MS, NULL), 0);
+	CHECK_STR(at(m, 0x1010, 50 * MS, 0), "old/A.m");
+	CHECK_STR(at(m, 0x1010, 150 * MS, 0), "old/A.m");
+	CHECK_STR(at(m, 0x1010, 199 * MS, 0), "old/A.m");
+	/* at or after the poll before B's read: B may have existed */
+	CHECK_STR(at(m, 0x1010, 201 * MS, 0), "new/B.m");
+	CHECK_STR(at(m, 0x1010, 250 * MS, 0), "new/B.m");
+	CHECK_STR(at(m, 0x1010, 400 * MS, 0), "new/B.m");
+	/* slack: a sample 5 ms before the lower bound may see B */
+	CHECK_STR(at(m, 0x1010, 195 * MS, 10 * MS), "new/B.m");
+	CHECK_STR(at(m, 0x1010, 185 * MS, 10 * MS), "old/A.m");
+	/* B is shorter: the tail of A's range keeps A */
+	CHECK_STR(at(m, 0x1090, 400 * MS, 0), "old/A.m");
+	CHECK_STR(at(m, 0x1100, 400 * MS, 0), "-");
+	CHECK_STR(at(m, 0xfff, 400 * MS, 0), "-");
+	jitmap__free(m);
+}
+
+static void test_late_read(void)
+{
+	struct jitmap *m = jitmap__new(pool, false);
+
+	feed(m, "5000 10 early/E.m\n", 0, 100 * MS, NULL);
+	/* compiled at 150, sampled at 160, read at the 1 s poll (slow
+	 * poll): its lower is the 100 ms poll, so the 160 ms sample sees it */
+	feed(m, "2000 40 late/L.m\n", 100 * MS, 1000 * MS, NULL);
+	CHECK_STR(at(m, 0x2010, 160 * MS, 0), "late/L.m");
+	/* a sample before the previous poll cannot be this code */
+	CHECK_STR(at(m, 0x2010, 90 * MS, 0), "-");
+	/* with nothing else covering, a first-read entry names any time */
+	CHECK_STR(at(m, 0x5001, 1, 0), "early/E.m");
+	jitmap__free(m);
+}
+
+static void test_inline(void)
+{
+	struct jitmap *m = jitmap__new(pool, false), *flat;
+	struct frame f[8];
+	int n;
+
+	feed(m,
+	     "1000 100 pkg/Outer.run\n"
+	     "1040 20 pkg/Outer.run->pkg/Inner.get\n"
+	     "1048 8 pkg/Outer.run->pkg/Inner.get->java/util/HashMap.hash\n",
+	     0, 10, NULL);
+	n = jitmap__find(m, 0x1010, 20, 0, f, 8);
+	CHECK_INT(n, 1);
+	CHECK_STR(f[0].name, "pkg/Outer.run");
+	CHECK_INT(f[0].kind, FRAME_JAVA);
+	n = jitmap__find(m, 0x1044, 20, 0, f, 8);
+	CHECK_INT(n, 2);
+	CHECK_STR(f[0].name, "pkg/Outer.run");
+	CHECK_STR(f[1].name, "pkg/Inner.get");
+	CHECK_INT(f[1].kind, FRAME_INLINED);
+	n = jitmap__find(m, 0x104a, 20, 0, f, 8);
+	CHECK_INT(n, 3);
+	CHECK_STR(f[2].name, "java/util/HashMap.hash");
+	CHECK_INT(f[2].kind, FRAME_INLINED);
+	/* max cuts the innermost end */
+	n = jitmap__find(m, 0x104a, 20, 0, f, 2);
+	CHECK_INT(n, 2);
+	CHECK_STR(f[1].name, "pkg/Inner.get");
+	/* back in the method after the sub-ranges */
+	CHECK_STR(at(m, 0x1070, 20, 0), "pkg/Outer.run");
+	CHECK_STR(at(m, 0x1040 + 0x1f, 20, 0), "pkg/Inner.get");
+	/* no_inline keeps the chain as one Java frame */
+	flat = jitmap__new(pool, true);
+	feed(flat, "1040 20 a/B.m->c/D.n\n", 0, 10, NULL);
+	n = jitmap__find(flat, 0x1041, 20, 0, f, 8);
+	CHECK_INT(n, 1);
+	CHECK_STR(f[0].name, "a/B.m->c/D.n");
+	CHECK_INT(f[0].kind, FRAME_JAVA);
+	jitmap__free(flat);
+	jitmap__free(m);
+}
+
+static void test_partial(void)
+{
+	struct jitmap *m = jitmap__new(pool, false);
+	uint64_t bad = 0;
+
+	/* a line cut mid-name by the end of a read */
+	CHECK_INT(feed(m, "100 10 first/F.m\n200 10 sec", 0, 10, &bad), 0);
+	CHECK_INT(jitmap__count(m), 1);
+	CHECK_STR(at(m, 0x201, 20, 0), "-");
+	CHECK_INT(feed(m, "ond/S.m\n300 1", 10, 20, &bad), 0);
+	CHECK_INT(feed(m, "0 third/T.m\n", 20, 30, &bad), 0);
+	CHECK_STR(at(m, 0x201, 25, 0), "second/S.m");
+	CHECK_STR(at(m, 0x30f, 25, 0), "third/T.m");
+	/* dropping a partial line (file replaced) loses only that line */
+	CHECK_INT(feed(m, "400 10 lost", 30, 40, &bad), 0);
+	jitmap__drop_partial(m);
+	CHECK_INT(feed(m, "500 10 kept/K.m\n", 30, 40, &bad), 0);
+	CHECK_STR(at(m, 0x501, 45, 0), "kept/K.m");
+	CHECK_STR(at(m, 0x401, 45, 0), "-");
+	CHECK_INT(bad, 0);
+	CHECK_INT(jitmap__count(m), 4);
+	jitmap__free(m);
+}
+
+static void test_fixture(void)
+{
+	struct jitmap *m = jitmap__new(pool, false);
+	uint64_t bad = 0;
+	struct frame f[8];
+	size_t len;
+	char *text = sym_fixture("perf-mixed.map", &len);
+	int n;
+
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	CHECK_INT(jitmap__feed(m, text, len, 0, 10, &bad), 0);
+	CHECK_INT(bad, 5);
+	CHECK_INT(jitmap__count(m), 18);
+	CHECK_STR(at(m, 0x7f0000001049, 20, 0), "java/util/HashMap.hash");
+	n = jitmap__find(m, 0x7f0000002010, 20, 0, f, 8);
+	CHECK(n == 1 && !strcmp(f[0].name, "Interpreter") &&
+	      f[0].kind == FRAME_STUB);
+	CHECK_STR(at(m, 0x7f0000002110, 20, 0), "StubRoutines::call_stub");
+	CHECK_STR(at(m, 0x7f0000003010, 20, 0), "java/lang/String.hashCode");
+	n = jitmap__find(m, 0x7f0000003110, 20, 0, f, 8);
+	CHECK(n == 2 && !strcmp(f[0].name, "pkg/A.outer") &&
+	      !strcmp(f[1].name, "pkg/B.inner"));
+	CHECK_STR(at(m, 0x7f0000004010, 20, 0), "java.lang.String.hashCode");
+	CHECK_STR(at(m, 0x7f0000004210, 20, 0), "Spin.main");
+	CHECK_STR(at(m, 0x7f0000004410, 20, 0), "java.lang.String.equals");
+	n = jitmap__find(m, 0x7f0000004510, 20, 0, f, 8);
+	CHECK(n == 1 && !strcmp(f[0].name, "StubRoutines (1)") &&
+	      f[0].kind == FRAME_STUB);
+	CHECK_STR(at(m, 0x7f0000004610, 20, 0), "VM_Version stub");
+	n = jitmap__find(m, 0x3ef414c1, 20, 0, f, 8);
+	CHECK(n == 1 && !strcmp(f[0].name, "LazyCompile:~foo /x.js:1") &&
+	      f[0].kind == FRAME_JAVA);
+	CHECK_STR(at(m, 0x7f0000006001, 20, 0), "spaced/Out.m");
+	free(text);
+	jitmap__free(m);
+}
+
+int main(void)
+{
+	pool = strpool__new();
+	test_reuse();
+	test_late_read();
+	test_inline();
+	test_partial();
+	test_fixture();
+	jitmap__free(NULL);
+	strpool__free(pool);
+	return check_report();
+}
