@@ -1,1 +1,19 @@
 # The HotSpot attacher (mixprof attach): objects appended to MIXPROF_OBJS.
+# It links the agent's option parser so bad options fail before the JVM
+# is touched, with the agent's own message.
+ATTACH_OBJS := $(addprefix $(BUILD)/profiler/, attach_cmd.o hotspot_attach.o \
+	hotspot_proto.o hotspot_flags.o procinfo.o attach_creds.o \
+	attach_agentfile.o)
+MIXPROF_OBJS += $(ATTACH_OBJS) $(BUILD)/agent/options.o
+
+ATTACH_TESTS := $(addprefix $(BUILD)/tests/unit/, test_attach_proto \
+	test_attach_procinfo test_attach_flags test_attach_cmd)
+UNIT_TESTS += $(ATTACH_TESTS)
+$(BUILD)/tests/unit/test_attach_proto: $(BUILD)/profiler/hotspot_proto.o
+$(BUILD)/tests/unit/test_attach_procinfo: $(BUILD)/profiler/procinfo.o
+$(BUILD)/tests/unit/test_attach_flags: $(BUILD)/profiler/hotspot_flags.o \
+	$(BUILD)/profiler/procinfo.o
+$(BUILD)/tests/unit/test_attach_cmd: $(ATTACH_OBJS) $(BUILD)/agent/options.o
+$(ATTACH_TESTS): %: %.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
