@@ -9,41 +9,49 @@
 
 /* Which keys were seen, to refuse duplicates ("inline" and "noinline" share
  * a slot so "inline=on,noinline" is refused too). */
-enum opt_key { K_DIR, K_DOTTED, K_SIG, K_LINES, K_INLINE, K_STUBS, K_JITDUMP,
-	       K_HELP, K_COUNT };
+enum opt_key {
+	K_DIR,
+	K_DOTTED,
+	K_SIG,
+	K_LINES,
+	K_INLINE,
+	K_STUBS,
+	K_JITDUMP,
+	K_HELP,
+	K_COUNT
+};
 
 struct opt_desc {
 	const char *name;
 	enum opt_key key;
 	bool is_bool;
-	size_t field;	/* offsetof the bool in struct jmap_options */
+	size_t field; /* offsetof the bool in struct jmap_options */
 };
 
 static const struct opt_desc opt_descs[] = {
-	{ "dir", K_DIR, false, 0 },
-	{ "dotted", K_DOTTED, true, offsetof(struct jmap_options, dotted) },
-	{ "sig", K_SIG, true, offsetof(struct jmap_options, sig) },
-	{ "lines", K_LINES, true, offsetof(struct jmap_options, lines) },
-	{ "inline", K_INLINE, true,
-	  offsetof(struct jmap_options, inline_frames) },
-	{ "noinline", K_INLINE, false, 0 },
-	{ "stubs", K_STUBS, true, offsetof(struct jmap_options, stubs) },
-	{ "jitdump", K_JITDUMP, true, offsetof(struct jmap_options, jitdump) },
-	{ "help", K_HELP, false, 0 },
+    {"dir", K_DIR, false, 0},
+    {"dotted", K_DOTTED, true, offsetof(struct jmap_options, dotted)},
+    {"sig", K_SIG, true, offsetof(struct jmap_options, sig)},
+    {"lines", K_LINES, true, offsetof(struct jmap_options, lines)},
+    {"inline", K_INLINE, true, offsetof(struct jmap_options, inline_frames)},
+    {"noinline", K_INLINE, false, 0},
+    {"stubs", K_STUBS, true, offsetof(struct jmap_options, stubs)},
+    {"jitdump", K_JITDUMP, true, offsetof(struct jmap_options, jitdump)},
+    {"help", K_HELP, false, 0},
 };
 
 static const char help_text[] =
-	"libjmap.so options, comma-separated key[=value]:\n"
-	"  dir=PATH       absolute directory for perf-PID.map (default /tmp)\n"
-	"  dotted         dotted class names: java.lang.String.indexOf\n"
-	"  sig            add the JVM signature: pkg/C.m(ILjava/lang/String;)V\n"
-	"  lines          add the source position: pkg/C.m (C.java:42)\n"
-	"  inline=on|off  write inlined sub-ranges as outer->inner (default on)\n"
-	"  noinline       same as inline=off\n"
-	"  stubs=on|off   write JVM stubs: Interpreter, adapters (default on)\n"
-	"  jitdump        also write jit-PID.dump for perf inject --jit\n"
-	"  help           print this list; the agent does not start\n"
-	"Boolean values: on|off|yes|no|true|false|1|0 (bare key means on).\n";
+    "libjmap.so options, comma-separated key[=value]:\n"
+    "  dir=PATH       absolute directory for perf-PID.map (default /tmp)\n"
+    "  dotted         dotted class names: java.lang.String.indexOf\n"
+    "  sig            add parameter types: pkg/C.m(int,java/lang/String)\n"
+    "  lines          add the source position: pkg/C.m (C.java:42)\n"
+    "  inline=on|off  write inlined sub-ranges as outer->inner (default on)\n"
+    "  noinline       same as inline=off\n"
+    "  stubs=on|off   write JVM stubs: Interpreter, adapters (default on)\n"
+    "  jitdump        also write jit-PID.dump for perf inject --jit\n"
+    "  help           print this list; the agent does not start\n"
+    "Boolean values: on|off|yes|no|true|false|1|0 (bare key means on).\n";
 
 const char *jmap_options__help(void)
 {
@@ -66,6 +74,10 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(err, errlen, fmt, ap);
 		va_end(ap);
+		/* the value is the user's text: keep the message one line */
+		for (; *err; err++)
+			if ((unsigned char)*err < 0x20)
+				*err = '?';
 	}
 	return -EINVAL;
 }
@@ -78,8 +90,8 @@ static bool span_is(const char *s, size_t n, const char *word)
 
 static int parse_bool(const char *v, size_t n, bool *out)
 {
-	static const char *const yes[] = { "on", "yes", "true", "1" };
-	static const char *const no[] = { "off", "no", "false", "0" };
+	static const char *const yes[] = {"on", "yes", "true", "1"};
+	static const char *const no[] = {"off", "no", "false", "0"};
 	size_t i;
 
 	for (i = 0; i < 4; i++) {
@@ -136,8 +148,8 @@ static int parse_item(const char *item, size_t n, struct jmap_options *out,
 		return fail(err, errlen, "unknown option '%.*s' (try 'help')",
 			    (int)klen, item);
 	if (seen[d->key])
-		return fail(err, errlen, "option '%.*s' given twice",
-			    (int)klen, item);
+		return fail(err, errlen, "option '%.*s' given twice", (int)klen,
+			    item);
 	seen[d->key] = true;
 	if (d->key == K_DIR)
 		return parse_dir(v ? v : "", vlen, out, err, errlen);
@@ -156,10 +168,10 @@ static int parse_item(const char *item, size_t n, struct jmap_options *out,
 	return 0;
 }
 
-int jmap_options__parse(const char *text, struct jmap_options *out,
-			char *err, size_t errlen)
+int jmap_options__parse(const char *text, struct jmap_options *out, char *err,
+			size_t errlen)
 {
-	bool seen[K_COUNT] = { false };
+	bool seen[K_COUNT] = {false};
 	const char *p = text, *end;
 	int ret;
 

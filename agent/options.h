@@ -14,7 +14,7 @@
  *   dir=PATH      absolute directory for perf-PID.map and jit-PID.dump
  *                 (default /tmp, where perf looks)
  *   dotted        java.lang.String.indexOf instead of java/lang/String...
- *   sig           append the JVM signature: pkg/C.m(ILjava/lang/String;)V
+ *   sig           append parameter types: pkg/C.m(int,java/lang/String)
  *   lines         append the source position: pkg/C.m (C.java:42)
  *   inline=on|off also write the inlined sub-ranges "outer->inner" (on)
  *   stubs=on|off  also write JVM stubs: Interpreter, adapters... (on)
@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 struct jmap_options {
-	char dir[PATH_MAX];	/* no trailing slash except for "/" */
+	char dir[PATH_MAX]; /* no trailing slash except for "/" */
 	bool dotted;
 	bool sig;
 	bool lines;
@@ -48,8 +48,8 @@ void jmap_options__defaults(struct jmap_options *out);
  * newline, naming the bad key or value, e.g. "unknown option 'foo' (try
  * 'help')"); *out is then unspecified. err may be NULL when errlen is 0.
  */
-int jmap_options__parse(const char *text, struct jmap_options *out,
-			char *err, size_t errlen);
+int jmap_options__parse(const char *text, struct jmap_options *out, char *err,
+			size_t errlen);
 
 /* The option list shown for "help": static, several lines, ends in '\n'. */
 const char *jmap_options__help(void);
