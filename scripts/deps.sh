@@ -5,7 +5,7 @@ set -euo pipefail
 
 pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
       systemtap-sdt-dev linux-perf libxml2-utils procps util-linux
-      openjdk-17-jdk-headless)
+      openjdk-17-jdk-headless chromium)
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -16,6 +16,9 @@ done
 if command -v javac >/dev/null 2>&1; then
 	missing=("${missing[@]/openjdk-17-jdk-headless}")
 fi
+# The browser tests run node (any install of it); Debian's when none.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 missing=($(printf '%s\n' "${missing[@]}" | sed '/^$/d'))
 [ ${#missing[@]} -eq 0 ] && exit 0
 

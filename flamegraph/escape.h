@@ -1,0 +1,23 @@
+/*
+ * escape: writing frame names into markup. Names come from symbol tables
+ * and may hold any byte; these writers always produce well-formed output:
+ * invalid UTF-8 and control characters become '?', and the markup's
+ * special characters are escaped. They return nothing: the caller checks
+ * ferror() once at the end.
+ */
+#ifndef MIXPROF_FG_ESCAPE_H
+#define MIXPROF_FG_ESCAPE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* len bytes of s as XML/HTML text or attribute content. */
+void fg_put_xml(FILE *out, const char *s, size_t len);
+/* s as a JSON string, quotes included, safe inside an HTML <script>. */
+void fg_put_json(FILE *out, const char *s);
+
+/* The length of a valid UTF-8 sequence at s (at most left bytes), 0 if
+ * it is not one. */
+size_t fg_utf8_len(const unsigned char *s, size_t left);
+
+#endif

@@ -1,0 +1,32 @@
+# The renderers (flame graph, montage, heat map): objects appended to
+# MIXPROF_OBJS, plus their unit tests. The JS and CSS in assets/ are linked
+# in by assets.S, so they are prerequisites of its object.
+CPPFLAGS_flamegraph := -Iflamegraph
+# main.c dispatches to the subcommands; the profiler may call the writers.
+CPPFLAGS_profiler += -Iflamegraph
+FG_SRCS := tree.c folded.c palette.c escape.c diff.c opts.c svg.c html.c \
+	json.c timed.c heatmap.c slicetab.c montage.c cmd_flamegraph.c \
+	cmd_heatmap.c cmd_montage.c cmd_common.c
+FG_OBJS := $(FG_SRCS:%.c=$(BUILD)/flamegraph/%.o) \
+	$(BUILD)/flamegraph/assets.o
+FG_ASSETS := $(wildcard flamegraph/assets/*.js flamegraph/assets/*.css)
+MIXPROF_OBJS += $(FG_OBJS)
+MIXPROF_LIBS += -lm
+
+# SVG scripts sit in CDATA and page scripts in <script>: neither may
+# contain the text that would end its block early.
+$(BUILD)/flamegraph/assets.o: flamegraph/assets.S $(FG_ASSETS)
+	$(call msg,AS,$@)
+	$(Q)! grep -n ']]>' flamegraph/assets/svg.js flamegraph/assets/svg.css
+	$(Q)! grep -in '</script' $(FG_ASSETS)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -c $< -o $@
+
+# Unit tests link the renderer objects alone (no profiler, no BPF).
+FG_UNIT := tree folded palette diff timed svg slicetab
+UNIT_TESTS += $(FG_UNIT:%=$(BUILD)/tests/unit/test_fg_%)
+$(BUILD)/tests/unit/test_fg_%.o: CFLAGS += -Iflamegraph
+$(BUILD)/tests/unit/test_fg_%: $(BUILD)/tests/unit/test_fg_%.o $(FG_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lm
+.SECONDARY: $(FG_UNIT:%=$(BUILD)/tests/unit/test_fg_%.o)

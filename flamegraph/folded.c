@@ -1,0 +1,180 @@
+/*
+ * folded: the tolerant line parser and the loader that feeds the tree.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "folded.h"
+
+/* Parse [s, e) as a decimal count; false unless it is one. */
+static bool parse_count(const char *s, const char *e, uint64_t *v)
+{
+	uint64_t n = 0;
+
+	if (s == e)
+		return false;
+	for (; s < e; s++) {
+		if (*s < '0' || *s > '9' || n > (UINT64_MAX - 9) / 10)
+			return false;
+		n = n * 10 + (*s - '0');
+	}
+	*v = n;
+	return true;
+}
+
+/* Trim trailing whitespace (CR from Windows files too) from [line, *e). */
+static const char *rtrim(const char *line, const char *e)
+{
+	while (e > line && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
+			    e[-1] == '\n'))
+		e--;
+	return e;
+}
+
+/* Start of the last space/tab-separated token of [line, e), or NULL. */
+static const char *last_token(const char *line, const char *e)
+{
+	const char *p = e;
+
+	while (p > line && p[-1] != ' ' && p[-1] != '\t')
+		p--;
+	return p > line ? p : NULL;
+}
+
+int fg_parse_line(const char *line, size_t len, size_t *stack_len,
+		  uint64_t *count, const char **why)
+{
+	const char *e = rtrim(line, line + len), *tok, *s;
+
+	if (e == line || line[0] == '#')
+		return 1;
+	tok = last_token(line, e);
+	if (!tok) {
+		*why = "no count";
+		return -EINVAL;
+	}
+	if (!parse_count(tok, e, count)) {
+		*why = "bad count";
+		return -ERANGE;
+	}
+	s = rtrim(line, tok);
+	if (s == line) {
+		*why = "empty stack";
+		return -ENODATA;
+	}
+	*stack_len = s - line;
+	return 0;
+}
+
+int fg_parse_line2(const char *line, size_t len, size_t *stack_len,
+		   uint64_t *before, uint64_t *after, const char **why)
+{
+	const char *tok;
+	size_t l;
+	int ret;
+
+	ret = fg_parse_line(line, len, &l, after, why);
+	if (ret)
+		return ret;
+	*before = 0;
+	tok = last_token(line, line + l);
+	if (tok && parse_count(tok, line + l, before)) {
+		l = rtrim(line, tok) - line;
+		if (!l) {
+			*why = "empty stack";
+			return -ENODATA;
+		}
+	}
+	*stack_len = l;
+	return 0;
+}
+
+static void note_bad(struct fg_load_stats *st, const char *why)
+{
+	if (!st->skipped++) {
+		st->first_bad = st->lines;
+		st->why = why;
+	}
+}
+
+/* One line into the tree; bad ones are counted, not fatal. */
+static int load_line(struct fg_tree *t, const char *buf, size_t len,
+		     const struct fg_load_opts *o, struct fg_load_stats *st)
+{
+	const char *why = NULL;
+	uint64_t before = 0, after = 0;
+	size_t l;
+	int ret;
+
+	if (o->two_counts)
+		ret = fg_parse_line2(buf, len, &l, &before, &after, &why);
+	else
+		ret = fg_parse_line(buf, len, &l, &after, &why);
+	if (ret == 1)
+		return 0;
+	if (ret < 0) {
+		note_bad(st, why);
+		return 0;
+	}
+	st->used++;
+	if (o->two_counts && before &&
+	    fg_tree__add(t, buf, l, before, FG_SLOT_BASE, o->reverse))
+		return -ENOMEM;
+	return fg_tree__add(t, buf, l, after,
+			    o->two_counts ? FG_SLOT_VALUE : o->slot,
+			    o->reverse);
+}
+
+int fg_load_folded(struct fg_tree *t, FILE *in, const struct fg_load_opts *o,
+		   struct fg_load_stats *st)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int err = 0;
+
+	memset(st, 0, sizeof(*st));
+	while (!err && (n = getline(&buf, &cap, in)) >= 0) {
+		st->lines++;
+		err = load_line(t, buf, n, o, st);
+	}
+	if (!err && ferror(in))
+		err = -EIO;
+	free(buf);
+	return err;
+}
+
+int fg_load_path(struct fg_tree *t, const char *path,
+		 const struct fg_load_opts *o)
+{
+	bool std = !strcmp(path, "-");
+	const char *shown = std ? "<stdin>" : path;
+	struct fg_load_stats st;
+	FILE *in = std ? stdin : fopen(path, "r");
+	int err;
+
+	if (!in) {
+		err = -errno;
+		fprintf(stderr, "mixprof: %s: %s\n", shown, strerror(errno));
+		return err;
+	}
+	err = fg_load_folded(t, in, o, &st);
+	if (!std)
+		fclose(in);
+	if (err) {
+		fprintf(stderr, "mixprof: %s: %s\n", shown, strerror(-err));
+		return err;
+	}
+	if (st.skipped)
+		fprintf(stderr,
+			"mixprof: %s: %llu line%s skipped (%s, first at line "
+			"%llu)\n",
+			shown, (unsigned long long)st.skipped,
+			st.skipped == 1 ? "" : "s", st.why,
+			(unsigned long long)st.first_bad);
+	if (!st.used && st.skipped) {
+		fprintf(stderr, "mixprof: %s: no usable folded lines\n", shown);
+		return -ENODATA;
+	}
+	return 0;
+}

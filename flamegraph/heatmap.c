@@ -1,0 +1,83 @@
+/*
+ * heatmap: the subsecond-offset heat map page. The stacks travel as one
+ * tree (parent and name per node) and the samples as (ms, node, count)
+ * triples; assets/heatmap.js bins them into 20 ms cells and rebuilds the
+ * flame graph of any selected range in the browser.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include "assets.h"
+#include "draw.h"
+#include "escape.h"
+
+static void put_str_key(FILE *out, const char *key, const char *val)
+{
+	fprintf(out, "\"%s\":", key);
+	if (val)
+		fg_put_json(out, val);
+	else
+		fputs("null", out);
+	putc(',', out);
+}
+
+static void put_json(const struct fg_timed *tm, const struct fg_opts *o,
+		     FILE *out)
+{
+	const struct fg_tree *t = tm->tree;
+	size_t i, nr = fg_tree__nr_names(t), nodes = fg_tree__nr_nodes(t);
+
+	putc('{', out);
+	put_str_key(out, "title", o->title ? o->title : "Heat Map");
+	put_str_key(out, "subtitle", o->subtitle);
+	put_str_key(out, "countname", o->countname);
+	fprintf(out,
+		"\"bucket_ms\":%" PRIu64 ",\"start_ns\":%" PRIu64
+		",\"total\":%" PRIu64 ",\"inverted\":%d,\"names\":[",
+		tm->bucket_ms, tm->start_ns, tm->total, o->inverted);
+	for (i = 0; i < nr; i++) {
+		if (i)
+			putc(',', out);
+		fg_put_json(out, fg_tree__name(t, i));
+	}
+	fputs("],\"colors\":[", out);
+	for (i = 0; i < nr; i++)
+		fprintf(out, "%s%u", i ? "," : "",
+			fg_color(o->scheme, fg_tree__name(t, i)));
+	fputs("],\"parent\":[", out);
+	for (i = 0; i < nodes; i++)
+		fprintf(out, "%s%u", i ? "," : "", fg_tree__node(t, i)->parent);
+	fputs("],\"name\":[", out);
+	for (i = 0; i < nodes; i++)
+		fprintf(out, "%s%u", i ? "," : "", fg_tree__node(t, i)->name);
+	fputs("],\"samples\":[", out);
+	for (i = 0; i < tm->nr; i++)
+		fprintf(out, "%s%" PRIu64 ",%u,%" PRIu64, i ? "," : "",
+			tm->samples[i].ms, tm->samples[i].node,
+			tm->samples[i].count);
+	fputs("]}", out);
+}
+
+int heatmap__write_html(const struct fg_timed *tm, const struct fg_opts *o,
+			FILE *out)
+{
+	const char *title = o->title ? o->title : "Heat Map";
+
+	fputs(
+	    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	    "\n<title>",
+	    out);
+	fg_put_xml(out, title, strlen(title));
+	fprintf(out,
+		"</title>\n<style>\n%s</style>\n</head>\n<body>\n"
+		"<div id=\"hm\"></div>\n<div id=\"hm-flame\"></div>\n"
+		"<script type=\"application/json\" id=\"hm-data\">",
+		fg_asset_page_css);
+	put_json(tm, o, out);
+	fprintf(out,
+		"</script>\n<script>\n%s</script>\n<script>\n%s</script>\n"
+		"</body></html>\n",
+		fg_asset_canvas_js, fg_asset_heatmap_js);
+	fflush(out);
+	return ferror(out) ? -EIO : 0;
+}

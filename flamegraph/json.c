@@ -1,0 +1,106 @@
+/*
+ * json: one pass per array over the visible frames.
+ */
+#include <inttypes.h>
+#include "draw.h"
+#include "escape.h"
+#include "json.h"
+
+enum column { COL_N, COL_V, COL_X, COL_D, COL_B, COL_C };
+
+struct col {
+	FILE *out;
+	enum column which;
+	const struct fg_opts *o;
+	const struct fg_diff *diff;
+	bool first;
+};
+
+static int column_cb(const struct fg_tree *t, uint32_t id, uint64_t x,
+		     void *ctx)
+{
+	struct col *c = ctx;
+	const struct fg_node *n = fg_tree__node(t, id);
+
+	if (!c->first)
+		putc(',', c->out);
+	c->first = false;
+	switch (c->which) {
+	case COL_N:
+		fprintf(c->out, "%u", n->name);
+		break;
+	case COL_V:
+		fprintf(c->out, "%" PRIu64, n->total[FG_SLOT_VALUE]);
+		break;
+	case COL_X:
+		fprintf(c->out, "%" PRIu64, x);
+		break;
+	case COL_D:
+		fprintf(c->out, "%u", n->depth);
+		break;
+	case COL_B:
+		fprintf(c->out, "%.0f",
+			c->diff->scale * n->total[FG_SLOT_BASE]);
+		break;
+	case COL_C:
+		fprintf(c->out, "%u", fg_frame_color(t, id, c->o, c->diff));
+		break;
+	}
+	return 0;
+}
+
+static void put_key_str(FILE *out, const char *key, const char *val)
+{
+	fprintf(out, "\"%s\":", key);
+	if (val)
+		fg_put_json(out, val);
+	else
+		fputs("null", out);
+	putc(',', out);
+}
+
+int fg_json_write_tree(struct fg_tree *t, const struct fg_opts *o, FILE *out)
+{
+	static const char *const keys[] = {"n", "v", "x", "d", "b", "c"};
+	size_t i, nr = fg_tree__nr_names(t);
+	struct fg_diff diff = {.scale = 1};
+	struct col c = {.out = out, .o = o, .diff = &diff};
+	double min;
+	int err, k;
+
+	err = fg_tree__sort(t);
+	if (err)
+		return err;
+	if (o->diff)
+		fg_diff__init(&diff, t, o->normalize);
+	min = fg_min_samples(o, fg_tree__node(t, 0)->total[FG_SLOT_VALUE]);
+	putc('{', out);
+	put_key_str(out, "title", fg_title(o));
+	put_key_str(out, "subtitle", o->subtitle);
+	put_key_str(out, "countname", o->countname);
+	fprintf(out,
+		"\"inverted\":%d,\"diff\":%d,\"total\":%" PRIu64 ",\"names\":[",
+		o->inverted, o->diff,
+		fg_tree__node(t, 0)->total[FG_SLOT_VALUE]);
+	for (i = 0; i < nr; i++) {
+		if (i)
+			putc(',', out);
+		fg_put_json(out, fg_tree__name(t, i));
+	}
+	fputs("],\"colors\":[", out);
+	for (i = 0; i < nr; i++)
+		fprintf(out, "%s%u", i ? "," : "",
+			fg_color(o->scheme, fg_tree__name(t, i)));
+	putc(']', out);
+	for (k = COL_N; k <= (o->diff ? COL_C : COL_D); k++) {
+		fprintf(out, ",\"%s\":[", keys[k]);
+		c.which = k;
+		c.first = true;
+		err = fg_tree__walk(t, min, column_cb, &c);
+		if (err)
+			return err;
+		putc(']', out);
+	}
+	putc('}', out);
+	return 0;
+}

@@ -1,0 +1,21 @@
+/*
+ * json: the frame tree as the compact JSON the canvas page draws
+ * (assets/canvas.js). Frames are listed in preorder as parallel arrays:
+ *
+ *   {"title":..., "subtitle":..., "countname":..., "inverted":0|1,
+ *    "diff":0|1, "total":N, "names":[...], "colors":[0xRRGGBB per name],
+ *    "n":[name id], "v":[samples], "x":[samples left of it], "d":[depth],
+ *    and for diff graphs "b":[BEFORE samples, scaled], "c":[colour]}
+ *
+ * Frames below o->minwidth are left out, as in the SVG.
+ */
+#ifndef MIXPROF_FG_JSON_H
+#define MIXPROF_FG_JSON_H
+
+#include <stdio.h>
+#include "render.h"
+
+/* 0, or -ENOMEM; output errors are left in ferror(out). Sorts t. */
+int fg_json_write_tree(struct fg_tree *t, const struct fg_opts *o, FILE *out);
+
+#endif

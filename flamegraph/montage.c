@@ -1,0 +1,275 @@
+/*
+ * montage: one flame graph per time slice plus DIR/index.html, a grid of
+ * thumbnails in time order with each slice's samples and top self frames,
+ * so the phases of a warmup read at a glance. Colours come from names
+ * alone (palette.h), so a frame looks the same in every slice.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "assets.h"
+#include "draw.h"
+#include "escape.h"
+#include "slicetab.h"
+
+#define TOP_FRAMES 3
+
+struct top {
+	uint32_t name;
+	uint64_t self;
+};
+
+/* "DIR/file" unless file is absolute; NULL on ENOMEM. */
+static char *join(const char *dir, const char *file)
+{
+	char *p;
+
+	if (file[0] == '/')
+		return strdup(file);
+	if (asprintf(&p, "%s/%s", dir, file) < 0)
+		return NULL;
+	return p;
+}
+
+/* The output next to the slice: ".folded" replaced by ext, else added. */
+static char *out_name(const char *file, const char *ext)
+{
+	size_t len = strlen(file);
+	char *p;
+
+	if (len > 7 && !strcmp(file + len - 7, ".folded"))
+		len -= 7;
+	if (asprintf(&p, "%.*s%s", (int)len, file, ext) < 0)
+		return NULL;
+	return p;
+}
+
+/* Seconds since the first slice, compact: "30", "2.5", "0.25". */
+static void put_secs(FILE *out, uint64_t ns)
+{
+	if (ns % 1000000000ULL == 0)
+		fprintf(out, "%" PRIu64, (uint64_t)(ns / 1000000000ULL));
+	else if (ns % 100000000ULL == 0)
+		fprintf(out, "%.1f", ns / 1e9);
+	else
+		fprintf(out, "%.2f", ns / 1e9);
+}
+
+/* The TOP_FRAMES names with the most self samples (ties by name id). */
+static void top_self(const struct fg_tree *t, struct top top[TOP_FRAMES])
+{
+	size_t nr = fg_tree__nr_nodes(t), names = fg_tree__nr_names(t), i;
+	uint64_t *self = calloc(names, sizeof(*self));
+	int k, j;
+
+	memset(top, 0, TOP_FRAMES * sizeof(*top));
+	if (!self)
+		return;
+	for (i = 1; i < nr; i++)
+		self[fg_tree__node(t, i)->name] +=
+		    fg_tree__node(t, i)->self[FG_SLOT_VALUE];
+	for (i = 1; i < names; i++) {
+		for (k = 0; k < TOP_FRAMES && top[k].self >= self[i]; k++)
+			;
+		if (k == TOP_FRAMES || !self[i])
+			continue;
+		for (j = TOP_FRAMES - 1; j > k; j--)
+			top[j] = top[j - 1];
+		top[k] = (struct top){i, self[i]};
+	}
+	free(self);
+}
+
+/* Write path from t, full size; errors printed naming path. */
+static int write_graph(struct fg_tree *t, const struct fg_opts *o,
+		       const char *path, bool html)
+{
+	FILE *out = fopen(path, "w");
+	int err;
+
+	if (!out) {
+		err = -errno;
+		fprintf(stderr, "mixprof: %s: %s\n", path, strerror(errno));
+		return err;
+	}
+	err = html ? flamegraph__write_html(t, o, out)
+		   : flamegraph__write_svg(t, o, out);
+	if (fclose(out) && !err)
+		err = -EIO;
+	if (err)
+		fprintf(stderr, "mixprof: %s: %s\n", path, strerror(-err));
+	return err;
+}
+
+struct card {
+	const struct fg_slice *s;
+	uint64_t t0; /* the first slice's start */
+	const char *href;
+	const struct fg_opts *o;
+};
+
+/* One grid cell: label, thumbnail link, samples, top self frames. */
+static int put_card(FILE *out, const struct card *c, struct fg_tree *t)
+{
+	uint64_t total = fg_tree__node(t, 0)->total[FG_SLOT_VALUE];
+	struct fg_opts th = *c->o;
+	struct top top[TOP_FRAMES];
+	const char *name;
+	int k, err;
+
+	th.thumbnail = true;
+	th.width = 300;
+	th.frame_height = 3;
+	th.minwidth = 0.5;
+	th.minwidth_pct = false;
+	fprintf(out,
+		"<div class=\"mt-card\" data-index=\"%" PRIu64 "\" "
+		"data-samples=\"%" PRIu64 "\"><h2>",
+		c->s->index, total);
+	put_secs(out, c->s->start_ns - c->t0);
+	putc('-', out);
+	put_secs(out, c->s->end_ns - c->t0);
+	fputs(" s", out);
+	if (c->s->partial)
+		fputs(" <span class=\"mt-partial\">(partial)</span>", out);
+	fputs("</h2>\n<a class=\"mt-thumb\" href=\"", out);
+	fg_put_xml(out, c->href, strlen(c->href));
+	fputs("\" title=\"Open the flame graph\">", out);
+	err = flamegraph__write_svg(t, &th, out);
+	if (err)
+		return err;
+	fprintf(out, "</a>\n<div class=\"mt-meta\">%" PRIu64 " ", total);
+	fg_put_xml(out, c->o->countname, strlen(c->o->countname));
+	fputs(" &middot; top self frames:</div>\n<ol class=\"mt-top\">", out);
+	top_self(t, top);
+	for (k = 0; k < TOP_FRAMES && top[k].self; k++) {
+		name = fg_tree__name(t, top[k].name);
+		fputs("<li title=\"", out);
+		fg_put_xml(out, name, strlen(name));
+		fprintf(out, "\">%.1f%% ", 100.0 * top[k].self / total);
+		fg_put_xml(out, name, fg_strip_len(name));
+		fputs("</li>", out);
+	}
+	fputs("</ol></div>\n", out);
+	return 0;
+}
+
+/* Load, render and describe slice s; errors printed. */
+static int do_slice(const char *dir, const struct card *tmpl, bool html,
+		    FILE *index)
+{
+	struct fg_load_opts lo = {.slot = FG_SLOT_VALUE};
+	struct card c = *tmpl;
+	struct fg_opts o = *c.o;
+	char *in = join(dir, c.s->file),
+	     *name = out_name(c.s->file, html ? ".html" : ".svg"), *path = NULL,
+	     sub[96];
+	struct fg_tree *t = fg_tree__new();
+	int err = -ENOMEM;
+
+	if (!in || !name || !t || !(path = join(dir, name)))
+		goto out;
+	/* An idle slice may have no file: it is an empty graph, not an error. */
+	if (c.s->samples || access(in, F_OK) == 0) {
+		err = fg_load_path(t, in, &lo);
+		if (err)
+			goto out;
+	}
+	snprintf(sub, sizeof(sub), "slice %" PRIu64 ": %.3f-%.3f s%s",
+		 c.s->index, (c.s->start_ns - c.t0) / 1e9,
+		 (c.s->end_ns - c.t0) / 1e9, c.s->partial ? " (partial)" : "");
+	o.subtitle = sub;
+	err = write_graph(t, &o, path, html);
+	if (err)
+		goto out;
+	/* Link by name: index.html sits in dir, next to the graph. */
+	c.href = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	if (c.s->file[0] == '/')
+		c.href = path;
+	err = put_card(index, &c, t);
+out:
+	if (err == -ENOMEM)
+		fprintf(stderr, "mixprof: %s: %s\n", dir, strerror(ENOMEM));
+	fg_tree__free(t);
+	free(path);
+	free(name);
+	free(in);
+	return err;
+}
+
+static void put_index_head(FILE *out, const char *dir,
+			   const struct fg_slicetab *st)
+{
+	fputs(
+	    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	    "\n<title>mixprof montage</title>\n<style>\n",
+	    out);
+	fputs(fg_asset_page_css, out);
+	fputs("</style>\n</head>\n<body>\n<h1>Warmup montage: ", out);
+	fg_put_xml(out, dir, strlen(dir));
+	fprintf(out,
+		"</h1>\n<div class=\"fg-sub\">%zu slices; time from the "
+		"first slice's start; click a graph to open it</div>\n"
+		"<div class=\"mt-grid\">\n",
+		st->nr);
+}
+
+int montage__write(const char *dir, const struct fg_opts *o, bool html)
+{
+	struct fg_slicetab st = {0};
+	char *tsv = join(dir, "slices.tsv"), *idx = join(dir, "index.html");
+	FILE *in = NULL, *out = NULL;
+	struct card c = {.o = o};
+	int err = -ENOMEM, failed = 0;
+	size_t i;
+
+	if (!tsv || !idx)
+		goto out;
+	in = fopen(tsv, "r");
+	if (!in) {
+		err = -errno;
+		fprintf(stderr, "mixprof: %s: %s\n", tsv, strerror(errno));
+		goto out;
+	}
+	err = fg_slicetab__load(&st, in, tsv);
+	if (err)
+		goto out;
+	if (!st.nr) {
+		fprintf(stderr, "mixprof: %s: no slices\n", tsv);
+		err = -ENODATA;
+		goto out;
+	}
+	fg_slicetab__sort(&st);
+	out = fopen(idx, "w");
+	if (!out) {
+		err = -errno;
+		fprintf(stderr, "mixprof: %s: %s\n", idx, strerror(errno));
+		goto out;
+	}
+	put_index_head(out, dir, &st);
+	c.t0 = st.v[0].start_ns;
+	/* A bad slice is reported and left out; the others still help. */
+	for (i = 0; i < st.nr; i++) {
+		c.s = &st.v[i];
+		err = do_slice(dir, &c, html, out);
+		if (err == -ENOMEM)
+			goto out;
+		if (err && !failed)
+			failed = err;
+	}
+	fputs("</div>\n</body></html>\n", out);
+	err = failed;
+out:
+	if (out && fclose(out) && !err) {
+		fprintf(stderr, "mixprof: %s: write error\n", idx);
+		err = -EIO;
+	}
+	if (in)
+		fclose(in);
+	fg_slicetab__release(&st);
+	free(tsv);
+	free(idx);
+	return err;
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The pages in headless chromium (tests/browser/*.mjs through
+# playwright-core): zoom, reset, search, montage navigation, heat map
+# selection, and the load time of a 100k-line graph. Screenshots go to
+# $BUILD/screenshots/ for a human to look at.
+. "$(dirname "$0")/../lib/common.sh"
+B=$TOP/tests/browser
+command -v chromium > /dev/null || die "chromium is not installed (scripts/deps.sh)"
+if [ ! -d "$B/node_modules/playwright-core" ]; then
+	npm ci --prefix "$B" --no-audit --no-fund > "$TMPD/npm.log" 2>&1 ||
+		die "npm ci failed: $(tail -5 "$TMPD/npm.log")"
+fi
+node "$B/fixtures.mjs" "$TMPD"
+M=$MIXPROF
+$M flamegraph "$TMPD/mixprof.folded" > "$TMPD/g.svg" 2>/dev/null
+$M flamegraph --html "$TMPD/mixprof.folded" > "$TMPD/g.html" 2>/dev/null
+node "$B/gen_folded.mjs" 100000 > "$TMPD/big.folded"
+$M flamegraph --html "$TMPD/big.folded" > "$TMPD/100k.html"
+$M flamegraph --html --minwidth 0 "$TMPD/big.folded" > "$TMPD/100k-all.html"
+$M flamegraph "$TMPD/big.folded" > "$TMPD/100k.svg"
+$M montage "$TMPD/slices"
+$M heatmap "$TMPD/timed.txt" > "$TMPD/heat.html"
+status=0
+node "$B/flame_svg.mjs" "$TMPD/g.svg" || status=1
+node "$B/flame_html.mjs" "$TMPD/g.html" "$TMPD/100k.html" "$TMPD/100k-all.html" \
+	"$TMPD/100k.svg" || status=1
+node "$B/montage.mjs" "$TMPD/slices/index.html" || status=1
+node "$B/heatmap.mjs" "$TMPD/heat.html" "$TMPD/timed.txt" || status=1
+note "screenshots in $BUILD/screenshots"
+[ $status -eq 0 ] || die "browser checks failed"
+echo PASS

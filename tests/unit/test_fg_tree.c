@@ -1,0 +1,111 @@
+/* Unit tests of flamegraph/tree.c: merging, reverse, sorting, walking. */
+#include <stdlib.h>
+#include "check.h"
+#include "tree.h"
+
+static uint32_t path(struct fg_tree *t, const char *const *names)
+{
+	uint32_t id = 0;
+
+	for (; *names; names++) {
+		id = fg_tree__find(t, id, *names, strlen(*names));
+		if (!id)
+			return 0;
+	}
+	return id;
+}
+
+struct seen {
+	int n;
+	uint32_t id[16];
+	uint64_t x[16];
+};
+
+static int record(const struct fg_tree *t, uint32_t id, uint64_t x, void *ctx)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 16) {
+		s->id[s->n] = id;
+		s->x[s->n] = x;
+	}
+	s->n++;
+	return 0;
+}
+
+int main(void)
+{
+	struct fg_tree *t = fg_tree__new();
+	const char *ab[] = {"a", "b", NULL}, *ac[] = {"a", "c", NULL};
+	const char *ba[] = {"b", "a", NULL}, *sp[] = {"x y", "z w", NULL};
+	const struct fg_node *n;
+	struct seen s = {0};
+	uint32_t id;
+
+	CHECK(t != NULL);
+	CHECK_INT(fg_tree__add(t, "a;b", 3, 5, FG_SLOT_VALUE, false), 0);
+	CHECK_INT(fg_tree__add(t, "a;c", 3, 2, FG_SLOT_VALUE, false), 0);
+	CHECK_INT(fg_tree__add(t, "a;b", 3, 1, FG_SLOT_VALUE, false), 0);
+	CHECK_INT(fg_tree__add(t, "a", 1, 4, FG_SLOT_VALUE, false), 0);
+	/* Empty frames (";;") are skipped, not drawn as blank boxes. */
+	CHECK_INT(fg_tree__add(t, "a;;c;", 5, 1, FG_SLOT_VALUE, false), 0);
+	CHECK_INT(fg_tree__node(t, 0)->total[FG_SLOT_VALUE], 13);
+	id = path(t, ab);
+	CHECK(id != 0);
+	CHECK_INT(fg_tree__node(t, id)->total[FG_SLOT_VALUE], 6);
+	CHECK_INT(fg_tree__node(t, id)->depth, 2);
+	n = fg_tree__node(t, path(t, ac));
+	CHECK_INT(n->total[FG_SLOT_VALUE], 3);
+	n = fg_tree__node(t, fg_tree__find(t, 0, "a", 1));
+	CHECK_INT(n->total[FG_SLOT_VALUE], 13);
+	CHECK_INT(n->self[FG_SLOT_VALUE], 4);
+	CHECK_INT(fg_tree__nr_nodes(t), 4);
+	CHECK_INT(fg_tree__max_depth(t), 2);
+
+	/* Reversed stacks: leaf first. */
+	CHECK_INT(fg_tree__add(t, "a;b", 3, 7, FG_SLOT_BASE, true), 0);
+	id = path(t, ba);
+	CHECK(id != 0);
+	CHECK_INT(fg_tree__node(t, id)->total[FG_SLOT_BASE], 7);
+	CHECK_INT(fg_tree__node(t, id)->total[FG_SLOT_VALUE], 0);
+
+	/* Names with spaces stay whole. */
+	CHECK_INT(fg_tree__add(t, "x y;z w", 7, 1, FG_SLOT_VALUE, false), 0);
+	CHECK(path(t, sp) != 0);
+
+	/* Sorted walk: siblings by name, x accumulates, zero frames skipped
+	 * ("b" has only BEFORE samples), min drops small frames. */
+	CHECK_INT(fg_tree__sort(t), 0);
+	CHECK_INT(fg_tree__walk(t, 0, record, &s), 0);
+	CHECK_INT(s.n, 6); /* all, a, a;b, a;c, x y, x y;z w */
+	CHECK_STR(fg_tree__name(t, fg_tree__node(t, s.id[1])->name), "a");
+	CHECK_STR(fg_tree__name(t, fg_tree__node(t, s.id[2])->name), "b");
+	CHECK_INT(s.x[2], 0);
+	CHECK_STR(fg_tree__name(t, fg_tree__node(t, s.id[3])->name), "c");
+	CHECK_INT(s.x[3], 6);
+	CHECK_STR(fg_tree__name(t, fg_tree__node(t, s.id[4])->name), "x y");
+	CHECK_INT(s.x[4], 13);
+	memset(&s, 0, sizeof(s));
+	CHECK_INT(fg_tree__walk(t, 4, record, &s), 0);
+	CHECK_INT(s.n, 3); /* all, a, a;b */
+
+	/* Many names and nodes: the tables grow. */
+	{
+		char buf[64];
+		int i, ok = 1;
+
+		for (i = 0; i < 20000; i++) {
+			int l =
+			    snprintf(buf, sizeof(buf), "r;f%d;g%d", i % 500, i);
+			ok &= !fg_tree__add(t, buf, l, 1, FG_SLOT_VALUE, false);
+		}
+		CHECK(ok);
+		id = fg_tree__find(t, 0, "r", 1);
+		CHECK_INT(fg_tree__node(t, id)->total[FG_SLOT_VALUE], 20000);
+		id = fg_tree__find(t, id, "f7", 2);
+		CHECK_INT(fg_tree__node(t, id)->total[FG_SLOT_VALUE], 40);
+	}
+	fg_tree__free(t);
+	fg_tree__free(NULL);
+	return check_report();
+}
