@@ -5,6 +5,7 @@ MIXPROF_OBJS := $(BUILD)/profiler/main.o
 MIXPROF_LIBS :=
 include profiler/attach.mk
 include profiler/sampler.mk
+include flamegraph/flamegraph.mk
 
 BINS += $(BUILD)/mixprof
 $(BUILD)/mixprof: $(MIXPROF_OBJS) $(SYMBOLIZER_OBJS)

@@ -15,9 +15,10 @@
 #define EFAULT 14
 #define EEXIST 17
 
-const volatile __u64 start_ns = 0;
+/* set by user space after load, right before attach: bucket 0 starts here */
+__u64 start_ns = 0;
 const volatile __u64 bucket_ns = 1000000000ULL;
-const volatile bool filter_pids = false;	/* only tgids in targets */
+const volatile bool filter_pids = false; /* only tgids in targets */
 const volatile bool per_thread = false;
 const volatile bool user_stacks = true;
 const volatile bool kernel_stacks = true;
@@ -66,7 +67,7 @@ static __always_inline void stat_stack(__s32 id, __u32 lost)
 }
 
 SEC("perf_event")
-int sample(struct bpf_perf_event_data *ctx)
+int mixprof_sample(struct bpf_perf_event_data *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = (__u32)id;
@@ -74,7 +75,7 @@ int sample(struct bpf_perf_event_data *ctx)
 	struct sample_key key = {};
 	__u64 one = 1, *cnt;
 
-	if (tid == 0)	/* idle */
+	if (tid == 0) /* idle */
 		return 0;
 	if (filter_pids && !bpf_map_lookup_elem(&targets, &tgid))
 		return 0;
@@ -92,8 +93,8 @@ int sample(struct bpf_perf_event_data *ctx)
 	key.user_stack_id = -1;
 	key.kern_stack_id = -1;
 	if (user_stacks) {
-		key.user_stack_id = bpf_get_stackid(ctx, &stacks,
-						    BPF_F_USER_STACK);
+		key.user_stack_id =
+		    bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 		stat_stack(key.user_stack_id, STAT_USER_LOST);
 		if (key.user_stack_id == -EFAULT)
 			stat_inc(STAT_USER_EMPTY);
@@ -121,7 +122,8 @@ int sample(struct bpf_perf_event_data *ctx)
 
 /* A new process forked by a target becomes a target (threads already are). */
 SEC("tp_btf/sched_process_fork")
-int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+int BPF_PROG(mixprof_fork, struct task_struct *parent,
+	     struct task_struct *child)
 {
 	__u32 ptgid = BPF_CORE_READ(parent, tgid);
 	__u32 ctgid = BPF_CORE_READ(child, tgid);

@@ -16,23 +16,23 @@
  * whole buckets once no sample can hit them any more.
  */
 struct sample_key {
-	__u32 pid;		/* tgid */
-	__u32 tid;		/* 0 unless per-thread */
-	__s32 user_stack_id;	/* stack map id, or negative errno */
-	__s32 kern_stack_id;	/* stack map id, or negative errno */
-	__u64 bucket;		/* (ktime - start_ns) / bucket_ns */
-	__u64 interp_id;	/* reserved: interpreted frames, 0 for now */
+	__u32 pid; /* tgid */
+	__u32 tid; /* 0 unless per-thread */
+	__s32 user_stack_id; /* stack map id, or negative errno */
+	__s32 kern_stack_id; /* stack map id, or negative errno */
+	__u64 bucket; /* (ktime - start_ns) / bucket_ns */
+	__u64 interp_id; /* reserved: interpreted frames, 0 for now */
 	char comm[SAMPLER_COMM_LEN];
 };
 
 /* Per-CPU counters for the end-of-run summary: index into stats map. */
 enum sampler_stat {
-	STAT_SAMPLES,		/* samples of targeted processes */
-	STAT_USER_LOST,		/* user stack not stored (map full/collision) */
-	STAT_KERN_LOST,		/* kernel stack not stored */
-	STAT_USER_EMPTY,	/* no user stack (kernel thread, fault) */
-	STAT_COUNTS_FULL,	/* counts map full: sample dropped */
-	STAT_CHILDREN,		/* descendants added to the targets */
+	STAT_SAMPLES, /* samples of targeted processes */
+	STAT_USER_LOST, /* user stack not stored (map full/collision) */
+	STAT_KERN_LOST, /* kernel stack not stored */
+	STAT_USER_EMPTY, /* no user stack (kernel thread, fault) */
+	STAT_COUNTS_FULL, /* counts map full: sample dropped */
+	STAT_CHILDREN, /* descendants added to the targets */
 	STAT_NR,
 };
 

@@ -3,9 +3,10 @@
 #   sampler.bpf.c -> $(BUILD)/profiler/sampler.bpf.o   (clang -target bpf)
 #                 -> $(BUILD)/profiler/sampler.skel.h  (bpftool gen skeleton)
 #   profile sources include the skeleton, so they depend on it.
-PROFILE_SRCS := profiler/profile.c profiler/options.c profiler/slices.c \
+PROFILE_SRCS := profiler/profile.c profiler/profile_opts.c profiler/slices.c \
 	profiler/sampler.c profiler/cpus.c profiler/maxstack.c \
-	profiler/launch.c profiler/stackfold.c profiler/targets.c
+	profiler/launch.c profiler/stackfold.c profiler/targets.c \
+	profiler/sliceout.c profiler/jvmprep.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)
 MIXPROF_LIBS += -lbpf -lelf -lz
@@ -30,12 +31,14 @@ $(BUILD)/profiler/%.skel.h: $(BUILD)/profiler/%.bpf.o
 	$(Q)mv $@.tmp $@
 
 $(PROFILE_OBJS): $(BUILD)/profiler/sampler.skel.h
+.SECONDARY: $(BUILD)/profiler/sampler.bpf.o
 
 # Unit tests: pure modules only (no BPF, no symbolizer).
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_options \
 	$(BUILD)/tests/unit/test_prof_slices
 $(BUILD)/tests/unit/test_prof_options: $(BUILD)/tests/unit/test_prof_options.o \
-		$(BUILD)/profiler/options.o $(BUILD)/profiler/cpus.o
+		$(BUILD)/profiler/profile_opts.o $(BUILD)/profiler/cpus.o \
+		$(BUILD)/profiler/launch.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 $(BUILD)/tests/unit/test_prof_slices: $(BUILD)/tests/unit/test_prof_slices.o \

@@ -1,0 +1,584 @@
+/*
+ * profile: the profile command. Sets the run up (privileges, stack depth,
+ * BPF, the launched command or the -p targets), then ticks: every
+ * TICK_MS it drains finished time buckets from the kernel into folded
+ * lines, tails the JIT maps, and checks whether the run is over. At the
+ * end it detaches first, drains everything, writes, and sums up.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/capability.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "cpus.h"
+#include "jvmprep.h"
+#include "launch.h"
+#include "maxstack.h"
+#include "profile.h"
+#include "profile_opts.h"
+#include "sampler_ctl.h"
+#include "sliceout.h"
+#include "stackfold.h"
+#include "targets.h"
+
+#define TICK_MS 100
+#define GUARD_NS (50 * 1000000ULL) /* bucket end to safe drain */
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+struct run {
+	struct profile_opts o;
+	struct timebase tb;
+	int *cpus, nr_cpus;
+	struct sampler *smp;
+	struct symbolizer *sym;
+	struct stackfold *sf;
+	struct pidset *pids;
+	struct sliceout *out;
+	struct launch child;
+	bool launched, child_done;
+	int child_status;
+	int old_maxstack;
+	uint64_t now_ns, end_ns;
+	bool final;
+	bool full; /* refresh every process, not only JVMs */
+	int err; /* first drain/write error */
+	sigset_t old_mask;
+};
+
+static bool verbose;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list args)
+{
+	return verbose ? vfprintf(stderr, fmt, args) : 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Name the capabilities we lack into buf; 0 when none are missing. */
+static int missing_caps(char *buf, size_t len)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2] = {};
+	bool bpf, perfmon;
+
+	if (syscall(SYS_capget, &h, d))
+		return 0; /* cannot tell: let the kernel decide */
+#define HAS(c) (d[(c) / 32].effective & (1U << ((c) % 32)))
+	if (HAS(CAP_SYS_ADMIN))
+		return 0;
+	bpf = HAS(CAP_BPF);
+	perfmon = HAS(CAP_PERFMON);
+#undef HAS
+	if (bpf && perfmon)
+		return 0;
+	snprintf(buf, len, "%s%s%s", bpf ? "" : "CAP_BPF",
+		 !bpf && !perfmon ? " and " : "", perfmon ? "" : "CAP_PERFMON");
+	return -EPERM;
+}
+
+static void perm_error(const char *caps)
+{
+	fprintf(stderr,
+		"mixprof: permission denied: needs %s (run as root, "
+		"or grant CAP_BPF and CAP_PERFMON)\n",
+		caps);
+}
+
+/* ---- the drain ---------------------------------------------------------- */
+
+/* Tell the symbolizer about a pid the moment its samples show up. */
+static void on_seen(const struct sample_key *k, void *ctx)
+{
+	struct run *r = ctx;
+	struct pid_info *pi;
+	bool added;
+
+	pi = pidset__get(r->pids, k->pid, &added);
+	if (!pi || !added)
+		return;
+	if (!r->o.kernel_only) /* else there are no user frames to name */
+		symbolizer__refresh(r->sym, k->pid, r->now_ns);
+	proc_comm(k->pid, pi->comm);
+}
+
+static bool is_done(const struct sample_key *k, void *ctx)
+{
+	struct run *r = ctx;
+
+	return r->final ||
+	       timebase__bucket_done(&r->tb, k->bucket, r->now_ns, GUARD_NS);
+}
+
+static void on_take(const struct sample_key *k, uint64_t count, void *ctx)
+{
+	struct run *r = ctx;
+	struct pid_info *pi = pidset__find(r->pids, k->pid);
+	uint64_t when = timebase__bucket_end(&r->tb, k->bucket);
+	const char *line;
+	int ret;
+
+	line = stackfold__line(r->sf, k, count, when, pi ? pi->comm : NULL);
+	ret = line
+		  ? sliceout__add(r->out, timebase__slice_of(&r->tb, k->bucket),
+				  line, count)
+		  : -errno;
+	if (ret && !r->err)
+		r->err = ret;
+}
+
+static int drain(struct run *r)
+{
+	const struct sampler_drain_ops ops = {
+	    .seen = on_seen,
+	    .done = is_done,
+	    .take = on_take,
+	    .ctx = r,
+	};
+	int ret;
+
+	ret = sampler__drain(r->smp, &ops);
+	if (ret < 0)
+		return ret;
+	if (r->err)
+		return r->err;
+	return sliceout__flush(r->out,
+			       r->now_ns > GUARD_NS ? r->now_ns - GUARD_NS : 0);
+}
+
+/*
+ * Tail the JIT maps of the live processes, stamped with the time now:
+ * JVMs every tick, so entries get tight timestamps; the rest, and whether
+ * they gained a JIT map, every full refresh (r->full).
+ */
+static void refresh_one(struct pid_info *pi, void *ctx)
+{
+	struct run *r = ctx;
+
+	if (pi->gone || (!pi->jit && !r->full) || r->o.kernel_only)
+		return;
+	if (!pi->jit)
+		pi->jit = proc_has_jit_map(pi->pid);
+	if (symbolizer__refresh(r->sym, pi->pid, r->now_ns) == -ESRCH ||
+	    !proc_alive(pi->pid))
+		pi->gone = true;
+	else if (r->o.per_thread)
+		proc_comm(pi->pid, pi->comm);
+}
+
+/* ---- setup -------------------------------------------------------------- */
+
+/* Every -p target must exist; a thread id stands for its process. */
+static int check_pids(struct run *r)
+{
+	int i, tgid;
+
+	for (i = 0; i < r->o.nr_pids; i++) {
+		tgid = proc_tgid(r->o.pids[i]);
+		if (tgid <= 0 || !proc_alive(tgid)) {
+			fprintf(stderr, "mixprof: no process %u\n",
+				r->o.pids[i]);
+			return -ESRCH;
+		}
+		r->o.pids[i] = tgid;
+	}
+	return 0;
+}
+
+static int setup_depth(struct run *r)
+{
+	int ret = maxstack__raise(r->o.stack_depth, &r->old_maxstack);
+	int cur;
+
+	if (!ret)
+		return 0;
+	cur = maxstack__get();
+	if (cur < 8)
+		return ret;
+	fprintf(stderr,
+		"mixprof: cannot raise kernel.perf_event_max_stack "
+		"to %u (%s); stacks are cut at %d frames\n",
+		r->o.stack_depth, strerror(-ret), cur);
+	r->o.stack_depth = cur;
+	return 0;
+}
+
+static int setup_bpf(struct run *r)
+{
+	struct sampler_cfg cfg = {
+	    .freq = r->o.freq,
+	    .bucket_ns = r->tb.bucket_ns,
+	    .stack_storage = r->o.stack_storage,
+	    .counts_size = r->o.counts_size,
+	    .depth = r->o.stack_depth,
+	    .filter_pids = r->o.nr_pids || r->o.cmd,
+	    .per_thread = r->o.per_thread,
+	    .user = !r->o.kernel_only,
+	    .kernel = !r->o.user_only,
+	    .cpus = r->cpus,
+	    .nr_cpus = r->nr_cpus,
+	};
+	char caps[64] = "CAP_BPF and CAP_PERFMON";
+	int i, ret;
+
+	r->smp = sampler__new(&cfg);
+	if (!r->smp) {
+		ret = -errno;
+		if (ret == -EPERM || ret == -EACCES)
+			perm_error(caps);
+		else
+			fprintf(stderr,
+				"mixprof: cannot load the BPF "
+				"sampler: %s%s\n",
+				strerror(-ret),
+				verbose ? "" : " (-v shows why)");
+		return ret;
+	}
+	for (i = 0; i < r->o.nr_pids; i++) {
+		ret = sampler__add_target(r->smp, r->o.pids[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int setup_launch(struct run *r)
+{
+	char *agent = agent_path();
+	int ret;
+
+	if (!agent)
+		fprintf(stderr, "mixprof: libjmap.so not found next to mixprof;"
+				" Java frames will show as [unknown]\n");
+	ret = launch__start(&r->child, r->o.cmd, agent, &r->old_mask);
+	free(agent);
+	if (ret) {
+		fprintf(stderr, "mixprof: fork: %s\n", strerror(-ret));
+		return ret;
+	}
+	r->launched = true;
+	return sampler__add_target(r->smp, r->child.pid);
+}
+
+static int start(struct run *r)
+{
+	int ret;
+
+	/* time starts when sampling does, not when loading did */
+	r->tb.start_ns = now_ns();
+	ret = sampler__attach(r->smp, r->tb.start_ns);
+	if (ret) {
+		if (ret == -EPERM || ret == -EACCES)
+			perm_error("CAP_PERFMON");
+		else
+			fprintf(stderr,
+				"mixprof: cannot attach to perf "
+				"events: %s\n",
+				strerror(-ret));
+		return ret;
+	}
+	if (!r->launched)
+		return 0;
+	ret = launch__go(&r->child);
+	if (ret) {
+		fprintf(stderr, "mixprof: cannot run '%s': %s\n", r->o.cmd[0],
+			strerror(ret));
+		return -ret;
+	}
+	return 0;
+}
+
+/* ---- the loop ----------------------------------------------------------- */
+
+static void reap_child(struct run *r)
+{
+	int status;
+
+	if (!r->launched || r->child_done)
+		return;
+	if (waitpid(r->child.pid, &status, WNOHANG) == r->child.pid) {
+		r->child_done = true;
+		r->child_status = status;
+	}
+}
+
+/* Is the run over: time is up, or nothing is left to profile? */
+static bool over(struct run *r, uint64_t deadline)
+{
+	int i;
+
+	if (deadline && r->now_ns >= deadline)
+		return true;
+	if (r->launched)
+		return r->child_done;
+	for (i = 0; i < r->o.nr_pids; i++)
+		if (proc_alive(r->o.pids[i]))
+			return false;
+	return r->o.nr_pids > 0;
+}
+
+static int loop(struct run *r, const sigset_t *sigs)
+{
+	uint64_t deadline =
+	    r->o.duration_ns ? r->tb.start_ns + r->o.duration_ns : 0;
+	uint64_t wait_ns, now = now_ns();
+	struct timespec ts;
+	unsigned int tick = 0;
+	int sig, ret;
+
+	for (;;) {
+		/* wake at the deadline itself, so the run lasts what was asked */
+		wait_ns = TICK_MS * 1000000ULL;
+		if (deadline && deadline > now && deadline - now < wait_ns)
+			wait_ns = deadline - now;
+		ts.tv_sec = wait_ns / 1000000000ULL;
+		ts.tv_nsec = wait_ns % 1000000000ULL;
+		sig = sigtimedwait(sigs, NULL, &ts);
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+			return 0;
+		r->now_ns = now = now_ns();
+		reap_child(r);
+		if (over(r, deadline))
+			return 0;
+		r->full = tick++ % 10 == 0;
+		pidset__for_each(r->pids, refresh_one, r);
+		ret = drain(r);
+		if (ret)
+			return ret;
+	}
+}
+
+/* ---- the end ------------------------------------------------------------ */
+
+static void report_child(struct run *r)
+{
+	int st = r->child_status;
+
+	if (!r->launched)
+		return;
+	if (!r->child_done)
+		fprintf(stderr, "mixprof: '%s' (pid %d) still runs\n",
+			r->o.cmd[0], r->child.pid);
+	else if (WIFEXITED(st))
+		fprintf(stderr, "mixprof: '%s' exited with status %d\n",
+			r->o.cmd[0], WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		fprintf(stderr, "mixprof: '%s' killed by signal %d (%s)\n",
+			r->o.cmd[0], WTERMSIG(st), strsignal(WTERMSIG(st)));
+}
+
+/* Account for every sample: what was written, what was lost and why. */
+static void summary(struct run *r)
+{
+	const struct stackfold_stats *fs = stackfold__stats(r->sf);
+	struct symbolizer_stats ss = {};
+	uint64_t st[STAT_NR] = {};
+	double secs = (r->end_ns - r->tb.start_ns) / 1e9;
+
+	sampler__stats(r->smp, st);
+	symbolizer__stats(r->sym, &ss);
+	fprintf(stderr,
+		"mixprof: %" PRIu64 " samples in %.1f s (%s, %" PRIu64
+		" Hz, %d CPUs), %" PRIu64 " written\n",
+		st[STAT_SAMPLES], secs, sampler__event_name(r->smp), r->o.freq,
+		r->nr_cpus, sliceout__total(r->out));
+	if (st[STAT_COUNTS_FULL])
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " dropped: counts map "
+			"full (raise --counts-size)\n",
+			st[STAT_COUNTS_FULL]);
+	if (verbose)
+		fprintf(
+		    stderr,
+		    "mixprof:   bpf: %" PRIu64 " user, %" PRIu64
+		    " kernel stack ids refused; %" PRIu64 " child processes "
+		    "followed\n",
+		    st[STAT_USER_LOST], st[STAT_KERN_LOST], st[STAT_CHILDREN]);
+	if (fs->user_lost || fs->kern_lost)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " samples lost their user "
+			"stack, %" PRIu64 " their kernel stack (stack map full "
+			"or hash collision: raise --stack-storage-size)\n",
+			fs->user_lost, fs->kern_lost);
+	if (fs->truncated)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " stacks truncated at "
+			"%u frames (raise --stack-depth)\n",
+			fs->truncated, r->o.stack_depth);
+	if (st[STAT_USER_EMPTY] && !r->o.kernel_only)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " samples without a "
+			"user stack (kernel threads)\n",
+			st[STAT_USER_EMPTY]);
+	if (ss.frames)
+		fprintf(stderr,
+			"mixprof:   %.1f%% of %" PRIu64 " frames "
+			"unresolved%s\n",
+			100.0 * ss.frames_unknown / ss.frames, ss.frames,
+			ss.frames_unknown
+			    ? " (Java: run the JVM "
+			      "with the agent; native: install debug symbols)"
+			    : "");
+}
+
+/* Detach first, so nothing can count any more; then drain it all. */
+static int finish(struct run *r)
+{
+	int ret;
+
+	sampler__detach(r->smp);
+	r->now_ns = r->end_ns = now_ns();
+	reap_child(r);
+	r->full = true;
+	pidset__for_each(r->pids, refresh_one, r);
+	r->final = true;
+	ret = drain(r);
+	if (!ret)
+		ret = sliceout__finish(r->out, r->end_ns);
+	if (ret)
+		fprintf(stderr, "mixprof: writing %s: %s\n",
+			r->o.output ? r->o.output : "output", strerror(-ret));
+	report_child(r);
+	summary(r);
+	return ret;
+}
+
+static int setup_naming(struct run *r)
+{
+	struct stackfold_cfg fc = {
+	    .user = !r->o.kernel_only,
+	    .kernel = !r->o.user_only,
+	    .delimit = r->o.delimit,
+	    .per_thread = r->o.per_thread,
+	    .annotate = r->o.annotate,
+	    .depth = r->o.stack_depth,
+	};
+
+	r->sym = symbolizer__new(NULL);
+	r->pids = pidset__new();
+	r->sf = r->sym ? stackfold__new(&fc, r->smp, r->sym) : NULL;
+	if (!r->sym || !r->pids || !r->sf) {
+		fprintf(stderr, "mixprof: %s\n", strerror(errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int run_profile(struct run *r, const sigset_t *sigs)
+{
+	char caps[64];
+	int i, ret;
+
+	if (missing_caps(caps, sizeof(caps))) {
+		perm_error(caps);
+		return EXIT_PROF_PERM;
+	}
+	if (check_pids(r))
+		return EXIT_PROF_FAIL;
+	r->tb.bucket_ns = r->o.bucket_ns;
+	r->tb.slice_ns = r->o.slice_ns;
+	r->out = sliceout__new(&r->tb, r->o.output);
+	if (!r->out) {
+		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
+			strerror(errno));
+		return EXIT_PROF_FAIL;
+	}
+	for (i = 0; i < r->o.nr_pids; i++)
+		jvmprep(r->o.pids[i], r->o.attach);
+	ret = cpus__online(&r->cpus, &r->nr_cpus);
+	if (ret) {
+		fprintf(stderr, "mixprof: online CPUs: %s\n", strerror(-ret));
+		return EXIT_PROF_FAIL;
+	}
+	if (setup_depth(r))
+		return EXIT_PROF_FAIL;
+	ret = setup_bpf(r);
+	if (ret)
+		return ret == -EPERM || ret == -EACCES ? EXIT_PROF_PERM
+						       : EXIT_PROF_FAIL;
+	if (setup_naming(r) || (r->o.cmd && setup_launch(r)))
+		return EXIT_PROF_FAIL;
+	ret = start(r);
+	if (ret)
+		return ret == -EPERM || ret == -EACCES ? EXIT_PROF_PERM
+						       : EXIT_PROF_FAIL;
+	ret = loop(r, sigs);
+	if (ret)
+		fprintf(stderr, "mixprof: %s\n", strerror(-ret));
+	return finish(r) || ret ? EXIT_PROF_FAIL : EXIT_PROF_OK;
+}
+
+static void teardown(struct run *r)
+{
+	int ret;
+
+	if (r->launched && r->child.go_fd >= 0) {
+		/* never started: let it die without running unprofiled */
+		close(r->child.go_fd);
+		waitpid(r->child.pid, NULL, 0);
+	}
+	stackfold__free(r->sf);
+	sampler__free(r->smp);
+	symbolizer__free(r->sym);
+	pidset__free(r->pids);
+	sliceout__free(r->out);
+	free(r->cpus);
+	ret = maxstack__restore(r->old_maxstack);
+	if (ret)
+		fprintf(stderr,
+			"mixprof: cannot restore "
+			"kernel.perf_event_max_stack to %d: %s\n",
+			r->old_maxstack, strerror(-ret));
+	profile_opts__release(&r->o);
+}
+
+int profile_cmd(int argc, char **argv)
+{
+	struct run r = {.old_maxstack = -1, .child.go_fd = -1};
+	char err[256];
+	sigset_t sigs;
+	int ret;
+
+	ret = profile_opts__parse(&r.o, argc, argv, err, sizeof(err));
+	if (ret == OPTS_HELP) {
+		profile_opts__usage(stdout, "mixprof");
+		return EXIT_PROF_OK;
+	}
+	if (ret) {
+		fprintf(stderr, "mixprof: %s\n", err);
+		profile_opts__release(&r.o);
+		return EXIT_PROF_USAGE;
+	}
+	verbose = r.o.verbose;
+	libbpf_set_print(libbpf_print);
+	/* signals arrive through sigtimedwait in the loop, never async */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &sigs, &r.old_mask);
+	ret = run_profile(&r, &sigs);
+	teardown(&r);
+	sigprocmask(SIG_SETMASK, &r.old_mask, NULL);
+	return ret;
+}

@@ -1,0 +1,352 @@
+/*
+ * profile_opts: the profile command line. Strict getopt_long parsing: every
+ * number is checked whole and in range, and an error names the flag and
+ * the value it got.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "profile_opts.h"
+
+#define NSEC_PER_SEC 1000000000ULL
+#define NSEC_PER_MSEC 1000000ULL
+
+enum {
+	OPT_STACK_STORAGE = 256,
+	OPT_PER_THREAD,
+	OPT_NO_ANNOTATE,
+	OPT_NO_ATTACH,
+	OPT_BUCKET_MS,
+	OPT_STACK_DEPTH,
+	OPT_COUNTS_SIZE,
+	OPT_HELP,
+};
+
+static const struct option long_opts[] = {
+    {"pid", required_argument, NULL, 'p'},
+    {"frequency", required_argument, NULL, 'F'},
+    {"user-stacks-only", no_argument, NULL, 'U'},
+    {"kernel-stacks-only", no_argument, NULL, 'K'},
+    {"delimited", no_argument, NULL, 'd'},
+    {"folded", no_argument, NULL, 'f'},
+    {"output", required_argument, NULL, 'o'},
+    {"interval", required_argument, NULL, 'i'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"stack-storage-size", required_argument, NULL, OPT_STACK_STORAGE},
+    {"per-thread", no_argument, NULL, OPT_PER_THREAD},
+    {"no-annotate", no_argument, NULL, OPT_NO_ANNOTATE},
+    {"no-attach", no_argument, NULL, OPT_NO_ATTACH},
+    {"bucket-ms", required_argument, NULL, OPT_BUCKET_MS},
+    {"stack-depth", required_argument, NULL, OPT_STACK_DEPTH},
+    {"counts-size", required_argument, NULL, OPT_COUNTS_SIZE},
+    {"help", no_argument, NULL, OPT_HELP},
+    {0},
+};
+
+/* The text is laid out as it prints. */
+/* clang-format off */
+void profile_opts__usage(FILE *out, const char *prog)
+{
+	fprintf(out,
+"Usage: %s [OPTIONS] [DURATION]\n"
+"       %s [OPTIONS] -- COMMAND [ARGS...]\n"
+"Sample on-CPU stacks (Java, JVM, native and kernel frames in one stack)\n"
+"and print them folded, root first: \"comm;frame;...;frame count\".\n"
+"\n"
+"  DURATION                 seconds to profile (default: until Ctrl-C,\n"
+"                           or until the target exits)\n"
+"  -- COMMAND ARGS          launch COMMAND and profile it and every process\n"
+"                           it starts, from its first instruction; JVMs get\n"
+"                           the map agent and -XX:+PreserveFramePointer\n"
+"                           through JAVA_TOOL_OPTIONS\n"
+"  -p, --pid PID[,PID]      profile these processes (all their threads and\n"
+"                           the processes they start) instead of the host\n"
+"  -F, --frequency HZ       samples per second per CPU (default 99)\n"
+"  -U, --user-stacks-only   user frames only\n"
+"  -K, --kernel-stacks-only kernel frames only\n"
+"  -d, --delimited          put a \"-\" frame between user and kernel frames\n"
+"  -f, --folded             folded output (the default and only format)\n"
+"  -o, --output FILE|DIR    write to FILE (default stdout); with -i, a\n"
+"                           directory of slices\n"
+"  -i, --interval SECS      cut the profile into slices of SECS (may be\n"
+"                           fractional): DIR/slice-NNNN.folded and\n"
+"                           DIR/slices.tsv (index start_ns end_ns samples\n"
+"                           file partial; CLOCK_MONOTONIC, as System.nanoTime)\n"
+"      --per-thread         a \"name [tid]\" frame under the process frame\n"
+"      --stack-storage-size N  distinct stacks the kernel keeps (16384)\n"
+"      --no-annotate        no _[j] _[i] _[k] frame suffixes\n"
+"      --no-attach          do not load the map agent into a running JVM\n"
+"  -v, --verbose            libbpf and debug messages on stderr\n"
+"      --help               this text\n"
+"Advanced:\n"
+"      --stack-depth N      frames kept per stack (default 1024)\n"
+"      --bucket-ms N        time resolution of the counts (default 1000)\n"
+"      --counts-size N      distinct (stack, time bucket) entries (65536)\n"
+"\n"
+"Examples:\n"
+"  %s -p 1234 30                   # one process, 30 s, to stdout\n"
+"  %s -F 999 -o out.folded 10      # whole host at 999 Hz\n"
+"  %s -o warm.folded -- java -jar app.jar\n"
+"  %s -i 1 -o slices/ -p 1234 60   # one folded file per second\n"
+"\n"
+"Exit status: 0 profiled (in launch mode, whatever the command's status,\n"
+"which is reported on stderr); 1 runtime failure; 2 bad command line;\n"
+"3 missing privilege (CAP_BPF and CAP_PERFMON, or root).\n",
+		prog, prog, prog, prog, prog, prog);
+}
+/* clang-format on */
+
+/* Whole-string unsigned decimal in [min, max]; 0 or -EINVAL. */
+static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || *end || x < min || x > max)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int parse_seconds(const char *s, uint64_t min_ns, uint64_t *ns)
+{
+	uint64_t whole = 0, frac = 0, scale = NSEC_PER_SEC;
+	const char *p = s;
+	int digits = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		if (whole > UINT64_MAX / NSEC_PER_SEC / 10)
+			return -EINVAL;
+		whole = whole * 10 + (*p - '0');
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
+			if (scale == 1)
+				return -EINVAL; /* finer than 1 ns */
+			scale /= 10;
+			frac += (*p - '0') * scale;
+		}
+	}
+	if (*p || !digits)
+		return -EINVAL;
+	*ns = whole * NSEC_PER_SEC + frac;
+	return *ns >= min_ns ? 0 : -EINVAL;
+}
+
+/* "123,456" into o->pids. */
+static int parse_pids(struct profile_opts *o, const char *arg)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	uint32_t *pids;
+	uint64_t v;
+	int ret = -EINVAL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (parse_u64(tok, 1, INT_MAX, &v))
+			goto out;
+		pids = realloc(o->pids, (o->nr_pids + 1) * sizeof(*pids));
+		if (!pids) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		o->pids = pids;
+		o->pids[o->nr_pids++] = v;
+	}
+	ret = o->nr_pids ? 0 : -EINVAL;
+out:
+	free(copy);
+	return ret;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static void set_defaults(struct profile_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->freq = 99;
+	o->annotate = true;
+	o->attach = true;
+	o->stack_storage = 16384;
+	o->counts_size = 65536;
+	o->stack_depth = 1024;
+}
+
+#define BAD(flag, want)                                                        \
+	do {                                                                   \
+		snprintf(err, errlen, "invalid %s value '%s' (want %s)", flag, \
+			 optarg, want);                                        \
+		return -EINVAL;                                                \
+	} while (0)
+
+/* One option; 0, OPTS_HELP, or -EINVAL with err set. */
+static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
+		     uint64_t *bucket_ms)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'p':
+		if (parse_pids(o, optarg))
+			BAD("-p", "PID[,PID...]");
+		return 0;
+	case 'F':
+		if (parse_u64(optarg, 1, 100000, &o->freq))
+			BAD("-F", "1..100000 Hz");
+		return 0;
+	case 'U':
+		o->user_only = true;
+		return 0;
+	case 'K':
+		o->kernel_only = true;
+		return 0;
+	case 'd':
+		o->delimit = true;
+		return 0;
+	case 'f':
+		return 0;
+	case 'v':
+		o->verbose = true;
+		return 0;
+	case 'o':
+		o->output = optarg;
+		return 0;
+	case 'i':
+		if (parse_seconds(optarg, 10 * NSEC_PER_MSEC, &o->slice_ns))
+			BAD("-i", "seconds >= 0.01, e.g. 0.5");
+		return 0;
+	case OPT_STACK_STORAGE:
+		if (parse_u64(optarg, 64, 1U << 24, &v))
+			BAD("--stack-storage-size", "64..16777216");
+		o->stack_storage = v;
+		return 0;
+	case OPT_COUNTS_SIZE:
+		if (parse_u64(optarg, 64, 1U << 24, &v))
+			BAD("--counts-size", "64..16777216");
+		o->counts_size = v;
+		return 0;
+	case OPT_STACK_DEPTH:
+		if (parse_u64(optarg, 8, 65535, &v))
+			BAD("--stack-depth", "8..65535");
+		o->stack_depth = v;
+		return 0;
+	case OPT_BUCKET_MS:
+		if (parse_u64(optarg, 1, 3600000, bucket_ms))
+			BAD("--bucket-ms", "1..3600000");
+		return 0;
+	case OPT_PER_THREAD:
+		o->per_thread = true;
+		return 0;
+	case OPT_NO_ANNOTATE:
+		o->annotate = false;
+		return 0;
+	case OPT_NO_ATTACH:
+		o->attach = false;
+		return 0;
+	case OPT_HELP:
+		return OPTS_HELP;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Duration, launch command, and the checks between options. */
+static int parse_rest(struct profile_opts *o, int argc, char **argv,
+		      uint64_t bucket_ms, char *err, size_t errlen)
+{
+	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
+		o->cmd = argv + optind;
+	} else if (optind < argc) {
+		if (parse_seconds(argv[optind], 1, &o->duration_ns)) {
+			snprintf(err, errlen,
+				 "invalid duration '%s' (want seconds)",
+				 argv[optind]);
+			return -EINVAL;
+		}
+		if (optind + 1 < argc) {
+			snprintf(err, errlen,
+				 "unexpected argument '%s' "
+				 "(a command goes after \"--\")",
+				 argv[optind + 1]);
+			return -EINVAL;
+		}
+	}
+	if (o->user_only && o->kernel_only) {
+		snprintf(err, errlen, "-U and -K exclude each other");
+		return -EINVAL;
+	}
+	if (o->cmd && o->nr_pids) {
+		snprintf(err, errlen, "-p and a command exclude each other");
+		return -EINVAL;
+	}
+	if (o->slice_ns && !o->output) {
+		snprintf(err, errlen, "-i needs -o DIR for the slice files");
+		return -EINVAL;
+	}
+	if (bucket_ms) {
+		o->bucket_ns = bucket_ms * NSEC_PER_MSEC;
+		if (o->slice_ns && o->slice_ns % o->bucket_ns) {
+			snprintf(err, errlen,
+				 "-i must be a multiple of "
+				 "--bucket-ms %llu",
+				 (unsigned long long)bucket_ms);
+			return -EINVAL;
+		}
+	} else {
+		/* slices are unions of buckets: the largest bucket <= 1 s
+		 * that divides the slice */
+		o->bucket_ns = o->slice_ns ? gcd64(o->slice_ns, NSEC_PER_SEC)
+					   : NSEC_PER_SEC;
+	}
+	return 0;
+}
+
+int profile_opts__parse(struct profile_opts *o, int argc, char **argv,
+			char *err, size_t errlen)
+{
+	uint64_t bucket_ms = 0;
+	int c, ret;
+
+	set_defaults(o);
+	optind = 0; /* full reset: parse may run more than once */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:p:F:UKdfo:i:v", long_opts,
+				NULL)) != -1) {
+		if (c == ':' || c == '?') {
+			snprintf(err, errlen,
+				 c == ':' ? "option '%s' needs a value"
+					  : "unknown option '%s' (see --help)",
+				 argv[optind - 1]);
+			return -EINVAL;
+		}
+		ret = parse_one(o, c, err, errlen, &bucket_ms);
+		if (ret)
+			return ret;
+	}
+	return parse_rest(o, argc, argv, bucket_ms, err, errlen);
+}
+
+void profile_opts__release(struct profile_opts *o)
+{
+	free(o->pids);
+	o->pids = NULL;
+	o->nr_pids = 0;
+}

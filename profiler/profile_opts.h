@@ -1,0 +1,60 @@
+/*
+ * profile_opts: the profile command line, parsed into struct profile_opts.
+ * A pure parser (no I/O besides getopt's state), so unit tests drive it.
+ */
+#ifndef MIXPROF_PROFILE_OPTS_H
+#define MIXPROF_PROFILE_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes of the profile command (documented in --help and README). */
+enum profile_exit {
+	EXIT_PROF_OK = 0, /* profiled; output written */
+	EXIT_PROF_FAIL = 1, /* runtime failure (BPF, target, output) */
+	EXIT_PROF_USAGE = 2, /* bad command line */
+	EXIT_PROF_PERM = 3, /* missing privilege (CAP_BPF, CAP_PERFMON) */
+};
+
+struct profile_opts {
+	uint32_t *pids; /* -p, owned (free with profile_opts__release) */
+	int nr_pids;
+	uint64_t freq; /* -F, Hz */
+	bool user_only; /* -U */
+	bool kernel_only; /* -K */
+	bool delimit; /* -d */
+	bool per_thread;
+	bool verbose;
+	bool annotate; /* off with --no-annotate */
+	bool attach; /* off with --no-attach */
+	uint32_t stack_storage; /* stack map entries */
+	uint32_t counts_size; /* counts map entries */
+	uint32_t stack_depth; /* frames kept per stack */
+	uint64_t duration_ns; /* 0: until Ctrl-C or the target exits */
+	uint64_t slice_ns; /* -i, 0: one profile */
+	uint64_t bucket_ns; /* time resolution of the counts */
+	const char *output; /* -o, NULL: stdout */
+	char **cmd; /* after "--": command to launch, NULL-ended */
+};
+
+/* Parsed without error; --help asked (usage to print, exit 0). */
+enum { OPTS_OK = 0, OPTS_HELP = 1 };
+
+/*
+ * Parse argv (argv[0] is the program). Returns OPTS_OK or OPTS_HELP, or
+ * -EINVAL with a one-line message naming the flag and value in err.
+ */
+int profile_opts__parse(struct profile_opts *o, int argc, char **argv,
+			char *err, size_t errlen);
+void profile_opts__release(struct profile_opts *o);
+void profile_opts__usage(FILE *out, const char *prog);
+
+/*
+ * Seconds as text ("0.5", "30") to nanoseconds, at least min_ns.
+ * 0 or -EINVAL. Shared by -i and the positional duration.
+ */
+int parse_seconds(const char *s, uint64_t min_ns, uint64_t *ns);
+
+#endif

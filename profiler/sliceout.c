@@ -1,0 +1,201 @@
+/*
+ * sliceout: per-slice folds and their files (see sliceout.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "fold.h"
+#include "sliceout.h"
+
+struct slice {
+	struct fold *fold; /* NULL until its first line, after writing */
+	uint64_t samples;
+	bool written;
+};
+
+struct sliceout {
+	const struct timebase *tb; /* the run's, outlives us */
+	const char *path;
+	FILE *out; /* without slices */
+	struct slice *s;
+	uint64_t nr, next; /* slices known; first not yet written */
+	uint64_t total;
+};
+
+struct sliceout *sliceout__new(const struct timebase *tb, const char *path)
+{
+	struct sliceout *so = calloc(1, sizeof(*so));
+
+	if (!so)
+		return NULL;
+	so->tb = tb;
+	so->path = path;
+	if (tb->slice_ns) {
+		struct stat st;
+
+		if (mkdir(path, 0755) && errno != EEXIST)
+			goto fail;
+		if (stat(path, &st))
+			goto fail;
+		if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			goto fail;
+		}
+	} else {
+		so->out = path ? fopen(path, "w") : stdout;
+		if (!so->out)
+			goto fail;
+	}
+	return so;
+fail:
+	free(so);
+	return NULL;
+}
+
+void sliceout__free(struct sliceout *so)
+{
+	uint64_t i;
+
+	if (!so)
+		return;
+	for (i = 0; i < so->nr; i++)
+		fold__free(so->s[i].fold);
+	if (so->out && so->out != stdout)
+		fclose(so->out);
+	free(so->s);
+	free(so);
+}
+
+/* Make slice idx exist. */
+static struct slice *slice_get(struct sliceout *so, uint64_t idx)
+{
+	struct slice *s;
+	uint64_t nr;
+
+	if (idx >= so->nr) {
+		nr = idx + 16;
+		s = realloc(so->s, nr * sizeof(*s));
+		if (!s)
+			return NULL;
+		memset(s + so->nr, 0, (nr - so->nr) * sizeof(*s));
+		so->s = s;
+		so->nr = nr;
+	}
+	return &so->s[idx];
+}
+
+int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
+		  uint64_t count)
+{
+	struct slice *s = slice_get(so, idx);
+
+	if (!s)
+		return -ENOMEM;
+	if (s->written)
+		return -EINVAL; /* a bucket drained after its slice: a bug */
+	if (!s->fold && !(s->fold = fold__new()))
+		return -errno;
+	s->samples += count;
+	so->total += count;
+	return fold__add(s->fold, line, count);
+}
+
+/* Write slice idx to its file (the output file without slices). */
+static int slice_write(struct sliceout *so, uint64_t idx)
+{
+	struct slice *s = slice_get(so, idx);
+	char path[4096];
+	FILE *f = so->out;
+	int ret = 0;
+
+	if (!s)
+		return -ENOMEM;
+	if (!f) {
+		snprintf(path, sizeof(path), "%s/slice-%04" PRIu64 ".folded",
+			 so->path, idx);
+		f = fopen(path, "w");
+		if (!f)
+			return -errno;
+	}
+	if (s->fold)
+		ret = fold__write(s->fold, f);
+	if (fflush(f) && !ret)
+		ret = -errno;
+	if (f != so->out && fclose(f) && !ret)
+		ret = -errno;
+	fold__free(s->fold);
+	s->fold = NULL;
+	s->written = true;
+	return ret;
+}
+
+int sliceout__flush(struct sliceout *so, uint64_t done_ns)
+{
+	uint64_t s, e;
+	int ret;
+
+	if (!so->tb->slice_ns)
+		return 0;
+	for (;;) {
+		timebase__slice_bounds(so->tb, so->next, UINT64_MAX, &s, &e);
+		if (e > done_ns)
+			return 0;
+		ret = slice_write(so, so->next);
+		if (ret)
+			return ret;
+		so->next++;
+	}
+}
+
+/* DIR/slices.tsv: index start_ns end_ns samples file [partial]. */
+static int write_tsv(struct sliceout *so, uint64_t n, uint64_t end_ns)
+{
+	char path[4096];
+	uint64_t i, s, e;
+	bool partial;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/slices.tsv", so->path);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "# index\tstart_ns\tend_ns\tsamples\tfile\tpartial\n");
+	for (i = 0; i < n; i++) {
+		partial = timebase__slice_bounds(so->tb, i, end_ns, &s, &e);
+		fprintf(f,
+			"%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
+			"\tslice-%04" PRIu64 ".folded\t%d\n",
+			i, s, e, i < so->nr ? so->s[i].samples : 0, i,
+			partial ? 1 : 0);
+	}
+	return fclose(f) ? -errno : 0;
+}
+
+int sliceout__finish(struct sliceout *so, uint64_t end_ns)
+{
+	uint64_t n = timebase__nr_slices(so->tb, end_ns), i;
+	int ret;
+
+	if (!so->tb->slice_ns)
+		return slice_write(so, 0);
+	/* a bucket of the last slice may have been drained late */
+	if (so->nr > n)
+		for (i = n; i < so->nr; i++)
+			if (so->s[i].samples)
+				n = i + 1;
+	for (i = so->next; i < n; i++) {
+		ret = slice_write(so, i);
+		if (ret)
+			return ret;
+	}
+	so->next = n;
+	return write_tsv(so, n, end_ns);
+}
+
+uint64_t sliceout__total(const struct sliceout *so)
+{
+	return so->total;
+}

@@ -1,0 +1,39 @@
+/*
+ * sliceout: where folded lines go. One struct fold per slice (the whole
+ * run is slice 0 without -i); a finished slice is written and freed, so
+ * memory holds only the slices still being drained. With -i, slice i goes
+ * to DIR/slice-NNNN.folded and DIR/slices.tsv lists them all at the end.
+ */
+#ifndef MIXPROF_SLICEOUT_H
+#define MIXPROF_SLICEOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "slices.h"
+
+struct sliceout;
+
+/*
+ * tb is the run's time base (kept by pointer: start_ns is set later).
+ * path: the output file (NULL: stdout) or, with tb->slice_ns, the
+ * directory (created if missing). Opens it now, so a bad path fails
+ * before profiling. NULL and errno.
+ */
+struct sliceout *sliceout__new(const struct timebase *tb, const char *path);
+void sliceout__free(struct sliceout *so);
+
+/* Count line (count samples) in slice idx. 0 or negative errno. */
+int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
+		  uint64_t count);
+
+/* Write every slice that ends at or before done_ns. 0 or -errno. */
+int sliceout__flush(struct sliceout *so, uint64_t done_ns);
+
+/* Write the rest for a run that ended at end_ns, and slices.tsv. */
+int sliceout__finish(struct sliceout *so, uint64_t end_ns);
+
+/* Samples written so far. */
+uint64_t sliceout__total(const struct sliceout *so);
+
+#endif

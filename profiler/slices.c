@@ -1,0 +1,48 @@
+/*
+ * slices: bucket and slice arithmetic (see slices.h).
+ */
+#include "slices.h"
+
+uint64_t timebase__bucket_end(const struct timebase *tb, uint64_t b)
+{
+	return tb->start_ns + (b + 1) * tb->bucket_ns;
+}
+
+bool timebase__bucket_done(const struct timebase *tb, uint64_t b,
+			   uint64_t now_ns, uint64_t guard_ns)
+{
+	return timebase__bucket_end(tb, b) + guard_ns <= now_ns;
+}
+
+uint64_t timebase__slice_of(const struct timebase *tb, uint64_t b)
+{
+	if (!tb->slice_ns)
+		return 0;
+	return b * tb->bucket_ns / tb->slice_ns;
+}
+
+uint64_t timebase__nr_slices(const struct timebase *tb, uint64_t end_ns)
+{
+	uint64_t len;
+
+	if (!tb->slice_ns || end_ns <= tb->start_ns)
+		return 1;
+	len = end_ns - tb->start_ns;
+	return (len + tb->slice_ns - 1) / tb->slice_ns;
+}
+
+bool timebase__slice_bounds(const struct timebase *tb, uint64_t idx,
+			    uint64_t end_ns, uint64_t *s, uint64_t *e)
+{
+	uint64_t len = tb->slice_ns;
+
+	if (!len) /* one slice: the run */
+		len = end_ns > tb->start_ns ? end_ns - tb->start_ns : 0;
+	*s = tb->start_ns + idx * len;
+	*e = *s + len;
+	if (*e > end_ns && end_ns >= *s) {
+		*e = end_ns;
+		return true;
+	}
+	return false;
+}

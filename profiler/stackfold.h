@@ -1,0 +1,47 @@
+/*
+ * stackfold: one counted key of the sampler into one folded line:
+ * comm; [thread;] [truncated;] user frames root->leaf; [-;] kernel frames
+ * root->leaf. Reads the stacks from the sampler, names frames with the
+ * symbolizer, and counts what it could not show.
+ */
+#ifndef MIXPROF_STACKFOLD_H
+#define MIXPROF_STACKFOLD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "fold.h"
+#include "sampler_ctl.h"
+#include "symbolizer.h"
+
+struct stackfold_cfg {
+	bool user, kernel; /* which parts to show */
+	bool delimit; /* "-" between the parts */
+	bool per_thread; /* "comm [tid]" frame under the process */
+	bool annotate;
+	uint32_t depth; /* a stack this deep is truncated */
+};
+
+/* Per-run counts of samples (not keys) that lost something. */
+struct stackfold_stats {
+	uint64_t truncated; /* a stack hit depth */
+	uint64_t user_lost; /* user stack missing from the stack map */
+	uint64_t kern_lost; /* kernel stack missing */
+};
+
+struct stackfold;
+
+struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
+				 struct sampler *smp, struct symbolizer *sym);
+void stackfold__free(struct stackfold *sf);
+
+/*
+ * Build the line for k (count samples) as of when_ns; proc_comm names the
+ * process frame with --per-thread. The line stays valid until the next
+ * call. NULL and errno on failure.
+ */
+const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
+			    uint64_t count, uint64_t when_ns,
+			    const char *proc_comm);
+const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
+
+#endif

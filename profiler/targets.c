@@ -1,0 +1,160 @@
+/*
+ * targets: an open-addressing hash of pid_info by pid (see targets.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "targets.h"
+
+struct pidset {
+	struct pid_info *slots; /* pid 0 marks a free slot */
+	size_t cap, used; /* cap is a power of two */
+};
+
+struct pidset *pidset__new(void)
+{
+	struct pidset *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->cap = 64;
+	p->slots = calloc(p->cap, sizeof(*p->slots));
+	if (!p->slots) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void pidset__free(struct pidset *p)
+{
+	if (!p)
+		return;
+	free(p->slots);
+	free(p);
+}
+
+static struct pid_info *slot_of(struct pid_info *slots, size_t cap,
+				uint32_t pid)
+{
+	size_t i = (pid * 2654435761u) & (cap - 1);
+
+	while (slots[i].pid && slots[i].pid != pid)
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+/* Double the table when it is half full. */
+static int grow(struct pidset *p)
+{
+	size_t cap = p->cap * 2, i;
+	struct pid_info *slots = calloc(cap, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < p->cap; i++)
+		if (p->slots[i].pid)
+			*slot_of(slots, cap, p->slots[i].pid) = p->slots[i];
+	free(p->slots);
+	p->slots = slots;
+	p->cap = cap;
+	return 0;
+}
+
+struct pid_info *pidset__find(struct pidset *p, uint32_t pid)
+{
+	struct pid_info *pi = slot_of(p->slots, p->cap, pid);
+
+	return pi->pid ? pi : NULL;
+}
+
+struct pid_info *pidset__get(struct pidset *p, uint32_t pid, bool *added)
+{
+	struct pid_info *pi;
+
+	*added = false;
+	if (!pid)
+		return NULL;
+	if ((p->used + 1) * 2 > p->cap && grow(p))
+		return NULL;
+	pi = slot_of(p->slots, p->cap, pid);
+	if (!pi->pid) {
+		pi->pid = pid;
+		p->used++;
+		*added = true;
+	}
+	return pi;
+}
+
+void pidset__for_each(struct pidset *p,
+		      void (*fn)(struct pid_info *pi, void *ctx), void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < p->cap; i++)
+		if (p->slots[i].pid)
+			fn(&p->slots[i], ctx);
+}
+
+/* Read a small /proc file into buf. Bytes read or negative errno. */
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	return n;
+}
+
+bool proc_alive(uint32_t pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return false;
+	p = strrchr(buf, ')'); /* comm may hold spaces and parens */
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+int proc_comm(uint32_t pid, char *comm)
+{
+	char path[64], buf[64];
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	n = read_small(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	buf[strcspn(buf, "\n")] = 0;
+	snprintf(comm, 16, "%.15s", buf);
+	return 0;
+}
+
+int proc_tgid(uint32_t pid)
+{
+	char path[64], buf[2048], *p;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return -ESRCH;
+	p = strstr(buf, "\nTgid:");
+	return p ? atoi(p + 6) : -EINVAL;
+}
+
+bool proc_has_jit_map(uint32_t pid)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/proc/%u/root/tmp/perf-%u.map", pid, pid);
+	return access(path, F_OK) == 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * targets: the processes a run has seen in its samples, by tgid, with
+ * what the run needs about each: when it was first met, whether it is
+ * gone, and its process comm (for the --per-thread process frame).
+ */
+#ifndef MIXPROF_TARGETS_H
+#define MIXPROF_TARGETS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct pid_info {
+	uint32_t pid;
+	bool gone; /* exited (or a zombie) when last looked */
+	bool jit; /* writes a JIT map (/tmp/perf-PID.map) */
+	char comm[16]; /* process comm, "" until read */
+};
+
+struct pidset;
+
+struct pidset *pidset__new(void); /* NULL and errno */
+void pidset__free(struct pidset *p);
+
+/* The entry for pid, added (zeroed but pid, *added = true) if new. */
+struct pid_info *pidset__get(struct pidset *p, uint32_t pid, bool *added);
+/* The entry for pid, or NULL. */
+struct pid_info *pidset__find(struct pidset *p, uint32_t pid);
+
+/* Call fn for each entry. */
+void pidset__for_each(struct pidset *p,
+		      void (*fn)(struct pid_info *pi, void *ctx), void *ctx);
+
+/* true when pid runs (exists and is not a zombie). */
+bool proc_alive(uint32_t pid);
+/* Read /proc/PID/comm into comm (16 bytes). 0 or negative errno. */
+int proc_comm(uint32_t pid, char *comm);
+
+/* Does pid have a JIT map, /tmp/perf-PID.map in its mount namespace? */
+bool proc_has_jit_map(uint32_t pid);
+
+/* The process (tgid) thread pid belongs to, or negative errno. */
+int proc_tgid(uint32_t pid);
+
+#endif

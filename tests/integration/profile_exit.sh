@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# A -p target that exits mid-run ends the run promptly with full output;
+# so does a launched command, whose status mixprof reports.
+. "$(dirname "$0")/../lib/common.sh"
+
+java -cp "$SAMPLES" Ratio 3 >"$TMPD/ready" &
+pid=$!
+PIDS_TO_KILL+=($pid)
+wait_for 10 grep -q ready "$TMPD/ready" || die "Ratio did not start"
+start=$SECONDS
+"$MIXPROF" -F 999 -p "$pid" -o "$TMPD/exit.folded" 30 2>"$TMPD/err" ||
+	die "mixprof failed: $(cat "$TMPD/err")"
+took=$((SECONDS - start))
+cat "$TMPD/err"
+note "ran $took s for a target that lived about 3 s"
+[ $took -le 8 ] || die "run did not end with its target"
+[ -s "$TMPD/exit.folded" ] || die "no output"
+total=$(awk '{ n += $NF } END { print n + 0 }' "$TMPD/exit.folded")
+[ "$total" -gt 50 ] || die "only $total samples"
+grep -q " $total written" "$TMPD/err" || die "summary disagrees with output"
+
+start=$SECONDS
+"$MIXPROF" -o "$TMPD/fail.folded" 30 -- sh -c 'sleep 1; exit 3' \
+	2>"$TMPD/err" && die "expected a usage error for a duration with a command" || true
+"$MIXPROF" -o "$TMPD/fail.folded" -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; exit 3' \
+	2>"$TMPD/err" || die "launch run failed"
+cat "$TMPD/err"
+grep -q "exited with status 3" "$TMPD/err" || die "exit status not reported"
+grep -q '^sh;' "$TMPD/fail.folded" || die "no samples of the command"
+"$MIXPROF" -- /nonexistent/cmd 2>"$TMPD/err" && die "missing command accepted"
+grep -q "cannot run '/nonexistent/cmd'" "$TMPD/err" || die "bad message: $(cat "$TMPD/err")"
+echo ok

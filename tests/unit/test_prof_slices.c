@@ -1,0 +1,81 @@
+/*
+ * Unit tests: bucket and slice arithmetic (slices.c): every bucket in
+ * exactly one slice, slices tile the run, the last one is partial.
+ */
+#include "check.h"
+#include "slices.h"
+
+#define MS 1000000ULL
+#define S 1000000000ULL
+
+static void test_buckets(void)
+{
+	struct timebase tb = {.start_ns = 1000 * S, .bucket_ns = S};
+
+	CHECK_INT(timebase__bucket_end(&tb, 0), 1001 * S);
+	CHECK_INT(timebase__bucket_end(&tb, 4), 1005 * S);
+	CHECK(!timebase__bucket_done(&tb, 0, 1001 * S, 50 * MS));
+	CHECK(!timebase__bucket_done(&tb, 0, 1001 * S + 49 * MS, 50 * MS));
+	CHECK(timebase__bucket_done(&tb, 0, 1001 * S + 50 * MS, 50 * MS));
+	CHECK_INT(timebase__slice_of(&tb, 7), 0); /* no slicing */
+	CHECK_INT(timebase__nr_slices(&tb, 2000 * S), 1);
+}
+
+static void test_slices(void)
+{
+	struct timebase tb = {
+	    .start_ns = 5 * S, .bucket_ns = 500 * MS, .slice_ns = 500 * MS};
+	uint64_t s, e, prev_end = tb.start_ns, i, end = 8 * S + 200 * MS;
+	bool partial;
+
+	CHECK_INT(timebase__slice_of(&tb, 3), 3);
+	CHECK_INT(timebase__nr_slices(&tb, end), 7);
+	for (i = 0; i < 7; i++) {
+		partial = timebase__slice_bounds(&tb, i, end, &s, &e);
+		CHECK_INT(s, prev_end); /* they tile */
+		CHECK_INT(partial, i == 6);
+		prev_end = e;
+	}
+	CHECK_INT(prev_end, end);
+	/* an exact multiple: no partial slice, none empty at the end */
+	CHECK_INT(timebase__nr_slices(&tb, 8 * S), 6);
+	CHECK(!timebase__slice_bounds(&tb, 5, 8 * S, &s, &e));
+	CHECK_INT(e, 8 * S);
+}
+
+static void test_slices_of_buckets(void)
+{
+	/* 1.5 s slices of 0.5 s buckets: buckets 0-2 in slice 0, 3-5 in 1 */
+	struct timebase tb = {
+	    .start_ns = 0, .bucket_ns = 500 * MS, .slice_ns = 1500 * MS};
+	uint64_t b, s, e;
+
+	for (b = 0; b < 30; b++) {
+		uint64_t idx = timebase__slice_of(&tb, b);
+
+		timebase__slice_bounds(&tb, idx, UINT64_MAX, &s, &e);
+		CHECK(b * tb.bucket_ns >= s);
+		CHECK(timebase__bucket_end(&tb, b) <= e);
+	}
+	CHECK_INT(timebase__slice_of(&tb, 2), 0);
+	CHECK_INT(timebase__slice_of(&tb, 3), 1);
+}
+
+static void test_whole_run(void)
+{
+	struct timebase tb = {.start_ns = 10 * S, .bucket_ns = S};
+	uint64_t s, e;
+
+	CHECK(timebase__slice_bounds(&tb, 0, 13 * S, &s, &e) == false);
+	CHECK_INT(s, 10 * S);
+	CHECK_INT(e, 13 * S);
+}
+
+int main(void)
+{
+	test_buckets();
+	test_slices();
+	test_slices_of_buckets();
+	test_whole_run();
+	return check_report();
+}
