@@ -153,13 +153,34 @@ static int add_chain(struct maprec *mr, struct strbuf *out,
 	return 0;
 }
 
-static int add_ranges(struct maprec *mr, struct strbuf *out, uint64_t start,
-		      uint64_t size,
+/* Append one "START SIZE " line head. */
+static int add_head(struct strbuf *out, uint64_t start, uint64_t end)
+{
+	return strbuf__addf(out, "%llx %llx ", (unsigned long long)start,
+			    (unsigned long long)(end - start));
+}
+
+/* A line naming just the method, for code between two inline ranges.
+ * Readers that look up the nearest range start (perf, bcc) would
+ * otherwise land on the inline range before it and find no symbol. */
+static int add_gap(struct maprec *mr, struct strbuf *out, jmethodID m,
+		   uint64_t start, uint64_t end)
+{
+	if (start >= end)
+		return 0;
+	if (add_head(out, start, end) || add_name(mr, out, m) ||
+	    strbuf__add(out, "\n", 1))
+		return -ENOMEM;
+	return 1;
+}
+
+static int add_ranges(struct maprec *mr, struct strbuf *out, jmethodID m,
+		      uint64_t start, uint64_t size,
 		      const jvmtiCompiledMethodLoadInlineRecord *inl,
 		      int *nranges)
 {
 	size_t need = inl->numpcs > 0 ? inl->numpcs : 0;
-	int i, n;
+	int i, n, lines = 0, gap;
 
 	if (need > mr->nranges) {
 		struct code_range *r = realloc(mr->ranges, need * sizeof(*r));
@@ -176,13 +197,19 @@ static int add_ranges(struct maprec *mr, struct strbuf *out, uint64_t start,
 	for (i = 0; i < n; i++) {
 		const struct code_range *r = &mr->ranges[i];
 
-		if (strbuf__addf(out, "%llx %llx ",
-				 (unsigned long long)r->start,
-				 (unsigned long long)(r->end - r->start)) ||
+		/* the code before the first range starts where the method
+		 * line does, so that line already names it */
+		gap = i ? add_gap(mr, out, m, mr->ranges[i - 1].end, r->start)
+			: 0;
+		if (gap < 0 || add_head(out, r->start, r->end) ||
 		    add_chain(mr, out, r->pc) || strbuf__add(out, "\n", 1))
 			return -ENOMEM;
+		lines += 1 + gap;
 	}
-	*nranges = n;
+	gap = add_gap(mr, out, m, mr->ranges[n - 1].end, start + size);
+	if (gap < 0)
+		return -ENOMEM;
+	*nranges = lines + gap;
 	return 0;
 }
 
@@ -203,5 +230,5 @@ int maprec__method(struct maprec *mr, struct strbuf *out, jmethodID m,
 		return -ENOMEM;
 	if (!inl || !inl->pcinfo)
 		return 0;
-	return add_ranges(mr, out, start, size, inl, nranges);
+	return add_ranges(mr, out, m, start, size, inl, nranges);
 }

@@ -6,6 +6,11 @@
  *   7f3a1c000100 2a0 pkg/Outer.run
  *   7f3a1c000120 31 pkg/Outer.run->pkg/Inner.get
  *   7f3a1c000151 18 pkg/Outer.run->pkg/Inner.get->java/util/List.size
+ *   7f3a1c000169 237 pkg/Outer.run
+ *
+ * After the first inline range, the rest of the method is tiled: code
+ * between or after inline ranges gets a line of the method's own name, so
+ * readers that take the nearest preceding start (perf, bcc) name it too.
  *
  * Addresses and sizes are lowercase hex without "0x" (perf's format). Names
  * come from a callback, asked once per distinct method of a record.
@@ -37,7 +42,7 @@ maprec__find_inline(const void *compile_info);
 /*
  * Append the record of method m at [start, start + size) to out; with
  * inl (may be NULL) also its inlined sub-ranges. *nranges (may be NULL)
- * gets the number of sub-range lines. 0 or -ENOMEM.
+ * gets the number of lines after the method line. 0 or -ENOMEM.
  */
 int maprec__method(struct maprec *mr, struct strbuf *out, jmethodID m,
 		   uint64_t start, uint64_t size,
