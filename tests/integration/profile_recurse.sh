@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Deep stacks: Recurse spins 800 Java frames deep; every sample at the leaf
-# must carry all 800 frames, and nothing may be cut ([truncated]).
+# must carry all 800 frames, and none of the worker's stacks may be cut
+# ([truncated]). Other threads are not judged: glibc code without frame
+# pointers (clone3 in a thread's first instants) can leave a garbage frame
+# chain that the kernel follows to the depth limit; the summary counts it.
 . "$(dirname "$0")/../lib/common.sh"
 
 max_before=$(cat /proc/sys/kernel/perf_event_max_stack)
@@ -10,8 +13,8 @@ out=$TMPD/recurse.folded
 cat "$TMPD/err"
 [ "$(cat /proc/sys/kernel/perf_event_max_stack)" = "$max_before" ] ||
 	die "perf_event_max_stack not restored"
-grep -q '\[truncated\]' "$out" && die "truncated stacks"
-grep -q 'truncated' "$TMPD/err" && die "summary reports truncation"
+grep ';recurse-worker \[' "$out" | grep -q '\[truncated\]' &&
+	die "truncated worker stacks"
 awk '
 /;recurse-worker \[/ && /Recurse\.leaf_\[/ {
 	n = $NF; leaf += n
