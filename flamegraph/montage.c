@@ -199,21 +199,35 @@ out:
 	return err;
 }
 
+/*
+ * The page head: the title (o->title, else the directory), and a link to
+ * DIR/heatmap.html when one sits next to the slices (mixprof --heatmap
+ * DIR --montage DIR), the same run seen at 20 ms.
+ */
 static void put_index_head(FILE *out, const char *dir,
-			   const struct fg_slicetab *st)
+			   const struct fg_slicetab *st,
+			   const struct fg_opts *o)
 {
+	const char *title = o->title ? o->title : dir;
+	char *heat = join(dir, "heatmap.html");
+
 	fputs(
 	    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	    "\n<title>mixprof montage</title>\n<style>\n",
 	    out);
 	fputs(fg_asset_page_css, out);
 	fputs("</style>\n</head>\n<body>\n<h1>Warmup montage: ", out);
-	fg_put_xml(out, dir, strlen(dir));
+	fg_put_xml(out, title, strlen(title));
 	fprintf(out,
 		"</h1>\n<div class=\"fg-sub\">%zu slices; time from the "
-		"first slice's start; click a graph to open it</div>\n"
-		"<div class=\"mt-grid\">\n",
+		"first slice's start; click a graph to open it",
 		st->nr);
+	if (heat && access(heat, F_OK) == 0)
+		fputs("; <a class=\"mt-heat\" href=\"heatmap.html\">heat "
+		      "map</a> of the same run",
+		      out);
+	fputs("</div>\n<div class=\"mt-grid\">\n", out);
+	free(heat);
 }
 
 int montage__write(const char *dir, const struct fg_opts *o, bool html)
@@ -248,7 +262,7 @@ int montage__write(const char *dir, const struct fg_opts *o, bool html)
 		fprintf(stderr, "mixprof: %s: %s\n", idx, strerror(errno));
 		goto out;
 	}
-	put_index_head(out, dir, &st);
+	put_index_head(out, dir, &st, o);
 	c.t0 = st.v[0].start_ns;
 	/* A bad slice is reported and left out; the others still help. */
 	for (i = 0; i < st.nr; i++) {

@@ -1,0 +1,212 @@
+/*
+ * render_out: the run's flame graph, heat map and montage (render_out.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "render.h"
+#include "render_out.h"
+#include "timedout.h"
+
+struct renderout {
+	struct render_cfg cfg;
+	FILE *svg, *html; /* created early, filled at the end */
+	struct fg_tree *all; /* every line, for svg/html */
+	struct timedout *timed;
+	char *timed_path, *heat_path;
+};
+
+/* Create path now: a typo should fail before a long run, not after. */
+static FILE *create(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		fprintf(stderr, "mixprof: %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+/* DIR (made if missing), DIR/samples.timed open, DIR/heatmap.html named. */
+static int setup_heatmap(struct renderout *ro, const struct timebase *tb)
+{
+	const char *dir = ro->cfg.heatmap;
+	struct stat st;
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		goto fail;
+	if (stat(dir, &st))
+		goto fail;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		goto fail;
+	}
+	if (asprintf(&ro->timed_path, "%s/samples.timed", dir) < 0 ||
+	    asprintf(&ro->heat_path, "%s/heatmap.html", dir) < 0) {
+		ro->timed_path = ro->heat_path = NULL;
+		errno = ENOMEM;
+		goto fail;
+	}
+	ro->timed = timedout__new(tb, ro->timed_path);
+	if (!ro->timed) {
+		dir = ro->timed_path;
+		goto fail;
+	}
+	return 0;
+fail:
+	fprintf(stderr, "mixprof: --heatmap %s: %s\n", dir, strerror(errno));
+	return -errno;
+}
+
+struct renderout *renderout__new(const struct render_cfg *cfg,
+				 const struct timebase *tb)
+{
+	struct renderout *ro = calloc(1, sizeof(*ro));
+	int err = -ENOMEM;
+
+	if (!ro)
+		goto fail;
+	ro->cfg = *cfg;
+	if ((cfg->svg || cfg->html) && !(ro->all = fg_tree__new()))
+		goto fail;
+	err = -EIO;
+	if (cfg->svg && !(ro->svg = create(cfg->svg)))
+		goto fail;
+	if (cfg->html && !(ro->html = create(cfg->html)))
+		goto fail;
+	if (cfg->heatmap && (err = setup_heatmap(ro, tb)))
+		goto fail;
+	return ro;
+fail:
+	if (err == -ENOMEM)
+		fprintf(stderr, "mixprof: %s\n", strerror(ENOMEM));
+	renderout__free(ro);
+	errno = -err;
+	return NULL;
+}
+
+void renderout__free(struct renderout *ro)
+{
+	if (!ro)
+		return;
+	if (ro->svg)
+		fclose(ro->svg);
+	if (ro->html)
+		fclose(ro->html);
+	fg_tree__free(ro->all);
+	timedout__free(ro->timed);
+	free(ro->timed_path);
+	free(ro->heat_path);
+	free(ro);
+}
+
+int renderout__add(struct renderout *ro, uint64_t bucket, const char *line,
+		   uint64_t count)
+{
+	int ret = 0;
+
+	if (ro->all)
+		ret = fg_tree__add(ro->all, line, strlen(line), count,
+				   FG_SLOT_VALUE, false);
+	if (!ret && ro->timed)
+		ret = timedout__add(ro->timed, bucket, line, count);
+	return ret;
+}
+
+int renderout__flush(struct renderout *ro)
+{
+	int ret = ro->timed ? timedout__flush(ro->timed) : 0;
+
+	if (ret)
+		fprintf(stderr, "mixprof: %s: %s\n", ro->timed_path,
+			strerror(-ret));
+	return ret;
+}
+
+/* Write one whole-run graph into *f, close it; errors name path. */
+static int put_graph(struct renderout *ro, FILE **f, const char *path,
+		     const struct fg_opts *o, bool html)
+{
+	int err = html ? flamegraph__write_html(ro->all, o, *f)
+		       : flamegraph__write_svg(ro->all, o, *f);
+
+	if (fclose(*f) && !err)
+		err = -EIO;
+	*f = NULL;
+	if (err)
+		fprintf(stderr, "mixprof: %s: %s\n", path, strerror(-err));
+	else
+		fprintf(stderr, "mixprof: flame graph in %s\n", path);
+	return err;
+}
+
+/*
+ * samples.timed is complete: read it back (the page shows exactly what
+ * the file says) and write heatmap.html. A run without samples gets an
+ * empty page, not an error.
+ */
+static int put_heatmap(struct renderout *ro, const struct fg_opts *o)
+{
+	struct fg_timed *tm = fg_timed__new();
+	struct fg_load_stats st;
+	FILE *in = NULL, *out = NULL;
+	const char *path = ro->timed_path;
+	int err;
+
+	err = timedout__finish(ro->timed);
+	if (err || !tm)
+		goto out;
+	in = fopen(ro->timed_path, "r");
+	err = in ? fg_timed__load(tm, in, &st) : -errno;
+	if (err)
+		goto out;
+	path = ro->heat_path;
+	out = fopen(ro->heat_path, "w");
+	if (!out) {
+		err = -errno;
+		goto out;
+	}
+	err = heatmap__write_html(tm, o, out);
+	if (fclose(out) && !err)
+		err = -EIO;
+out:
+	if (!tm)
+		err = -ENOMEM;
+	if (err)
+		fprintf(stderr, "mixprof: %s: %s\n", path, strerror(-err));
+	else
+		fprintf(stderr, "mixprof: heat map in %s\n", ro->heat_path);
+	if (in)
+		fclose(in);
+	fg_timed__free(tm);
+	return err;
+}
+
+int renderout__finish(struct renderout *ro, const char *title,
+		      const char *subtitle)
+{
+	struct fg_opts o;
+	int err = 0, ret;
+
+	fg_opts__init(&o);
+	o.title = title;
+	o.subtitle = subtitle;
+	if (ro->svg && (ret = put_graph(ro, &ro->svg, ro->cfg.svg, &o, false)))
+		err = err ? err : ret;
+	if (ro->html &&
+	    (ret = put_graph(ro, &ro->html, ro->cfg.html, &o, true)))
+		err = err ? err : ret;
+	/* before the montage, whose index links a heat map next to it */
+	if (ro->timed && (ret = put_heatmap(ro, &o)))
+		err = err ? err : ret;
+	if (ro->cfg.montage) {
+		ret = montage__write(ro->cfg.montage, &o, false);
+		if (ret)
+			err = err ? err : ret;
+		else
+			fprintf(stderr, "mixprof: montage in %s/index.html\n",
+				ro->cfg.montage);
+	}
+	return err;
+}
