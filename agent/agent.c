@@ -16,6 +16,7 @@
 #include "log.h"
 #include "options.h"
 #include "perfmap.h"
+#include "probes.h"
 #include "safefile.h"
 
 /* The running instance of this copy of the library, for Agent_OnUnload. */
@@ -191,10 +192,14 @@ static jint start(JavaVM *vm, const char *options, bool attach)
 		return JMAP_ERR_HELP;
 	}
 	ret = start_agent(vm, a, attach, &keep);
-	if (!ret && a->map)
+	if (!ret && a->map) {
 		running = a;
-	else if (!keep)
+		/* probes are an extra: failing leaves the map running */
+		if (a->opts.probes)
+			probes__init(vm, a->opts.dir, attach);
+	} else if (!keep) {
 		agent_free(a);
+	}
 	/* at launch only option errors stop the JVM: it runs on unmapped */
 	return attach ? ret : JNI_OK;
 }

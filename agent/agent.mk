@@ -30,3 +30,4 @@ $(BUILD)/tests/unit/test_agent_%: $(BUILD)/tests/unit/test_agent_%.o
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lpthread
 # keep the test objects make would otherwise delete as intermediates
 .SECONDARY: $(patsubst %,$(BUILD)/tests/unit/test_agent_%.o,$(AGENT_UNIT))
+include agent/probe.mk

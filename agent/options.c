@@ -17,6 +17,7 @@ enum opt_key {
 	K_INLINE,
 	K_STUBS,
 	K_JITDUMP,
+	K_PROBES,
 	K_HELP,
 	K_COUNT
 };
@@ -37,6 +38,7 @@ static const struct opt_desc opt_descs[] = {
     {"noinline", K_INLINE, false, 0},
     {"stubs", K_STUBS, true, offsetof(struct jmap_options, stubs)},
     {"jitdump", K_JITDUMP, true, offsetof(struct jmap_options, jitdump)},
+    {"probes", K_PROBES, true, offsetof(struct jmap_options, probes)},
     {"help", K_HELP, false, 0},
 };
 
@@ -50,6 +52,7 @@ static const char help_text[] =
     "  noinline       same as inline=off\n"
     "  stubs=on|off   write JVM stubs: Interpreter, adapters (default on)\n"
     "  jitdump        also write jit-PID.dump for perf inject --jit\n"
+    "  probes=on|off  serve method entry probes on DIR/.mixprof-jmap-PID (on)\n"
     "  help           print this list; the agent does not start\n"
     "Boolean values: on|off|yes|no|true|false|1|0 (bare key means on).\n";
 
@@ -64,6 +67,7 @@ void jmap_options__defaults(struct jmap_options *out)
 	strcpy(out->dir, "/tmp");
 	out->inline_frames = true;
 	out->stubs = true;
+	out->probes = true;
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)

@@ -19,6 +19,7 @@
  *   inline=on|off also write the inlined sub-ranges "outer->inner" (on)
  *   stubs=on|off  also write JVM stubs: Interpreter, adapters... (on)
  *   jitdump       also write perf's jitdump file for `perf inject --jit`
+ *   probes=on|off serve Java method entry probes (on; see probes.h)
  *   help          list the options; the agent does not start
  */
 #ifndef MIXPROF_JMAP_OPTIONS_H
@@ -36,6 +37,7 @@ struct jmap_options {
 	bool inline_frames;
 	bool stubs;
 	bool jitdump;
+	bool probes;
 	bool help;
 };
 

@@ -17,3 +17,4 @@ $(BUILD)/tests/unit/test_attach_cmd: $(ATTACH_OBJS) $(BUILD)/agent/options.o
 $(ATTACH_TESTS): %: %.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+MIXPROF_OBJS += $(BUILD)/profiler/probectl.o

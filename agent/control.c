@@ -1,0 +1,300 @@
+/*
+ * control: the socket, its thread and the line protocol. See control.h.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include "control.h"
+#include "log.h"
+#include "probes.h"
+
+#define LINE_MAX_LEN 2048
+
+static JavaVM *jvm;
+static int listen_fd = -1;
+static char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+static int cmd_probe(JNIEnv *env, char *args, struct strbuf *r)
+{
+	char *save = NULL, *pat = strtok_r(args, " ", &save), *w, err[640];
+	bool stacks = false, wait = false;
+	unsigned id, n;
+
+	if (!pat)
+		return strbuf__adds(
+		    r, "error usage: probe PATTERN [stacks] [wait]\n");
+	while ((w = strtok_r(NULL, " ", &save))) {
+		if (!strcmp(w, "stacks"))
+			stacks = true;
+		else if (!strcmp(w, "wait"))
+			wait = true;
+		else
+			return strbuf__addf(r, "error unknown flag '%s'\n", w);
+	}
+	if (probes__add(env, pat, stacks, wait, &id, &n, err, sizeof(err)))
+		return strbuf__addf(r, "error %s\n", err);
+	return strbuf__addf(r, "ok %u %u\n", id, n);
+}
+
+int control__handle(JNIEnv *env, char *line, struct strbuf *r)
+{
+	char *args = strchr(line, ' ');
+	unsigned np, ns;
+	uint64_t strays;
+	int n;
+
+	if (args)
+		*args++ = 0;
+	if (!strcmp(line, "probe"))
+		return cmd_probe(env, args ? args : "", r);
+	if (args)
+		return strbuf__addf(r, "error '%s' takes no arguments\n", line);
+	if (!strcmp(line, "counts") || !strcmp(line, "list")) {
+		n = line[0] == 'c' ? probes__counts(env, r) : probes__list(r);
+		return n < 0 ? n : strbuf__addf(r, "ok %d\n", n);
+	}
+	if (!strcmp(line, "status")) {
+		probes__status(env, &np, &ns, &strays);
+		return strbuf__addf(r, "ok %u %u %llu\n", np, ns,
+				    (unsigned long long)strays);
+	}
+	if (!strcmp(line, "clear")) {
+		probes__clear(env);
+		return strbuf__adds(r, "ok\n");
+	}
+	return strbuf__addf(r,
+			    "error unknown command '%.40s' "
+			    "(probe, counts, list, status, clear)\n",
+			    line);
+}
+
+static void send_all(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return; /* the client went away: the read sees it */
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Only root and the JVM's own user may probe it. */
+static bool allowed(int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len))
+		return false;
+	return cr.uid == 0 || cr.uid == geteuid();
+}
+
+/* A second client while one is served: turn it away. */
+static void refuse(const char *why)
+{
+	int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	send_all(fd, why, strlen(why));
+	close(fd);
+}
+
+/*
+ * The thread is a JVM thread only while it works: a thread attached and
+ * blocked in native code makes the JVM wait 300 ms for it at exit.
+ */
+static JNIEnv *attach(void)
+{
+	JavaVMAttachArgs aa = {JNI_VERSION_9, "mixprof-jmap probes", NULL};
+	JNIEnv *env = NULL;
+
+	if ((*jvm)->AttachCurrentThreadAsDaemon(jvm, (void **)&env, &aa))
+		return NULL;
+	return env;
+}
+
+static void detach(void)
+{
+	(*jvm)->DetachCurrentThread(jvm);
+}
+
+/* Run the complete lines in buf[0..*len); keep the partial rest. */
+static int run_lines(int fd, char *buf, size_t *len, struct strbuf *r)
+{
+	char *nl, *p = buf;
+	JNIEnv *env = memchr(buf, '\n', *len) ? attach() : NULL;
+
+	if (memchr(buf, '\n', *len) && !env) {
+		send_all(fd, "error the JVM is ending\n", 24);
+		return -ESRCH;
+	}
+
+	while ((nl = memchr(p, '\n', *len - (size_t)(p - buf)))) {
+		*nl = 0;
+		if (nl > p && nl[-1] == '\r')
+			nl[-1] = 0;
+		strbuf__reset(r);
+		if (control__handle(env, p, r)) {
+			detach();
+			return -ENOMEM;
+		}
+		send_all(fd, r->buf, r->len);
+		p = nl + 1;
+	}
+	if (env)
+		detach();
+	*len -= (size_t)(p - buf);
+	memmove(buf, p, *len);
+	return *len >= LINE_MAX_LEN ? -E2BIG : 0;
+}
+
+/* Serve one client until it closes; then remove its probes. */
+static void session(int fd)
+{
+	struct pollfd pf[2] = {{fd, POLLIN, 0}, {listen_fd, POLLIN, 0}};
+	struct strbuf r = STRBUF_INIT;
+	char buf[LINE_MAX_LEN];
+	size_t len = 0;
+	JNIEnv *env;
+	ssize_t n;
+
+	for (;;) {
+		if (poll(pf, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pf[1].revents & POLLIN)
+			refuse(
+			    "error busy: another client is using the probes\n");
+		if (!pf[0].revents)
+			continue;
+		n = read(fd, buf + len, sizeof(buf) - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (run_lines(fd, buf, &len, &r))
+			break;
+	}
+	close(fd);
+	strbuf__release(&r);
+	env = attach();
+	if (env) {
+		probes__clear(env);
+		detach();
+	}
+}
+
+static void *serve(void *arg)
+{
+	int fd;
+
+	for (;;) {
+		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			jmap_log("%s: accept: %s; probes disabled", sock_path,
+				 strerror(errno));
+			return NULL;
+		}
+		if (allowed(fd)) {
+			session(fd);
+			continue;
+		}
+		send_all(fd, "error permission denied\n", 24);
+		close(fd);
+	}
+}
+
+/* A stale socket of ours (same pid in an earlier JVM) may go; anything
+ * else at the path is someone else's and stops us. */
+static int clear_path(void)
+{
+	struct stat st;
+
+	if (lstat(sock_path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISSOCK(st.st_mode) || st.st_uid != geteuid())
+		return -EEXIST;
+	return unlink(sock_path) ? -errno : 0;
+}
+
+static int bind_socket(void)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd, ret;
+
+	ret = clear_path();
+	if (ret)
+		return ret;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	memcpy(sa.sun_path, sock_path, sizeof(sock_path));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    chmod(sock_path, 0600) || listen(fd, 4)) {
+		ret = -errno;
+		close(fd);
+		unlink(sock_path);
+		return ret;
+	}
+	listen_fd = fd;
+	return 0;
+}
+
+int control__start(JavaVM *vm, const char *dir)
+{
+	pthread_attr_t at;
+	pthread_t t;
+	int ret;
+
+	if (listen_fd >= 0)
+		return 0;
+	jvm = vm;
+	if ((size_t)snprintf(sock_path, sizeof(sock_path),
+			     "%s/.mixprof-jmap-%d", dir,
+			     (int)getpid()) >= sizeof(sock_path)) {
+		jmap_log("%s: socket path too long; probes disabled", dir);
+		return -1;
+	}
+	ret = bind_socket();
+	if (ret) {
+		jmap_log("%s: %s; probes disabled", sock_path,
+			 ret == -EEXIST ? "exists and is not our socket"
+					: strerror(-ret));
+		return -1;
+	}
+	if (pthread_attr_init(&at) ||
+	    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED) ||
+	    pthread_create(&t, &at, serve, NULL)) {
+		jmap_log("cannot start the probe thread; probes disabled");
+		close(listen_fd);
+		listen_fd = -1;
+		unlink(sock_path);
+		return -1;
+	}
+	pthread_attr_destroy(&at);
+	return 0;
+}
+
+void control__stop(void)
+{
+	if (listen_fd >= 0)
+		unlink(sock_path);
+}
