@@ -10,12 +10,22 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #include "control.h"
 #include "log.h"
 #include "probes.h"
 
 #define LINE_MAX_LEN 2048
+#define HOLD_ENV "MIXPROF_JMAP_HOLD"
+#define HOLD_MAX_S 10
+
+/* control__hold: main waits here until the client says "go" or leaves */
+static pthread_mutex_t hold_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_cv = PTHREAD_COND_INITIALIZER;
+static bool released; /* by "go" or the client leaving, maybe before */
+static bool held; /* this JVM was held: its client polls counts */
+static bool dying, last_read; /* control__hold_exit */
 
 static JavaVM *jvm;
 static int listen_fd = -1;
@@ -43,6 +53,26 @@ static int cmd_probe(JNIEnv *env, char *args, struct strbuf *r)
 	return strbuf__addf(r, "ok %u %u\n", id, n);
 }
 
+static void release(void)
+{
+	pthread_mutex_lock(&hold_mu);
+	released = true;
+	last_read = dying; /* leaving counts as the last read */
+	pthread_cond_broadcast(&hold_cv);
+	pthread_mutex_unlock(&hold_mu);
+}
+
+/* The JVM is ending and the client has read the final counts. */
+static void counts_read(void)
+{
+	pthread_mutex_lock(&hold_mu);
+	if (dying) {
+		last_read = true;
+		pthread_cond_broadcast(&hold_cv);
+	}
+	pthread_mutex_unlock(&hold_mu);
+}
+
 int control__handle(JNIEnv *env, char *line, struct strbuf *r)
 {
 	char *args = strchr(line, ' ');
@@ -58,6 +88,8 @@ int control__handle(JNIEnv *env, char *line, struct strbuf *r)
 		return strbuf__addf(r, "error '%s' takes no arguments\n", line);
 	if (!strcmp(line, "counts") || !strcmp(line, "list")) {
 		n = line[0] == 'c' ? probes__counts(env, r) : probes__list(r);
+		if (line[0] == 'c')
+			counts_read();
 		return n < 0 ? n : strbuf__addf(r, "ok %d\n", n);
 	}
 	if (!strcmp(line, "status")) {
@@ -69,9 +101,13 @@ int control__handle(JNIEnv *env, char *line, struct strbuf *r)
 		probes__clear(env);
 		return strbuf__adds(r, "ok\n");
 	}
+	if (!strcmp(line, "go")) {
+		release();
+		return strbuf__adds(r, "ok\n");
+	}
 	return strbuf__addf(r,
 			    "error unknown command '%.40s' "
-			    "(probe, counts, list, status, clear)\n",
+			    "(probe, counts, list, status, clear, go)\n",
 			    line);
 }
 
@@ -193,6 +229,7 @@ static void session(int fd)
 	}
 	close(fd);
 	strbuf__release(&r);
+	release(); /* a client that left without "go" must not stall main */
 	env = attach();
 	if (env) {
 		probes__clear(env);
@@ -291,6 +328,51 @@ int control__start(JavaVM *vm, const char *dir)
 	}
 	pthread_attr_destroy(&at);
 	return 0;
+}
+
+/*
+ * Launched by mixprof -e (HOLD_ENV names our parent, so JVMs the program
+ * starts in turn do not wait): keep main from running until the client
+ * has added its probes, so calls from main's first lines are counted.
+ */
+void control__hold(void)
+{
+	const char *v = getenv(HOLD_ENV);
+	struct timespec until;
+	int ret = 0;
+
+	if (!v || listen_fd < 0 || atoi(v) != (int)getppid())
+		return;
+	held = true;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += HOLD_MAX_S;
+	pthread_mutex_lock(&hold_mu);
+	while (!released && ret != ETIMEDOUT)
+		ret = pthread_cond_timedwait(&hold_cv, &hold_mu, &until);
+	pthread_mutex_unlock(&hold_mu);
+	if (ret == ETIMEDOUT)
+		jmap_log("no probe client within %d s; running", HOLD_MAX_S);
+}
+
+/*
+ * A held JVM's counts live in the JVM: at VM death, wait (at most 1 s)
+ * for the client's next "counts" so it reads the final ones, and can
+ * name the stacks while the process still exists.
+ */
+void control__hold_exit(void)
+{
+	struct timespec until;
+	int ret = 0;
+
+	if (!held)
+		return;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 1;
+	pthread_mutex_lock(&hold_mu);
+	dying = true;
+	while (!last_read && ret != ETIMEDOUT)
+		ret = pthread_cond_timedwait(&hold_cv, &hold_mu, &until);
+	pthread_mutex_unlock(&hold_mu);
 }
 
 void control__stop(void)

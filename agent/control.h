@@ -16,6 +16,13 @@
 /* Bind the socket and start the thread (JVM live phase). 0 or -1, logged:
  * the agent runs on without probes. */
 int control__start(JavaVM *vm, const char *dir);
+/* At launch (VMInit, main's thread): when MIXPROF_JMAP_HOLD holds our
+ * parent's pid (mixprof -e launched us), wait until the client sends "go"
+ * or leaves, at most 10 s, so probes are in place before main runs. */
+void control__hold(void);
+/* At VM death of a held JVM: wait for the client's last "counts" (or its
+ * leaving), at most 1 s. Others return at once. */
+void control__hold_exit(void);
 /* Remove the socket file (VM death); the thread is left to die with the
  * JVM. */
 void control__stop(void);

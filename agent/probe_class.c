@@ -3,6 +3,10 @@
  * USDT probe. See probe_class.h and Probe.java.
  */
 #include <string.h>
+/* Probe arguments in registers (or constants), never memory operands:
+ * libbpf 1.1 cannot parse an indexed one such as 2@(%rax,%rcx,2) and
+ * refuses to attach to the probe at all. */
+#define STAP_SDT_ARG_CONSTRAINT nr
 #include <sys/sdt.h>
 #include "agent.h"
 #include "log.h"

@@ -471,11 +471,13 @@ void probes__status(JNIEnv *env, unsigned *nprobes, unsigned *nsites,
 
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *env, jthread t)
 {
-	control__start(P.vm, P.dir);
+	if (!control__start(P.vm, P.dir))
+		control__hold();
 }
 
 static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *env)
 {
+	control__hold_exit();
 	control__stop();
 }
 

@@ -2,7 +2,9 @@
 # The cost of a Java method entry probe on call-heavy workloads (JDK 17):
 # calls per second of the probed method with no agent, with the agent but
 # no probe, with a count probe, with a stacks probe (USDT armed, no
-# tracer attached), after a probe was added and removed again, and under -XX:+ExtendedDTraceProbes (HotSpot's own
+# tracer attached), with mixprof -e listening (stack mode: the USDT
+# program counts every call's stack; "mixprof"), after a probe was added
+# and removed again, and under -XX:+ExtendedDTraceProbes (HotSpot's own
 # method__entry, the flag alone, no tracer), as ratios to no agent.
 # Workloads (tests/fixtures/probe/ProbeBench.java): tiny (a few arithmetic
 # ops: the worst case) and mixed (a HashMap get and a StringBuilder append).
@@ -10,7 +12,7 @@
 # Measures and reports; never fails on a number.
 set -euo pipefail
 BUILD=${BUILD:?} TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-AGENT=$BUILD/libjmap.so CLI=$BUILD/tests/probe_cli
+AGENT=$BUILD/libjmap.so CLI=$BUILD/tests/probe_cli MIXPROF=$BUILD/mixprof
 FIX=$BUILD/tests/fixtures/probe
 RUNS=${RUNS:-3} SECS=${SECS:-3} # also WORKLOADS="tiny mixed", MODES
 [ -x "$CLI" ] && [ -f "$FIX/ProbeBench.class" ] ||
@@ -25,6 +27,9 @@ one() {
 	case $mode in
 	none) "$java" -cp "$FIX" ProbeBench "$w" "$SECS" ;;
 	agent) "$java" -agentpath:"$AGENT=dir=$work" -cp "$FIX" ProbeBench "$w" "$SECS" ;;
+	mixprof) # launched: the JVM is held until the probe is in
+		"$MIXPROF" -e "java:ProbeBench\$Work.$w" -o "$work/m.folded" \
+			-- "$java" -cp "$FIX" ProbeBench "$w" "$SECS" 2>"$work/m.err" ;;
 	dtrace) "$java" -XX:+UnlockDiagnosticVMOptions -XX:+ExtendedDTraceProbes \
 		-cp "$FIX" ProbeBench "$w" "$SECS" ;;
 	count | stacks | removed)
@@ -56,7 +61,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 for w in ${WORKLOADS:-tiny mixed}; do
 	echo "workload $w: median of $RUNS runs of ${SECS}s, calls/s"
 	base=
-	for mode in ${MODES:-none agent count stacks removed dtrace}; do
+	for mode in ${MODES:-none agent count stacks mixprof removed dtrace}; do
 		for r in $(seq "$RUNS"); do one "$w" "$mode"; done >"$work/rates"
 		m=$(median <"$work/rates")
 		[ -z "$base" ] && base=$m

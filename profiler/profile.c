@@ -15,14 +15,18 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <limits.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "cpus.h"
 #include "jvmprep.h"
 #include "launch.h"
 #include "maxstack.h"
+#include "probectl.h"
+#include "probes_run.h"
 #include "profile.h"
 #include "profile_opts.h"
+#include "render_out.h"
 #include "sampler_ctl.h"
 #include "sliceout.h"
 #include "stackfold.h"
@@ -30,6 +34,9 @@
 
 #define TICK_MS 100
 #define GUARD_NS (50 * 1000000ULL) /* bucket end to safe drain */
+/* -e: how long a JVM may take to show its agent's control socket */
+#define PROBE_LAUNCH_MS 10000 /* launched: JVM start to VMInit */
+#define PROBE_ATTACH_MS 3000 /* -p: the attach just loaded the agent */
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -47,6 +54,10 @@ struct run {
 	struct stackfold *sf;
 	struct pidset *pids;
 	struct sliceout *out;
+	struct renderout *ro; /* --svg, --html, --heatmap, --montage */
+	struct probes_run *pr; /* -e: the agent's probes */
+	FILE *table; /* -e --count: where the table goes */
+	time_t wall_start; /* for the graphs' subtitle */
 	struct launch child;
 	bool launched, child_done;
 	int child_status;
@@ -113,6 +124,7 @@ static void on_seen(const struct sample_key *k, void *ctx)
 	struct pid_info *pi;
 	bool added;
 
+	stackfold__seen(r->sf, k, r->now_ns); /* interpreted frames */
 	pi = pidset__get(r->pids, k->pid, &added);
 	if (!pi || !added)
 		return;
@@ -142,6 +154,8 @@ static void on_take(const struct sample_key *k, uint64_t count, void *ctx)
 		  ? sliceout__add(r->out, timebase__slice_of(&r->tb, k->bucket),
 				  line, count)
 		  : -errno;
+	if (!ret && r->ro)
+		ret = renderout__add(r->ro, k->bucket, line, count);
 	if (ret && !r->err)
 		r->err = ret;
 }
@@ -161,6 +175,8 @@ static int drain(struct run *r)
 		return ret;
 	if (r->err)
 		return r->err;
+	if (r->ro && (ret = renderout__flush(r->ro)))
+		return ret;
 	return sliceout__flush(r->out,
 			       r->now_ns > GUARD_NS ? r->now_ns - GUARD_NS : 0);
 }
@@ -184,6 +200,8 @@ static void refresh_one(struct pid_info *pi, void *ctx)
 	else if (r->o.per_thread)
 		proc_comm(pi->pid, pi->comm);
 }
+
+static void reap_child(struct run *r);
 
 /* ---- setup -------------------------------------------------------------- */
 
@@ -234,6 +252,8 @@ static int setup_bpf(struct run *r)
 	    .per_thread = r->o.per_thread,
 	    .user = !r->o.kernel_only,
 	    .kernel = !r->o.user_only,
+	    .no_interp = getenv("MIXPROF_NO_INTERP") != NULL,
+	    .usdt = r->o.nr_probes > 0,
 	    .cpus = r->cpus,
 	    .nr_cpus = r->nr_cpus,
 	};
@@ -263,8 +283,16 @@ static int setup_bpf(struct run *r)
 
 static int setup_launch(struct run *r)
 {
-	char *agent = agent_path();
+	char *agent = agent_path(), pid[16];
 	int ret;
+
+	/* -e: the agent holds main at VMInit until the probes are in, for
+	 * its parent only, us (agent/control.h); the child inherits this */
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (r->o.nr_probes && setenv("MIXPROF_JMAP_HOLD", pid, 1)) {
+		free(agent);
+		return -errno;
+	}
 
 	if (!agent)
 		fprintf(stderr, "mixprof: libjmap.so not found next to mixprof;"
@@ -279,12 +307,114 @@ static int setup_launch(struct run *r)
 	return sampler__add_target(r->smp, r->child.pid);
 }
 
+/* While a launched JVM starts: stop waiting when it died or we are told. */
+static bool probe_give_up(void *arg)
+{
+	struct run *r = arg;
+	sigset_t pend;
+
+	reap_child(r);
+	if (r->child_done || sigpending(&pend))
+		return true;
+	return sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM) ||
+	       sigismember(&pend, SIGHUP) ||
+	       (!r->launched && !proc_alive(r->o.pids[0]));
+}
+
+/*
+ * The probed JVM is known from the start, not from its first calls'
+ * drain tick as on_seen would have it: its JIT map is tailed every tick
+ * (else a method compiled meanwhile is named late, [unknown] before) and
+ * its interpreter is learnt now (until then each call's frames are kept
+ * whole, "pending", and a burst of calls fills the interp map).
+ */
+static void track_jvm(struct run *r, int pid)
+{
+	const struct sample_key k = {.pid = pid};
+	struct pid_info *pi;
+	bool added;
+
+	stackfold__seen(r->sf, &k, now_ns());
+	pi = pidset__get(r->pids, pid, &added);
+	if (!pi || !added)
+		return;
+	pi->jit = true;
+	symbolizer__refresh(r->sym, pid, now_ns());
+	proc_comm(pid, pi->comm);
+}
+
+/*
+ * A probe run starts the command (held until now), connects to its agent
+ * or that of -p, attaches the stack counter to the agent's USDT probe,
+ * and only then adds the probes, so no call goes uncounted. From launch
+ * the probes wait for their classes (PROBECTL_WAIT).
+ */
+static int start_probes(struct run *r)
+{
+	struct probes_run_cfg pc = {
+	    .pid = r->launched ? r->child.pid : (int)r->o.pids[0],
+	    .patterns = r->o.probes,
+	    .nr_patterns = r->o.nr_probes,
+	    .stacks = !r->o.count,
+	    .wait = r->launched,
+	};
+	char path[PATH_MAX];
+	int ret;
+
+	if (r->launched && (ret = launch__go(&r->child))) {
+		fprintf(stderr, "mixprof: cannot run '%s': %s\n", r->o.cmd[0],
+			strerror(ret));
+		return -ret;
+	}
+	ret = probes_run__open(&pc,
+			       r->launched ? PROBE_LAUNCH_MS : PROBE_ATTACH_MS,
+			       probe_give_up, r, &r->pr);
+	if (ret == -EINTR && r->child_done)
+		fprintf(stderr,
+			"mixprof: -e: '%s' (pid %d) ended before its agent "
+			"answered (is it the JVM itself?)\n",
+			r->o.cmd[0], pc.pid);
+	if (ret)
+		return ret;
+	r->tb.start_ns = now_ns();
+	r->wall_start = time(NULL);
+	if (!r->o.count) {
+		track_jvm(r, pc.pid);
+		ret = probectl__agent_path(pc.pid, path, sizeof(path));
+		if (!ret)
+			ret = sampler__attach_usdt(r->smp, r->tb.start_ns,
+						   pc.pid, path,
+						   PROBECTL_USDT_PROVIDER,
+						   PROBECTL_USDT_NAME);
+		if (ret) {
+			fprintf(stderr,
+				"mixprof: -e: cannot attach to %s:%s of "
+				"libjmap.so in %d: %s\n",
+				PROBECTL_USDT_PROVIDER, PROBECTL_USDT_NAME,
+				pc.pid, strerror(-ret));
+			return ret;
+		}
+	}
+	ret = probes_run__add(r->pr);
+	if (ret) /* ends the run; a held JVM goes on when we close */
+		return ret;
+	/* also the sign, for scripts, that the probes are in place */
+	fprintf(stderr, "mixprof: probing %u methods in pid %d%s\n",
+		probes_run__sites(r->pr), pc.pid,
+		r->launched ? " (and those of classes loaded later)" : "");
+	return r->launched ? probes_run__go(r->pr) : 0;
+}
+
 static int start(struct run *r)
 {
 	int ret;
 
+	if (r->o.nr_probes)
+		return start_probes(r);
+
 	/* time starts when sampling does, not when loading did */
 	r->tb.start_ns = now_ns();
+	r->wall_start = time(NULL);
 	ret = sampler__attach(r->smp, r->tb.start_ns);
 	if (ret) {
 		if (ret == -EPERM || ret == -EACCES)
@@ -364,6 +494,11 @@ static int loop(struct run *r, const sigset_t *sigs)
 		ret = drain(r);
 		if (ret)
 			return ret;
+		/* every tick, after the drain: a JVM that exits takes its
+		 * counts along; one we launched waits at exit for this poll,
+		 * so its last counts and stacks are read while it lives */
+		if (r->pr && (r->o.count || r->launched))
+			probes_run__poll(r->pr);
 	}
 }
 
@@ -386,6 +521,29 @@ static void report_child(struct run *r)
 			r->o.cmd[0], WTERMSIG(st), strsignal(WTERMSIG(st)));
 }
 
+/*
+ * A probe run counts calls: --count the agent's, stacks the USDT hits
+ * (every hit is written, a lost stack under "[lost user stack]"). True
+ * when that was all there is to say.
+ */
+static bool probe_summary(struct run *r, const uint64_t *st, double secs)
+{
+	struct probe_count *t = probes_run__table(r->pr);
+
+	if (r->o.count) {
+		fprintf(stderr,
+			"mixprof: %" PRIu64 " calls of %u methods in %.1f s\n",
+			probe_count__total(t), probe_count__methods(t), secs);
+		return true;
+	}
+	fprintf(stderr,
+		"mixprof: %" PRIu64 " calls in %.1f s (%s), %" PRIu64
+		" written\n",
+		st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
+		sliceout__total(r->out));
+	return false; /* the rest as for samples */
+}
+
 /* Account for every sample: what was written, what was lost and why. */
 static void summary(struct run *r)
 {
@@ -396,11 +554,15 @@ static void summary(struct run *r)
 
 	sampler__stats(r->smp, st);
 	symbolizer__stats(r->sym, &ss);
-	fprintf(stderr,
-		"mixprof: %" PRIu64 " samples in %.1f s (%s, %" PRIu64
-		" Hz, %d CPUs), %" PRIu64 " written\n",
-		st[STAT_SAMPLES], secs, sampler__event_name(r->smp), r->o.freq,
-		r->nr_cpus, sliceout__total(r->out));
+	ss.frames += fs->interp_named; /* named by interp.c, not symbolizer */
+	if (r->pr && probe_summary(r, st, secs))
+		return;
+	if (!r->pr)
+		fprintf(stderr,
+			"mixprof: %" PRIu64 " samples in %.1f s (%s, %" PRIu64
+			" Hz, %d CPUs), %" PRIu64 " written\n",
+			st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
+			r->o.freq, r->nr_cpus, sliceout__total(r->out));
 	if (st[STAT_COUNTS_FULL])
 		fprintf(stderr,
 			"mixprof:   %" PRIu64 " dropped: counts map "
@@ -429,6 +591,21 @@ static void summary(struct run *r)
 			"mixprof:   %" PRIu64 " samples without a "
 			"user stack (kernel threads)\n",
 			st[STAT_USER_EMPTY]);
+	if (fs->interp_samples)
+		fprintf(stderr,
+			"mixprof:   interpreted frames: %" PRIu64 " named, "
+			"%" PRIu64 " left as Interpreter (in %.2f%% of the "
+			"%" PRIu64 " samples with interpreted frames)\n",
+			fs->interp_named, fs->interp_unnamed,
+			100.0 * fs->interp_unnamed_samples / fs->interp_samples,
+			fs->interp_samples);
+	if (fs->interp_samples && verbose)
+		fprintf(stderr,
+			"mixprof:   interpreted: %" PRIu64 " JVMs walked, %" PRIu64
+			" frames off the kernel's walk, %" PRIu64 " unreadable, "
+			"%" PRIu64 " samples without a list (interp map full)\n",
+			fs->interp_jvms, fs->interp_misaligned,
+			fs->interp_unreadable, st[STAT_INTERP_FULL]);
 	if (ss.frames)
 		fprintf(stderr,
 			"mixprof:   %.1f%% of %" PRIu64 " frames "
@@ -440,6 +617,57 @@ static void summary(struct run *r)
 			    : "");
 }
 
+/*
+ * The graphs' default title names what was profiled: "mixprof: java -jar
+ * app.jar", "mixprof: pid 1234 (java)", "mixprof: whole host".
+ */
+static void make_title(struct run *r, char *buf, size_t len)
+{
+	char comm[16] = "";
+	size_t n;
+	int i;
+
+	n = snprintf(buf, len, "mixprof: ");
+	if (r->o.cmd) {
+		for (i = 0; r->o.cmd[i] && n < len; i++)
+			n += snprintf(buf + n, len - n, "%s%s", i ? " " : "",
+				      r->o.cmd[i]);
+	} else if (r->o.nr_pids == 1) {
+		proc_comm(r->o.pids[0], comm);
+		snprintf(buf + n, len - n, "pid %u%s%s%s", r->o.pids[0],
+			 *comm ? " (" : "", comm, *comm ? ")" : "");
+	} else if (r->o.nr_pids) {
+		n += snprintf(buf + n, len - n, "pids");
+		for (i = 0; i < r->o.nr_pids && n < len; i++)
+			n += snprintf(buf + n, len - n, "%c%u", i ? ',' : ' ',
+				      r->o.pids[i]);
+	} else {
+		snprintf(buf + n, len - n, "whole host");
+	}
+}
+
+/* Title and subtitle (when it started, how long, how many), then draw. */
+static int render(struct run *r)
+{
+	char title[160], sub[128], when[32] = "";
+	struct tm tm;
+
+	make_title(r, title, sizeof(title));
+	if (localtime_r(&r->wall_start, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S, ", &tm);
+	if (r->o.nr_probes)
+		snprintf(sub, sizeof(sub), "%s%.1f s, %" PRIu64 " calls of %s%s",
+			 when, (r->end_ns - r->tb.start_ns) / 1e9,
+			 sliceout__total(r->out), r->o.probes[0],
+			 r->o.nr_probes > 1 ? ", ..." : "");
+	else
+		snprintf(sub, sizeof(sub),
+			 "%s%.1f s at %" PRIu64 " Hz, %" PRIu64 " samples",
+			 when, (r->end_ns - r->tb.start_ns) / 1e9, r->o.freq,
+			 sliceout__total(r->out));
+	return renderout__finish(r->ro, r->o.title ? r->o.title : title, sub);
+}
+
 /* Detach first, so nothing can count any more; then drain it all. */
 static int finish(struct run *r)
 {
@@ -447,6 +675,11 @@ static int finish(struct run *r)
 
 	sampler__detach(r->smp);
 	r->now_ns = r->end_ns = now_ns();
+	if (r->pr) {
+		if (r->o.count)
+			probes_run__poll(r->pr);
+		probes_run__end(r->pr); /* the agent removes the probes */
+	}
 	reap_child(r);
 	r->full = true;
 	pidset__for_each(r->pids, refresh_one, r);
@@ -457,6 +690,17 @@ static int finish(struct run *r)
 	if (ret)
 		fprintf(stderr, "mixprof: writing %s: %s\n",
 			r->o.output ? r->o.output : "output", strerror(-ret));
+	/* the renderers print their own errors, naming their files */
+	if (!ret && r->ro)
+		ret = render(r);
+	if (!ret && r->table) {
+		ret = probe_count__print(probes_run__table(r->pr), r->table,
+					 (r->end_ns - r->tb.start_ns) / 1e9);
+		if (ret)
+			fprintf(stderr, "mixprof: writing %s: %s\n",
+				r->o.output ? r->o.output : "stdout",
+				strerror(-ret));
+	}
 	report_child(r);
 	summary(r);
 	return ret;
@@ -471,6 +715,8 @@ static int setup_naming(struct run *r)
 	    .per_thread = r->o.per_thread,
 	    .annotate = r->o.annotate,
 	    .depth = r->o.stack_depth,
+	    .no_interp = getenv("MIXPROF_NO_INTERP") != NULL,
+	    .probe_leaf = r->o.nr_probes > 0,
 	};
 
 	r->sym = symbolizer__new(NULL);
@@ -479,6 +725,36 @@ static int setup_naming(struct run *r)
 	if (!r->sym || !r->pids || !r->sf) {
 		fprintf(stderr, "mixprof: %s\n", strerror(errno));
 		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The renderers' output files exist (and the paths work) before the run. */
+static int setup_render(struct run *r)
+{
+	struct render_cfg rc = {
+	    .svg = r->o.svg,
+	    .html = r->o.html,
+	    .heatmap = r->o.heatmap,
+	    .montage = r->o.montage,
+	};
+
+	if (!rc.svg && !rc.html && !rc.heatmap && !rc.montage)
+		return 0;
+	r->ro = renderout__new(&rc, &r->tb);
+	return r->ro ? 0 : -errno;
+}
+
+/* --count's table goes to -o or stdout; the file exists before the run. */
+static int setup_table(struct run *r)
+{
+	if (!r->o.count)
+		return 0;
+	r->table = r->o.output ? fopen(r->o.output, "w") : stdout;
+	if (!r->table) {
+		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
+			strerror(errno));
+		return -errno;
 	}
 	return 0;
 }
@@ -496,12 +772,16 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 		return EXIT_PROF_FAIL;
 	r->tb.bucket_ns = r->o.bucket_ns;
 	r->tb.slice_ns = r->o.slice_ns;
-	r->out = sliceout__new(&r->tb, r->o.output);
+	r->out = (r->o.output || r->o.folded_stdout) && !r->o.count
+		     ? sliceout__new(&r->tb, r->o.output)
+		     : sliceout__new_discard(&r->tb);
 	if (!r->out) {
 		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
 			strerror(errno));
 		return EXIT_PROF_FAIL;
 	}
+	if (setup_render(r) || setup_table(r))
+		return EXIT_PROF_FAIL;
 	for (i = 0; i < r->o.nr_pids; i++)
 		jvmprep(r->o.pids[i], r->o.attach);
 	ret = cpus__online(&r->cpus, &r->nr_cpus);
@@ -518,6 +798,8 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	if (setup_naming(r) || (r->o.cmd && setup_launch(r)))
 		return EXIT_PROF_FAIL;
 	ret = start(r);
+	if (ret == -EINVAL && r->pr) /* a pattern the agent refused */
+		return EXIT_PROF_USAGE;
 	if (ret)
 		return ret == -EPERM || ret == -EACCES ? EXIT_PROF_PERM
 						       : EXIT_PROF_FAIL;
@@ -536,11 +818,15 @@ static void teardown(struct run *r)
 		close(r->child.go_fd);
 		waitpid(r->child.pid, NULL, 0);
 	}
+	probes_run__close(r->pr); /* before anything else: the probes go */
+	if (r->table && r->table != stdout)
+		fclose(r->table);
 	stackfold__free(r->sf);
 	sampler__free(r->smp);
 	symbolizer__free(r->sym);
 	pidset__free(r->pids);
 	sliceout__free(r->out);
+	renderout__free(r->ro);
 	free(r->cpus);
 	ret = maxstack__restore(r->old_maxstack);
 	if (ret)

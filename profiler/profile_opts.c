@@ -22,6 +22,12 @@ enum {
 	OPT_BUCKET_MS,
 	OPT_STACK_DEPTH,
 	OPT_COUNTS_SIZE,
+	OPT_SVG,
+	OPT_HTML,
+	OPT_MONTAGE,
+	OPT_HEATMAP,
+	OPT_TITLE,
+	OPT_COUNT,
 	OPT_HELP,
 };
 
@@ -42,6 +48,13 @@ static const struct option long_opts[] = {
     {"bucket-ms", required_argument, NULL, OPT_BUCKET_MS},
     {"stack-depth", required_argument, NULL, OPT_STACK_DEPTH},
     {"counts-size", required_argument, NULL, OPT_COUNTS_SIZE},
+    {"svg", required_argument, NULL, OPT_SVG},
+    {"html", required_argument, NULL, OPT_HTML},
+    {"montage", required_argument, NULL, OPT_MONTAGE},
+    {"heatmap", required_argument, NULL, OPT_HEATMAP},
+    {"title", required_argument, NULL, OPT_TITLE},
+    {"event", required_argument, NULL, 'e'},
+    {"count", no_argument, NULL, OPT_COUNT},
     {"help", no_argument, NULL, OPT_HELP},
     {0},
 };
@@ -69,8 +82,9 @@ void profile_opts__usage(FILE *out, const char *prog)
 "  -K, --kernel-stacks-only kernel frames only\n"
 "  -d, --delimited          put a \"-\" frame between user and kernel frames\n"
 "  -f, --folded             folded output (the default and only format)\n"
-"  -o, --output FILE|DIR    write to FILE (default stdout); with -i, a\n"
-"                           directory of slices\n"
+"  -o, --output FILE|DIR    write to FILE (default stdout, or nothing when\n"
+"                           --svg, --html or --heatmap is given); with -i,\n"
+"                           a directory of slices\n"
 "  -i, --interval SECS      cut the profile into slices of SECS (may be\n"
 "                           fractional): DIR/slice-NNNN.folded and\n"
 "                           DIR/slices.tsv (index start_ns end_ns samples\n"
@@ -79,8 +93,28 @@ void profile_opts__usage(FILE *out, const char *prog)
 "      --stack-storage-size N  distinct stacks the kernel keeps (16384)\n"
 "      --no-annotate        no _[j] _[i] _[k] frame suffixes\n"
 "      --no-attach          do not load the map agent into a running JVM\n"
+"Java method entry probes (instead of CPU sampling; one JVM, -p or a\n"
+"command; the agent instruments the methods and removes it at the end):\n"
+"  -e, --event java:CLASS.METHOD[(DESC)]  probe the entries of these methods\n"
+"                           (* matches any run of characters, class dotted\n"
+"                           or slashed; -e again for more): folded stacks\n"
+"                           of the callers, counts = calls\n"
+"      --count              with -e: no stacks; a table METHOD TOTAL\n"
+"                           CALLS_PER_S, biggest first\n"
 "  -v, --verbose            libbpf and debug messages on stderr\n"
 "      --help               this text\n"
+"Rendering (self-contained files; any browser, offline):\n"
+"      --svg FILE           the run's flame graph, interactive SVG\n"
+"      --html FILE          the same as an HTML page (canvas, for big ones)\n"
+"      --montage DIR        warmup montage: the slices (-i, default 10 s) go\n"
+"                           to DIR as with -o DIR (so no -o), each also as\n"
+"                           a flame graph; DIR/index.html shows them in\n"
+"                           order\n"
+"      --heatmap DIR        count in 10 ms buckets; write DIR/samples.timed\n"
+"                           and DIR/heatmap.html (seconds across, 20 ms\n"
+"                           rows down; drag a range to see its graph)\n"
+"      --title TEXT         title of the graphs (default: the command, the\n"
+"                           pids or \"whole host\")\n"
 "Advanced:\n"
 "      --stack-depth N      frames kept per stack (default 1024)\n"
 "      --bucket-ms N        time resolution of the counts (default 1000)\n"
@@ -91,11 +125,16 @@ void profile_opts__usage(FILE *out, const char *prog)
 "  %s -F 999 -o out.folded 10      # whole host at 999 Hz\n"
 "  %s -o warm.folded -- java -jar app.jar\n"
 "  %s -i 1 -o slices/ -p 1234 60   # one folded file per second\n"
+"  %s --svg out.svg -p 1234 30     # a flame graph, no folded text\n"
+"  %s -i 30 --montage warm/ --heatmap warm/ -- java -jar app.jar\n"
+"  %s -p 1234 -e 'java:java.util.ArrayList.add' 10   # who calls it\n"
+"  %s -p 1234 -e 'java:com.acme.*.handle*' --count 10\n"
 "\n"
 "Exit status: 0 profiled (in launch mode, whatever the command's status,\n"
 "which is reported on stderr); 1 runtime failure; 2 bad command line;\n"
-"3 missing privilege (CAP_BPF and CAP_PERFMON, or root).\n",
-		prog, prog, prog, prog, prog, prog);
+"3 missing privilege (CAP_BPF and CAP_PERFMON, or root). With -e, a\n"
+"pattern the agent refuses exits 2, one matching no method 1.\n",
+		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 /* clang-format on */
 
@@ -211,6 +250,7 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 	case 'F':
 		if (parse_u64(optarg, 1, 100000, &o->freq))
 			BAD("-F", "1..100000 Hz");
+		o->freq_set = true;
 		return 0;
 	case 'U':
 		o->user_only = true;
@@ -261,11 +301,132 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 	case OPT_NO_ATTACH:
 		o->attach = false;
 		return 0;
+	case OPT_SVG:
+		o->svg = optarg;
+		return 0;
+	case OPT_HTML:
+		o->html = optarg;
+		return 0;
+	case OPT_MONTAGE:
+		o->montage = optarg;
+		return 0;
+	case OPT_HEATMAP:
+		o->heatmap = optarg;
+		return 0;
+	case OPT_TITLE:
+		o->title = optarg;
+		return 0;
+	case 'e':
+		if (o->nr_probes == PROFILE_MAX_PROBES) {
+			snprintf(err, errlen, "more than %d -e patterns",
+				 PROFILE_MAX_PROBES);
+			return -EINVAL;
+		}
+		if (!*optarg) {
+			snprintf(err, errlen, "-e: empty pattern");
+			return -EINVAL;
+		}
+		o->probes[o->nr_probes++] = optarg;
+		return 0;
+	case OPT_COUNT:
+		o->count = true;
+		return 0;
 	case OPT_HELP:
 		return OPTS_HELP;
 	default:
 		return -EINVAL;
 	}
+}
+
+/*
+ * The rendering options: --montage DIR is -o DIR with slices (10 s unless
+ * -i says), --heatmap fixes 10 ms buckets, and folded text goes to stdout
+ * only when nothing else was asked for. Then the bucket length.
+ */
+static int check_render(struct profile_opts *o, uint64_t bucket_ms, char *err,
+			size_t errlen)
+{
+	bool dflt = o->montage && !o->slice_ns;
+
+	if (o->montage && o->output) {
+		snprintf(err, errlen,
+			 "--montage DIR writes the folded slices into DIR: "
+			 "leave out -o");
+		return -EINVAL;
+	}
+	if (o->montage) {
+		o->output = o->montage;
+		if (!o->slice_ns)
+			o->slice_ns = MONTAGE_SLICE_NS;
+	}
+	if (o->slice_ns && !o->output) {
+		snprintf(err, errlen,
+			 "-i needs -o DIR (or --montage DIR) for the slice "
+			 "files");
+		return -EINVAL;
+	}
+	if (o->heatmap && bucket_ms && bucket_ms != HEATMAP_BUCKET_MS) {
+		snprintf(err, errlen,
+			 "--heatmap counts in %d ms buckets: leave out "
+			 "--bucket-ms %llu",
+			 HEATMAP_BUCKET_MS, (unsigned long long)bucket_ms);
+		return -EINVAL;
+	}
+	if (o->heatmap)
+		bucket_ms = HEATMAP_BUCKET_MS;
+	o->folded_stdout = !o->output && !o->svg && !o->html && !o->heatmap;
+	if (bucket_ms) {
+		o->bucket_ns = bucket_ms * NSEC_PER_MSEC;
+		if (o->slice_ns && o->slice_ns % o->bucket_ns) {
+			snprintf(err, errlen,
+				 "-i%s must be a multiple of the %llu ms "
+				 "buckets%s",
+				 dflt ? " (10 s with --montage)" : "",
+				 (unsigned long long)bucket_ms,
+				 o->heatmap ? " of --heatmap" : "");
+			return -EINVAL;
+		}
+	} else {
+		/* slices are unions of buckets: the largest bucket <= 1 s
+		 * that divides the slice */
+		o->bucket_ns = o->slice_ns ? gcd64(o->slice_ns, NSEC_PER_SEC)
+					   : NSEC_PER_SEC;
+	}
+	return 0;
+}
+
+/*
+ * A probe run (-e) watches one JVM, counts calls instead of sampling, and
+ * with --count prints a table instead of stacks.
+ */
+static int check_probes(struct profile_opts *o, char *err, size_t errlen)
+{
+	const char *bad = NULL;
+
+	if (!o->nr_probes) {
+		if (o->count)
+			snprintf(err, errlen, "--count needs -e PATTERN");
+		return o->count ? -EINVAL : 0;
+	}
+	if (!o->nr_pids && !o->cmd)
+		bad = "-e needs -p PID or a command (after \"--\")";
+	else if (o->nr_pids > 1)
+		bad = "-e probes one JVM: give one -p PID";
+	else if (o->freq_set)
+		bad = "-F does not apply to -e (a probe run counts calls, "
+		      "it does not sample)";
+	else if (o->kernel_only)
+		bad = "-K does not apply to -e (probes take user stacks)";
+	else if (o->count && (o->slice_ns || o->svg || o->html ||
+			      o->montage || o->heatmap || o->per_thread))
+		bad = "--count prints a table: leave out -i, --svg, --html, "
+		      "--montage, --heatmap and --per-thread";
+	if (bad) {
+		snprintf(err, errlen, "%s", bad);
+		return -EINVAL;
+	}
+	o->user_only = true; /* no kernel stack at a Java method's entry */
+	return 0;
 }
 
 /* Duration, launch command, and the checks between options. */
@@ -297,26 +458,9 @@ static int parse_rest(struct profile_opts *o, int argc, char **argv,
 		snprintf(err, errlen, "-p and a command exclude each other");
 		return -EINVAL;
 	}
-	if (o->slice_ns && !o->output) {
-		snprintf(err, errlen, "-i needs -o DIR for the slice files");
+	if (check_probes(o, err, errlen))
 		return -EINVAL;
-	}
-	if (bucket_ms) {
-		o->bucket_ns = bucket_ms * NSEC_PER_MSEC;
-		if (o->slice_ns && o->slice_ns % o->bucket_ns) {
-			snprintf(err, errlen,
-				 "-i must be a multiple of "
-				 "--bucket-ms %llu",
-				 (unsigned long long)bucket_ms);
-			return -EINVAL;
-		}
-	} else {
-		/* slices are unions of buckets: the largest bucket <= 1 s
-		 * that divides the slice */
-		o->bucket_ns = o->slice_ns ? gcd64(o->slice_ns, NSEC_PER_SEC)
-					   : NSEC_PER_SEC;
-	}
-	return 0;
+	return check_render(o, bucket_ms, err, errlen);
 }
 
 int profile_opts__parse(struct profile_opts *o, int argc, char **argv,
@@ -328,7 +472,7 @@ int profile_opts__parse(struct profile_opts *o, int argc, char **argv,
 	set_defaults(o);
 	optind = 0; /* full reset: parse may run more than once */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:p:F:UKdfo:i:v", long_opts,
+	while ((c = getopt_long(argc, argv, "+:p:F:UKdfo:i:ve:", long_opts,
 				NULL)) != -1) {
 		if (c == ':' || c == '?') {
 			snprintf(err, errlen,

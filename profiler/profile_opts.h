@@ -18,6 +18,9 @@ enum profile_exit {
 	EXIT_PROF_PERM = 3, /* missing privilege (CAP_BPF, CAP_PERFMON) */
 };
 
+/* -e patterns per run */
+#define PROFILE_MAX_PROBES 32
+
 struct profile_opts {
 	uint32_t *pids; /* -p, owned (free with profile_opts__release) */
 	int nr_pids;
@@ -35,9 +38,25 @@ struct profile_opts {
 	uint64_t duration_ns; /* 0: until Ctrl-C or the target exits */
 	uint64_t slice_ns; /* -i, 0: one profile */
 	uint64_t bucket_ns; /* time resolution of the counts */
-	const char *output; /* -o, NULL: stdout */
+	const char *output; /* -o, NULL: stdout (see folded_stdout) */
+	const char *svg; /* --svg FILE: the whole run as a flame graph */
+	const char *html; /* --html FILE: the same, canvas page */
+	const char *montage; /* --montage DIR: slices + DIR/index.html */
+	const char *heatmap; /* --heatmap DIR: samples.timed, heatmap.html */
+	const char *title; /* --title, NULL: made from the target */
+	bool folded_stdout; /* no -o and nothing rendered: folded to stdout */
 	char **cmd; /* after "--": command to launch, NULL-ended */
+	/* -e: a probe run (no CPU sampling): stacks at each entry of the
+	 * matching Java methods, or with --count only calls per method */
+	const char *probes[PROFILE_MAX_PROBES]; /* -e patterns, argv's */
+	int nr_probes;
+	bool count; /* --count: a table, no stacks */
+	bool freq_set; /* -F was given */
 };
+
+/* Default slice of --montage without -i, and the heat map's bucket. */
+#define MONTAGE_SLICE_NS 10000000000ULL
+#define HEATMAP_BUCKET_MS 10
 
 /* Parsed without error; --help asked (usage to print, exit 0). */
 enum { OPTS_OK = 0, OPTS_HELP = 1 };

@@ -9,6 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/usdt.bpf.h>
 #include "sampler.h"
 
 #define ENOMEM 12
@@ -22,6 +23,7 @@ const volatile bool filter_pids = false; /* only tgids in targets */
 const volatile bool per_thread = false;
 const volatile bool user_stacks = true;
 const volatile bool kernel_stacks = true;
+const volatile bool interp_walk = true; /* name interpreted frames */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -51,6 +53,30 @@ struct {
 	__uint(max_entries, STAT_NR);
 } stats SEC(".maps");
 
+/* JVMs whose interpreted frames to walk: tgid -> where and how */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, struct interp_proc);
+	__uint(max_entries, 1024);
+} interp_procs SEC(".maps");
+
+/* interp_id -> interpreted frames; drained with the counts */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u64);
+	__type(value, struct interp_stack);
+	__uint(max_entries, 4096); /* set by user space before load */
+} interp SEC(".maps");
+
+/* one stack under construction per CPU (too big for the BPF stack) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct interp_stack);
+	__uint(max_entries, 1);
+} interp_scratch SEC(".maps");
+
 static __always_inline void stat_inc(__u32 idx)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
@@ -66,14 +92,196 @@ static __always_inline void stat_stack(__s32 id, __u32 lost)
 		stat_inc(lost);
 }
 
+/* State of one frame-pointer walk, shared with the bpf_loop callback. */
+struct walk {
+	struct interp_proc p;
+	struct interp_stack *st;
+	__u64 ip, fp; /* the current frame's pc and frame pointer */
+	__u32 idx; /* its position in the kernel's user stack */
+};
+
+static __always_inline __u64 read_u64(__u64 addr)
+{
+	__u64 v = 0;
+
+	if (bpf_probe_read_user(&v, sizeof(v), (const void *)addr))
+		return 0;
+	return v;
+}
+
+/*
+ * Method* -> the Symbol*s of its holder's name and its own name:
+ * Method::_constMethod, ConstMethod::{_constants, _name_index},
+ * ConstantPool::_pool_holder and slot _name_index, Klass::_name.
+ */
+static __always_inline void read_names(const struct interp_proc *p,
+				       struct interp_frame *f)
+{
+	__u64 cm, cp, holder;
+	__u16 ni = 0;
+
+	cm = read_u64(f->method + p->off_const_method);
+	if (!cm)
+		return;
+	cp = read_u64(cm + p->off_constants);
+	if (bpf_probe_read_user(&ni, sizeof(ni),
+				(const void *)(cm + p->off_name_index)))
+		return;
+	if (!cp)
+		return;
+	holder = read_u64(cp + p->off_pool_holder);
+	if (holder)
+		f->klass_name = read_u64(holder + p->off_klass_name);
+	f->name = read_u64(cp + p->cp_base + (__u64)ni * 8);
+}
+
+static long walk_step(__u32 i, void *arg)
+{
+	struct walk *w = arg;
+	__u64 fr[2];
+
+	if (w->ip >= w->p.code_start && w->ip < w->p.code_end) {
+		struct interp_stack *st = w->st;
+		__u32 n = st->nr;
+		struct interp_frame *f;
+
+		if (n >= INTERP_MAX_FRAMES)
+			return 1;
+		f = &st->f[n & (INTERP_MAX_FRAMES - 1)];
+		f->idx = w->idx;
+		f->pad = 0;
+		f->ip = w->ip;
+		f->method = 0;
+		f->klass_name = 0;
+		f->name = 0;
+		if (w->fp)
+			f->method = read_u64(w->fp + (__s64)w->p.method_slot);
+		if (f->method && w->p.off_const_method)
+			read_names(&w->p, f);
+		st->nr = n + 1;
+	}
+	/* the caller: return address above the saved rbp, as the kernel
+	 * reads it (a failed read ends both walks) */
+	if (!w->fp || bpf_probe_read_user(fr, sizeof(fr), (const void *)w->fp))
+		return 1;
+	w->ip = fr[1];
+	w->fp = fr[0];
+	w->idx++;
+	return 0;
+}
+
+/* FNV-1a over the used frames: the same frames give the same id. */
+static __always_inline __u64 interp_hash(const struct interp_stack *st)
+{
+	const __u64 *w = (const __u64 *)st->f;
+	__u64 h = 0xcbf29ce484222325ULL;
+	__u32 i, words = st->nr * (sizeof(struct interp_frame) / 8);
+
+	for (i = 0; i < INTERP_MAX_FRAMES * sizeof(struct interp_frame) / 8;
+	     i++) {
+		if (i >= words)
+			break;
+		h = (h ^ w[i]) * 0x100000001b3ULL;
+	}
+	return h ? h : 1;
+}
+
+/*
+ * Walk the user frames of a JVM for interpreted ones, from user pc ip and
+ * frame pointer fp; the id of their list, or 0 (not a JVM we know, no
+ * interpreted frame, map full).
+ */
+static __always_inline __u64 walk_interp(__u64 ip, __u64 fp, __u32 tgid)
+{
+	struct interp_proc *p = bpf_map_lookup_elem(&interp_procs, &tgid);
+	struct walk w = {};
+	__u32 zero = 0;
+	__u64 id;
+
+	if (!p)
+		return 0;
+	w.st = bpf_map_lookup_elem(&interp_scratch, &zero);
+	if (!w.st)
+		return 0;
+	w.p = *p;
+	w.st->nr = 0;
+	w.ip = ip;
+	w.fp = fp;
+	stat_inc(STAT_INTERP_WALKS);
+	bpf_loop(INTERP_MAX_WALK, walk_step, &w, 0);
+	if (!w.st->nr)
+		return 0;
+	id = interp_hash(w.st);
+	if (bpf_map_update_elem(&interp, &id, w.st, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&interp, &id)) {
+		stat_inc(STAT_INTERP_FULL);
+		return 0;
+	}
+	return id;
+}
+
+/* A perf sample's user pc and frame pointer, as the kernel's walk takes
+ * them; the context only allows 8-byte reads of regs, so the mode comes
+ * from the pc's half of the address space. */
+static __always_inline __u64 walk_sample(struct bpf_perf_event_data *ctx,
+					 __u32 tgid)
+{
+	struct pt_regs *regs = (struct pt_regs *)&ctx->regs;
+	__u64 ip = regs->ip, fp = regs->bp;
+
+	if ((__s64)ip < 0) { /* in the kernel: the user registers it saved */
+		struct pt_regs *u = (struct pt_regs *)bpf_task_pt_regs(
+		    bpf_get_current_task_btf());
+
+		ip = BPF_CORE_READ(u, ip);
+		fp = BPF_CORE_READ(u, bp);
+	}
+	return walk_interp(ip, fp, tgid);
+}
+
+/* The time bucket and process (or thread) naming of a key. */
+static __always_inline void key_head(struct sample_key *key, __u32 tgid,
+				     __u32 tid)
+{
+	struct task_struct *task;
+
+	key->pid = tgid;
+	key->bucket = (bpf_ktime_get_ns() - start_ns) / bucket_ns;
+	if (per_thread) {
+		key->tid = tid;
+		bpf_get_current_comm(key->comm, sizeof(key->comm));
+	} else {
+		task = (struct task_struct *)bpf_get_current_task();
+		BPF_CORE_READ_STR_INTO(&key->comm, task, group_leader, comm);
+	}
+}
+
+/* One more sample (or call) of key; a full map is counted. */
+static __always_inline void count_key(struct sample_key *key)
+{
+	__u64 one = 1, *cnt;
+
+	cnt = bpf_map_lookup_elem(&counts, key);
+	if (cnt) {
+		__sync_fetch_and_add(cnt, 1);
+		return;
+	}
+	if (bpf_map_update_elem(&counts, key, &one, BPF_NOEXIST) == 0)
+		return;
+	/* another CPU inserted it first, or the map is full */
+	cnt = bpf_map_lookup_elem(&counts, key);
+	if (cnt)
+		__sync_fetch_and_add(cnt, 1);
+	else
+		stat_inc(STAT_COUNTS_FULL);
+}
+
 SEC("perf_event")
 int mixprof_sample(struct bpf_perf_event_data *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = (__u32)id;
-	struct task_struct *task;
 	struct sample_key key = {};
-	__u64 one = 1, *cnt;
 
 	if (tid == 0) /* idle */
 		return 0;
@@ -81,15 +289,7 @@ int mixprof_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	stat_inc(STAT_SAMPLES);
 
-	key.pid = tgid;
-	key.bucket = (bpf_ktime_get_ns() - start_ns) / bucket_ns;
-	if (per_thread) {
-		key.tid = tid;
-		bpf_get_current_comm(key.comm, sizeof(key.comm));
-	} else {
-		task = (struct task_struct *)bpf_get_current_task();
-		BPF_CORE_READ_STR_INTO(&key.comm, task, group_leader, comm);
-	}
+	key_head(&key, tgid, tid);
 	key.user_stack_id = -1;
 	key.kern_stack_id = -1;
 	if (user_stacks) {
@@ -98,25 +298,40 @@ int mixprof_sample(struct bpf_perf_event_data *ctx)
 		stat_stack(key.user_stack_id, STAT_USER_LOST);
 		if (key.user_stack_id == -EFAULT)
 			stat_inc(STAT_USER_EMPTY);
+		if (interp_walk && key.user_stack_id >= 0)
+			key.interp_id = walk_sample(ctx, tgid);
 	}
 	if (kernel_stacks) {
 		key.kern_stack_id = bpf_get_stackid(ctx, &stacks, 0);
 		stat_stack(key.kern_stack_id, STAT_KERN_LOST);
 	}
+	count_key(&key);
+	return 0;
+}
 
-	cnt = bpf_map_lookup_elem(&counts, &key);
-	if (cnt) {
-		__sync_fetch_and_add(cnt, 1);
-		return 0;
-	}
-	if (bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST) == 0)
-		return 0;
-	/* another CPU inserted it first, or the map is full */
-	cnt = bpf_map_lookup_elem(&counts, &key);
-	if (cnt)
-		__sync_fetch_and_add(cnt, 1);
-	else
-		stat_inc(STAT_COUNTS_FULL);
+/*
+ * A Java method entry (libjmap.so's USDT jmap:method_entry, fired by
+ * Probe.fire for sites armed for stacks; attached for one JVM): the same
+ * key as a sample, user stack only, from the probe's own registers (a
+ * uprobe runs in user context). Every call is counted, a lost stack
+ * under a negative id, so the folded total is the number of calls.
+ */
+SEC("usdt")
+int BPF_USDT(mixprof_entry, int site, int probe)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	struct sample_key key = {};
+
+	stat_inc(STAT_SAMPLES);
+	key_head(&key, tgid, tid);
+	key.kern_stack_id = -EFAULT; /* none taken: not "lost" */
+	key.user_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	stat_stack(key.user_stack_id, STAT_USER_LOST);
+	if (interp_walk && key.user_stack_id >= 0)
+		key.interp_id =
+		    walk_interp(PT_REGS_IP(ctx), PT_REGS_FP(ctx), tgid);
+	count_key(&key);
 	return 0;
 }
 

@@ -14,6 +14,14 @@
 #include "sampler.skel.h"
 
 _Static_assert(sizeof(struct sample_key) == 48, "sample_key layout");
+_Static_assert(sizeof(struct interp_proc) == 48, "interp_proc layout");
+_Static_assert(sizeof(struct interp_frame) == 40, "interp_frame layout");
+_Static_assert(sizeof(struct interp_stack) == 8 + 40 * INTERP_MAX_FRAMES,
+	       "interp_stack layout");
+_Static_assert((INTERP_MAX_FRAMES & (INTERP_MAX_FRAMES - 1)) == 0,
+	       "BPF masks frame indices with INTERP_MAX_FRAMES - 1");
+
+#define DEFAULT_INTERP_SIZE 4096
 
 struct sampler {
 	struct sampler_bpf *skel;
@@ -25,11 +33,16 @@ struct sampler {
 	uint32_t depth;
 	uint32_t nr_stack_ids; /* stack ids are below this */
 	bool filter;
+	bool interp; /* walking interpreted frames */
 	const char *event;
 	struct sample_key *keys; /* drain scratch */
 	uint64_t *vals;
 	size_t keys_cap;
 	uint8_t *live, *dead; /* stack id bitmaps */
+	uint64_t *idead; /* interp ids of the keys taken by this drain */
+	size_t nidead, idead_cap;
+	uint64_t *ilive; /* interp ids still in use (sorted scratch) */
+	size_t ilive_cap;
 };
 
 struct sampler *sampler__new(const struct sampler_cfg *cfg)
@@ -50,11 +63,19 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	skel->rodata->per_thread = cfg->per_thread;
 	skel->rodata->user_stacks = cfg->user;
 	skel->rodata->kernel_stacks = cfg->kernel;
+	skel->rodata->interp_walk = cfg->user && !cfg->no_interp;
+	bpf_map__set_max_entries(skel->maps.interp, cfg->interp_size
+							? cfg->interp_size
+							: DEFAULT_INTERP_SIZE);
 	bpf_map__set_value_size(skel->maps.stacks, cfg->depth * 8);
 	bpf_map__set_max_entries(skel->maps.stacks, cfg->stack_storage);
 	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
-	if (!cfg->filter_pids)
+	if (!cfg->filter_pids || cfg->usdt)
 		bpf_program__set_autoload(skel->progs.mixprof_fork, false);
+	/* a probe run has no perf events; a sampling run no USDT */
+	bpf_program__set_autoload(cfg->usdt ? skel->progs.mixprof_sample
+					    : skel->progs.mixprof_entry,
+				  false);
 	ret = sampler_bpf__load(skel);
 	if (ret)
 		goto fail;
@@ -73,6 +94,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	s->freq = cfg->freq;
 	s->depth = cfg->depth;
 	s->filter = cfg->filter_pids;
+	s->interp = cfg->user && !cfg->no_interp;
 	for (int i = 0; i < s->nr_cpus; i++)
 		s->fds[i] = -1;
 	return s;
@@ -84,11 +106,18 @@ fail:
 
 int sampler__add_target(struct sampler *s, uint32_t pid)
 {
+	struct interp_proc pending = {
+	    .code_end = ~0ULL,
+	    .method_slot = INTERP_METHOD_SLOT,
+	};
 	uint8_t one = 1;
 
 	if (bpf_map__update_elem(s->skel->maps.targets, &pid, sizeof(pid), &one,
 				 sizeof(one), BPF_ANY))
 		return -errno;
+	/* a JVM's first interpreted frames come before its first tick */
+	if (s->interp)
+		sampler__set_interp(s, pid, &pending);
 	return 0;
 }
 
@@ -141,6 +170,22 @@ int sampler__attach(struct sampler *s, uint64_t start_ns)
 	return 0;
 }
 
+int sampler__attach_usdt(struct sampler *s, uint64_t start_ns, int pid,
+			 const char *path, const char *provider,
+			 const char *name)
+{
+	struct bpf_link *l;
+
+	s->skel->bss->start_ns = start_ns;
+	l = bpf_program__attach_usdt(s->skel->progs.mixprof_entry, pid, path,
+				     provider, name, NULL);
+	if (!l)
+		return -errno;
+	s->skel->links.mixprof_entry = l; /* destroyed by the detach */
+	s->event = "jmap:method_entry";
+	return 0;
+}
+
 const char *sampler__event_name(const struct sampler *s)
 {
 	return s->event ? s->event : "none";
@@ -175,6 +220,8 @@ void sampler__free(struct sampler *s)
 	free(s->vals);
 	free(s->live);
 	free(s->dead);
+	free(s->idead);
+	free(s->ilive);
 	free(s);
 }
 
@@ -227,6 +274,56 @@ static bool bit_test(const uint8_t *map, int32_t id)
 	return map[id / 8] & (1 << (id % 8));
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Remember an interp id a taken key used (deleted unless still live). */
+static void interp_dead(struct sampler *s, uint64_t id)
+{
+	uint64_t *n;
+
+	if (!id)
+		return;
+	if (s->nidead == s->idead_cap) {
+		n = realloc(s->idead, (s->idead_cap * 2 + 64) * sizeof(*n));
+		if (!n)
+			return; /* not deleted now: a later drain may */
+		s->idead = n;
+		s->idead_cap = s->idead_cap * 2 + 64;
+	}
+	s->idead[s->nidead++] = id;
+}
+
+/* The interp map's counterpart of the stack cleanup; nr live keys. */
+static void free_interp(struct sampler *s, size_t nr)
+{
+	int fd = bpf_map__fd(s->skel->maps.interp);
+	size_t i, nl = 0;
+
+	if (!s->nidead)
+		return;
+	if (s->ilive_cap < nr) {
+		free(s->ilive);
+		s->ilive = malloc(nr * sizeof(*s->ilive));
+		s->ilive_cap = s->ilive ? nr : 0;
+		if (!s->ilive)
+			return;
+	}
+	for (i = 0; i < nr; i++)
+		if (s->keys[i].interp_id)
+			s->ilive[nl++] = s->keys[i].interp_id;
+	qsort(s->ilive, nl, sizeof(*s->ilive), cmp_u64);
+	for (i = 0; i < s->nidead; i++)
+		if (!bsearch(&s->idead[i], s->ilive, nl, sizeof(*s->ilive),
+			     cmp_u64))
+			bpf_map_delete_elem(fd, &s->idead[i]);
+	s->nidead = 0;
+}
+
 /*
  * Delete the stacks that only drained keys used, so the stack map holds
  * the live working set, not every stack of the run. The live set is read
@@ -249,6 +346,7 @@ static void free_stacks(struct sampler *s)
 	for (id = 0; id < s->nr_stack_ids; id++)
 		if (bit_test(s->dead, id) && !bit_test(s->live, id))
 			bpf_map_delete_elem(fd, &id);
+	free_interp(s, nr);
 }
 
 int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops)
@@ -272,6 +370,7 @@ int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops)
 		bpf_map_delete_elem(fd, k);
 		bit_set(s->dead, s->nr_stack_ids, k->user_stack_id);
 		bit_set(s->dead, s->nr_stack_ids, k->kern_stack_id);
+		interp_dead(s, k->interp_id);
 		taken++;
 	}
 	if (taken)
@@ -289,6 +388,31 @@ int sampler__stack(struct sampler *s, int32_t id, uint64_t *ips)
 	for (n = 0; n < s->depth && ips[n]; n++)
 		;
 	return n;
+}
+
+int sampler__set_interp(struct sampler *s, uint32_t pid,
+			const struct interp_proc *p)
+{
+	if (bpf_map__update_elem(s->skel->maps.interp_procs, &pid, sizeof(pid),
+				 p, sizeof(*p), BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+int sampler__clear_interp(struct sampler *s, uint32_t pid)
+{
+	if (bpf_map__delete_elem(s->skel->maps.interp_procs, &pid, sizeof(pid),
+				 0))
+		return -errno;
+	return 0;
+}
+
+int sampler__interp(struct sampler *s, uint64_t id, struct interp_stack *out)
+{
+	if (bpf_map__lookup_elem(s->skel->maps.interp, &id, sizeof(id), out,
+				 sizeof(*out), 0))
+		return -errno;
+	return 0;
 }
 
 int sampler__stats(struct sampler *s, uint64_t out[STAT_NR])

@@ -21,8 +21,59 @@ struct sample_key {
 	__s32 user_stack_id; /* stack map id, or negative errno */
 	__s32 kern_stack_id; /* stack map id, or negative errno */
 	__u64 bucket; /* (ktime - start_ns) / bucket_ns */
-	__u64 interp_id; /* reserved: interpreted frames, 0 for now */
+	__u64 interp_id; /* interp map key of the interpreted frames, or 0 */
 	char comm[SAMPLER_COMM_LEN];
+};
+
+/*
+ * Interpreted frames. User space tells BPF, per JVM, where the template
+ * interpreter's code lies and the VMStructs offsets below (interp_procs:
+ * tgid -> struct interp_proc). For a sample of such a process the BPF
+ * program walks the user frame-pointer chain the way the kernel's
+ * perf_callchain_user does (regs->ip, then the return address above each
+ * saved rbp) and, for each frame whose pc lies in the interpreter, reads
+ * the Method* HotSpot keeps at rbp + method_slot and from it the Symbol*
+ * of the holder class name and of the method name, at sample time (so a
+ * Method* freed and reused later cannot rename the sample). The list goes
+ * into the interp map under a hash of its contents: sample_key.interp_id.
+ */
+#define INTERP_MAX_FRAMES 64 /* interpreted frames kept per sample */
+/* x86-64 frame::interpreter_frame_method_offset (JDK 8 to 25): rbp - 3 words */
+#define INTERP_METHOD_SLOT (-3 * 8)
+#define INTERP_MAX_WALK 1024 /* frame-pointer steps per sample */
+
+/*
+ * A process not known yet (a target, before user space has read its
+ * VMStructs) is "pending": code [0, ~0) and no offsets, so every frame's
+ * Method* slot is kept and user space picks the interpreted ones later.
+ * That covers a JVM's first interpreted code, which runs before the first
+ * drain tick could read its tables.
+ */
+struct interp_proc {
+	__u64 code_start, code_end; /* the interpreter: [start, end) */
+	__s32 method_slot; /* Method* at rbp + this (-24 on x86-64) */
+	__u32 off_const_method; /* Method::_constMethod; 0: pending */
+	__u32 off_constants; /* ConstMethod::_constants */
+	__u32 off_name_index; /* ConstMethod::_name_index (u2) */
+	__u32 off_pool_holder; /* ConstantPool::_pool_holder */
+	__u32 cp_base; /* sizeof(ConstantPool): slot 0 of the pool */
+	__u32 off_klass_name; /* Klass::_name */
+	__u32 pad;
+};
+
+struct interp_frame {
+	__u32 idx; /* position in the user stack (0: the sampled pc) */
+	__u32 pad;
+	__u64 ip; /* that frame's pc, to check the zip with the stack map */
+	__u64 method; /* Method*, 0 when unreadable */
+	__u64 klass_name; /* Symbol* of the holder's name, or 0 */
+	__u64 name; /* Symbol* of the method's name, or 0 */
+};
+
+struct interp_stack {
+	__u32 nr; /* frames used */
+	__u32 pad;
+	struct interp_frame f[INTERP_MAX_FRAMES];
 };
 
 /* Per-CPU counters for the end-of-run summary: index into stats map. */
@@ -33,6 +84,8 @@ enum sampler_stat {
 	STAT_USER_EMPTY, /* no user stack (kernel thread, fault) */
 	STAT_COUNTS_FULL, /* counts map full: sample dropped */
 	STAT_CHILDREN, /* descendants added to the targets */
+	STAT_INTERP_WALKS, /* samples of a JVM walked for interpreted frames */
+	STAT_INTERP_FULL, /* interp map full: frames left unnamed */
 	STAT_NR,
 };
 

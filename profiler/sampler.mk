@@ -6,13 +6,15 @@
 PROFILE_SRCS := profiler/profile.c profiler/profile_opts.c profiler/slices.c \
 	profiler/sampler.c profiler/cpus.c profiler/maxstack.c \
 	profiler/launch.c profiler/stackfold.c profiler/targets.c \
-	profiler/sliceout.c profiler/jvmprep.c
+	profiler/sliceout.c profiler/jvmprep.c profiler/interp.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)
 MIXPROF_LIBS += -lbpf -lelf -lz
 
+# usdt.bpf.h includes <linux/errno.h>, which wants the multiarch asm/
 PROF_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall \
-	-I$(BUILD)/profiler -Iprofiler
+	-I$(BUILD)/profiler -Iprofiler \
+	-idirafter /usr/include/$(shell $(CC) -dumpmachine)
 
 $(BUILD)/profiler/vmlinux.h:
 	$(call msg,BTF,$@)
@@ -43,5 +45,21 @@ $(BUILD)/tests/unit/test_prof_options: $(BUILD)/tests/unit/test_prof_options.o \
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 $(BUILD)/tests/unit/test_prof_slices: $(BUILD)/tests/unit/test_prof_slices.o \
 		$(BUILD)/profiler/slices.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+# The profile command's renderings (--svg, --html, --heatmap, --montage).
+PROFILE_RENDER_OBJS := $(BUILD)/profiler/timedout.o \
+	$(BUILD)/profiler/render_out.o
+MIXPROF_OBJS += $(PROFILE_RENDER_OBJS)
+
+# `mixprof -e`: the probe run's agent connection and its --count table.
+PROFILE_PROBE_OBJS := $(BUILD)/profiler/probes_run.o \
+	$(BUILD)/profiler/probe_count.o
+MIXPROF_OBJS += $(PROFILE_PROBE_OBJS)
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_probe_count
+$(BUILD)/tests/unit/test_prof_probe_count: \
+		$(BUILD)/tests/unit/test_prof_probe_count.o \
+		$(BUILD)/profiler/probe_count.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^

@@ -22,6 +22,9 @@ struct sampler_cfg {
 	bool filter_pids; /* only targets (and their descendants) */
 	bool per_thread;
 	bool user, kernel; /* which stacks to take */
+	bool no_interp; /* skip the interpreted-frame walk */
+	bool usdt; /* a probe run: sampler__attach_usdt, no perf events */
+	uint32_t interp_size; /* interp map entries; 0: 4096 */
 	const int *cpus;
 	int nr_cpus;
 };
@@ -30,14 +33,27 @@ struct sampler;
 
 /* Open and load (nothing runs yet). NULL and errno (-EPERM: privilege). */
 struct sampler *sampler__new(const struct sampler_cfg *cfg);
-/* Add a tgid to the targets (before attach, or any time after). */
+/*
+ * Add a tgid to the targets (before attach, or any time after). Its frames
+ * are walked "pending" (sampler.h) until set_interp or clear_interp.
+ */
 int sampler__add_target(struct sampler *s, uint32_t pid);
 /*
  * Start sampling, with bucket 0 starting at start_ns (CLOCK_MONOTONIC,
  * not later than now). 0 or negative errno.
  */
 int sampler__attach(struct sampler *s, uint64_t start_ns);
-/* "cycles" or "cpu-clock" once attached. */
+/*
+ * A probe run (cfg.usdt): count the user stack at each hit of USDT
+ * provider:name in path (the agent library as the host sees it) in
+ * process pid, with bucket 0 starting at start_ns. Keys are those of
+ * samples (kern_stack_id -EFAULT: none), drained the same way; one hit
+ * is one count. Undone by sampler__detach. 0 or negative errno.
+ */
+int sampler__attach_usdt(struct sampler *s, uint64_t start_ns, int pid,
+			 const char *path, const char *provider,
+			 const char *name);
+/* "cycles", "cpu-clock" or "jmap:method_entry" once attached. */
 const char *sampler__event_name(const struct sampler *s);
 /* Stop sampling: close the perf events and the fork hook. */
 void sampler__detach(struct sampler *s);
@@ -62,6 +78,20 @@ int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops);
  * frames, or -ENOENT when the stack is gone.
  */
 int sampler__stack(struct sampler *s, int32_t id, uint64_t *ips);
+
+/*
+ * Interpreted frames (see sampler.h): walk pid's frames for the
+ * interpreter described by p (set_interp), or stop (clear_interp).
+ * 0 or -errno.
+ */
+int sampler__set_interp(struct sampler *s, uint32_t pid,
+			const struct interp_proc *p);
+int sampler__clear_interp(struct sampler *s, uint32_t pid);
+/*
+ * The interpreted frames stored under id (a sample_key's interp_id) into
+ * *out; 0, or -ENOENT when gone. Entries live until their keys are taken.
+ */
+int sampler__interp(struct sampler *s, uint64_t id, struct interp_stack *out);
 
 /* BPF counters summed over CPUs, indexed by enum sampler_stat. */
 int sampler__stats(struct sampler *s, uint64_t out[STAT_NR]);

@@ -21,6 +21,11 @@ struct sliceout;
  * before profiling. NULL and errno.
  */
 struct sliceout *sliceout__new(const struct timebase *tb, const char *path);
+/*
+ * The same without any file (no slices): lines are counted and dropped,
+ * for a run whose result is rendered instead (--svg without -o).
+ */
+struct sliceout *sliceout__new_discard(const struct timebase *tb);
 void sliceout__free(struct sliceout *so);
 
 /* Count line (count samples) in slice idx. 0 or negative errno. */

@@ -2,6 +2,7 @@
  * stackfold: keys to folded lines (see stackfold.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@ struct stackfold {
 	struct frame frames[MAX_INLINE];
 	struct fold_line line;
 	struct stackfold_stats st;
+	struct interp *interp; /* NULL with no_interp or no user stacks */
+	const char **inames; /* depth: interpreted frame names, leaf first */
 };
 
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
@@ -31,7 +34,11 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 	sf->sym = sym;
 	sf->uips = calloc(cfg->depth, sizeof(uint64_t));
 	sf->kips = calloc(cfg->depth, sizeof(uint64_t));
-	if (!sf->uips || !sf->kips) {
+	sf->inames = calloc(cfg->depth, sizeof(*sf->inames));
+	if (cfg->user && !cfg->no_interp && smp)
+		sf->interp = interp__new(smp);
+	if (!sf->uips || !sf->kips || !sf->inames ||
+	    (cfg->user && !cfg->no_interp && smp && !sf->interp)) {
 		stackfold__free(sf);
 		errno = ENOMEM;
 		return NULL;
@@ -45,6 +52,8 @@ void stackfold__free(struct stackfold *sf)
 	if (!sf)
 		return;
 	fold_line__release(&sf->line);
+	interp__free(sf->interp);
+	free(sf->inames);
 	free(sf->uips);
 	free(sf->kips);
 	free(sf);
@@ -67,20 +76,50 @@ static int fetch(struct stackfold *sf, int32_t id, uint64_t *ips)
 	return n < 0 ? -2 : n;
 }
 
-/* Push user frames root first; non-leaf addresses are return addresses. */
-static int push_user(struct stackfold *sf, uint32_t pid, int n,
-		     uint64_t when_ns)
+/* The interpreter's own code, named by the agent's map. */
+static bool is_interpreter(const struct frame *f)
 {
-	int i, j, nf, ret = 0;
+	return f->kind == FRAME_STUB && !strcmp(f->name, "Interpreter");
+}
 
+/*
+ * Push user frames root first; non-leaf addresses are return addresses.
+ * Interpreted frames get their Java method's name (interp.h); the rest
+ * of the interpreter's frames stay "Interpreter" (or "[unknown]" without
+ * the agent's map) and are counted.
+ */
+static int push_user(struct stackfold *sf, const struct sample_key *k, int n,
+		     uint64_t when_ns, uint64_t count)
+{
+	int i, j, nf, ret = 0, named = 0, unnamed = 0;
+
+	if (sf->interp)
+		interp__names(sf->interp, k, sf->uips, n, sf->inames);
 	for (i = n - 1; i >= 0 && !ret; i--) {
 		uint64_t ip = sf->uips[i] - (i ? 1 : 0);
 
-		nf = symbolizer__user(sf->sym, pid, ip, when_ns, sf->frames,
+		if (sf->interp && sf->inames[i]) {
+			struct frame f = {sf->inames[i], FRAME_INTERP};
+
+			ret = fold_line__push(&sf->line, &f);
+			named++;
+			continue;
+		}
+		nf = symbolizer__user(sf->sym, k->pid, ip, when_ns, sf->frames,
 				      MAX_INLINE);
+		if (nf > 0 && (is_interpreter(&sf->frames[0]) ||
+			       (sf->interp && interp__in_interpreter(
+						  sf->interp, k->pid, ip))))
+			unnamed++;
 		for (j = 0; j < nf && !ret; j++)
 			ret = fold_line__push(&sf->line, &sf->frames[j]);
 	}
+	sf->st.interp_named += named * count;
+	sf->st.interp_unnamed += unnamed * count;
+	if (named || unnamed)
+		sf->st.interp_samples += count;
+	if (unnamed)
+		sf->st.interp_unnamed_samples += count;
 	return ret;
 }
 
@@ -118,6 +157,30 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 	return ret;
 }
 
+/*
+ * A method entry stack (USDT in Probe.fire, called by Probe.hit from the
+ * probed method's first instruction) ends in the probe's own frames:
+ * Probe.hit, Probe.fire's JNI wrapper or the interpreter's native entry,
+ * fire in libjmap.so. Cut from the first of them on, so the probed method
+ * is the leaf, as if the probe cost nothing. Stacks without them (an
+ * unwind that lost the frames) stay whole.
+ */
+static void cut_probe(struct fold_line *l)
+{
+	static const char *const marks[] = {";mixprof/jmap/Probe.",
+					    ";mixprof.jmap.Probe."};
+	char *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		p = strstr(l->buf, marks[i]);
+		if (p) {
+			*p = 0;
+			l->len = p - l->buf;
+		}
+	}
+}
+
 const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    uint64_t count, uint64_t when_ns,
 			    const char *proc_comm)
@@ -141,13 +204,15 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 	if (!ret && nu == -2)
 		ret = fold_line__push_name(&sf->line, "[lost user stack]");
 	if (!ret && nu > 0)
-		ret = push_user(sf, k->pid, nu, when_ns);
+		ret = push_user(sf, k, nu, when_ns, count);
 	if (!ret && sf->cfg.delimit && nu != -1 && nk != -1)
 		ret = fold_line__push_name(&sf->line, "-");
 	if (!ret && nk == -2)
 		ret = fold_line__push_name(&sf->line, "[lost kernel stack]");
 	if (!ret && nk > 0)
 		ret = push_kernel(sf, nk);
+	if (!ret && sf->cfg.probe_leaf)
+		cut_probe(&sf->line);
 	if (ret) {
 		errno = -ret;
 		return NULL;
@@ -157,5 +222,20 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 
 const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)
 {
+	struct stackfold *w = (struct stackfold *)sf; /* counters only */
+	struct interp_stats is = {};
+
+	if (sf->interp)
+		interp__stats(sf->interp, &is);
+	w->st.interp_jvms = is.jvms;
+	w->st.interp_misaligned = is.misaligned;
+	w->st.interp_unreadable = is.unreadable;
 	return &sf->st;
+}
+
+void stackfold__seen(struct stackfold *sf, const struct sample_key *k,
+		     uint64_t now_ns)
+{
+	if (sf->interp)
+		interp__seen(sf->interp, k, now_ns);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "fold.h"
+#include "interp.h"
 #include "sampler_ctl.h"
 #include "symbolizer.h"
 
@@ -19,6 +20,8 @@ struct stackfold_cfg {
 	bool per_thread; /* "comm [tid]" frame under the process */
 	bool annotate;
 	uint32_t depth; /* a stack this deep is truncated */
+	bool no_interp; /* leave interpreted frames as "Interpreter" */
+	bool probe_leaf; /* method entry stacks: cut the probe's own frames */
 };
 
 /* Per-run counts of samples (not keys) that lost something. */
@@ -26,6 +29,14 @@ struct stackfold_stats {
 	uint64_t truncated; /* a stack hit depth */
 	uint64_t user_lost; /* user stack missing from the stack map */
 	uint64_t kern_lost; /* kernel stack missing */
+	/* interpreted frames (frames and samples, weighted by count) */
+	uint64_t interp_named; /* frames named by their Java method */
+	uint64_t interp_unnamed; /* frames left as "Interpreter" */
+	uint64_t interp_samples; /* samples with an interpreted frame */
+	uint64_t interp_unnamed_samples; /* ... with one left "Interpreter" */
+	uint64_t interp_jvms; /* JVMs whose frames are walked */
+	uint64_t interp_misaligned; /* listed frames off the kernel's walk */
+	uint64_t interp_unreadable; /* listed frames without readable names */
 };
 
 struct stackfold;
@@ -43,5 +54,13 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    uint64_t count, uint64_t when_ns,
 			    const char *proc_comm);
 const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
+
+/*
+ * Key k is in the counts map at now_ns (call for every key, every drain
+ * tick, before it is taken): names its interpreted frames while the
+ * process lives. See interp.h.
+ */
+void stackfold__seen(struct stackfold *sf, const struct sample_key *k,
+		     uint64_t now_ns);
 
 #endif

@@ -62,6 +62,21 @@ static void strip_return_type(char *s)
 		memmove(s, cut + 1, strlen(cut + 1) + 1);
 }
 
+/*
+ * GCC's clones of a function (".constprop.N", ".isra.N", ".part.N",
+ * ".cold", ...) demangle as "f(int) [clone .cold] [clone .isra.0]"; they
+ * are parts of f, so they are named f, one box in a flame graph. Left
+ * there, the blank before "[clone" made the return-type cut below keep
+ * only "[clone .cold]".
+ */
+static void strip_clones(char *s)
+{
+	char *c = strstr(s, " [clone .");
+
+	if (c)
+		*c = '\0';
+}
+
 char *demangle(const char *mangled)
 {
 	int status = 0;
@@ -77,6 +92,7 @@ char *demangle(const char *mangled)
 		errno = status == -1 ? ENOMEM : EINVAL;
 		return NULL;
 	}
+	strip_clones(s);
 	strip_params(s);
 	strip_return_type(s);
 	return s;

@@ -10,6 +10,13 @@
  * not its weak alias clock_gettime). C++ names are demangled on first
  * lookup (see demangle.h).
  *
+ * Lazy: from an fd, only the headers are read (load segments, build-id,
+ * debuglink, whether there is a .symtab); the file stays mapped, and its
+ * symbols (and those of a debug file added by fd) are read on the first
+ * elfsyms__find() or elfsyms__count(), then the mappings are dropped. A
+ * whole-host profile maps hundreds of files and names addresses in few.
+ * From memory, everything is read at once (the buffer is not kept).
+ *
  * Addresses: a process maps file offset `offset` at `start`; the PT_LOAD
  * segment holding that offset says which vaddr that is. elfsyms__delta()
  * gives d with vaddr = ip + d, which works the same for PIE, non-PIE
@@ -24,7 +31,11 @@
 
 struct elfsyms;
 
-/* NULL and errno (ENOEXEC: not ELF, ENOMEM). Neither input is kept. */
+/*
+ * NULL and errno (ENOEXEC: not ELF, ENOMEM). Neither input is kept: the
+ * fd may be closed at once (the file stays mapped until its symbols are
+ * read).
+ */
 struct elfsyms *elfsyms__from_mem(const void *buf, size_t len);
 struct elfsyms *elfsyms__from_fd(int fd);
 void elfsyms__free(struct elfsyms *e);
@@ -37,8 +48,8 @@ const uint8_t *elfsyms__build_id(const struct elfsyms *e, size_t *len);
 const char *elfsyms__debuglink(const struct elfsyms *e);
 
 /*
- * Add the .symtab of a separate debug file. When both files carry a
- * build-id they must match. 0, -ENOEXEC (not ELF), -ENOENT (no .symtab),
+ * Add the .symtab of a separate debug file (one; later ones are checked
+ * and ignored). When both files carry a build-id they must match. 0, -ENOEXEC (not ELF), -ENOENT (no .symtab),
  * -ESTALE (build-id mismatch), -ENOMEM.
  */
 int elfsyms__add_debug_fd(struct elfsyms *e, int fd);
@@ -50,8 +61,11 @@ int elfsyms__finish(struct elfsyms *e);
 /* vaddr = ip + *delta for a mapping of file offset at start. */
 void elfsyms__delta(const struct elfsyms *e, uint64_t start, uint64_t offset,
 		    uint64_t *delta);
-/* Name at file vaddr, or NULL. Valid until __free(). */
+/*
+ * Name at file vaddr, or NULL (also when reading the symbols ran out of
+ * memory). Valid until __free(). The first call reads the symbols.
+ */
 const char *elfsyms__find(struct elfsyms *e, uint64_t vaddr);
-size_t elfsyms__count(const struct elfsyms *e);
+size_t elfsyms__count(struct elfsyms *e);
 
 #endif

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /proc/kallsyms text -> symtab of kernel and module text symbols. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "kallsyms.h"
 #include "parse_util.h"
 
 /* Kernel functions are small; a gap this big means "not a symbol". */
 #define KSYM_MAX_GAP (64 * 1024)
+#define KSYM_CHUNK (64 * 1024)
+#define KSYM_RESERVE (256 * 1024) /* symbols; distro kernels have ~150k */
 
 static bool is_text_type(char c)
 {
@@ -27,9 +31,13 @@ static int parse_line(struct symtab *t, const char *p, const char *end)
 		return -1;
 	type = p[0];
 	name = p + 2;
-	name_end = name;
-	while (name_end < end && *name_end != '\t' && *name_end != ' ')
-		name_end++;
+	/* "name\t[module]", or just "name"; memchr: 10^5 lines */
+	name_end = memchr(name, '\t', end - name);
+	if (!name_end)
+		name_end = end;
+	p = memchr(name, ' ', name_end - name);
+	if (p)
+		name_end = p;
 	if (name_end == name)
 		return -1;
 	if (!is_text_type(type) || addr == 0)
@@ -39,29 +47,95 @@ static int parse_line(struct symtab *t, const char *p, const char *end)
 	return 1;
 }
 
-struct symtab *kallsyms__parse(const char *text, size_t len, uint64_t *bad)
+/* Add every line of text; a last line without '\n' counts as whole. */
+static int parse_lines(struct symtab *t, const char *text, size_t len,
+		       uint64_t *bad)
 {
 	const char *p = text, *end = text + len;
-	struct symtab *t = symtab__new();
 
-	if (!t)
-		return NULL;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *le = nl ? nl : end;
 		int r = le > p ? parse_line(t, p, le) : 0;
 
 		if (r == -2)
-			goto fail;
+			return -ENOMEM;
 		if (r == -1 && bad)
 			(*bad)++;
 		p = le + 1;
 	}
-	if (symtab__finish(t, KSYM_MAX_GAP))
-		goto fail;
-	return t;
-fail:
+	return 0;
+}
+
+static struct symtab *finish(struct symtab *t, int err)
+{
+	if (!err)
+		err = symtab__finish(t, KSYM_MAX_GAP);
+	if (!err)
+		return t;
 	symtab__free(t);
-	errno = ENOMEM;
+	errno = -err;
 	return NULL;
+}
+
+struct symtab *kallsyms__parse(const char *text, size_t len, uint64_t *bad)
+{
+	struct symtab *t = symtab__new();
+
+	if (!t)
+		return NULL;
+	return finish(t, parse_lines(t, text, len, bad));
+}
+
+/*
+ * The file is ~10 MB of text on a big kernel: read it a chunk at a time,
+ * so only the table, never the text, is held in memory.
+ */
+struct symtab *kallsyms__read_fd(int fd, uint64_t *bad)
+{
+	char *buf = malloc(KSYM_CHUNK);
+	struct symtab *t = symtab__new();
+	size_t have = 0;
+	int err = 0;
+
+	/* room for a big kernel up front: address space, not memory, and
+	 * no regrowth copying a table of 10^5 symbols */
+	if (!buf || !t || symtab__reserve(t, KSYM_RESERVE, KSYM_RESERVE * 32)) {
+		free(buf);
+		symtab__free(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (;;) {
+		ssize_t r = read(fd, buf + have, KSYM_CHUNK - have);
+		const char *nl;
+		size_t whole;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
+		}
+		have += r;
+		if (r == 0) { /* the end: a last line without '\n' */
+			err = parse_lines(t, buf, have, bad);
+			break;
+		}
+		nl = memrchr(buf, '\n', have);
+		/* no newline in a full chunk: one absurd line, counted bad */
+		whole = nl		     ? (size_t)(nl - buf) + 1
+			: have == KSYM_CHUNK ? have
+					     : 0;
+		if (!nl && whole && bad)
+			(*bad)++;
+		else if (whole)
+			err = parse_lines(t, buf, whole, bad);
+		if (err)
+			break;
+		memmove(buf, buf + whole, have - whole);
+		have -= whole;
+	}
+	free(buf);
+	return finish(t, err);
 }

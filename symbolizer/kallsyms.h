@@ -17,5 +17,11 @@
 #include "symtab.h"
 
 struct symtab *kallsyms__parse(const char *text, size_t len, uint64_t *bad);
+/*
+ * The same, reading the text from fd (at its current offset) to its end
+ * in chunks, so a 10 MB /proc/kallsyms is never held whole. NULL and
+ * errno (ENOMEM, or read()'s). The fd is not closed.
+ */
+struct symtab *kallsyms__read_fd(int fd, uint64_t *bad);
 
 #endif

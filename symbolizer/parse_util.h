@@ -16,6 +16,14 @@
 static inline int pu_hex(const char **p, const char *end, uint64_t *out,
 			 bool allow_0x)
 {
+	/* digit value + 1; 0: not a hex digit (a table: kallsyms has 10^5) */
+	static const uint8_t val[256] = {
+	    ['0'] = 1,	['1'] = 2,  ['2'] = 3,	['3'] = 4,  ['4'] = 5,
+	    ['5'] = 6,	['6'] = 7,  ['7'] = 8,	['8'] = 9,  ['9'] = 10,
+	    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	    ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14,
+	    ['E'] = 15, ['F'] = 16,
+	};
 	const char *s = *p;
 	uint64_t v = 0;
 	int n = 0;
@@ -23,18 +31,13 @@ static inline int pu_hex(const char **p, const char *end, uint64_t *out,
 	if (allow_0x && end - s >= 2 && s[0] == '0' && (s[1] | 0x20) == 'x')
 		s += 2;
 	for (; s < end; s++, n++) {
-		char c = *s;
-		int d;
+		unsigned int d = val[(unsigned char)*s];
 
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-			d = (c | 0x20) - 'a' + 10;
-		else
+		if (!d)
 			break;
 		if (n == 16)
 			return -1;
-		v = v << 4 | d;
+		v = v << 4 | (d - 1);
 	}
 	if (n == 0)
 		return -1;

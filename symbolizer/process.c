@@ -19,6 +19,7 @@
 
 #define JIT_READ_CHUNK (64 * 1024)
 #define JIT_HEAD 256 /* bytes hashed to notice a rewritten map */
+#define MAPS_MAX_AGE_NS (5 * 1000 * 1000 * 1000ULL)
 
 /* Read a whole (/proc) file, whose size stat cannot tell. -errno or 0. */
 static int read_all(const char *path, char **buf, size_t *len)
@@ -83,16 +84,31 @@ static int read_starttime(uint32_t pid, uint64_t *out)
 	return err;
 }
 
-/* The innermost namespace pid ("NSpid:" last field), or pid. */
-static uint32_t read_nspid(uint32_t pid)
+/* The number after "\nKEY" in /proc/PID/status text, or 0. */
+static uint64_t status_field(const char *buf, const char *key)
+{
+	const char *f = strstr(buf, key);
+
+	return f ? strtoull(f + strlen(key), NULL, 10) : 0;
+}
+
+/*
+ * From /proc/PID/status: the innermost namespace pid ("NSpid:" last
+ * field, else pid) and a digest of the executable mappings' sizes
+ * (VmExe, VmLib), which changes when code is mapped or unmapped.
+ */
+static uint32_t read_status(uint32_t pid, uint64_t *vm_exec)
 {
 	char path[64], *buf, *line, *end, *last = NULL;
 	uint32_t ns = pid;
 	size_t len;
 
+	*vm_exec = 0;
 	snprintf(path, sizeof(path), "/proc/%u/status", pid);
 	if (read_all(path, &buf, &len))
 		return pid;
+	*vm_exec = status_field(buf, "\nVmExe:") * 1000003 ^
+		   status_field(buf, "\nVmLib:");
 	line = strstr(buf, "\nNSpid:");
 	if (line) {
 		end = strchr(line + 1, '\n');
@@ -129,6 +145,7 @@ static void proc_reset(struct proc *p)
 	p->v = NULL;
 	p->nv = 0;
 	p->maps_hash = 0;
+	p->maps_read_ns = p->vm_exec = 0;
 	jitmap__free(p->jit);
 	p->jit = NULL;
 	p->jit_dev = p->jit_ino = p->jit_off = p->jit_head = 0;
@@ -383,9 +400,27 @@ static int jit_refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 	return err;
 }
 
+/*
+ * Whether to read /proc/PID/maps again. A JVM is refreshed every tick for
+ * its JIT map, and formatting its thousands of mappings was the biggest
+ * part of the kernel time we cost; so within MAPS_MAX_AGE_NS of the last
+ * read, only a change of the executable mapping sizes triggers a read.
+ * A sample outside every known mapping re-reads anyway
+ * (symbolizer__user), so this only delays noticing a mapping replaced in
+ * place by one of the same size.
+ */
+static bool maps_changed(const struct proc *p, uint64_t now_ns,
+			 uint64_t vm_exec)
+{
+	return !p->maps_hash || vm_exec != p->vm_exec ||
+	       now_ns - p->maps_read_ns >= MAPS_MAX_AGE_NS ||
+	       now_ns < p->maps_read_ns;
+}
+
 int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 {
-	uint64_t starttime;
+	uint64_t starttime, vm_exec;
+	uint32_t nspid;
 	bool known = p->maps_hash != 0 || p->jit_seen;
 
 	if (read_starttime(p->pid, &starttime)) {
@@ -394,14 +429,19 @@ int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 	}
 	if (known && starttime != p->starttime)
 		proc_reset(p); /* the pid now names another process */
+	nspid = read_status(p->pid, &vm_exec);
 	if (p->starttime != starttime || !known) {
 		p->starttime = starttime;
 		p->start_real_ns = start_realtime(starttime);
-		p->nspid = read_nspid(p->pid);
+		p->nspid = nspid;
 	}
 	p->gone = false;
 	p->miss_reread = false;
-	if (proc__read_maps(s, p) == -ENOMEM)
-		return -ENOMEM;
+	if (maps_changed(p, now_ns, vm_exec)) {
+		p->vm_exec = vm_exec;
+		if (proc__read_maps(s, p) == -ENOMEM)
+			return -ENOMEM;
+		p->maps_read_ns = now_ns;
+	}
 	return jit_refresh(s, p, now_ns);
 }

@@ -33,6 +33,8 @@ struct proc {
 	struct pvma *v;
 	size_t nv;
 	uint64_t maps_hash;
+	uint64_t maps_read_ns; /* now_ns of the last read of its maps */
+	uint64_t vm_exec; /* VmExe and VmLib as of that read */
 	/* its JIT map, tailed */
 	struct jitmap *jit;
 	uint64_t jit_dev, jit_ino, jit_off;

@@ -6,9 +6,11 @@
  * entries and symbols.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "kallsyms.h"
 #include "procmaps.h"
 #include "sym_internal.h"
@@ -178,18 +180,13 @@ int symbolizer__load_kallsyms(struct symbolizer *s, const char *text,
 /* /proc/kallsyms, read once, on the first kernel frame. */
 static void load_kernel(struct symbolizer *s)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 
 	s->ksyms_tried = true;
-	f = fopen("/proc/kallsyms", "re");
-	if (!f)
+	if (fd < 0)
 		return;
-	if (getdelim(&buf, &len, '\0', f) > 0)
-		s->ksyms = kallsyms__parse(buf, strlen(buf), NULL);
-	free(buf);
-	fclose(f);
+	s->ksyms = kallsyms__read_fd(fd, NULL);
+	close(fd);
 }
 
 int symbolizer__kernel(struct symbolizer *s, uint64_t ip, struct frame *out)

@@ -1,7 +1,7 @@
 # The symbolizer: SYMBOLIZER_OBJS and SYMBOLIZER_LIBS, linked into mixprof;
 # its unit tests, the ELF fixtures they read, a fuzz target and a bench.
 SYM_SRCS := symtab strpool demangle kallsyms jitline jitmap procmaps \
-	elf_syms debuginfo elf_cache process symbolizer fold
+	elf_syms debuginfo elf_cache process symbolizer fold hotspot
 SYMBOLIZER_OBJS := $(SYM_SRCS:%=$(BUILD)/symbolizer/%.o)
 SYMBOLIZER_LIBS := -lelf -lz -lstdc++
 CPPFLAGS_symbolizer := -Isymbolizer
@@ -70,3 +70,11 @@ $(BUILD)/symbolizer/fuzz_parsers: symbolizer/fuzz/parsers.c $(SYM_SRCS:%=symboli
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 		-Isymbolizer -o $@ $^ $(SYMBOLIZER_LIBS)
+
+# hotspot.c (VMStructs, Symbols, frame names for interpreted frames): its
+# pure parts over fake tables; the live path is tests/integration/interp_*.
+UNIT_TESTS += $(BUILD)/tests/unit/test_interp_hotspot
+$(BUILD)/tests/unit/test_interp_hotspot: $(BUILD)/tests/unit/test_interp_hotspot.o \
+		$(BUILD)/symbolizer/hotspot.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lelf

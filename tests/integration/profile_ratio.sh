@@ -3,31 +3,34 @@
 # 1:2:3; the profile must say so within 4 percentage points, in launch
 # mode and with -p, on every JDK we test, and its stacks must reach the
 # thread's root.
-# Ratio burns wall-clock time per method, which is CPU time at 1:2:3 only
-# while its worker is not preempted, so the JVM runs at a high priority
-# (nice -15), and a run whose worker got less than 70% of a CPU (the
-# machine was busy: the truth itself is skewed) is repeated, twice at most.
-# Until interpreted frames are named (interp_id), samples taken before the
-# methods are compiled show as "Interpreter": up to 20% are allowed.
+# Ratio splits its worker's own CPU time (not wall time) 1:2:3, so the
+# truth holds however busy the machine is; a starved worker only gives
+# fewer samples, and at least 500 are needed for a 4-point bound.
+# Interpreted frames are named (interp_id), so samples taken before the
+# methods are compiled count for them too: at most 1% of the worker's
+# samples may keep an unnamed "Interpreter" frame, and at least 95% must
+# be in one/two/three (without names 80-89% were; lost stacks remain).
 . "$(dirname "$0")/../lib/common.sh"
 
 SECS=6 HZ=999
 
-# check_ratio FILE: 0 ok, 1 wrong, 2 worker starved (run again).
+# check_ratio FILE: 0 ok, 1 wrong.
 check_ratio() {
-	awk -v f="$1" -v want=$((SECS * HZ)) '
+	awk -v f="$1" '
 	/;ratio-worker \[/ {
 		n = $NF; w += n
 		if (/Ratio\.one_\[/) a += n
 		else if (/Ratio\.two_\[/) b += n
 		else if (/Ratio\.three_\[/) c += n
 		if (/(start_thread|thread_native_entry|clone3?)(;|_\[)/) root += n
+		if (/(^|;)Interpreter(;| [0-9]+$)/) interp += n
 	}
 	function bad(msg) { print f ": " msg; err = 1 }
 	END {
 		m = a + b + c
-		if (w < 0.7 * want) { print f ": worker got " w " of " want " samples: starved"; exit 2 }
-		if (m < 0.8 * w) bad("worker " w " samples, " m " in one/two/three")
+		if (m < 500) bad("only " m " worker samples in one/two/three")
+		if (m < 0.95 * w) bad("worker " w " samples, " m " in one/two/three")
+		if (interp > 0.01 * w) bad("worker " w " samples, " interp " with Interpreter")
 		if (!m) exit 1
 		printf "%s: one %.1f%% two %.1f%% three %.1f%% (of %d), rooted %.1f%%\n", f, 100*a/m, 100*b/m, 100*c/m, m, 100*root/w
 		d1 = 100*a/m - 100/6; d2 = 100*b/m - 200/6; d3 = 100*c/m - 300/6
@@ -60,12 +63,8 @@ pid_run() { # JDK OUT
 for jdk in $(jdks); do
 	for mode in launch pid; do
 		note "JDK $jdk: $mode mode"
-		for try in 1 2 3; do
-			${mode}_run "$jdk" "$TMPD/$mode.folded"
-			rc=0; check_ratio "$TMPD/$mode.folded" || rc=$?
-			[ $rc = 2 ] || break
-		done
-		[ $rc = 0 ] || die "$mode mode on $jdk"
+		${mode}_run "$jdk" "$TMPD/$mode.folded"
+		check_ratio "$TMPD/$mode.folded" || die "$mode mode on $jdk"
 	done
 done
 echo ok

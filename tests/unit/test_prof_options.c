@@ -110,6 +110,61 @@ static void test_slices_buckets(void)
 	CHECK_INT(o.bucket_ns, 10000000);
 }
 
+/* --svg, --html, --montage, --heatmap, --title (see --help) */
+static void test_render(void)
+{
+	CHECK_INT(parse((char *[]){"mixprof", NULL}), 0);
+	CHECK(o.folded_stdout && !o.svg && !o.html && !o.montage && !o.heatmap);
+
+	/* rendering alone: no folded text on stdout */
+	CHECK_INT(PARSE("-p", "12", "--svg", "o.svg", "30"), 0);
+	CHECK_STR(o.svg, "o.svg");
+	CHECK(!o.folded_stdout && !o.output);
+	CHECK_INT(PARSE("--html", "o.html", "--title", "T", "--", "java"), 0);
+	CHECK_STR(o.html, "o.html");
+	CHECK_STR(o.title, "T");
+	CHECK(!o.folded_stdout);
+	/* ... unless -o says where it goes */
+	CHECK_INT(PARSE("--svg", "o.svg", "-o", "o.folded"), 0);
+	CHECK_STR(o.output, "o.folded");
+	CHECK(!o.folded_stdout);
+
+	/* --montage DIR: slices into DIR, 10 s unless -i */
+	CHECK_INT(PARSE("--montage", "m", "-p", "1"), 0);
+	CHECK_STR(o.output, "m");
+	CHECK_STR(o.montage, "m");
+	CHECK_INT(o.slice_ns, 10000000000ULL);
+	CHECK_INT(o.bucket_ns, 1000000000);
+	CHECK(!o.folded_stdout);
+	CHECK_INT(PARSE("-i", "0.5", "--montage", "m"), 0);
+	CHECK_INT(o.slice_ns, 500000000);
+	CHECK_INT(PARSE("--montage", "m", "-o", "x"), -EINVAL);
+	CHECK(strstr(err, "--montage") && strstr(err, "-o"));
+	CHECK_INT(PARSE("-i", "1"), -EINVAL);
+	CHECK(strstr(err, "--montage") != NULL);
+	CHECK_INT(PARSE("--montage", "m", "--bucket-ms", "300"), -EINVAL);
+	CHECK(strstr(err, "10 s with --montage") != NULL);
+
+	/* --heatmap DIR: 10 ms buckets, slices multiples of them */
+	CHECK_INT(PARSE("--heatmap", "h", "-p", "1", "5"), 0);
+	CHECK_STR(o.heatmap, "h");
+	CHECK_INT(o.bucket_ns, 10000000);
+	CHECK(!o.folded_stdout && !o.slice_ns);
+	CHECK_INT(PARSE("--heatmap", "h", "--montage", "h", "-i", "1"), 0);
+	CHECK_INT(o.bucket_ns, 10000000);
+	CHECK_INT(o.slice_ns, 1000000000);
+	CHECK_INT(PARSE("--heatmap", "h", "--montage", "m"), 0);
+	CHECK_INT(o.slice_ns, 10000000000ULL);
+	CHECK_INT(PARSE("--heatmap", "h", "--bucket-ms", "10"), 0);
+	CHECK_INT(PARSE("--heatmap", "h", "--bucket-ms", "100"), -EINVAL);
+	CHECK(strstr(err, "--heatmap") && strstr(err, "100"));
+	CHECK_INT(PARSE("--heatmap", "h", "-i", "0.015", "-o", "d"), -EINVAL);
+	CHECK(strstr(err, "multiple of the 10 ms buckets of --heatmap") !=
+	      NULL);
+	CHECK_INT(PARSE("--svg"), -EINVAL);
+	CHECK(strstr(err, "--svg") != NULL);
+}
+
 static void test_seconds(void)
 {
 	uint64_t ns = 0;
@@ -168,15 +223,51 @@ static void test_java_options(void)
 	free(s);
 }
 
+/* -e: a probe run of one JVM; --count; what does not go with them */
+static void test_probes(void)
+{
+	CHECK_INT(PARSE("-p", "7", "-e", "java:A.b", "-e", "java:C.*", "10"),
+		  0);
+	CHECK_INT(o.nr_probes, 2);
+	CHECK_STR(o.probes[0], "java:A.b");
+	CHECK_STR(o.probes[1], "java:C.*");
+	CHECK(!o.count && o.user_only && o.folded_stdout);
+	CHECK_INT(PARSE("--event", "java:A.b", "--count", "-o", "t.txt", "--",
+			"java", "Busy"),
+		  0);
+	CHECK(o.count && o.cmd && o.nr_probes == 1);
+	CHECK_STR(o.output, "t.txt");
+	CHECK_INT(PARSE("-p", "7", "-e", "java:A.b", "--svg", "x.svg"), 0);
+	CHECK(!o.folded_stdout);
+
+	CHECK_INT(PARSE("--count", "-p", "7"), -EINVAL);
+	CHECK(strstr(err, "--count needs -e") != NULL);
+	CHECK_INT(PARSE("-e", "java:A.b", "10"), -EINVAL);
+	CHECK(strstr(err, "-e needs -p PID") != NULL);
+	CHECK_INT(PARSE("-p", "1,2", "-e", "java:A.b"), -EINVAL);
+	CHECK(strstr(err, "one -p PID") != NULL);
+	CHECK_INT(PARSE("-F", "99", "-p", "1", "-e", "java:A.b"), -EINVAL);
+	CHECK(strstr(err, "-F does not apply") != NULL);
+	CHECK_INT(PARSE("-K", "-p", "1", "-e", "java:A.b"), -EINVAL);
+	CHECK_INT(PARSE("-p", "1", "-e", "java:A.b", "--count", "--svg", "a"),
+		  -EINVAL);
+	CHECK(strstr(err, "--count prints a table") != NULL);
+	CHECK_INT(PARSE("-p", "1", "-e", ""), -EINVAL);
+	CHECK_INT(PARSE("-p", "1", "-e"), -EINVAL);
+	CHECK(strstr(err, "needs a value") != NULL);
+}
+
 int main(void)
 {
 	test_defaults();
 	test_examples();
 	test_errors();
 	test_slices_buckets();
+	test_render();
 	test_seconds();
 	test_cpus();
 	test_java_options();
+	test_probes();
 	profile_opts__release(&o);
 	return check_report();
 }

@@ -147,6 +147,27 @@ static void check_stripped(void)
 }
 
 /* In this process: a dlopen'ed library, the vdso, demangle of libstdc++. */
+/*
+ * Symbols are read on the first lookup: a process that exits before any
+ * of its frames is named still gets them (the file stays mapped).
+ */
+static void check_lazy_after_exit(void)
+{
+	struct symbolizer *s = symbolizer__new(NULL);
+	struct child c;
+
+	if (spawn("pie", &c) || c.naddr != 4) {
+		CHECK(!"spawn");
+		symbolizer__free(s);
+		return;
+	}
+	CHECK_INT(symbolizer__refresh(s, c.pid, 1), 0);
+	reap(&c);
+	CHECK_STR(name_at(s, c.pid, c.addr[1] + 1, NULL), "prog_beta");
+	CHECK_STR(name_at(s, c.pid, c.addr[2], NULL), "prog_local");
+	symbolizer__free(s);
+}
+
 static void check_self(void)
 {
 	char path[PATH_MAX + 64];
@@ -228,6 +249,10 @@ static void check_demangle(void)
 	check_demangle_one("_Znwm", "operator new");
 	check_demangle_one("_ZN2ns5twiceIiEET_S1_", "ns::twice<int>");
 	check_demangle_one("_ZlsRSoRKi", "operator<<");
+	/* GCC clones: the function's own name, not "[clone .constprop.1]" */
+	check_demangle_one("_Z3fooi.constprop.1", "foo");
+	check_demangle_one("_ZN9JavaCalls11call_helperEv.isra.0.cold",
+			   "JavaCalls::call_helper");
 	CHECK(demangle("main") == NULL);
 	CHECK(demangle("_Zgarbage!") == NULL);
 }
@@ -244,6 +269,7 @@ int main(void)
 	check_prog("linked", NULL); /* .gnu_debuglink */
 	check_prog("byid", debug_root); /* build-id tree */
 	check_cxx();
+	check_lazy_after_exit();
 	check_stripped();
 	check_self();
 	check_debug_mismatch();

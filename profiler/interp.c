@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * interp: interpreted frames named through HotSpot's VMStructs
+ * (see interp.h for the contract, profiler/README.md for the design).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hotspot.h"
+#include "interp.h"
+#include "strpool.h"
+
+#define RETRY_NS (1000 * 1000 * 1000ULL) /* not (yet) a JVM: look again */
+#define QUICK_TRIES 20 /* first looks every tick: a JVM being launched */
+#define MAX_TRIES 80 /* then give up on the process */
+#define RESOLVE_NS (1000 * 1000 * 1000ULL) /* re-resolve a list this often */
+#define NAME_CAP 1024
+
+enum jvm_state { J_TRY, J_JVM, J_NOT };
+
+struct jvm {
+	uint32_t pid; /* 0: free slot */
+	enum jvm_state state;
+	int tries;
+	uint64_t next_try_ns;
+	uint64_t start, end; /* the interpreter, once known */
+	struct hotspot *h;
+};
+
+/* (pid, class Symbol*, method Symbol*) -> name */
+struct name_ent {
+	uint32_t pid;
+	uint64_t ksym, nsym;
+	const char *name; /* NULL: unreadable */
+	uint64_t checked_ns; /* tick of the last read */
+	bool used;
+};
+
+struct list_frame {
+	uint32_t idx;
+	uint64_t ip;
+	const char *name;
+};
+
+/* (pid, interp_id) -> its frames, named */
+struct list_ent {
+	uint32_t pid;
+	uint64_t id;
+	uint64_t resolved_ns, seen_ns;
+	uint32_t nr;
+	struct list_frame *f;
+};
+
+struct interp {
+	struct sampler *smp;
+	struct strpool *pool;
+	struct jvm *jvms;
+	size_t njvms, jvms_cap;
+	struct name_ent *names;
+	size_t nnames, names_cap;
+	struct list_ent *lists;
+	size_t nlists, lists_cap;
+	uint64_t now_ns, last_sweep_ns;
+	struct interp_stack scratch;
+	struct interp_stats st;
+};
+
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+struct interp *interp__new(struct sampler *smp)
+{
+	struct interp *in = calloc(1, sizeof(*in));
+
+	if (!in)
+		return NULL;
+	in->smp = smp;
+	in->pool = strpool__new();
+	if (!in->pool) {
+		free(in);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return in;
+}
+
+static void free_lists(struct list_ent *l, size_t cap)
+{
+	for (size_t i = 0; i < cap; i++)
+		free(l[i].f);
+	free(l);
+}
+
+void interp__free(struct interp *in)
+{
+	if (!in)
+		return;
+	for (size_t i = 0; i < in->jvms_cap; i++)
+		hotspot__free(in->jvms[i].h);
+	free(in->jvms);
+	free(in->names);
+	free_lists(in->lists, in->lists_cap);
+	strpool__free(in->pool);
+	free(in);
+}
+
+/* ---- processes ---------------------------------------------------------- */
+
+static struct jvm *jvm_slot(struct jvm *t, size_t cap, uint32_t pid)
+{
+	size_t i = mix(pid) & (cap - 1);
+
+	while (t[i].pid && t[i].pid != pid)
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+static struct jvm *jvm_get(struct interp *in, uint32_t pid)
+{
+	struct jvm *j, *n;
+	size_t cap;
+
+	if ((in->njvms + 1) * 2 > in->jvms_cap) {
+		cap = in->jvms_cap ? in->jvms_cap * 2 : 64;
+		n = calloc(cap, sizeof(*n));
+		if (!n)
+			return NULL;
+		for (size_t i = 0; i < in->jvms_cap; i++)
+			if (in->jvms[i].pid)
+				*jvm_slot(n, cap, in->jvms[i].pid) =
+				    in->jvms[i];
+		free(in->jvms);
+		in->jvms = n;
+		in->jvms_cap = cap;
+	}
+	j = jvm_slot(in->jvms, in->jvms_cap, pid);
+	if (!j->pid) {
+		j->pid = pid;
+		j->state = J_TRY;
+		in->njvms++;
+	}
+	return j;
+}
+
+static struct jvm *jvm_find(const struct interp *in, uint32_t pid)
+{
+	struct jvm *j;
+
+	if (!in->jvms_cap)
+		return NULL;
+	j = jvm_slot(in->jvms, in->jvms_cap, pid);
+	return j->pid ? j : NULL;
+}
+
+/*
+ * Is pid a JVM whose interpreter we can walk? A JVM being launched maps
+ * libjvm.so and generates its interpreter within its first few hundred
+ * milliseconds, and each tick of delay leaves its interpreted frames
+ * unnamed: so ask every tick at first (and while it says -EAGAIN), then
+ * once a second, and give up after about a minute.
+ */
+static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
+{
+	const struct hotspot_layout *l;
+	struct interp_proc p = {};
+	int err;
+
+	j->h = hotspot__open(j->pid);
+	if (!j->h) {
+		err = errno;
+		if (err == ESRCH || ++j->tries >= MAX_TRIES)
+			j->state = J_NOT;
+		/* no JVM so far: stop the pending walk of a target */
+		if (j->state == J_NOT ||
+		    (err != EAGAIN && j->tries == QUICK_TRIES))
+			sampler__clear_interp(in->smp, j->pid);
+		j->next_try_ns =
+		    now +
+		    (err == EAGAIN || j->tries < QUICK_TRIES ? 0 : RETRY_NS);
+		return;
+	}
+	l = hotspot__layout(j->h);
+	p.code_start = l->interp_start;
+	p.code_end = l->interp_end;
+	p.method_slot = INTERP_METHOD_SLOT;
+	p.off_const_method = l->off_const_method;
+	p.off_constants = l->off_constants;
+	p.off_name_index = l->off_name_index;
+	p.off_pool_holder = l->off_pool_holder;
+	p.cp_base = l->cp_size;
+	p.off_klass_name = l->off_klass_name;
+	if (sampler__set_interp(in->smp, j->pid, &p)) {
+		hotspot__free(j->h);
+		j->h = NULL;
+		j->state = J_NOT; /* 1024 JVMs at once: the rest stay unnamed */
+		return;
+	}
+	j->start = l->interp_start;
+	j->end = l->interp_end;
+	j->state = J_JVM;
+	in->st.jvms++;
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+static size_t name_idx(size_t cap, uint32_t pid, uint64_t k, uint64_t n)
+{
+	return mix(pid ^ mix(k ^ mix(n))) & (cap - 1);
+}
+
+static struct name_ent *name_slot(struct name_ent *t, size_t cap, uint32_t pid,
+				  uint64_t k, uint64_t n)
+{
+	size_t i = name_idx(cap, pid, k, n);
+
+	while (t[i].used &&
+	       !(t[i].pid == pid && t[i].ksym == k && t[i].nsym == n))
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+static int names_grow(struct interp *in)
+{
+	size_t cap = in->names_cap ? in->names_cap * 2 : 1024;
+	struct name_ent *n = calloc(cap, sizeof(*n)), *o;
+
+	if (!n)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->names_cap; i++) {
+		o = &in->names[i];
+		if (o->used)
+			*name_slot(n, cap, o->pid, o->ksym, o->nsym) = *o;
+	}
+	free(in->names);
+	in->names = n;
+	in->names_cap = cap;
+	return 0;
+}
+
+/* Read the two Symbols now: the pooled name, or NULL. */
+static const char *read_name(struct interp *in, struct hotspot *h,
+			     uint64_t ksym, uint64_t nsym)
+{
+	char k[NAME_CAP], m[NAME_CAP], full[2 * NAME_CAP];
+	int n;
+
+	if (hotspot__read_symbol(h, ksym, k, sizeof(k)) < 0 ||
+	    hotspot__read_symbol(h, nsym, m, sizeof(m)) < 0)
+		return NULL;
+	n = hotspot__frame_name(full, sizeof(full), k, m);
+	return n < 0 ? NULL : strpool__intern(in->pool, full, n);
+}
+
+/*
+ * The name of (ksym, nsym) in j: cached, but read again once per tick
+ * while the JVM lives, so a Symbol freed and reused is noticed. A JVM
+ * that is gone keeps the names it had.
+ */
+static const char *name_of(struct interp *in, struct jvm *j, uint64_t ksym,
+			   uint64_t nsym)
+{
+	struct name_ent *e;
+	const char *name;
+
+	if (!ksym || !nsym || !j->h)
+		return NULL;
+	if ((in->nnames + 1) * 2 > in->names_cap && names_grow(in))
+		return NULL;
+	e = name_slot(in->names, in->names_cap, j->pid, ksym, nsym);
+	if (e->used && e->checked_ns == in->now_ns)
+		return e->name;
+	name = read_name(in, j->h, ksym, nsym);
+	if (!e->used) {
+		e->used = true;
+		e->pid = j->pid;
+		e->ksym = ksym;
+		e->nsym = nsym;
+		in->nnames++;
+	}
+	/* unreadable now but named before: the process may be exiting */
+	if (name || !e->name)
+		e->name = name;
+	e->checked_ns = in->now_ns;
+	return e->name;
+}
+
+/* ---- lists -------------------------------------------------------------- */
+
+static struct list_ent *list_slot(struct list_ent *t, size_t cap, uint32_t pid,
+				  uint64_t id)
+{
+	size_t i = mix(id ^ pid) & (cap - 1);
+
+	while (t[i].id && !(t[i].id == id && t[i].pid == pid))
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+static int lists_rehash(struct interp *in, size_t cap, uint64_t older_than)
+{
+	struct list_ent *n = calloc(cap, sizeof(*n)), *o;
+
+	if (!n)
+		return -ENOMEM;
+	in->nlists = 0;
+	for (size_t i = 0; i < in->lists_cap; i++) {
+		o = &in->lists[i];
+		if (!o->id)
+			continue;
+		if (o->seen_ns < older_than) {
+			free(o->f);
+			continue;
+		}
+		*list_slot(n, cap, o->pid, o->id) = *o;
+		in->nlists++;
+	}
+	free(in->lists);
+	in->lists = n;
+	in->lists_cap = cap;
+	return 0;
+}
+
+static bool in_interp(const struct jvm *j, uint64_t ip)
+{
+	return ip >= j->start && ip < j->end;
+}
+
+/* Name the frames of e from the BPF list (the interp map entry). */
+static int resolve(struct interp *in, struct jvm *j, struct list_ent *e)
+{
+	struct interp_stack *st = &in->scratch;
+	struct list_frame *f;
+	uint32_t i, nr;
+
+	if (sampler__interp(in->smp, e->id, st))
+		return -ENOENT;
+	nr = st->nr < INTERP_MAX_FRAMES ? st->nr : INTERP_MAX_FRAMES;
+	f = realloc(e->f, (nr ? nr : 1) * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	e->f = f;
+	e->nr = nr;
+	for (i = 0; i < nr; i++) {
+		struct interp_frame *s = &st->f[i];
+		uint64_t ks = s->klass_name, ns = s->name;
+
+		f[i].idx = s->idx;
+		f[i].ip = s->ip;
+		f[i].name = NULL;
+		if (!in_interp(j, s->ip))
+			continue; /* walked while pending: not interpreted */
+		/* a pending walk kept only the Method*: follow it now (a
+		 * JVM's first moments, long before any class unloads) */
+		if (!ks && s->method)
+			hotspot__method_symbols(j->h, s->method, &ks, &ns);
+		f[i].name = name_of(in, j, ks, ns);
+	}
+	e->resolved_ns = in->now_ns;
+	return 0;
+}
+
+/* The named list of k, resolving it when new or old. */
+static struct list_ent *list_of(struct interp *in, const struct sample_key *k)
+{
+	struct jvm *j = jvm_find(in, k->pid);
+	struct list_ent *e;
+
+	if (!j || j->state != J_JVM)
+		return NULL;
+	if ((in->nlists + 1) * 2 > in->lists_cap &&
+	    lists_rehash(in, in->lists_cap ? in->lists_cap * 2 : 1024, 0))
+		return NULL;
+	e = list_slot(in->lists, in->lists_cap, k->pid, k->interp_id);
+	if (!e->id) {
+		e->id = k->interp_id;
+		e->pid = k->pid;
+		in->nlists++;
+		if (resolve(in, j, e)) {
+			e->nr = 0;
+			e->resolved_ns = 0;
+		}
+	} else if (in->now_ns - e->resolved_ns > RESOLVE_NS) {
+		resolve(in, j, e); /* on failure the old names stay */
+	}
+	e->seen_ns = in->now_ns;
+	return e;
+}
+
+void interp__seen(struct interp *in, const struct sample_key *k,
+		  uint64_t now_ns)
+{
+	struct jvm *j;
+
+	if (now_ns != in->now_ns) { /* a new tick */
+		in->now_ns = now_ns;
+		/* lists nobody used for 10 s: their keys are long drained */
+		if (now_ns - in->last_sweep_ns > 10 * RESOLVE_NS) {
+			in->last_sweep_ns = now_ns;
+			if (in->lists_cap)
+				lists_rehash(in, in->lists_cap,
+					     now_ns - 10 * RESOLVE_NS);
+		}
+	}
+	j = jvm_get(in, k->pid);
+	if (j && j->state == J_TRY && now_ns >= j->next_try_ns)
+		jvm_try(in, j, now_ns);
+	if (k->interp_id)
+		list_of(in, k);
+}
+
+int interp__names(struct interp *in, const struct sample_key *k,
+		  const uint64_t *ips, int n, const char **names)
+{
+	struct list_ent *e;
+	struct jvm *j;
+	int named = 0;
+
+	memset(names, 0, n * sizeof(*names));
+	if (!k->interp_id || !(e = list_of(in, k)))
+		return 0;
+	j = jvm_find(in, k->pid);
+	for (uint32_t i = 0; i < e->nr; i++) {
+		const struct list_frame *f = &e->f[i];
+
+		if (!in_interp(j, f->ip))
+			continue;
+		if (f->idx >= (uint32_t)n || ips[f->idx] != f->ip) {
+			in->st.misaligned++;
+			continue;
+		}
+		if (!f->name) {
+			in->st.unreadable++;
+			continue;
+		}
+		names[f->idx] = f->name;
+		named++;
+	}
+	return named;
+}
+
+bool interp__in_interpreter(const struct interp *in, uint32_t pid, uint64_t ip)
+{
+	const struct jvm *j = jvm_find(in, pid);
+
+	return j && j->state == J_JVM && in_interp(j, ip);
+}
+
+void interp__stats(const struct interp *in, struct interp_stats *st)
+{
+	*st = in->st;
+}

@@ -1,0 +1,59 @@
+/*
+ * interp: names for the interpreted Java frames of sampled stacks.
+ *
+ * For every process seen in samples it finds out once whether it is a
+ * HotSpot JVM (hotspot.h: libjvm.so's VMStructs), and if so tells the BPF
+ * sampler where the interpreter lies and the offsets its frame walk needs
+ * (sampler__set_interp). Samples then carry an interp_id: the list of
+ * (stack position, pc, Method*, class name Symbol*, method name Symbol*)
+ * the BPF program read at sample time. This module turns the Symbol*s
+ * into "pkg/Class.method", as soon as a key is seen (the JVM may exit
+ * before its keys are taken), and caches names per (pid, Symbol*,
+ * Symbol*), re-reading a cached pair's Symbols once per drain tick so a
+ * Symbol freed and reused cannot keep an old name.
+ *
+ * Names returned live until interp__free(). Nothing here prints.
+ */
+#ifndef MIXPROF_INTERP_H
+#define MIXPROF_INTERP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sampler_ctl.h"
+
+struct interp;
+
+/* NULL and errno (ENOMEM). smp is used, not owned. */
+struct interp *interp__new(struct sampler *smp);
+void interp__free(struct interp *in);
+
+/*
+ * Key k was in the counts map at now_ns (every key, every tick): learn
+ * its process (retrying while a JVM starts) and name its interpreted
+ * frames while the process still lives.
+ */
+void interp__seen(struct interp *in, const struct sample_key *k,
+		  uint64_t now_ns);
+
+/*
+ * Names for the interpreted frames of k, whose user stack is ips[0..n)
+ * (leaf first, as the stack map holds it): names[i] gets the name of
+ * frame i, or NULL when it is not an interpreted frame we could name.
+ * A listed frame is used only where ips[] holds the same pc at the same
+ * position (the BPF walk and the kernel's saw the same frame). Returns
+ * the number named.
+ */
+int interp__names(struct interp *in, const struct sample_key *k,
+		  const uint64_t *ips, int n, const char **names);
+
+/* Does ip lie in pid's interpreter (as far as we know yet)? */
+bool interp__in_interpreter(const struct interp *in, uint32_t pid, uint64_t ip);
+
+struct interp_stats {
+	uint64_t jvms; /* processes whose interpreter is walked */
+	uint64_t misaligned; /* listed frames whose pc did not match */
+	uint64_t unreadable; /* listed frames without readable names */
+};
+void interp__stats(const struct interp *in, struct interp_stats *st);
+
+#endif

@@ -1,0 +1,124 @@
+/*
+ * probe_count: per-method call counts of a probe run (probe_count.h).
+ * A handful of methods is the common case; a linear array keyed by site
+ * is enough even for a wide wildcard (thousands of sites, one lookup per
+ * site per poll).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "probe_count.h"
+
+struct row {
+	unsigned site;
+	uint64_t count;
+	char *name;
+};
+
+struct probe_count {
+	struct row *rows;
+	unsigned nr, cap;
+	unsigned last; /* index of the last site set: replies come in order */
+};
+
+struct probe_count *probe_count__new(void)
+{
+	return calloc(1, sizeof(struct probe_count));
+}
+
+void probe_count__free(struct probe_count *t)
+{
+	unsigned i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr; i++)
+		free(t->rows[i].name);
+	free(t->rows);
+	free(t);
+}
+
+static struct row *find(struct probe_count *t, unsigned site)
+{
+	unsigned i;
+
+	if (t->last < t->nr && t->rows[t->last].site == site)
+		return &t->rows[t->last];
+	for (i = 0; i < t->nr; i++)
+		if (t->rows[i].site == site) {
+			t->last = i + 1;
+			return &t->rows[i];
+		}
+	return NULL;
+}
+
+int probe_count__set(struct probe_count *t, unsigned site, uint64_t count,
+		     const char *name)
+{
+	struct row *r = find(t, site), *n;
+
+	if (r) {
+		t->last = r - t->rows + 1;
+		if (count > r->count)
+			r->count = count;
+		return 0;
+	}
+	if (t->nr == t->cap) {
+		unsigned cap = t->cap ? t->cap * 2 : 16;
+
+		n = realloc(t->rows, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		t->rows = n;
+		t->cap = cap;
+	}
+	r = &t->rows[t->nr];
+	r->name = strdup(name);
+	if (!r->name)
+		return -ENOMEM;
+	r->site = site;
+	r->count = count;
+	t->nr++;
+	t->last = t->nr;
+	return 0;
+}
+
+uint64_t probe_count__total(const struct probe_count *t)
+{
+	uint64_t sum = 0;
+	unsigned i;
+
+	for (i = 0; i < t->nr; i++)
+		sum += t->rows[i].count;
+	return sum;
+}
+
+unsigned probe_count__methods(const struct probe_count *t)
+{
+	return t->nr;
+}
+
+/* Biggest first; compared, not subtracted (counts are 64-bit). */
+static int by_total(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+int probe_count__print(struct probe_count *t, FILE *out, double secs)
+{
+	unsigned i;
+
+	qsort(t->rows, t->nr, sizeof(*t->rows), by_total);
+	t->last = 0;
+	fprintf(out, "%-60s %14s %14s\n", "METHOD", "TOTAL", "CALLS_PER_S");
+	for (i = 0; i < t->nr; i++)
+		fprintf(out, "%-60s %14" PRIu64 " %14.1f\n", t->rows[i].name,
+			t->rows[i].count,
+			secs > 0 ? t->rows[i].count / secs : 0.0);
+	return fflush(out) || ferror(out) ? -EIO : 0;
+}

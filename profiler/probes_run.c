@@ -1,0 +1,166 @@
+/*
+ * probes_run: one probe run's connection to the agent (probes_run.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "probectl.h"
+#include "probes_run.h"
+#include "procinfo.h"
+
+#define OPEN_STEP_MS 100
+
+struct probes_run {
+	struct probes_run_cfg cfg;
+	struct probectl *c;
+	struct probe_count *table;
+	unsigned sites;
+	bool gone; /* connection lost: counts are the last read */
+};
+
+static void open_error(int pid, int ret)
+{
+	if (ret == -ENOENT && !proc_is_jvm(pid))
+		fprintf(stderr, "mixprof: -e: process %d is not a JVM\n", pid);
+	else if (ret == -ENOENT)
+		fprintf(stderr,
+			"mixprof: -e: JVM %d has no probe control socket "
+			"(agent not loaded, --no-attach, or started with "
+			"probes=off or dir=)\n",
+			pid);
+	else if (ret == -EBUSY)
+		fprintf(stderr,
+			"mixprof: -e: another client holds the probes of "
+			"JVM %d\n",
+			pid);
+	else if (ret != -EINTR)
+		fprintf(stderr, "mixprof: -e: JVM %d: %s\n", pid,
+			strerror(-ret));
+}
+
+int probes_run__open(const struct probes_run_cfg *cfg, int timeout_ms,
+		     bool (*give_up)(void *arg), void *arg,
+		     struct probes_run **out)
+{
+	struct probes_run *pr = calloc(1, sizeof(*pr));
+	int ret = -ENOMEM, left = timeout_ms;
+
+	if (!pr || !(pr->table = probe_count__new()))
+		goto fail;
+	pr->cfg = *cfg;
+	/* in steps, so a launched JVM that dies or a Ctrl-C ends the wait */
+	for (;;) {
+		int step = left < OPEN_STEP_MS ? left : OPEN_STEP_MS;
+
+		ret = probectl__open(cfg->pid, NULL, step, &pr->c);
+		left -= step;
+		if (ret != -ENOENT || left <= 0)
+			break;
+		if (give_up && give_up(arg)) {
+			ret = -EINTR;
+			break;
+		}
+	}
+	if (ret)
+		goto fail;
+	*out = pr;
+	return 0;
+fail:
+	open_error(cfg->pid, ret);
+	probes_run__close(pr);
+	return ret;
+}
+
+/*
+ * "mixprof: -e 'P': why". The agent's messages name the pattern again
+ * and speak its protocol ("add 'wait'"): keep only the reason.
+ */
+static void add_error(const char *pattern, int ret, char *err)
+{
+	const char *why = err;
+	char *p;
+
+	if (ret == -ENOENT)
+		why = "no loaded method matches";
+	else if (ret == -EINVAL && (p = strstr(err, "': ")))
+		why = p + 3;
+	else if (!*err)
+		why = strerror(-ret);
+	fprintf(stderr, "mixprof: -e '%s': %s%s\n", pattern,
+		ret == -EINVAL ? "bad pattern: " : "", why);
+}
+
+int probes_run__add(struct probes_run *pr)
+{
+	unsigned flags = (pr->cfg.stacks ? PROBECTL_STACKS : 0) |
+			 (pr->cfg.wait ? PROBECTL_WAIT : 0);
+	unsigned id, n;
+	char err[512];
+	int i, ret;
+
+	for (i = 0; i < pr->cfg.nr_patterns; i++) {
+		const char *p = pr->cfg.patterns[i];
+
+		err[0] = 0;
+		ret = probectl__add(pr->c, p, flags, &id, &n, err, sizeof(err));
+		if (ret) {
+			add_error(p, ret, err);
+			return ret;
+		}
+		pr->sites += n;
+	}
+	return 0;
+}
+
+int probes_run__go(struct probes_run *pr)
+{
+	char reply[128];
+
+	return probectl__request(pr->c, "go", reply, sizeof(reply));
+}
+
+unsigned probes_run__sites(const struct probes_run *pr)
+{
+	return pr->sites;
+}
+
+static int on_count(void *arg, unsigned site, unsigned probe, uint64_t count,
+		    const char *name)
+{
+	return probe_count__set(arg, site, count, name);
+}
+
+int probes_run__poll(struct probes_run *pr)
+{
+	int ret;
+
+	if (pr->gone)
+		return -EPIPE;
+	ret = probectl__counts(pr->c, on_count, pr->table);
+	if (ret && ret != -ENOMEM)
+		pr->gone = true; /* the JVM went away: keep what we have */
+	return ret && ret != -ENOMEM ? -EPIPE : ret;
+}
+
+struct probe_count *probes_run__table(struct probes_run *pr)
+{
+	return pr->table;
+}
+
+void probes_run__end(struct probes_run *pr)
+{
+	if (pr->c)
+		probectl__close(pr->c);
+	pr->c = NULL;
+	pr->gone = true;
+}
+
+void probes_run__close(struct probes_run *pr)
+{
+	if (!pr)
+		return;
+	probes_run__end(pr);
+	probe_count__free(pr->table);
+	free(pr);
+}

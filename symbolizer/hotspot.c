@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hotspot: HotSpot's VMStructs tables, read from outside (see hotspot.h).
+ *
+ * Field names used (vmStructs.cpp, the same in JDK 17 and 25):
+ * Method::_constMethod, ConstMethod::_constants, ConstMethod::_name_index,
+ * ConstantPool::_pool_holder, Klass::_name, Symbol::_length,
+ * Symbol::_body, AbstractInterpreter::_code (static StubQueue*),
+ * StubQueue::_stub_buffer, StubQueue::_buffer_limit; type ConstantPool.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "hotspot.h"
+
+const char *const hotspot_sym_names[HS_NR_SYMS] = {
+    [HS_STRUCTS] = "gHotSpotVMStructs",
+    [HS_S_TYPE] = "gHotSpotVMStructEntryTypeNameOffset",
+    [HS_S_FIELD] = "gHotSpotVMStructEntryFieldNameOffset",
+    [HS_S_STATIC] = "gHotSpotVMStructEntryIsStaticOffset",
+    [HS_S_OFFSET] = "gHotSpotVMStructEntryOffsetOffset",
+    [HS_S_ADDRESS] = "gHotSpotVMStructEntryAddressOffset",
+    [HS_S_STRIDE] = "gHotSpotVMStructEntryArrayStride",
+    [HS_TYPES] = "gHotSpotVMTypes",
+    [HS_T_TYPE] = "gHotSpotVMTypeEntryTypeNameOffset",
+    [HS_T_SIZE] = "gHotSpotVMTypeEntrySizeOffset",
+    [HS_T_STRIDE] = "gHotSpotVMTypeEntryArrayStride",
+};
+
+#define MAX_ENTRIES 20000 /* a table longer than this is not VMStructs */
+#define NAME_MAX_LEN 80 /* type and field names we compare are short */
+
+/* The fields we want: where each lands, and whether it was found. */
+enum want {
+	W_CONST_METHOD,
+	W_CONSTANTS,
+	W_NAME_INDEX,
+	W_POOL_HOLDER,
+	W_KLASS_NAME,
+	W_SYM_LENGTH,
+	W_SYM_BODY,
+	W_INTERP_CODE, /* static: an address */
+	W_STUB_BUFFER,
+	W_BUFFER_LIMIT,
+	W_NR,
+};
+
+static const struct {
+	const char *type, *field;
+} wanted[W_NR] = {
+    [W_CONST_METHOD] = {"Method", "_constMethod"},
+    [W_CONSTANTS] = {"ConstMethod", "_constants"},
+    [W_NAME_INDEX] = {"ConstMethod", "_name_index"},
+    [W_POOL_HOLDER] = {"ConstantPool", "_pool_holder"},
+    [W_KLASS_NAME] = {"Klass", "_name"},
+    [W_SYM_LENGTH] = {"Symbol", "_length"},
+    [W_SYM_BODY] = {"Symbol", "_body"},
+    [W_INTERP_CODE] = {"AbstractInterpreter", "_code"},
+    [W_STUB_BUFFER] = {"StubQueue", "_stub_buffer"},
+    [W_BUFFER_LIMIT] = {"StubQueue", "_buffer_limit"},
+};
+
+static int rd(const struct hotspot_mem *m, uint64_t addr, void *buf, size_t len)
+{
+	return addr ? m->read(m->ctx, addr, buf, len) : -EFAULT;
+}
+
+static int rd_u64(const struct hotspot_mem *m, uint64_t addr, uint64_t *v)
+{
+	return rd(m, addr, v, sizeof(*v));
+}
+
+/*
+ * A C string of the target into buf. The table's names sit in libjvm's
+ * read-only data, so a short read near the end of a page is retried
+ * byte-exact up to the page end before giving up.
+ */
+static int rd_str(const struct hotspot_mem *m, uint64_t addr, char *buf,
+		  size_t cap)
+{
+	size_t len = cap - 1, page_left = 4096 - (addr & 4095);
+
+	if (rd(m, addr, buf, len)) {
+		if (page_left >= len)
+			return -EFAULT;
+		len = page_left;
+		if (rd(m, addr, buf, len))
+			return -EFAULT;
+	}
+	buf[len] = '\0';
+	return 0;
+}
+
+/* The entry-layout variables: offsets inside one table entry. */
+struct entry_layout {
+	uint64_t type, field, is_static, offset, address, stride;
+};
+
+static int read_layout(const struct hotspot_mem *m, const uint64_t *syms,
+		       const enum hotspot_sym *which, uint64_t *out, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (rd_u64(m, syms[which[i]], &out[i]))
+			return -EFAULT;
+	return 0;
+}
+
+/* Which wanted field (type, field) is, or -1. */
+static int want_of(const char *type, const char *field)
+{
+	for (int i = 0; i < W_NR; i++)
+		if (!strcmp(wanted[i].type, type) &&
+		    !strcmp(wanted[i].field, field))
+			return i;
+	return -1;
+}
+
+static bool wanted_type(const char *type)
+{
+	for (int i = 0; i < W_NR; i++)
+		if (!strcmp(wanted[i].type, type))
+			return true;
+	return false;
+}
+
+/*
+ * Walk gHotSpotVMStructs up to its NULL type name; val[] gets each
+ * wanted field's offset (or address, for statics).
+ */
+static int walk_structs(const struct hotspot_mem *m, const uint64_t *syms,
+			uint64_t val[W_NR], bool found[W_NR])
+{
+	static const enum hotspot_sym which[] = {HS_S_TYPE,    HS_S_FIELD,
+						 HS_S_STATIC,  HS_S_OFFSET,
+						 HS_S_ADDRESS, HS_S_STRIDE};
+	struct entry_layout el;
+	char type[NAME_MAX_LEN], field[NAME_MAX_LEN];
+	uint64_t base, e, tp, fp, last_tp = 0, off, addr;
+	int32_t is_static;
+	bool last_ok = false;
+	int i, w;
+
+	if (read_layout(m, syms, which, &el.type, 6) ||
+	    rd_u64(m, syms[HS_STRUCTS], &base))
+		return -EFAULT;
+	if (!base || !el.stride || el.stride > 4096)
+		return -ENOENT;
+	for (i = 0, e = base; i < MAX_ENTRIES; i++, e += el.stride) {
+		if (rd_u64(m, e + el.type, &tp))
+			return -EFAULT;
+		if (!tp)
+			return 0; /* the end marker */
+		/* entries of one type are adjacent and share the literal */
+		if (tp != last_tp) {
+			last_tp = tp;
+			last_ok = !rd_str(m, tp, type, sizeof(type)) &&
+				  wanted_type(type);
+		}
+		if (!last_ok || rd_u64(m, e + el.field, &fp) ||
+		    rd_str(m, fp, field, sizeof(field)))
+			continue;
+		w = want_of(type, field);
+		if (w < 0 || rd(m, e + el.is_static, &is_static, 4) ||
+		    rd_u64(m, e + el.offset, &off) ||
+		    rd_u64(m, e + el.address, &addr))
+			continue;
+		val[w] = is_static ? addr : off;
+		found[w] = true;
+	}
+	return -ENOENT;
+}
+
+/* sizeof(type) from gHotSpotVMTypes, or 0. */
+static uint64_t type_size(const struct hotspot_mem *m, const uint64_t *syms,
+			  const char *want)
+{
+	static const enum hotspot_sym which[] = {HS_T_TYPE, HS_T_SIZE,
+						 HS_T_STRIDE};
+	uint64_t l[3], base, e, tp, size;
+	char type[NAME_MAX_LEN];
+	int i;
+
+	if (read_layout(m, syms, which, l, 3) ||
+	    rd_u64(m, syms[HS_TYPES], &base) || !base || !l[2] || l[2] > 4096)
+		return 0;
+	for (i = 0, e = base; i < MAX_ENTRIES; i++, e += l[2]) {
+		if (rd_u64(m, e + l[0], &tp) || !tp)
+			return 0;
+		if (rd_str(m, tp, type, sizeof(type)) || strcmp(type, want))
+			continue;
+		return rd_u64(m, e + l[1], &size) ? 0 : size;
+	}
+	return 0;
+}
+
+int hotspot__layout_read(const struct hotspot_mem *m,
+			 const uint64_t syms[HS_NR_SYMS],
+			 struct hotspot_layout *out)
+{
+	uint64_t val[W_NR] = {}, queue, buf;
+	bool found[W_NR] = {};
+	int32_t limit;
+	int ret, i;
+
+	ret = walk_structs(m, syms, val, found);
+	if (ret)
+		return ret;
+	for (i = 0; i < W_NR; i++)
+		if (!found[i])
+			return -ENOENT;
+	out->off_const_method = val[W_CONST_METHOD];
+	out->off_constants = val[W_CONSTANTS];
+	out->off_name_index = val[W_NAME_INDEX];
+	out->off_pool_holder = val[W_POOL_HOLDER];
+	out->off_klass_name = val[W_KLASS_NAME];
+	out->off_sym_length = val[W_SYM_LENGTH];
+	out->off_sym_body = val[W_SYM_BODY];
+	out->cp_size = type_size(m, syms, "ConstantPool");
+	if (!out->cp_size)
+		return -ENOENT;
+	/* the interpreter is generated during JVM start-up */
+	if (rd_u64(m, val[W_INTERP_CODE], &queue))
+		return -EFAULT;
+	if (!queue)
+		return -EAGAIN;
+	if (rd_u64(m, queue + val[W_STUB_BUFFER], &buf) ||
+	    rd(m, queue + val[W_BUFFER_LIMIT], &limit, sizeof(limit)))
+		return -EFAULT;
+	if (!buf || limit <= 0)
+		return -EAGAIN;
+	out->interp_start = buf;
+	out->interp_end = buf + limit;
+	return 0;
+}
+
+int hotspot__symbol(const struct hotspot_mem *m, const struct hotspot_layout *l,
+		    uint64_t sym, char *buf, size_t cap)
+{
+	uint16_t len;
+
+	if (!sym || rd(m, sym + l->off_sym_length, &len, sizeof(len)))
+		return -EFAULT;
+	if (!len || len >= cap)
+		return -EINVAL;
+	if (rd(m, sym + l->off_sym_body, buf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+			return -EINVAL;
+	return len;
+}
+
+static bool all_hex(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("0123456789abcdefABCDEF", s[i]))
+			return false;
+	return true;
+}
+
+/* The agent's rule: drop a trailing "/0x<hex>", "+0x<hex>", ".0x<hex>". */
+static size_t strip_hidden(const char *s, size_t n)
+{
+	for (size_t i = n; i >= 4; i--) {
+		char sep = s[i - 3];
+
+		if ((sep == '/' || sep == '+' || sep == '.') &&
+		    s[i - 2] == '0' && s[i - 1] == 'x' && all_hex(s + i, n - i))
+			return i - 3;
+	}
+	return n;
+}
+
+int hotspot__frame_name(char *out, size_t cap, const char *klass,
+			const char *method)
+{
+	size_t kn = strip_hidden(klass, strlen(klass));
+	int n = snprintf(out, cap, "%.*s.%s", (int)kn, klass, method);
+
+	return n < 0 || (size_t)n >= cap ? -ENOSPC : n;
+}
+
+/* ---- a live process ----------------------------------------------------- */
+
+struct hotspot {
+	uint32_t pid;
+	struct hotspot_mem mem;
+	struct hotspot_layout layout;
+};
+
+static int vm_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct hotspot *h = ctx;
+	struct iovec local = {buf, len}, remote = {(void *)addr, len};
+	ssize_t n = process_vm_readv(h->pid, &local, 1, &remote, 1, 0);
+
+	if (n == (ssize_t)len)
+		return 0;
+	return n < 0 && errno == ESRCH ? -ESRCH : -EFAULT;
+}
+
+/*
+ * libjvm.so in /proc/PID/maps: its path and the start of the mapping of
+ * file offset 0. 0, -ENOENT, or -ESRCH.
+ */
+static int find_libjvm(uint32_t pid, char *path, size_t cap, uint64_t *start)
+{
+	char fn[64], line[4096 + 128];
+	unsigned long long lo, off;
+	int ret = -ENOENT, pos;
+	FILE *f;
+
+	snprintf(fn, sizeof(fn), "/proc/%u/maps", pid);
+	f = fopen(fn, "re");
+	if (!f)
+		return -ESRCH;
+	while (fgets(line, sizeof(line), f)) {
+		char *p, *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = '\0';
+		pos = 0;
+		if (sscanf(line, "%llx-%*x %*s %llx %*s %*s %n", &lo, &off,
+			   &pos) < 2 ||
+		    !pos || off)
+			continue;
+		p = line + pos;
+		if (strlen(p) < 10 || strcmp(p + strlen(p) - 10, "/libjvm.so"))
+			continue;
+		snprintf(path, cap, "%s", p);
+		*start = lo;
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Look the table variables up in the ELF's .dynsym; vaddr of PT_LOAD 0. */
+static int elf_lookup(int fd, uint64_t vals[HS_NR_SYMS], uint64_t *load0)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	size_t nph, i, left = HS_NR_SYMS;
+	int ret = -ENOENT;
+	GElf_Phdr ph;
+
+	if (!e)
+		return -ENOEXEC;
+	*load0 = UINT64_MAX;
+	if (elf_getphdrnum(e, &nph))
+		goto out;
+	for (i = 0; i < nph; i++)
+		if (gelf_getphdr(e, i, &ph) && ph.p_type == PT_LOAD &&
+		    ph.p_offset == 0)
+			*load0 = ph.p_vaddr;
+	while ((scn = elf_nextscn(e, scn)) && left) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM ||
+		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize && left; i++) {
+			GElf_Sym s;
+			const char *n;
+
+			if (!gelf_getsym(d, i, &s) || !s.st_value)
+				continue;
+			n = elf_strptr(e, sh.sh_link, s.st_name);
+			if (!n || strncmp(n, "gHotSpotVM", 10))
+				continue;
+			for (int k = 0; k < HS_NR_SYMS; k++)
+				if (!vals[k] &&
+				    !strcmp(n, hotspot_sym_names[k])) {
+					vals[k] = s.st_value;
+					left--;
+				}
+		}
+	}
+	if (!left && *load0 != UINT64_MAX)
+		ret = 0;
+out:
+	elf_end(e);
+	return ret;
+}
+
+/* The table variables' addresses in the target. */
+static int find_syms(uint32_t pid, uint64_t syms[HS_NR_SYMS])
+{
+	char path[4096], fn[4200];
+	uint64_t start, load0;
+	int fd, ret;
+
+	ret = find_libjvm(pid, path, sizeof(path), &start);
+	if (ret)
+		return ret;
+	/* through the process's root: a container's libjvm is its own */
+	snprintf(fn, sizeof(fn), "/proc/%u/root%s", pid, path);
+	fd = open(fn, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ENOENT : -errno;
+	elf_version(EV_CURRENT);
+	memset(syms, 0, HS_NR_SYMS * sizeof(*syms));
+	ret = elf_lookup(fd, syms, &load0);
+	close(fd);
+	if (ret)
+		return ret;
+	for (int k = 0; k < HS_NR_SYMS; k++)
+		syms[k] += start - load0;
+	return 0;
+}
+
+struct hotspot *hotspot__open(uint32_t pid)
+{
+	struct hotspot *h = calloc(1, sizeof(*h));
+	uint64_t syms[HS_NR_SYMS];
+	int ret = -ENOMEM;
+
+	if (!h)
+		goto fail;
+	h->pid = pid;
+	h->mem.read = vm_read;
+	h->mem.ctx = h;
+	ret = find_syms(pid, syms);
+	if (!ret)
+		ret = hotspot__layout_read(&h->mem, syms, &h->layout);
+	if (!ret)
+		return h;
+fail:
+	free(h);
+	errno = -ret;
+	return NULL;
+}
+
+const struct hotspot_layout *hotspot__layout(const struct hotspot *h)
+{
+	return &h->layout;
+}
+
+int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf, size_t cap)
+{
+	return hotspot__symbol(&h->mem, &h->layout, sym, buf, cap);
+}
+
+int hotspot__method_symbols(struct hotspot *h, uint64_t method,
+			    uint64_t *klass_sym, uint64_t *name_sym)
+{
+	const struct hotspot_layout *l = &h->layout;
+	uint64_t cm, cp, holder;
+	uint16_t ni;
+
+	if (rd_u64(&h->mem, method + l->off_const_method, &cm) ||
+	    rd_u64(&h->mem, cm + l->off_constants, &cp) ||
+	    rd(&h->mem, cm + l->off_name_index, &ni, sizeof(ni)) ||
+	    rd_u64(&h->mem, cp + l->off_pool_holder, &holder) ||
+	    rd_u64(&h->mem, holder + l->off_klass_name, klass_sym) ||
+	    rd_u64(&h->mem, cp + l->cp_size + (uint64_t)ni * 8, name_sym))
+		return -EFAULT;
+	return 0;
+}
+
+void hotspot__free(struct hotspot *h)
+{
+	free(h);
+}

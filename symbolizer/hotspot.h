@@ -1,0 +1,107 @@
+/*
+ * hotspot: what a HotSpot JVM publishes about itself, read from outside.
+ *
+ * libjvm.so exports gHotSpotVMStructs and gHotSpotVMTypes (the tables the
+ * serviceability agent reads): for each (type, field) the field's offset
+ * or, for a static field, its address; for each type its size. From them
+ * we take the offsets that lead from a Method* to its class and method
+ * names, and where the template interpreter's code lies. No agent needed;
+ * the tables are present in every HotSpot build (JDK 8 to 25 checked
+ * names: see hotspot.c).
+ *
+ * Memory of the JVM is read through a struct hotspot_mem, so the table
+ * walk is pure: hotspot__open() reads /proc/PID/mem-equivalents with
+ * process_vm_readv, the unit tests read fake tables in their own memory.
+ *
+ * Nothing here prints; errors come back as -errno (or NULL + errno).
+ */
+#ifndef MIXPROF_HOTSPOT_H
+#define MIXPROF_HOTSPOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Read len bytes at addr of the target: 0 or -errno (-EFAULT). */
+struct hotspot_mem {
+	int (*read)(void *ctx, uint64_t addr, void *buf, size_t len);
+	void *ctx;
+};
+
+/* Addresses (in the target) of libjvm.so's exported table variables. */
+enum hotspot_sym {
+	HS_STRUCTS, /* VMStructEntry *gHotSpotVMStructs */
+	HS_S_TYPE, /* uint64_t gHotSpotVMStructEntryTypeNameOffset */
+	HS_S_FIELD, /* ...FieldNameOffset */
+	HS_S_STATIC, /* ...IsStaticOffset */
+	HS_S_OFFSET, /* ...OffsetOffset */
+	HS_S_ADDRESS, /* ...AddressOffset */
+	HS_S_STRIDE, /* gHotSpotVMStructEntryArrayStride */
+	HS_TYPES, /* VMTypeEntry *gHotSpotVMTypes */
+	HS_T_TYPE, /* gHotSpotVMTypeEntryTypeNameOffset */
+	HS_T_SIZE, /* gHotSpotVMTypeEntrySizeOffset */
+	HS_T_STRIDE, /* gHotSpotVMTypeEntryArrayStride */
+	HS_NR_SYMS,
+};
+extern const char *const hotspot_sym_names[HS_NR_SYMS];
+
+/* What naming an interpreted frame needs. */
+struct hotspot_layout {
+	uint64_t interp_start, interp_end; /* the interpreter's code */
+	uint32_t off_const_method; /* Method::_constMethod */
+	uint32_t off_constants; /* ConstMethod::_constants */
+	uint32_t off_name_index; /* ConstMethod::_name_index */
+	uint32_t off_pool_holder; /* ConstantPool::_pool_holder */
+	uint32_t cp_size; /* sizeof(ConstantPool): its slots follow */
+	uint32_t off_klass_name; /* Klass::_name */
+	uint32_t off_sym_length; /* Symbol::_length (u2) */
+	uint32_t off_sym_body; /* Symbol::_body */
+};
+
+/*
+ * Fill *out from the tables, syms[] giving the variables' addresses.
+ * 0; -ENOENT when a field we need is missing (not HotSpot, or a layout we
+ * do not know); -EAGAIN when the interpreter is not generated yet (the
+ * JVM is starting: ask again later); -EFAULT on unreadable memory.
+ */
+int hotspot__layout_read(const struct hotspot_mem *m,
+			 const uint64_t syms[HS_NR_SYMS],
+			 struct hotspot_layout *out);
+
+/*
+ * The text of Symbol* sym into buf (NUL-terminated, at most cap - 1
+ * bytes): its length, or -EFAULT (unreadable), -EINVAL (empty, longer
+ * than cap - 1, or holding control characters: not a Symbol).
+ */
+int hotspot__symbol(const struct hotspot_mem *m, const struct hotspot_layout *l,
+		    uint64_t sym, char *buf, size_t cap);
+
+/*
+ * "pkg/Class.method" from a class and a method name, the way the agent
+ * names compiled code, so interpreted and compiled frames of one method
+ * fold together: a hidden class's "/0x...", "+0x..." or ".0x..." suffix
+ * is dropped. The length written, or -ENOSPC.
+ */
+int hotspot__frame_name(char *out, size_t cap, const char *klass,
+			const char *method);
+
+/* One JVM process: libjvm.so found, its tables read. */
+struct hotspot;
+
+/*
+ * NULL and errno: ENOENT (no libjvm.so mapped: not a JVM, or not yet),
+ * EAGAIN (starting), ESRCH (gone), ENOMEM, or what layout_read says.
+ */
+struct hotspot *hotspot__open(uint32_t pid);
+const struct hotspot_layout *hotspot__layout(const struct hotspot *h);
+/*
+ * Method* -> the Symbol*s of its holder's name and its own name, read now
+ * (the chain the BPF walk reads at sample time). 0 or -EFAULT.
+ */
+int hotspot__method_symbols(struct hotspot *h, uint64_t method,
+			    uint64_t *klass_sym, uint64_t *name_sym);
+/* hotspot__symbol() on this JVM. */
+int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf,
+			 size_t cap);
+void hotspot__free(struct hotspot *h);
+
+#endif

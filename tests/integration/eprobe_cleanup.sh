@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Whatever ends mixprof -e, the instrumentation goes with it: after
+# SIGKILL (stack mode: BPF attached, probes armed) the agent has no probe,
+# later calls reach no removed site, no BPF program is left, and the next
+# mixprof -e gets the probes and counts exactly again.
+source "$(dirname "$0")/../lib/common.sh"
+source "$TOP/tests/fixtures/agent/helpers.sh"
+source "$TOP/tests/fixtures/probe/helpers.sh"
+source "$TOP/tests/fixtures/probe/eprobe.sh"
+
+for jdk in $(jdks); do
+	note "JDK $(jdk_name "$jdk")"
+	jvm_start jvm "$jdk/bin/java" -XX:+PreserveFramePointer \
+		-cp "$PROBE_FIX" ProbeCalls
+	jvm_go 1
+	eprobe_start "$TMPD/k.out" "$TMPD/k.err" -p "$pid" \
+		-e 'java:ProbeCalls$Target.work' -e 'java:java.util.ArrayList.add'
+	jvm_go 2
+	eprobe_end KILL
+	wait_for 10 no_probe_bpf || die "BPF left after SIGKILL"
+	agent_clean "$pid"
+	jvm_go 3
+	agent_clean "$pid" # no stray calls: the original classes run
+	eprobe_start "$TMPD/c.out" "$TMPD/c.err" -p "$pid" --count \
+		-e 'java:ProbeCalls$Target.work'
+	jvm_go 4
+	eprobe_end INT
+	n=$(awk '$1 == "ProbeCalls$Target.work(I)I" { print $2 }' "$TMPD/c.out")
+	[ "$n" = 12345 ] || die "after SIGKILL, next run counted '$n'"
+	agent_clean "$pid"
+	exec 7>&-
+	wait "$pid" || die "JVM failed"
+	no_jmap_lines "$TMPD/jvm.err"
+	note "SIGKILL: probes and BPF gone; next run exact"
+done

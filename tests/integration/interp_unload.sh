@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Interpreted frames and class unloading: Unload runs UnloadWorker00,
+# 01... one per phase, each unloaded before the next, so the metadata of
+# one phase's class (its Method*s) is freed and reused by the next. Under
+# -Xint (all interpreted) and with a low compile threshold (interpreted
+# first, then compiled: both naming paths in one phase). In every slice inside a phase (by the times Unload logs, the
+# clock of slices.tsv), no frame may carry another phase's worker name;
+# the phase's own worker must be named in enough samples. On every JDK.
+. "$(dirname "$0")/../lib/common.sh"
+
+for jdk in $(jdks); do
+for mode in -Xint "-XX:-TieredCompilation -XX:CompileThreshold=200"; do
+	note "JDK $jdk, $mode"
+	dir=$TMPD/unload-$(basename "$jdk")-${mode%% *}
+	# shellcheck disable=SC2086 # $mode is a list of JVM flags
+	nice -n 5 "$MIXPROF" -F 999 -i 0.2 -o "$dir" -- \
+		"$jdk/bin/java" $mode -cp "$SAMPLES" Unload 5 1.0 \
+		>"$TMPD/phases" 2>"$TMPD/err" ||
+		die "mixprof failed: $(cat "$TMPD/err")"
+	grep "interpreted frames" "$TMPD/err" || die "no interpreted frames"
+	cat "$TMPD/phases"
+	grep -q '^done' "$TMPD/phases" || die "Unload did not finish"
+	awk -v dir="$dir" '
+	FNR == NR { if ($1 == "phase") { name[$2] = $3; ps[$2] = $4; pe[$2] = $5; np++ } next }
+	/^#/ { next }
+	{
+		split($0, t, "\t")
+		for (p in name) if (t[2] >= ps[p] && t[3] <= pe[p]) break
+		if (!(p in name) || t[2] < ps[p] || t[3] > pe[p]) next
+		inside++
+		f = dir "/" t[5]
+		while ((getline line < f) > 0) {
+			k = split(line, w, " "); n = w[k]
+			if (line ~ /(^|;)Interpreter(;| [0-9]+$)/) unnamed += n
+			if (line !~ /UnloadWorker[0-9][0-9]\.[a-zA-Z]+_\[[ji]\]/) continue
+			all += n
+			s = line; bad = 0
+			while (match(s, /UnloadWorker[0-9][0-9]\./)) {
+				if (substr(s, RSTART, RLENGTH - 1) != name[p]) bad = 1
+				s = substr(s, RSTART + RLENGTH)
+			}
+			if (!bad) right += n
+			else if (wrong++ < 3) print "slice " t[1] " (" name[p] "): " substr(line, 1, 400)
+		}
+		close(f)
+	}
+	END {
+		printf "%d phases, %d slices inside one, %d of %d worker samples named right, %d with an unnamed Interpreter frame\n", np, inside, right, all, unnamed
+		exit !(np == 5 && inside >= 5 && all >= 200 && right == all)
+	}' "$TMPD/phases" "$dir/slices.tsv" || die "worker names wrong on $jdk $mode"
+done
+done
+echo ok

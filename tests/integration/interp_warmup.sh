@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Interpreted frames during warm-up: Warmup profiled from launch, on every
+# JDK we test, without the interpreted-frame walk (MIXPROF_NO_INTERP=1:
+# what perf-map tools show) and with it. Prints, for each, the share of
+# samples whose stack holds an unnamed "Interpreter" frame; with names it
+# must be under 1% (left: samples in the JVM's first tick, before mixprof
+# has read its VMStructs, and frames whose Method* was unreadable).
+. "$(dirname "$0")/../lib/common.sh"
+
+SECS=4
+
+# share FILE: percent of samples with an "Interpreter" frame
+share() {
+	awk '{ n = $NF; t += n; if (/(^|;)Interpreter(;| [0-9]+$)/) u += n }
+	END { if (!t) exit 1; printf "%.2f %d %d\n", 100 * u / t, u, t }' "$1"
+}
+
+for jdk in $(jdks); do
+	for mode in before after; do
+		env=(); [ $mode = before ] && env=(MIXPROF_NO_INTERP=1)
+		env "${env[@]}" nice -n 5 "$MIXPROF" -F 999 -o "$TMPD/$mode.folded" \
+			-- "$jdk/bin/java" -cp "$SAMPLES" Warmup $SECS \
+			>/dev/null 2>"$TMPD/err"
+		grep -q "exited with status 0" "$TMPD/err" ||
+			die "Warmup failed: $(cat "$TMPD/err")"
+		grep "interpreted frames" "$TMPD/err" || true
+		read -r pct u t < <(share "$TMPD/$mode.folded") || die "empty profile"
+		echo "JDK $(basename "$jdk") $mode: $pct% of $t samples have an unnamed Interpreter frame ($u)"
+		eval "${mode}_pct=$pct"
+	done
+	awk -v b="$before_pct" -v a="$after_pct" 'BEGIN { exit !(a < 1 && a < b) }' ||
+		die "JDK $jdk: $after_pct% unnamed with names (before: $before_pct%)"
+done
+echo ok
