@@ -64,7 +64,14 @@ for jdk in $(jdks); do
 	for mode in launch pid; do
 		note "JDK $jdk: $mode mode"
 		${mode}_run "$jdk" "$TMPD/$mode.folded"
-		check_ratio "$TMPD/$mode.folded" || die "$mode mode on $jdk"
+		if ! check_ratio "$TMPD/$mode.folded"; then
+			note "worker stacks outside one/two/three, most first:"
+			grep ';ratio-worker \[' "$TMPD/$mode.folded" |
+				grep -v 'Ratio\.\(one\|two\|three\)_\[' |
+				sort -t' ' -k2 | awk '{ print $NF, $0 }' |
+				sort -nr | head -5 | cut -c1-1500
+			die "$mode mode on $jdk"
+		fi
 	done
 done
 echo ok
