@@ -382,10 +382,9 @@ static int start_probes(struct run *r)
 		track_jvm(r, pc.pid);
 		ret = probectl__agent_path(pc.pid, path, sizeof(path));
 		if (!ret)
-			ret = sampler__attach_usdt(r->smp, r->tb.start_ns,
-						   pc.pid, path,
-						   PROBECTL_USDT_PROVIDER,
-						   PROBECTL_USDT_NAME);
+			ret = sampler__attach_usdt(
+			    r->smp, r->tb.start_ns, pc.pid, path,
+			    PROBECTL_USDT_PROVIDER, PROBECTL_USDT_NAME);
 		if (ret) {
 			fprintf(stderr,
 				"mixprof: -e: cannot attach to %s:%s of "
@@ -656,8 +655,9 @@ static int render(struct run *r)
 	if (localtime_r(&r->wall_start, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S, ", &tm);
 	if (r->o.nr_probes)
-		snprintf(sub, sizeof(sub), "%s%.1f s, %" PRIu64 " calls of %s%s",
-			 when, (r->end_ns - r->tb.start_ns) / 1e9,
+		snprintf(sub, sizeof(sub),
+			 "%s%.1f s, %" PRIu64 " calls of %s%s", when,
+			 (r->end_ns - r->tb.start_ns) / 1e9,
 			 sliceout__total(r->out), r->o.probes[0],
 			 r->o.nr_probes > 1 ? ", ..." : "");
 	else

@@ -417,8 +417,8 @@ static int check_probes(struct profile_opts *o, char *err, size_t errlen)
 		      "it does not sample)";
 	else if (o->kernel_only)
 		bad = "-K does not apply to -e (probes take user stacks)";
-	else if (o->count && (o->slice_ns || o->svg || o->html ||
-			      o->montage || o->heatmap || o->per_thread))
+	else if (o->count && (o->slice_ns || o->svg || o->html || o->montage ||
+			      o->heatmap || o->per_thread))
 		bad = "--count prints a table: leave out -i, --svg, --html, "
 		      "--montage, --heatmap and --per-thread";
 	if (bad) {
