@@ -33,7 +33,15 @@
 #include "targets.h"
 
 #define TICK_MS 100
-#define GUARD_NS (50 * 1000000ULL) /* bucket end to safe drain */
+/*
+ * How long after a bucket ends its keys are drained and named. 50 ms
+ * would be enough for the counts (no BPF program can still hit an ended
+ * bucket), but HotSpot writes a method's map line from a service thread
+ * after the code is already running, and on a busy machine that thread
+ * lags by hundreds of milliseconds: naming earlier leaves fresh JIT code
+ * "[unknown]". The samples wait in the kernel map meanwhile.
+ */
+#define GUARD_NS (1000 * 1000000ULL)
 /* -e: how long a JVM may take to show its agent's control socket */
 #define PROBE_LAUNCH_MS 10000 /* launched: JVM start to VMInit */
 #define PROBE_ATTACH_MS 3000 /* -p: the attach just loaded the agent */

@@ -3,9 +3,10 @@
  *
  * Entries are kept in file order with two times: stamp, the refresh that
  * read them, and lower, the refresh before it (0 for the first read of a
- * file). The entry's line was written in (lower, stamp], so the code it
- * names may have existed at any time after lower, and surely did not exist
- * before it.
+ * file). The entry's line was written in (lower, stamp]. The code it
+ * names usually appeared shortly before its line, but HotSpot writes the
+ * line from a service thread after installing the code, and a busy machine
+ * can hold that thread back for hundreds of milliseconds.
  *
  * The resolution rule (see symbolizer.h): for address ip at time when,
  * among entries covering ip whose lower < when + slack, the one written
@@ -17,7 +18,9 @@
  *    older samples keep the old name;
  *  - code compiled just before a sample but read at the next poll is
  *    eligible: its lower is the poll before, earlier than the sample.
- * Covering entries none of which is eligible give no JIT name at all.
+ * When covering entries exist but none is eligible, the code ran before
+ * its line was written (the late record above): the entries read first
+ * (the lowest lower; the last-written of them) name it.
  *
  * Input is fed as raw bytes (jitmap__feed), so a test or fuzzer can drive
  * it without files; a line cut by the end of a read is kept until its

@@ -8,7 +8,7 @@ source "$TOP/tests/fixtures/agent/helpers.sh"
 source "$TOP/tests/fixtures/probe/helpers.sh"
 source "$TOP/tests/fixtures/probe/eprobe.sh"
 
-for jdk in $(jdks); do
+for jdk in $(eprobe_jdks); do
 	note "JDK $(jdk_name "$jdk")"
 	jvm_start jvm "$jdk/bin/java" -XX:+PreserveFramePointer \
 		-cp "$PROBE_FIX" ProbeCalls
