@@ -136,6 +136,14 @@ static void on_seen(const struct sample_key *k, void *ctx)
 	pi = pidset__get(r->pids, k->pid, &added);
 	if (!pi || !added)
 		return;
+	/*
+	 * Tail a JVM's map every tick from the first sight, not from the next
+	 * full refresh: lines read in one late refresh share one lower time
+	 * bound, and a whole second of them (code freed and reused meanwhile)
+	 * would all look older than the samples. With -p or a command the
+	 * few processes are all tailed; host-wide, those with a map so far.
+	 */
+	pi->jit = r->launched || r->o.nr_pids || proc_has_jit_map(k->pid);
 	if (!r->o.kernel_only) /* else there are no user frames to name */
 		symbolizer__refresh(r->sym, k->pid, r->now_ns);
 	proc_comm(k->pid, pi->comm);

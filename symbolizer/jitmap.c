@@ -226,26 +226,19 @@ static int reindex(struct jitmap *m)
 
 /*
  * The last-written entry covering ip among those read by a refresh whose
- * previous look was before limit; NULL if none. *first_lower gets the
- * earliest such lower bound of any covering entry.
+ * previous look was before limit; NULL if none.
  */
 static const struct entry *covering(const struct jitmap *m, size_t lo,
-				    uint64_t ip, uint64_t limit,
-				    uint64_t *first_lower)
+				    uint64_t ip, uint64_t limit)
 {
 	const struct entry *best = NULL;
 
-	*first_lower = UINT64_MAX;
 	/* every covering entry sits before lo, and the walk stops at the
 	 * first slot whose running max end cannot reach ip */
 	for (size_t i = lo; i-- > 0 && m->ix[i].maxend > ip;) {
 		const struct entry *e = &m->ents[m->ix[i].e];
 
-		if (e->end <= ip)
-			continue;
-		if (e->lower < *first_lower)
-			*first_lower = e->lower;
-		if (e->lower < limit && (!best || e > best))
+		if (e->end > ip && e->lower < limit && (!best || e > best))
 			best = e;
 	}
 	return best;
@@ -254,7 +247,7 @@ static const struct entry *covering(const struct jitmap *m, size_t lo,
 int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
 		 uint64_t slack_ns, struct frame *out, int max)
 {
-	uint64_t limit = when_ns + slack_ns, first_lower;
+	uint64_t limit = when_ns + slack_ns;
 	const struct entry *best;
 	size_t lo = 0, hi;
 	const char *name;
@@ -273,16 +266,7 @@ int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
 		else
 			hi = mid;
 	}
-	best = covering(m, lo, ip, limit, &first_lower);
-	/*
-	 * Nothing covering ip was known by the sample's time, yet code ran
-	 * there: its record came late. HotSpot writes a record only after
-	 * installing the code, from a service thread that a busy machine can
-	 * hold back for hundreds of milliseconds, so the first record ever
-	 * seen at ip (its most specific line) names what ran.
-	 */
-	if (!best && first_lower != UINT64_MAX)
-		best = covering(m, lo, ip, first_lower + 1, &first_lower);
+	best = covering(m, lo, ip, limit);
 	if (!best)
 		return 0;
 	name = best->name;

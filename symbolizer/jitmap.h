@@ -18,9 +18,9 @@
  *    older samples keep the old name;
  *  - code compiled just before a sample but read at the next poll is
  *    eligible: its lower is the poll before, earlier than the sample.
- * When covering entries exist but none is eligible, the code ran before
- * its line was written (the late record above): the entries read first
- * (the lowest lower; the last-written of them) name it.
+ * Covering entries none of which is eligible give no JIT name at all: a
+ * wrong name would be worse than none (the drain waits long enough for
+ * late lines to be read, see profiler/profile.c GUARD_NS).
  *
  * Input is fed as raw bytes (jitmap__feed), so a test or fuzzer can drive
  * it without files; a line cut by the end of a read is kept until its
