@@ -15,6 +15,8 @@ expect_fail 1 "^mixprof: no process 99999999$" "$MIXPROF" attach 99999999
 sleep 300 &
 sleeper=$!
 PIDS_TO_KILL+=("$sleeper")
+# until the child has exec'd, it is still a copy of this shell
+wait_for 5 grep -qx sleep "/proc/$sleeper/comm" || die "sleep did not start"
 expect_fail 1 "^mixprof: process $sleeper \\(sleep\\) is not a Java VM$" \
 	"$MIXPROF" attach "$sleeper"
 sleep 0.5
