@@ -161,19 +161,25 @@ int fg_load_path(struct fg_tree *t, const char *path,
 	err = fg_load_folded(t, in, o, &st);
 	if (!std)
 		fclose(in);
+	return fg_load_report(shown, err, &st, "no usable folded lines", true);
+}
+
+int fg_load_report(const char *shown, int err, const struct fg_load_stats *st,
+		   const char *none, bool empty_ok)
+{
 	if (err) {
 		fprintf(stderr, "mixprof: %s: %s\n", shown, strerror(-err));
 		return err;
 	}
-	if (st.skipped)
+	if (st->skipped)
 		fprintf(stderr,
 			"mixprof: %s: %llu line%s skipped (%s, first at line "
 			"%llu)\n",
-			shown, (unsigned long long)st.skipped,
-			st.skipped == 1 ? "" : "s", st.why,
-			(unsigned long long)st.first_bad);
-	if (!st.used && st.skipped) {
-		fprintf(stderr, "mixprof: %s: no usable folded lines\n", shown);
+			shown, (unsigned long long)st->skipped,
+			st->skipped == 1 ? "" : "s", st->why,
+			(unsigned long long)st->first_bad);
+	if (!st->used && (st->skipped || !empty_ok)) {
+		fprintf(stderr, "mixprof: %s: %s\n", shown, none);
 		return -ENODATA;
 	}
 	return 0;

@@ -58,4 +58,12 @@ int fg_load_folded(struct fg_tree *t, FILE *in, const struct fg_load_opts *o,
 int fg_load_path(struct fg_tree *t, const char *path,
 		 const struct fg_load_opts *o);
 
+/*
+ * Print the outcome of loading shown once on stderr: the loader's error
+ * err, else the lines skipped, else none when no line was used (an empty
+ * input passes when empty_ok). Returns err, -ENODATA or 0.
+ */
+int fg_load_report(const char *shown, int err, const struct fg_load_stats *st,
+		   const char *none, bool empty_ok);
+
 #endif

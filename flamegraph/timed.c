@@ -170,20 +170,5 @@ int fg_timed__load_path(struct fg_timed *tm, const char *path)
 	err = fg_timed__load(tm, in, &st);
 	if (!std)
 		fclose(in);
-	if (err) {
-		fprintf(stderr, "mixprof: %s: %s\n", shown, strerror(-err));
-		return err;
-	}
-	if (st.skipped)
-		fprintf(stderr,
-			"mixprof: %s: %llu line%s skipped (%s, first at line "
-			"%llu)\n",
-			shown, (unsigned long long)st.skipped,
-			st.skipped == 1 ? "" : "s", st.why,
-			(unsigned long long)st.first_bad);
-	if (!st.used) {
-		fprintf(stderr, "mixprof: %s: no timed samples\n", shown);
-		return -ENODATA;
-	}
-	return 0;
+	return fg_load_report(shown, err, &st, "no timed samples", false);
 }
