@@ -94,3 +94,13 @@ void fg_put_json(FILE *out, const char *s)
 	}
 	putc('"', out);
 }
+
+void fg_put_json_key(FILE *out, const char *key, const char *val)
+{
+	fprintf(out, "\"%s\":", key);
+	if (val)
+		fg_put_json(out, val);
+	else
+		fputs("null", out);
+	putc(',', out);
+}

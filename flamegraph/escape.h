@@ -15,6 +15,8 @@
 void fg_put_xml(FILE *out, const char *s, size_t len);
 /* s as a JSON string, quotes included, safe inside an HTML <script>. */
 void fg_put_json(FILE *out, const char *s);
+/* "key":"val", (or "key":null, when val is NULL), trailing comma included. */
+void fg_put_json_key(FILE *out, const char *key, const char *val);
 
 /* The length of a valid UTF-8 sequence at s (at most left bytes), 0 if
  * it is not one. */

@@ -144,22 +144,33 @@ int fg_load_folded(struct fg_tree *t, FILE *in, const struct fg_load_opts *o,
 	return err;
 }
 
+FILE *fg_open_input(const char *path, const char **shown)
+{
+	bool std = !strcmp(path, "-");
+	FILE *in = std ? stdin : fopen(path, "r");
+
+	*shown = std ? "<stdin>" : path;
+	if (!in) {
+		int err = errno; /* the caller returns it; stdio may change it */
+
+		fprintf(stderr, "mixprof: %s: %s\n", *shown, strerror(err));
+		errno = err;
+	}
+	return in;
+}
+
 int fg_load_path(struct fg_tree *t, const char *path,
 		 const struct fg_load_opts *o)
 {
-	bool std = !strcmp(path, "-");
-	const char *shown = std ? "<stdin>" : path;
+	const char *shown;
 	struct fg_load_stats st;
-	FILE *in = std ? stdin : fopen(path, "r");
+	FILE *in = fg_open_input(path, &shown);
 	int err;
 
-	if (!in) {
-		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", shown, strerror(errno));
-		return err;
-	}
+	if (!in)
+		return -errno;
 	err = fg_load_folded(t, in, o, &st);
-	if (!std)
+	if (in != stdin)
 		fclose(in);
 	return fg_load_report(shown, err, &st, "no usable folded lines", true);
 }

@@ -59,6 +59,12 @@ int fg_load_path(struct fg_tree *t, const char *path,
 		 const struct fg_load_opts *o);
 
 /*
+ * Open path for reading ("-" is stdin, shown as "<stdin>"); *shown gets
+ * the name to print. NULL and errno on failure, reported on stderr.
+ */
+FILE *fg_open_input(const char *path, const char **shown);
+
+/*
  * Print the outcome of loading shown once on stderr: the loader's error
  * err, else the lines skipped, else none when no line was used (an empty
  * input passes when empty_ok). Returns err, -ENODATA or 0.

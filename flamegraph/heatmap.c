@@ -10,40 +10,23 @@
 #include "assets.h"
 #include "draw.h"
 #include "escape.h"
-
-static void put_str_key(FILE *out, const char *key, const char *val)
-{
-	fprintf(out, "\"%s\":", key);
-	if (val)
-		fg_put_json(out, val);
-	else
-		fputs("null", out);
-	putc(',', out);
-}
+#include "json.h"
 
 static void put_json(const struct fg_timed *tm, const struct fg_opts *o,
 		     FILE *out)
 {
 	const struct fg_tree *t = tm->tree;
-	size_t i, nr = fg_tree__nr_names(t), nodes = fg_tree__nr_nodes(t);
+	size_t i, nodes = fg_tree__nr_nodes(t);
 
 	putc('{', out);
-	put_str_key(out, "title", o->title ? o->title : "Heat Map");
-	put_str_key(out, "subtitle", o->subtitle);
-	put_str_key(out, "countname", o->countname);
+	fg_put_json_key(out, "title", o->title ? o->title : "Heat Map");
+	fg_put_json_key(out, "subtitle", o->subtitle);
+	fg_put_json_key(out, "countname", o->countname);
 	fprintf(out,
 		"\"bucket_ms\":%" PRIu64 ",\"start_ns\":%" PRIu64
 		",\"total\":%" PRIu64 ",\"inverted\":%d,\"names\":[",
 		tm->bucket_ms, tm->start_ns, tm->total, o->inverted);
-	for (i = 0; i < nr; i++) {
-		if (i)
-			putc(',', out);
-		fg_put_json(out, fg_tree__name(t, i));
-	}
-	fputs("],\"colors\":[", out);
-	for (i = 0; i < nr; i++)
-		fprintf(out, "%s%u", i ? "," : "",
-			fg_color(o->scheme, fg_tree__name(t, i)));
+	fg_json_put_names(out, t, o->scheme);
 	fputs("],\"parent\":[", out);
 	for (i = 0; i < nodes; i++)
 		fprintf(out, "%s%u", i ? "," : "", fg_tree__node(t, i)->parent);

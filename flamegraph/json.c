@@ -49,20 +49,25 @@ static int column_cb(const struct fg_tree *t, uint32_t id, uint64_t x,
 	return 0;
 }
 
-static void put_key_str(FILE *out, const char *key, const char *val)
+void fg_json_put_names(FILE *out, const struct fg_tree *t,
+		       enum fg_scheme scheme)
 {
-	fprintf(out, "\"%s\":", key);
-	if (val)
-		fg_put_json(out, val);
-	else
-		fputs("null", out);
-	putc(',', out);
+	size_t i, nr = fg_tree__nr_names(t);
+
+	for (i = 0; i < nr; i++) {
+		if (i)
+			putc(',', out);
+		fg_put_json(out, fg_tree__name(t, i));
+	}
+	fputs("],\"colors\":[", out);
+	for (i = 0; i < nr; i++)
+		fprintf(out, "%s%u", i ? "," : "",
+			fg_color(scheme, fg_tree__name(t, i)));
 }
 
 int fg_json_write_tree(struct fg_tree *t, const struct fg_opts *o, FILE *out)
 {
 	static const char *const keys[] = {"n", "v", "x", "d", "b", "c"};
-	size_t i, nr = fg_tree__nr_names(t);
 	struct fg_diff diff = {.scale = 1};
 	struct col c = {.out = out, .o = o, .diff = &diff};
 	double min;
@@ -75,22 +80,14 @@ int fg_json_write_tree(struct fg_tree *t, const struct fg_opts *o, FILE *out)
 		fg_diff__init(&diff, t, o->normalize);
 	min = fg_min_samples(o, fg_tree__node(t, 0)->total[FG_SLOT_VALUE]);
 	putc('{', out);
-	put_key_str(out, "title", fg_title(o));
-	put_key_str(out, "subtitle", o->subtitle);
-	put_key_str(out, "countname", o->countname);
+	fg_put_json_key(out, "title", fg_title(o));
+	fg_put_json_key(out, "subtitle", o->subtitle);
+	fg_put_json_key(out, "countname", o->countname);
 	fprintf(out,
 		"\"inverted\":%d,\"diff\":%d,\"total\":%" PRIu64 ",\"names\":[",
 		o->inverted, o->diff,
 		fg_tree__node(t, 0)->total[FG_SLOT_VALUE]);
-	for (i = 0; i < nr; i++) {
-		if (i)
-			putc(',', out);
-		fg_put_json(out, fg_tree__name(t, i));
-	}
-	fputs("],\"colors\":[", out);
-	for (i = 0; i < nr; i++)
-		fprintf(out, "%s%u", i ? "," : "",
-			fg_color(o->scheme, fg_tree__name(t, i)));
+	fg_json_put_names(out, t, o->scheme);
 	putc(']', out);
 	for (k = COL_N; k <= (o->diff ? COL_C : COL_D); k++) {
 		fprintf(out, ",\"%s\":[", keys[k]);

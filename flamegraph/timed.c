@@ -156,19 +156,15 @@ int fg_timed__load(struct fg_timed *tm, FILE *in, struct fg_load_stats *st)
 
 int fg_timed__load_path(struct fg_timed *tm, const char *path)
 {
-	bool std = !strcmp(path, "-");
-	const char *shown = std ? "<stdin>" : path;
+	const char *shown;
 	struct fg_load_stats st;
-	FILE *in = std ? stdin : fopen(path, "r");
+	FILE *in = fg_open_input(path, &shown);
 	int err;
 
-	if (!in) {
-		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", shown, strerror(errno));
-		return err;
-	}
+	if (!in)
+		return -errno;
 	err = fg_timed__load(tm, in, &st);
-	if (!std)
+	if (in != stdin)
 		fclose(in);
 	return fg_load_report(shown, err, &st, "no timed samples", false);
 }
