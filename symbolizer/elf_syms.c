@@ -226,22 +226,27 @@ static bool has_section(Elf *elf, Elf64_Word want)
  */
 static int add_syms(struct symtab *t, Elf *elf, Elf64_Word want, int *next_base)
 {
-	size_t nsyms = 0, bytes = 0;
+	size_t nsyms = 0, bytes = 0, fsize = 0;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh, str;
 
+	/* sizes a corrupt header claims beyond the file itself are ignored */
+	if (!elf_rawfile(elf, &fsize))
+		fsize = SIZE_MAX;
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != want ||
-		    !sh.sh_entsize)
+		    !sh.sh_entsize || sh.sh_size > fsize)
 			continue;
 		nsyms += sh.sh_size / sh.sh_entsize;
-		if (gelf_getshdr(elf_getscn(elf, sh.sh_link), &str))
+		if (gelf_getshdr(elf_getscn(elf, sh.sh_link), &str) &&
+		    str.sh_size <= fsize)
 			bytes += str.sh_size;
 	}
 	if (!nsyms || symtab__reserve(t, nsyms, next_base ? 0 : bytes))
 		return nsyms ? -ENOMEM : 0;
 	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != want)
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != want ||
+		    !sh.sh_entsize || sh.sh_size > fsize)
 			continue;
 		if (add_symsec(t, elf, scn, &sh, next_base))
 			return -ENOMEM;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Sorted address ranges with names: build, finish, binary search. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -94,6 +95,9 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 
 	if (need <= *cap)
 		return 0;
+	/* a corrupt ELF can claim any size: refuse what cannot be allocated */
+	if (need > SIZE_MAX / 2 / size)
+		return -ENOMEM;
 	while (ncap < need)
 		ncap *= 2;
 	np = realloc(*p, ncap * size);

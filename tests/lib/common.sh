@@ -20,13 +20,29 @@ trap cleanup_common EXIT
 die() { echo "FAIL: $*" >&2; exit 1; }
 note() { echo "# $*"; }
 
-# The JDKs to test: the system one, plus JDK 25 where the machine has one.
+# The JDKs to test: $MIXPROF_TEST_JDKS (space-separated JDK homes) when set;
+# otherwise the system one, plus the newest JDK of another major version
+# installed beside it (Debian keeps them all in one directory).
+jdk_major() { "$1/bin/java" -XshowSettings:properties -version 2>&1 |
+	sed -n 's/^ *java\.specification\.version = //p'; }
 jdks() {
-	local j
-	for j in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/java-25-openjdk-amd64; do
-		[ -x "$j/bin/java" ] && { echo "$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"; echo "$j"; return; }
+	if [ -n "${MIXPROF_TEST_JDKS:-}" ]; then
+		printf '%s\n' $MIXPROF_TEST_JDKS
+		return
+	fi
+	local sys j best= best_v=0 v sys_v
+	sys=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+	sys_v=$(jdk_major "$sys")
+	echo "$sys"
+	for j in "$(dirname "$sys")"/*/; do
+		j=${j%/}
+		[ -x "$j/bin/java" ] && [ ! -L "$j" ] || continue
+		v=$(jdk_major "$j")
+		[ -n "$v" ] && [ "$v" != "$sys_v" ] && [ "$v" -gt "$best_v" ] &&
+			best=$j best_v=$v
 	done
-	dirname "$(dirname "$(readlink -f "$(command -v java)")")"
+	[ -n "$best" ] && echo "$best"
+	return 0
 }
 
 # wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
