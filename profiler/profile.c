@@ -256,13 +256,31 @@ static int setup_depth(struct run *r)
 	return 0;
 }
 
+/*
+ * Room for every key alive at once when every sample is a new stack: a
+ * bucket, the guard and two ticks of samples from every CPU. The drain
+ * reads the whole map each tick, so it is not bigger than that.
+ */
+static uint32_t auto_counts_size(const struct run *r)
+{
+	uint64_t alive_ns =
+	    r->tb.bucket_ns + GUARD_NS + 2 * TICK_MS * 1000000ULL;
+	uint64_t keys = r->o.freq * r->nr_cpus * alive_ns / 1000000000ULL;
+	uint32_t size = 4096;
+
+	while (size < keys && size < (1U << 24))
+		size <<= 1;
+	return size;
+}
+
 static int setup_bpf(struct run *r)
 {
 	struct sampler_cfg cfg = {
 	    .freq = r->o.freq,
 	    .bucket_ns = r->tb.bucket_ns,
 	    .stack_storage = r->o.stack_storage,
-	    .counts_size = r->o.counts_size,
+	    .counts_size =
+		r->o.counts_size ? r->o.counts_size : auto_counts_size(r),
 	    .depth = r->o.stack_depth,
 	    .filter_pids = r->o.nr_pids || r->o.cmd,
 	    .per_thread = r->o.per_thread,
@@ -273,13 +291,15 @@ static int setup_bpf(struct run *r)
 	    .cpus = r->cpus,
 	    .nr_cpus = r->nr_cpus,
 	};
-	char caps[64] = "CAP_BPF and CAP_PERFMON";
+	char caps[64];
 	int i, ret;
 
 	r->smp = sampler__new(&cfg);
 	if (!r->smp) {
 		ret = -errno;
-		if (ret == -EPERM || ret == -EACCES)
+		/* with the capabilities, EACCES is the verifier saying no */
+		if ((ret == -EPERM || ret == -EACCES) &&
+		    missing_caps(caps, sizeof(caps)))
 			perm_error(caps);
 		else
 			fprintf(stderr,
@@ -593,8 +613,9 @@ static void summary(struct run *r)
 	if (fs->user_lost || fs->kern_lost)
 		fprintf(stderr,
 			"mixprof:   %" PRIu64 " samples lost their user "
-			"stack, %" PRIu64 " their kernel stack (stack map full "
-			"or hash collision: raise --stack-storage-size)\n",
+			"stack, %" PRIu64
+			" their kernel stack (stack map full: "
+			"raise --stack-storage-size)\n",
 			fs->user_lost, fs->kern_lost);
 	if (fs->truncated)
 		fprintf(stderr,
@@ -615,12 +636,13 @@ static void summary(struct run *r)
 			100.0 * fs->interp_unnamed_samples / fs->interp_samples,
 			fs->interp_samples);
 	if (fs->interp_samples && verbose)
-		fprintf(stderr,
-			"mixprof:   interpreted: %" PRIu64 " JVMs walked, %" PRIu64
-			" frames off the kernel's walk, %" PRIu64 " unreadable, "
-			"%" PRIu64 " samples without a list (interp map full)\n",
-			fs->interp_jvms, fs->interp_misaligned,
-			fs->interp_unreadable, st[STAT_INTERP_FULL]);
+		fprintf(
+		    stderr,
+		    "mixprof:   interpreted: %" PRIu64 " JVMs walked, %" PRIu64
+		    " frames off the kernel's walk, %" PRIu64 " unreadable, "
+		    "%" PRIu64 " samples without a list (interp map full)\n",
+		    fs->interp_jvms, fs->interp_misaligned,
+		    fs->interp_unreadable, st[STAT_INTERP_FULL]);
 	if (ss.frames)
 		fprintf(stderr,
 			"mixprof:   %.1f%% of %" PRIu64 " frames "

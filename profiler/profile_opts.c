@@ -90,7 +90,8 @@ void profile_opts__usage(FILE *out, const char *prog)
 "                           DIR/slices.tsv (index start_ns end_ns samples\n"
 "                           file partial; CLOCK_MONOTONIC, as System.nanoTime)\n"
 "      --per-thread         a \"name [tid]\" frame under the process frame\n"
-"      --stack-storage-size N  distinct stacks the kernel keeps (16384)\n"
+"      --stack-storage-size N  distinct stacks the kernel may hold at once\n"
+"                           (16384; memory is taken as stacks come)\n"
 "      --no-annotate        no _[j] _[i] _[k] frame suffixes\n"
 "      --no-attach          do not load the map agent into a running JVM\n"
 "Java method entry probes (instead of CPU sampling; one JVM, -p or a\n"
@@ -118,7 +119,8 @@ void profile_opts__usage(FILE *out, const char *prog)
 "Advanced:\n"
 "      --stack-depth N      frames kept per stack (default 1024)\n"
 "      --bucket-ms N        time resolution of the counts (default 1000)\n"
-"      --counts-size N      distinct (stack, time bucket) entries (65536)\n"
+"      --counts-size N      distinct (stack, time bucket) entries (default:\n"
+"                           one per sample of 2 s on every CPU, >= 4096)\n"
 "\n"
 "Examples:\n"
 "  %s -p 1234 30                   # one process, 30 s, to stdout\n"
@@ -225,7 +227,7 @@ static void set_defaults(struct profile_opts *o)
 	o->annotate = true;
 	o->attach = true;
 	o->stack_storage = 16384;
-	o->counts_size = 65536;
+	o->counts_size = 0; /* CPUs x frequency x time alive (profile.c) */
 	o->stack_depth = 1024;
 }
 

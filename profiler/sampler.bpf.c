@@ -2,7 +2,7 @@
 /*
  * sampler.bpf.c: on every timer tick of every CPU, count the running
  * thread's (user stack, kernel stack) pair in a hash map keyed by time
- * bucket. Stacks are deduplicated by the kernel's stack map; user space
+ * bucket. Stacks are stored once each, by content (sampler.h); user space
  * drains finished buckets and never sees a per-sample copy of a stack.
  */
 #include "vmlinux.h"
@@ -12,8 +12,6 @@
 #include <bpf/usdt.bpf.h>
 #include "sampler.h"
 
-#define ENOMEM 12
-#define EFAULT 14
 #define EEXIST 17
 
 /* set by user space after load, right before attach: bucket 0 starts here */
@@ -24,12 +22,39 @@ const volatile bool per_thread = false;
 const volatile bool user_stacks = true;
 const volatile bool kernel_stacks = true;
 const volatile bool interp_walk = true; /* name interpreted frames */
+const volatile __u32 max_frames = STACK_SHORT; /* the run's depth */
+
+/* stack key -> frames, leaf first, zero-padded (sampler.h) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);
+	__type(value, __u64[STACK_SHORT]);
+	__uint(max_entries, 16384); /* set by user space before load */
+} stacks_short SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);
+	/* value_size (the run's depth) and max_entries set before load */
+	__uint(value_size, STACK_SHORT * 8);
+	__uint(max_entries, 16384);
+} stacks_long SEC(".maps");
+
+/*
+ * One stack being taken per CPU, slot = CPU: too big for the BPF stack.
+ * value_size = depth * 8 and max_entries = possible CPUs, set before
+ * load. A sampling run and a probe run never share a loaded object, so
+ * one program at a time fills a CPU's slot (perf_event programs do not
+ * nest).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__type(key, __u32);
-	/* value_size and max_entries are set by user space before load */
-} stacks SEC(".maps");
+	__uint(value_size, STACK_SHORT * 8);
+	__uint(max_entries, 1);
+} stack_scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -41,6 +66,7 @@ struct {
 /* tgids to sample when filter_pids; descendants are added on fork */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* memory as targets come */
 	__type(key, __u32);
 	__type(value, __u8);
 	__uint(max_entries, 65536);
@@ -64,6 +90,7 @@ struct {
 /* interp_id -> interpreted frames; drained with the counts */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* 2.5 KiB values: as needed */
 	__type(key, __u64);
 	__type(value, struct interp_stack);
 	__uint(max_entries, 4096); /* set by user space before load */
@@ -85,11 +112,69 @@ static __always_inline void stat_inc(__u32 idx)
 		(*v)++;
 }
 
-/* A stack the map could not take is counted; an absent one is not lost. */
-static __always_inline void stat_stack(__s32 id, __u32 lost)
+/* Hash state of one stack, shared with the bpf_loop callback. */
+struct stack_hash {
+	const __u64 *ips;
+	__u32 nr;
+	__u64 h;
+};
+
+static long hash_step(__u32 i, void *arg)
 {
-	if (id == -EEXIST || id == -ENOMEM)
+	struct stack_hash *c = arg;
+	__u64 j = i;
+
+	/* one register for the check and the access, or the verifier
+	 * sees an unchecked copy */
+	asm volatile("" : "+r"(j));
+	if (j >= c->nr || j >= max_frames)
+		return 1;
+	c->h = (c->h ^ c->ips[j]) * 0x100000001b3ULL;
+	c->h ^= c->h >> 29;
+	return 0;
+}
+
+/*
+ * Take the current stack (flags: BPF_F_USER_STACK or 0) and store it by
+ * content; its key (sampler.h), or STACK_NONE / STACK_LOST. The kernel's
+ * walk is the one bpf_get_stackid would do; it zero-fills the rest of
+ * the buffer, so a stored value ends at its first zero.
+ */
+static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), bytes = max_frames * 8;
+	struct stack_hash c = {.h = 0xcbf29ce484222325ULL};
+	__u64 *ips = bpf_map_lookup_elem(&stack_scratch, &cpu);
+	long n, err;
+
+	if (!ips)
+		return STACK_NONE;
+	if (bytes > 65535 * 8)
+		bytes = 65535 * 8;
+	n = bpf_get_stack(ctx, ips, bytes, flags);
+	if (n <= 0)
+		return STACK_NONE;
+	c.ips = ips;
+	c.nr = n / 8;
+	bpf_loop(c.nr, hash_step, &c, 0);
+	c.h = (c.h & ~STACK_DEEP) | (c.nr > STACK_SHORT ? STACK_DEEP : 0);
+	if (c.h <= STACK_LOST)
+		c.h |= 2;
+	if (c.nr > STACK_SHORT) {
+		if (bpf_map_lookup_elem(&stacks_long, &c.h))
+			return c.h;
+		err = bpf_map_update_elem(&stacks_long, &c.h, ips, BPF_NOEXIST);
+	} else {
+		if (bpf_map_lookup_elem(&stacks_short, &c.h))
+			return c.h;
+		err = bpf_map_update_elem(&stacks_short, &c.h, ips,
+					  BPF_NOEXIST);
+	}
+	if (err && err != -EEXIST) { /* full, or no memory */
 		stat_inc(lost);
+		return STACK_LOST;
+	}
+	return c.h;
 }
 
 /* State of one frame-pointer walk, shared with the bpf_loop callback. */
@@ -290,21 +375,16 @@ int mixprof_sample(struct bpf_perf_event_data *ctx)
 	stat_inc(STAT_SAMPLES);
 
 	key_head(&key, tgid, tid);
-	key.user_stack_id = -1;
-	key.kern_stack_id = -1;
 	if (user_stacks) {
-		key.user_stack_id =
-		    bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-		stat_stack(key.user_stack_id, STAT_USER_LOST);
-		if (key.user_stack_id == -EFAULT)
+		key.user_stack = take_stack(ctx, BPF_F_USER_STACK,
+					    STAT_USER_LOST);
+		if (key.user_stack == STACK_NONE)
 			stat_inc(STAT_USER_EMPTY);
-		if (interp_walk && key.user_stack_id >= 0)
+		if (interp_walk && key.user_stack > STACK_LOST)
 			key.interp_id = walk_sample(ctx, tgid);
 	}
-	if (kernel_stacks) {
-		key.kern_stack_id = bpf_get_stackid(ctx, &stacks, 0);
-		stat_stack(key.kern_stack_id, STAT_KERN_LOST);
-	}
+	if (kernel_stacks)
+		key.kern_stack = take_stack(ctx, 0, STAT_KERN_LOST);
 	count_key(&key);
 	return 0;
 }
@@ -325,10 +405,9 @@ int BPF_USDT(mixprof_entry, int site, int probe)
 
 	stat_inc(STAT_SAMPLES);
 	key_head(&key, tgid, tid);
-	key.kern_stack_id = -EFAULT; /* none taken: not "lost" */
-	key.user_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-	stat_stack(key.user_stack_id, STAT_USER_LOST);
-	if (interp_walk && key.user_stack_id >= 0)
+	key.kern_stack = STACK_NONE; /* none taken: not "lost" */
+	key.user_stack = take_stack(ctx, BPF_F_USER_STACK, STAT_USER_LOST);
+	if (interp_walk && key.user_stack > STACK_LOST)
 		key.interp_id =
 		    walk_interp(PT_REGS_IP(ctx), PT_REGS_FP(ctx), tgid);
 	count_key(&key);

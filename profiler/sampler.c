@@ -12,8 +12,10 @@
 #include <bpf/libbpf.h>
 #include "sampler_ctl.h"
 #include "sampler.skel.h"
+#include "stackcache.h"
+#include "u64map.h"
 
-_Static_assert(sizeof(struct sample_key) == 48, "sample_key layout");
+_Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
 _Static_assert(sizeof(struct interp_proc) == 48, "interp_proc layout");
 _Static_assert(sizeof(struct interp_frame) == 40, "interp_frame layout");
 _Static_assert(sizeof(struct interp_stack) == 8 + 40 * INTERP_MAX_FRAMES,
@@ -31,19 +33,44 @@ struct sampler {
 	const int *cpus;
 	uint64_t freq;
 	uint32_t depth;
-	uint32_t nr_stack_ids; /* stack ids are below this */
 	bool filter;
 	bool interp; /* walking interpreted frames */
 	const char *event;
 	struct sample_key *keys; /* drain scratch */
 	uint64_t *vals;
 	size_t keys_cap;
-	uint8_t *live, *dead; /* stack id bitmaps */
-	uint64_t *idead; /* interp ids of the keys taken by this drain */
-	size_t nidead, idead_cap;
-	uint64_t *ilive; /* interp ids still in use (sorted scratch) */
-	size_t ilive_cap;
+	struct stackcache *stacks; /* the kernel's stacks, copied once */
+	uint64_t *ips; /* one stack read from the kernel */
+	uint64_t *del; /* stack keys to delete, scratch */
+	size_t del_cap;
+	struct u64map idead; /* interp ids of the keys taken last drain */
 };
+
+static uint32_t stack_value_frames(uint32_t depth)
+{
+	return depth > STACK_SHORT ? depth : STACK_SHORT;
+}
+
+/* Sizes set before load: the stack maps, their scratch, the counts. */
+static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
+{
+	uint32_t bytes = stack_value_frames(cfg->depth) * 8;
+	int ncpu = libbpf_num_possible_cpus();
+
+	if (ncpu < 0)
+		return ncpu;
+	skel->rodata->max_frames = cfg->depth;
+	bpf_map__set_max_entries(skel->maps.interp, cfg->interp_size
+							? cfg->interp_size
+							: DEFAULT_INTERP_SIZE);
+	bpf_map__set_value_size(skel->maps.stack_scratch, bytes);
+	bpf_map__set_max_entries(skel->maps.stack_scratch, ncpu);
+	bpf_map__set_value_size(skel->maps.stacks_long, bytes);
+	bpf_map__set_max_entries(skel->maps.stacks_long, cfg->stack_storage);
+	bpf_map__set_max_entries(skel->maps.stacks_short, cfg->stack_storage);
+	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
+	return 0;
+}
 
 struct sampler *sampler__new(const struct sampler_cfg *cfg)
 {
@@ -64,12 +91,9 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	skel->rodata->user_stacks = cfg->user;
 	skel->rodata->kernel_stacks = cfg->kernel;
 	skel->rodata->interp_walk = cfg->user && !cfg->no_interp;
-	bpf_map__set_max_entries(skel->maps.interp, cfg->interp_size
-							? cfg->interp_size
-							: DEFAULT_INTERP_SIZE);
-	bpf_map__set_value_size(skel->maps.stacks, cfg->depth * 8);
-	bpf_map__set_max_entries(skel->maps.stacks, cfg->stack_storage);
-	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
+	ret = size_maps(skel, cfg);
+	if (ret)
+		goto fail;
 	if (!cfg->filter_pids || cfg->usdt)
 		bpf_program__set_autoload(skel->progs.mixprof_fork, false);
 	/* a probe run has no perf events; a sampling run no USDT */
@@ -81,13 +105,10 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 		goto fail;
 	s->fds = calloc(cfg->nr_cpus, sizeof(*s->fds));
 	s->links = calloc(cfg->nr_cpus, sizeof(*s->links));
-	/* the kernel rounds the stack map up to a power of two */
-	for (s->nr_stack_ids = 1; s->nr_stack_ids < cfg->stack_storage;)
-		s->nr_stack_ids <<= 1;
-	s->live = calloc(1, s->nr_stack_ids / 8 + 1);
-	s->dead = calloc(1, s->nr_stack_ids / 8 + 1);
+	s->stacks = stackcache__new();
+	s->ips = calloc(stack_value_frames(cfg->depth), sizeof(*s->ips));
 	ret = -ENOMEM;
-	if (!s->fds || !s->links || !s->live || !s->dead)
+	if (!s->fds || !s->links || !s->stacks || !s->ips)
 		goto fail;
 	s->nr_cpus = cfg->nr_cpus;
 	s->cpus = cfg->cpus;
@@ -218,10 +239,10 @@ void sampler__free(struct sampler *s)
 	free(s->fds);
 	free(s->keys);
 	free(s->vals);
-	free(s->live);
-	free(s->dead);
-	free(s->idead);
-	free(s->ilive);
+	stackcache__free(s->stacks);
+	free(s->ips);
+	free(s->del);
+	u64map__release(&s->idead);
 	free(s);
 }
 
@@ -263,102 +284,106 @@ static int read_counts(struct sampler *s, size_t *nr)
 	return 0;
 }
 
-static void bit_set(uint8_t *map, uint32_t nbits, int32_t id)
+/*
+ * Delete n keys from map fd: one call, and past keys already gone (a
+ * stack deleted after a sample stored it again is there once more, or
+ * not). Kernels without batch deletes get one call per key.
+ */
+static void delete_keys(int fd, const void *keys, size_t key_size, size_t n)
 {
-	if (id >= 0 && (uint32_t)id < nbits)
-		map[id / 8] |= 1 << (id % 8);
-}
+	const char *k = keys;
+	size_t done = 0;
+	__u32 count;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 
-static bool bit_test(const uint8_t *map, int32_t id)
-{
-	return map[id / 8] & (1 << (id % 8));
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Remember an interp id a taken key used (deleted unless still live). */
-static void interp_dead(struct sampler *s, uint64_t id)
-{
-	uint64_t *n;
-
-	if (!id)
-		return;
-	if (s->nidead == s->idead_cap) {
-		n = realloc(s->idead, (s->idead_cap * 2 + 64) * sizeof(*n));
-		if (!n)
-			return; /* not deleted now: a later drain may */
-		s->idead = n;
-		s->idead_cap = s->idead_cap * 2 + 64;
+	while (done < n) {
+		count = n - done;
+		if (!bpf_map_delete_batch(fd, k + done * key_size, &count,
+					  &opts)) {
+			done += count;
+			continue;
+		}
+		done += count;
+		if (errno == ENOENT) {
+			done++; /* that one is gone already */
+			continue;
+		}
+		for (; done < n; done++)
+			bpf_map_delete_elem(fd, k + done * key_size);
 	}
-	s->idead[s->nidead++] = id;
 }
 
-/* The interp map's counterpart of the stack cleanup; nr live keys. */
-static void free_interp(struct sampler *s, size_t nr)
+/* Read a stack the cache lacks from its kernel map into the cache. */
+static void fetch_stack(struct sampler *s, uint64_t key)
 {
-	int fd = bpf_map__fd(s->skel->maps.interp);
-	size_t i, nl = 0;
+	struct bpf_map *m = key & STACK_DEEP ? s->skel->maps.stacks_long
+					     : s->skel->maps.stacks_short;
+	uint32_t max = key & STACK_DEEP ? stack_value_frames(s->depth)
+					: STACK_SHORT,
+		 n;
 
-	if (!s->nidead)
+	if (key <= STACK_LOST || stackcache__touch(s->stacks, key))
 		return;
-	if (s->ilive_cap < nr) {
-		free(s->ilive);
-		s->ilive = malloc(nr * sizeof(*s->ilive));
-		s->ilive_cap = s->ilive ? nr : 0;
-		if (!s->ilive)
-			return;
-	}
-	for (i = 0; i < nr; i++)
-		if (s->keys[i].interp_id)
-			s->ilive[nl++] = s->keys[i].interp_id;
-	qsort(s->ilive, nl, sizeof(*s->ilive), cmp_u64);
-	for (i = 0; i < s->nidead; i++)
-		if (!bsearch(&s->idead[i], s->ilive, nl, sizeof(*s->ilive),
-			     cmp_u64))
-			bpf_map_delete_elem(fd, &s->idead[i]);
-	s->nidead = 0;
+	if (bpf_map__lookup_elem(m, &key, sizeof(key), s->ips, max * 8, 0))
+		return; /* gone: the key's samples count as lost */
+	for (n = 0; n < max && s->ips[n]; n++)
+		;
+	stackcache__put(s->stacks, key, s->ips, n);
 }
 
 /*
- * Delete the stacks that only drained keys used, so the stack map holds
- * the live working set, not every stack of the run. The live set is read
- * again right before deleting: a sample taken while the drained keys were
- * being symbolized may have reused one of their stacks.
+ * After a read: delete from the kernel the stacks no counted key refers
+ * to any more (stackcache.h), and the interpreted-frame lists of the keys
+ * taken last time that no key still in the map uses.
  */
-static void free_stacks(struct sampler *s)
+static void free_unused(struct sampler *s, size_t nr)
 {
-	int fd = bpf_map__fd(s->skel->maps.stacks);
-	size_t nr = 0, i;
-	uint32_t id;
+	const uint64_t *gone;
+	size_t i, nshort = 0, nlong = 0;
+	long n = stackcache__sweep(s->stacks, &gone);
 
-	if (read_counts(s, &nr))
-		return;
-	memset(s->live, 0, s->nr_stack_ids / 8 + 1);
-	for (i = 0; i < nr; i++) {
-		bit_set(s->live, s->nr_stack_ids, s->keys[i].user_stack_id);
-		bit_set(s->live, s->nr_stack_ids, s->keys[i].kern_stack_id);
+	if (n > 0 && (size_t)n > s->del_cap) {
+		free(s->del);
+		s->del = malloc(n * sizeof(*s->del));
+		s->del_cap = s->del ? n : 0;
 	}
-	for (id = 0; id < s->nr_stack_ids; id++)
-		if (bit_test(s->dead, id) && !bit_test(s->live, id))
-			bpf_map_delete_elem(fd, &id);
-	free_interp(s, nr);
+	for (i = 0; n > 0 && s->del && i < (size_t)n; i++)
+		if (gone[i] & STACK_DEEP)
+			s->del[n - 1 - nlong++] = gone[i];
+		else
+			s->del[nshort++] = gone[i];
+	delete_keys(bpf_map__fd(s->skel->maps.stacks_short), s->del,
+		    sizeof(*s->del), nshort);
+	delete_keys(bpf_map__fd(s->skel->maps.stacks_long), s->del + nshort,
+		    sizeof(*s->del), nlong);
+
+	if (!s->idead.n)
+		return;
+	for (i = 0; i < nr; i++) /* still used: not dead after all */
+		if (s->keys[i].interp_id)
+			u64map__del(&s->idead, s->keys[i].interp_id);
+	for (i = 0; i < s->idead.cap; i++)
+		if (s->idead.keys[i])
+			bpf_map_delete_elem(bpf_map__fd(s->skel->maps.interp),
+					    &s->idead.keys[i]);
+	u64map__clear(&s->idead, NULL);
 }
 
 int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops)
 {
-	int fd = bpf_map__fd(s->skel->maps.counts);
-	size_t nr = 0, i;
-	int ret, taken = 0;
+	size_t nr = 0, i, taken = 0;
+	bool added;
+	int ret;
 
 	ret = read_counts(s, &nr);
 	if (ret)
 		return ret;
-	memset(s->dead, 0, s->nr_stack_ids / 8 + 1);
+	stackcache__begin(s->stacks);
+	for (i = 0; i < nr; i++) {
+		fetch_stack(s, s->keys[i].user_stack);
+		fetch_stack(s, s->keys[i].kern_stack);
+	}
+	free_unused(s, nr);
 	for (i = 0; i < nr; i++) {
 		struct sample_key *k = &s->keys[i];
 
@@ -367,27 +392,20 @@ int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops)
 		if (!ops->done(k, ops->ctx))
 			continue;
 		ops->take(k, s->vals[i], ops->ctx);
-		bpf_map_delete_elem(fd, k);
-		bit_set(s->dead, s->nr_stack_ids, k->user_stack_id);
-		bit_set(s->dead, s->nr_stack_ids, k->kern_stack_id);
-		interp_dead(s, k->interp_id);
-		taken++;
+		if (k->interp_id)
+			u64map__add(&s->idead, k->interp_id, &added);
+		s->keys[taken++] = *k; /* i >= taken: already read */
 	}
-	if (taken)
-		free_stacks(s);
+	delete_keys(bpf_map__fd(s->skel->maps.counts), s->keys,
+		    sizeof(*s->keys), taken);
 	return taken;
 }
 
-int sampler__stack(struct sampler *s, int32_t id, uint64_t *ips)
+int sampler__stack(struct sampler *s, uint64_t key, const uint64_t **ips)
 {
-	uint32_t n;
-
-	if (bpf_map__lookup_elem(s->skel->maps.stacks, &id, sizeof(id), ips,
-				 s->depth * 8, 0))
-		return -errno;
-	for (n = 0; n < s->depth && ips[n]; n++)
-		;
-	return n;
+	if (key <= STACK_LOST)
+		return -ENOENT;
+	return stackcache__get(s->stacks, key, ips);
 }
 
 int sampler__set_interp(struct sampler *s, uint32_t pid,

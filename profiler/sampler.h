@@ -18,12 +18,27 @@
 struct sample_key {
 	__u32 pid; /* tgid */
 	__u32 tid; /* 0 unless per-thread */
-	__s32 user_stack_id; /* stack map id, or negative errno */
-	__s32 kern_stack_id; /* stack map id, or negative errno */
+	__u64 user_stack; /* stack key (below), or STACK_NONE / STACK_LOST */
+	__u64 kern_stack; /* the same for the kernel stack */
 	__u64 bucket; /* (ktime - start_ns) / bucket_ns */
 	__u64 interp_id; /* interp map key of the interpreted frames, or 0 */
 	char comm[SAMPLER_COMM_LEN];
 };
+
+/*
+ * Stacks are stored by content: the key is a 64-bit hash of the frames,
+ * so two different stacks never share a slot (the kernel's stack map
+ * drops the second of two stacks that hash to one bucket, ~3% of samples
+ * on a busy JVM) and a key names the same frames for the whole run, which
+ * lets user space cache them. Maps are not preallocated: kernel memory
+ * follows the stacks alive, not the map's capacity. Stacks of up to
+ * STACK_SHORT frames go to the short map (small values), deeper ones to
+ * the long map (the run's depth); the key's low bit says which.
+ */
+#define STACK_NONE 0 /* no stack of this kind (kernel thread, user mode) */
+#define STACK_LOST 1 /* there was one, but its map was full */
+#define STACK_DEEP 1ULL /* key bit: in the long map */
+#define STACK_SHORT 128 /* frames a short-map value holds */
 
 /*
  * Interpreted frames. User space tells BPF, per JVM, where the template
@@ -79,7 +94,7 @@ struct interp_stack {
 /* Per-CPU counters for the end-of-run summary: index into stats map. */
 enum sampler_stat {
 	STAT_SAMPLES, /* samples of targeted processes */
-	STAT_USER_LOST, /* user stack not stored (map full/collision) */
+	STAT_USER_LOST, /* user stack not stored (stack map full) */
 	STAT_KERN_LOST, /* kernel stack not stored */
 	STAT_USER_EMPTY, /* no user stack (kernel thread, fault) */
 	STAT_COUNTS_FULL, /* counts map full: sample dropped */

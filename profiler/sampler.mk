@@ -6,7 +6,8 @@
 PROFILE_SRCS := profiler/profile.c profiler/profile_opts.c profiler/slices.c \
 	profiler/sampler.c profiler/cpus.c profiler/maxstack.c \
 	profiler/launch.c profiler/stackfold.c profiler/targets.c \
-	profiler/sliceout.c profiler/jvmprep.c profiler/interp.c
+	profiler/sliceout.c profiler/jvmprep.c profiler/interp.c \
+	profiler/stackcache.c profiler/u64map.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)
 MIXPROF_LIBS += -lbpf -lelf -lz
@@ -37,7 +38,7 @@ $(PROFILE_OBJS): $(BUILD)/profiler/sampler.skel.h
 
 # Unit tests: pure modules only (no BPF, no symbolizer).
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_options \
-	$(BUILD)/tests/unit/test_prof_slices
+	$(BUILD)/tests/unit/test_prof_slices $(BUILD)/tests/unit/test_prof_stackcache
 $(BUILD)/tests/unit/test_prof_options: $(BUILD)/tests/unit/test_prof_options.o \
 		$(BUILD)/profiler/profile_opts.o $(BUILD)/profiler/cpus.o \
 		$(BUILD)/profiler/launch.o
@@ -45,6 +46,11 @@ $(BUILD)/tests/unit/test_prof_options: $(BUILD)/tests/unit/test_prof_options.o \
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 $(BUILD)/tests/unit/test_prof_slices: $(BUILD)/tests/unit/test_prof_slices.o \
 		$(BUILD)/profiler/slices.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+$(BUILD)/tests/unit/test_prof_stackcache: \
+		$(BUILD)/tests/unit/test_prof_stackcache.o \
+		$(BUILD)/profiler/stackcache.o $(BUILD)/profiler/u64map.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

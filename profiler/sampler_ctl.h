@@ -16,7 +16,7 @@
 struct sampler_cfg {
 	uint64_t freq; /* Hz per CPU */
 	uint64_t bucket_ns;
-	uint32_t stack_storage; /* stack map entries */
+	uint32_t stack_storage; /* distinct stacks the kernel may hold */
 	uint32_t counts_size; /* counts map entries */
 	uint32_t depth; /* frames per stack */
 	bool filter_pids; /* only targets (and their descendants) */
@@ -47,7 +47,7 @@ int sampler__attach(struct sampler *s, uint64_t start_ns);
  * A probe run (cfg.usdt): count the user stack at each hit of USDT
  * provider:name in path (the agent library as the host sees it) in
  * process pid, with bucket 0 starting at start_ns. Keys are those of
- * samples (kern_stack_id -EFAULT: none), drained the same way; one hit
+ * samples (kern_stack STACK_NONE), drained the same way; one hit
  * is one count. Undone by sampler__detach. 0 or negative errno.
  */
 int sampler__attach_usdt(struct sampler *s, uint64_t start_ns, int pid,
@@ -61,9 +61,11 @@ void sampler__free(struct sampler *s);
 
 /*
  * The drain. Every key now in the counts map is shown to seen() (to learn
- * new pids early); keys done(key) says are finished are shown to take()
- * with their count and deleted, and stacks only they used are deleted
- * from the stack map afterwards. Returns the number taken, or -errno.
+ * new pids early), and its stacks are copied out of the kernel the first
+ * time they appear (stackcache.h); keys done(key) says are finished are
+ * shown to take() with their count and deleted. Stacks and interpreted
+ * frame lists no key refers to any more are deleted from the kernel.
+ * Returns the number taken, or -errno.
  */
 struct sampler_drain_ops {
 	void (*seen)(const struct sample_key *k, void *ctx);
@@ -74,10 +76,12 @@ struct sampler_drain_ops {
 int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops);
 
 /*
- * Stack id -> ips (leaf first) into ips[0..depth); returns the number of
- * frames, or -ENOENT when the stack is gone.
+ * A stack key of a key shown by the drain (sample_key.user_stack or
+ * kern_stack) -> its frames, leaf first, in *ips (valid until the next
+ * drain); returns their number, or -ENOENT for STACK_NONE, STACK_LOST
+ * and a stack that was gone from the kernel before it could be read.
  */
-int sampler__stack(struct sampler *s, int32_t id, uint64_t *ips);
+int sampler__stack(struct sampler *s, uint64_t key, const uint64_t **ips);
 
 /*
  * Interpreted frames (see sampler.h): walk pid's frames for the

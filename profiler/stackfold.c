@@ -14,7 +14,7 @@ struct stackfold {
 	struct stackfold_cfg cfg;
 	struct sampler *smp;
 	struct symbolizer *sym;
-	uint64_t *uips, *kips; /* depth each */
+	const uint64_t *uips, *kips; /* the key's stacks (sampler's copies) */
 	struct frame frames[MAX_INLINE];
 	struct fold_line line;
 	struct stackfold_stats st;
@@ -32,12 +32,10 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 	sf->cfg = *cfg;
 	sf->smp = smp;
 	sf->sym = sym;
-	sf->uips = calloc(cfg->depth, sizeof(uint64_t));
-	sf->kips = calloc(cfg->depth, sizeof(uint64_t));
 	sf->inames = calloc(cfg->depth, sizeof(*sf->inames));
 	if (cfg->user && !cfg->no_interp && smp)
 		sf->interp = interp__new(smp);
-	if (!sf->uips || !sf->kips || !sf->inames ||
+	if (!sf->inames ||
 	    (cfg->user && !cfg->no_interp && smp && !sf->interp)) {
 		stackfold__free(sf);
 		errno = ENOMEM;
@@ -54,25 +52,21 @@ void stackfold__free(struct stackfold *sf)
 	fold_line__release(&sf->line);
 	interp__free(sf->interp);
 	free(sf->inames);
-	free(sf->uips);
-	free(sf->kips);
 	free(sf);
 }
 
 /*
- * Fetch stack id into ips: frames (>= 0), or -1 when the sample has none
- * of this kind (-EFAULT from BPF: user-mode sample, kernel thread), or -2
- * when it was lost (collision, full map, deleted).
+ * The frames of stack key into *ips: their number (>= 0), or -1 when the
+ * sample has none of this kind (STACK_NONE: user-mode sample, kernel
+ * thread), or -2 when it was lost (map full, gone before it was read).
  */
-static int fetch(struct stackfold *sf, int32_t id, uint64_t *ips)
+static int fetch(struct stackfold *sf, uint64_t key, const uint64_t **ips)
 {
 	int n;
 
-	if (id == -EFAULT)
+	if (key == STACK_NONE)
 		return -1;
-	if (id < 0)
-		return -2;
-	n = sf->smp ? sampler__stack(sf->smp, id, ips) : -ENOENT;
+	n = sf->smp ? sampler__stack(sf->smp, key, ips) : -ENOENT;
 	return n < 0 ? -2 : n;
 }
 
@@ -189,9 +183,9 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 	uint32_t d = sf->cfg.depth;
 
 	if (sf->cfg.user)
-		nu = fetch(sf, k->user_stack_id, sf->uips);
+		nu = fetch(sf, k->user_stack, &sf->uips);
 	if (sf->cfg.kernel)
-		nk = fetch(sf, k->kern_stack_id, sf->kips);
+		nk = fetch(sf, k->kern_stack, &sf->kips);
 	if (nu == -2)
 		sf->st.user_lost += count;
 	if (nk == -2)

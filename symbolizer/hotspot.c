@@ -241,17 +241,48 @@ int hotspot__layout_read(const struct hotspot_mem *m,
 	return 0;
 }
 
+/*
+ * A Symbol's header and the start of its body in one read when they lie
+ * in one page (a read within a page cannot fail halfway): names are read
+ * again every tick, so this halves the reads. 0 when buf holds it all.
+ */
+static int symbol_one_read(const struct hotspot_mem *m,
+			   const struct hotspot_layout *l, uint64_t sym,
+			   char *buf, size_t cap, uint16_t *len)
+{
+	uint8_t tmp[256];
+	size_t want = l->off_sym_body + cap - 1,
+	       page_left = 4096 - (sym & 4095);
+
+	if (want > page_left)
+		want = page_left;
+	if (want > sizeof(tmp))
+		want = sizeof(tmp);
+	if (want < l->off_sym_body || l->off_sym_length + 2 > want ||
+	    rd(m, sym, tmp, want))
+		return -EAGAIN;
+	memcpy(len, tmp + l->off_sym_length, sizeof(*len));
+	if (!*len || *len >= cap || l->off_sym_body + *len > want)
+		return -EAGAIN;
+	memcpy(buf, tmp + l->off_sym_body, *len);
+	return 0;
+}
+
 int hotspot__symbol(const struct hotspot_mem *m, const struct hotspot_layout *l,
 		    uint64_t sym, char *buf, size_t cap)
 {
 	uint16_t len;
 
-	if (!sym || rd(m, sym + l->off_sym_length, &len, sizeof(len)))
+	if (!sym)
 		return -EFAULT;
-	if (!len || len >= cap)
-		return -EINVAL;
-	if (rd(m, sym + l->off_sym_body, buf, len))
-		return -EFAULT;
+	if (symbol_one_read(m, l, sym, buf, cap, &len)) {
+		if (rd(m, sym + l->off_sym_length, &len, sizeof(len)))
+			return -EFAULT;
+		if (!len || len >= cap)
+			return -EINVAL;
+		if (rd(m, sym + l->off_sym_body, buf, len))
+			return -EFAULT;
+	}
 	buf[len] = '\0';
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)

@@ -287,6 +287,15 @@ int proc__read_maps(struct symbolizer *s, struct proc *p)
 	free(buf);
 	if (!pm)
 		return -ENOMEM;
+	/*
+	 * No mapping at all: the process is exiting (its memory is gone
+	 * before it is a zombie) or between exec's two images. Keep what
+	 * we knew: the samples of its last second are named after it ends.
+	 */
+	if (!pm->n) {
+		procmaps__free(pm);
+		return 0;
+	}
 	v = calloc(pm->n ? pm->n : 1, sizeof(*v));
 	if (!v) {
 		procmaps__free(pm);
