@@ -34,6 +34,7 @@ struct name_ent {
 	uint64_t ksym, nsym;
 	const char *name; /* NULL: unreadable */
 	uint64_t checked_ns; /* tick of the last read */
+	int64_t hashes; /* the Symbols' identity hashes then, or -1 */
 	bool used;
 };
 
@@ -195,6 +196,7 @@ static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.off_pool_holder = l->off_pool_holder;
 	p.cp_base = l->cp_size;
 	p.off_klass_name = l->off_klass_name;
+	p.off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF == INTERP_NO_OFF */
 	if (sampler__set_interp(in->smp, j->pid, &p)) {
 		hotspot__free(j->h);
 		j->h = NULL;
@@ -243,39 +245,53 @@ static int names_grow(struct interp *in)
 	return 0;
 }
 
-/* Read the two Symbols now: the pooled name, or NULL. */
+/*
+ * Read the two Symbols now: the pooled name, or NULL; *hashes gets their
+ * identity hashes as the BPF walk packs them (sampler.h), or -1.
+ */
 static const char *read_name(struct interp *in, struct hotspot *h,
-			     uint64_t ksym, uint64_t nsym)
+			     uint64_t ksym, uint64_t nsym, int64_t *hashes)
 {
 	char k[NAME_CAP], m[NAME_CAP], full[2 * NAME_CAP];
+	int32_t kh, nh;
 	int n;
 
-	if (hotspot__read_symbol(h, ksym, k, sizeof(k)) < 0 ||
-	    hotspot__read_symbol(h, nsym, m, sizeof(m)) < 0)
+	*hashes = -1;
+	if (hotspot__read_symbol(h, ksym, k, sizeof(k), &kh) < 0 ||
+	    hotspot__read_symbol(h, nsym, m, sizeof(m), &nh) < 0)
 		return NULL;
+	if (kh >= 0 && nh >= 0)
+		*hashes = (int64_t)((uint32_t)kh << 16 | (uint32_t)nh);
 	n = hotspot__frame_name(full, sizeof(full), k, m);
 	return n < 0 ? NULL : strpool__intern(in->pool, full, n);
 }
 
 /*
- * The name of (ksym, nsym) in j: cached, but read again once per tick
- * while the JVM lives, so a Symbol freed and reused is noticed. A JVM
- * that is gone keeps the names it had.
+ * The name of (ksym, nsym) in j, as the sample saw them. With the
+ * Symbols' identity hashes from the sample (hashes >= 0), a name read
+ * before under the same hashes is the right one: a Symbol freed and
+ * reused would have a new hash. Without them the name is read again once
+ * per tick while the JVM lives. A name read now under other hashes than
+ * the sample's belongs to a Symbol created since: none. A JVM that is
+ * gone keeps the names it had.
  */
 static const char *name_of(struct interp *in, struct jvm *j, uint64_t ksym,
-			   uint64_t nsym)
+			   uint64_t nsym, int64_t hashes)
 {
 	struct name_ent *e;
 	const char *name;
+	int64_t now_hashes;
 
 	if (!ksym || !nsym || !j->h)
 		return NULL;
 	if ((in->nnames + 1) * 2 > in->names_cap && names_grow(in))
 		return NULL;
 	e = name_slot(in->names, in->names_cap, j->pid, ksym, nsym);
-	if (e->used && e->checked_ns == in->now_ns)
+	if (e->used && e->name && hashes >= 0 && e->hashes == hashes)
 		return e->name;
-	name = read_name(in, j->h, ksym, nsym);
+	if (e->used && hashes < 0 && e->checked_ns == in->now_ns)
+		return e->name;
+	name = read_name(in, j->h, ksym, nsym, &now_hashes);
 	if (!e->used) {
 		e->used = true;
 		e->pid = j->pid;
@@ -284,9 +300,13 @@ static const char *name_of(struct interp *in, struct jvm *j, uint64_t ksym,
 		in->nnames++;
 	}
 	/* unreadable now but named before: the process may be exiting */
-	if (name || !e->name)
+	if (name || !e->name) {
 		e->name = name;
+		e->hashes = now_hashes;
+	}
 	e->checked_ns = in->now_ns;
+	if (hashes >= 0 && name && now_hashes != hashes)
+		return NULL; /* reused since the sample */
 	return e->name;
 }
 
@@ -357,9 +377,16 @@ static int resolve(struct interp *in, struct jvm *j, struct list_ent *e)
 			continue; /* walked while pending: not interpreted */
 		/* a pending walk kept only the Method*: follow it now (a
 		 * JVM's first moments, long before any class unloads) */
-		if (!ks && s->method)
+		if (!ks && s->method) {
 			hotspot__method_symbols(j->h, s->method, &ks, &ns);
-		f[i].name = name_of(in, j, ks, ns);
+			f[i].name = name_of(in, j, ks, ns, -1);
+			continue;
+		}
+		f[i].name = name_of(in, j, ks, ns,
+				    hotspot__layout(j->h)->off_sym_hash ==
+					    HOTSPOT_NO_OFF
+					? -1
+					: (int64_t)s->hashes);
 	}
 	e->resolved_ns = in->now_ns;
 	return 0;

@@ -203,6 +203,7 @@ static __always_inline void read_names(const struct interp_proc *p,
 				       struct interp_frame *f)
 {
 	__u64 cm, cp, holder;
+	__u32 kh, nh;
 	__u16 ni = 0;
 
 	cm = read_u64(f->method + p->off_const_method);
@@ -218,6 +219,18 @@ static __always_inline void read_names(const struct interp_proc *p,
 	if (holder)
 		f->klass_name = read_u64(holder + p->off_klass_name);
 	f->name = read_u64(cp + p->cp_base + (__u64)ni * 8);
+	if (p->off_sym_hash == INTERP_NO_OFF || !f->klass_name || !f->name)
+		return;
+	/* both hash words, or neither Symbol: user space must not trust
+	 * an old name for a pair it cannot check */
+	if (bpf_probe_read_user(&kh, sizeof(kh),
+				(const void *)(f->klass_name + p->off_sym_hash)) ||
+	    bpf_probe_read_user(&nh, sizeof(nh),
+				(const void *)(f->name + p->off_sym_hash))) {
+		f->klass_name = f->name = 0;
+		return;
+	}
+	f->hashes = (kh & 0xffff0000) | (nh >> 16);
 }
 
 static long walk_step(__u32 i, void *arg)
@@ -234,7 +247,7 @@ static long walk_step(__u32 i, void *arg)
 			return 1;
 		f = &st->f[n & (INTERP_MAX_FRAMES - 1)];
 		f->idx = w->idx;
-		f->pad = 0;
+		f->hashes = 0;
 		f->ip = w->ip;
 		f->method = 0;
 		f->klass_name = 0;

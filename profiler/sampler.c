@@ -130,6 +130,7 @@ int sampler__add_target(struct sampler *s, uint32_t pid)
 	struct interp_proc pending = {
 	    .code_end = ~0ULL,
 	    .method_slot = INTERP_METHOD_SLOT,
+	    .off_sym_hash = INTERP_NO_OFF,
 	};
 	uint8_t one = 1;
 

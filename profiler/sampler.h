@@ -73,12 +73,20 @@ struct interp_proc {
 	__u32 off_pool_holder; /* ConstantPool::_pool_holder */
 	__u32 cp_base; /* sizeof(ConstantPool): slot 0 of the pool */
 	__u32 off_klass_name; /* Klass::_name */
-	__u32 pad;
+	__u32 off_sym_hash; /* Symbol::_hash_and_refcount, or INTERP_NO_OFF */
 };
+#define INTERP_NO_OFF 0xffffffffu
 
+/*
+ * hashes: the identity hashes (upper halves of _hash_and_refcount) of the
+ * two Symbols at sample time, class << 16 | method. A Symbol freed by
+ * class unloading and reused for another name gets a new random hash, so
+ * user space can trust a name it read before for the same (Symbol*s,
+ * hashes) without reading the JVM's memory again.
+ */
 struct interp_frame {
 	__u32 idx; /* position in the user stack (0: the sampled pc) */
-	__u32 pad;
+	__u32 hashes; /* see above; 0 without off_sym_hash */
 	__u64 ip; /* that frame's pc, to check the zip with the stack map */
 	__u64 method; /* Method*, 0 when unreadable */
 	__u64 klass_name; /* Symbol* of the holder's name, or 0 */

@@ -47,6 +47,7 @@ enum want {
 	W_KLASS_NAME,
 	W_SYM_LENGTH,
 	W_SYM_BODY,
+	W_SYM_HASH, /* optional */
 	W_INTERP_CODE, /* static: an address */
 	W_STUB_BUFFER,
 	W_BUFFER_LIMIT,
@@ -63,6 +64,7 @@ static const struct {
     [W_KLASS_NAME] = {"Klass", "_name"},
     [W_SYM_LENGTH] = {"Symbol", "_length"},
     [W_SYM_BODY] = {"Symbol", "_body"},
+    [W_SYM_HASH] = {"Symbol", "_hash_and_refcount"},
     [W_INTERP_CODE] = {"AbstractInterpreter", "_code"},
     [W_STUB_BUFFER] = {"StubQueue", "_stub_buffer"},
     [W_BUFFER_LIMIT] = {"StubQueue", "_buffer_limit"},
@@ -214,7 +216,7 @@ int hotspot__layout_read(const struct hotspot_mem *m,
 	if (ret)
 		return ret;
 	for (i = 0; i < W_NR; i++)
-		if (!found[i])
+		if (!found[i] && i != W_SYM_HASH)
 			return -ENOENT;
 	out->off_const_method = val[W_CONST_METHOD];
 	out->off_constants = val[W_CONSTANTS];
@@ -223,6 +225,8 @@ int hotspot__layout_read(const struct hotspot_mem *m,
 	out->off_klass_name = val[W_KLASS_NAME];
 	out->off_sym_length = val[W_SYM_LENGTH];
 	out->off_sym_body = val[W_SYM_BODY];
+	out->off_sym_hash =
+	    found[W_SYM_HASH] ? val[W_SYM_HASH] : HOTSPOT_NO_OFF;
 	out->cp_size = type_size(m, syms, "ConstantPool");
 	if (!out->cp_size)
 		return -ENOENT;
@@ -244,11 +248,11 @@ int hotspot__layout_read(const struct hotspot_mem *m,
 /*
  * A Symbol's header and the start of its body in one read when they lie
  * in one page (a read within a page cannot fail halfway): names are read
- * again every tick, so this halves the reads. 0 when buf holds it all.
+ * again and again, so this halves the reads. 0 when buf holds it all.
  */
 static int symbol_one_read(const struct hotspot_mem *m,
 			   const struct hotspot_layout *l, uint64_t sym,
-			   char *buf, size_t cap, uint16_t *len)
+			   char *buf, size_t cap, uint16_t *len, uint32_t *hr)
 {
 	uint8_t tmp[256];
 	size_t want = l->off_sym_body + cap - 1,
@@ -259,35 +263,51 @@ static int symbol_one_read(const struct hotspot_mem *m,
 	if (want > sizeof(tmp))
 		want = sizeof(tmp);
 	if (want < l->off_sym_body || l->off_sym_length + 2 > want ||
+	    (l->off_sym_hash != HOTSPOT_NO_OFF && l->off_sym_hash + 4 > want) ||
 	    rd(m, sym, tmp, want))
 		return -EAGAIN;
 	memcpy(len, tmp + l->off_sym_length, sizeof(*len));
 	if (!*len || *len >= cap || l->off_sym_body + *len > want)
 		return -EAGAIN;
+	if (l->off_sym_hash != HOTSPOT_NO_OFF)
+		memcpy(hr, tmp + l->off_sym_hash, sizeof(*hr));
 	memcpy(buf, tmp + l->off_sym_body, *len);
 	return 0;
 }
 
-int hotspot__symbol(const struct hotspot_mem *m, const struct hotspot_layout *l,
-		    uint64_t sym, char *buf, size_t cap)
+int hotspot__symbol_hash(const struct hotspot_mem *m,
+			 const struct hotspot_layout *l, uint64_t sym,
+			 char *buf, size_t cap, int32_t *hash)
 {
+	uint32_t hr = 0;
 	uint16_t len;
 
 	if (!sym)
 		return -EFAULT;
-	if (symbol_one_read(m, l, sym, buf, cap, &len)) {
+	if (symbol_one_read(m, l, sym, buf, cap, &len, &hr)) {
 		if (rd(m, sym + l->off_sym_length, &len, sizeof(len)))
 			return -EFAULT;
 		if (!len || len >= cap)
 			return -EINVAL;
-		if (rd(m, sym + l->off_sym_body, buf, len))
+		if (rd(m, sym + l->off_sym_body, buf, len) ||
+		    (l->off_sym_hash != HOTSPOT_NO_OFF &&
+		     rd(m, sym + l->off_sym_hash, &hr, sizeof(hr))))
 			return -EFAULT;
 	}
 	buf[len] = '\0';
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
 			return -EINVAL;
+	if (hash)
+		*hash = l->off_sym_hash == HOTSPOT_NO_OFF ? -1
+							  : (int32_t)(hr >> 16);
 	return len;
+}
+
+int hotspot__symbol(const struct hotspot_mem *m, const struct hotspot_layout *l,
+		    uint64_t sym, char *buf, size_t cap)
+{
+	return hotspot__symbol_hash(m, l, sym, buf, cap, NULL);
 }
 
 static bool all_hex(const char *s, size_t n)
@@ -480,9 +500,10 @@ const struct hotspot_layout *hotspot__layout(const struct hotspot *h)
 	return &h->layout;
 }
 
-int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf, size_t cap)
+int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf, size_t cap,
+			 int32_t *hash)
 {
-	return hotspot__symbol(&h->mem, &h->layout, sym, buf, cap);
+	return hotspot__symbol_hash(&h->mem, &h->layout, sym, buf, cap, hash);
 }
 
 int hotspot__method_symbols(struct hotspot *h, uint64_t method,

@@ -55,7 +55,11 @@ struct hotspot_layout {
 	uint32_t off_klass_name; /* Klass::_name */
 	uint32_t off_sym_length; /* Symbol::_length (u2) */
 	uint32_t off_sym_body; /* Symbol::_body */
+	/* Symbol::_hash_and_refcount, or HOTSPOT_NO_OFF: a random 16-bit
+	 * identity hash in the upper half, new for each Symbol created */
+	uint32_t off_sym_hash;
 };
+#define HOTSPOT_NO_OFF 0xffffffffu
 
 /*
  * Fill *out from the tables, syms[] giving the variables' addresses.
@@ -74,6 +78,10 @@ int hotspot__layout_read(const struct hotspot_mem *m,
  */
 int hotspot__symbol(const struct hotspot_mem *m, const struct hotspot_layout *l,
 		    uint64_t sym, char *buf, size_t cap);
+/* The same, also giving the identity hash (-1 when the layout has none). */
+int hotspot__symbol_hash(const struct hotspot_mem *m,
+			 const struct hotspot_layout *l, uint64_t sym,
+			 char *buf, size_t cap, int32_t *hash);
 
 /*
  * "pkg/Class.method" from a class and a method name, the way the agent
@@ -99,9 +107,12 @@ const struct hotspot_layout *hotspot__layout(const struct hotspot *h);
  */
 int hotspot__method_symbols(struct hotspot *h, uint64_t method,
 			    uint64_t *klass_sym, uint64_t *name_sym);
-/* hotspot__symbol() on this JVM. */
-int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf,
-			 size_t cap);
+/*
+ * hotspot__symbol() on this JVM; *hash (when not NULL) gets the Symbol's
+ * identity hash, or -1 when the layout has none.
+ */
+int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf, size_t cap,
+			 int32_t *hash);
 void hotspot__free(struct hotspot *h);
 
 #endif

@@ -139,6 +139,29 @@ static void test_symbol(void)
 	CHECK_INT(hotspot__symbol(&m, &l, 0, buf, sizeof(buf)), -EFAULT);
 }
 
+/* The identity hash is the upper half of _hash_and_refcount. */
+static void test_symbol_hash(void)
+{
+	struct hotspot_mem m = {local_read, NULL};
+	struct hotspot_layout l = {.off_sym_length = 4, .off_sym_body = 6};
+	struct fake_symbol s = {0xbeef0003, 3, "Foo"};
+	char buf[16];
+	int32_t hash = 7;
+
+	CHECK_INT(hotspot__symbol_hash(&m, &l, (uintptr_t)&s, buf, sizeof(buf),
+				       &hash),
+		  3);
+	CHECK_INT(hash, 0xbeef);
+	s.hash = 0xbeef0fff; /* the refcount half changes nothing */
+	hotspot__symbol_hash(&m, &l, (uintptr_t)&s, buf, sizeof(buf), &hash);
+	CHECK_INT(hash, 0xbeef);
+	l.off_sym_hash = HOTSPOT_NO_OFF;
+	CHECK_INT(hotspot__symbol_hash(&m, &l, (uintptr_t)&s, buf, sizeof(buf),
+				       &hash),
+		  3);
+	CHECK_INT(hash, -1);
+}
+
 static void test_names(void)
 {
 	char out[64];
@@ -165,6 +188,7 @@ int main(void)
 {
 	test_layout();
 	test_symbol();
+	test_symbol_hash();
 	test_names();
 	printf("%d checks, %d failed\n", check_count, check_failed);
 	return check_failed != 0;
