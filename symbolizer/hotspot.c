@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include "hotspot.h"
@@ -203,13 +204,13 @@ static uint64_t type_size(const struct hotspot_mem *m, const uint64_t *syms,
 	return 0;
 }
 
-int hotspot__layout_read(const struct hotspot_mem *m,
-			 const uint64_t syms[HS_NR_SYMS],
-			 struct hotspot_layout *out)
+/* The field offsets of the tables (one libjvm.so build's constants). */
+static int layout_offsets(const struct hotspot_mem *m,
+			  const uint64_t syms[HS_NR_SYMS],
+			  struct hotspot_layout *out)
 {
-	uint64_t val[W_NR] = {}, queue, buf;
+	uint64_t val[W_NR] = {};
 	bool found[W_NR] = {};
-	int32_t limit;
 	int ret, i;
 
 	ret = walk_structs(m, syms, val, found);
@@ -227,22 +228,41 @@ int hotspot__layout_read(const struct hotspot_mem *m,
 	out->off_sym_body = val[W_SYM_BODY];
 	out->off_sym_hash =
 	    found[W_SYM_HASH] ? val[W_SYM_HASH] : HOTSPOT_NO_OFF;
+	out->interp_code_addr = val[W_INTERP_CODE];
+	out->off_stub_buffer = val[W_STUB_BUFFER];
+	out->off_buffer_limit = val[W_BUFFER_LIMIT];
 	out->cp_size = type_size(m, syms, "ConstantPool");
-	if (!out->cp_size)
-		return -ENOENT;
-	/* the interpreter is generated during JVM start-up */
-	if (rd_u64(m, val[W_INTERP_CODE], &queue))
+	return out->cp_size ? 0 : -ENOENT;
+}
+
+/* The interpreter's code range, once the JVM has generated it. */
+static int locate_interp(const struct hotspot_mem *m,
+			 struct hotspot_layout *out)
+{
+	uint64_t queue, buf;
+	int32_t limit;
+
+	if (rd_u64(m, out->interp_code_addr, &queue))
 		return -EFAULT;
 	if (!queue)
 		return -EAGAIN;
-	if (rd_u64(m, queue + val[W_STUB_BUFFER], &buf) ||
-	    rd(m, queue + val[W_BUFFER_LIMIT], &limit, sizeof(limit)))
+	if (rd_u64(m, queue + out->off_stub_buffer, &buf) ||
+	    rd(m, queue + out->off_buffer_limit, &limit, sizeof(limit)))
 		return -EFAULT;
 	if (!buf || limit <= 0)
 		return -EAGAIN;
 	out->interp_start = buf;
 	out->interp_end = buf + limit;
 	return 0;
+}
+
+int hotspot__layout_read(const struct hotspot_mem *m,
+			 const uint64_t syms[HS_NR_SYMS],
+			 struct hotspot_layout *out)
+{
+	int ret = layout_offsets(m, syms, out);
+
+	return ret ? ret : locate_interp(m, out);
 }
 
 /*
@@ -448,35 +468,81 @@ out:
 }
 
 /* The table variables' addresses in the target. */
-static int find_syms(uint32_t pid, uint64_t syms[HS_NR_SYMS])
+/*
+ * Offsets belong to a libjvm.so build, not to a process: they are kept
+ * per file (device, inode), with the interpreter's static relative to
+ * the library's load address. A host's second JVM, and each new try of
+ * a JVM still starting, then skips the table walk (hundreds of reads).
+ */
+#define LAYOUT_CACHE 8
+static struct layout_cache {
+	dev_t dev;
+	ino_t ino;
+	struct hotspot_layout l; /* interp_code_addr relative to start */
+} cache[LAYOUT_CACHE];
+static unsigned int ncache;
+
+static struct layout_cache *cache_find(const struct stat *st)
+{
+	for (unsigned int i = 0; i < ncache && i < LAYOUT_CACHE; i++)
+		if (cache[i].dev == st->st_dev && cache[i].ino == st->st_ino)
+			return &cache[i];
+	return NULL;
+}
+
+static void cache_put(const struct stat *st, const struct hotspot_layout *l,
+		      uint64_t start)
+{
+	struct layout_cache *c = &cache[ncache++ % LAYOUT_CACHE];
+
+	c->dev = st->st_dev;
+	c->ino = st->st_ino;
+	c->l = *l;
+	c->l.interp_code_addr -= start;
+}
+
+/* The offsets of pid's libjvm.so, from the cache or its tables. */
+static int read_offsets(struct hotspot *h, struct hotspot_layout *l)
 {
 	char path[4096], fn[4200];
-	uint64_t start, load0;
+	uint64_t syms[HS_NR_SYMS], start, load0;
+	struct layout_cache *c;
+	struct stat st;
 	int fd, ret;
 
-	ret = find_libjvm(pid, path, sizeof(path), &start);
+	ret = find_libjvm(h->pid, path, sizeof(path), &start);
 	if (ret)
 		return ret;
 	/* through the process's root: a container's libjvm is its own */
-	snprintf(fn, sizeof(fn), "/proc/%u/root%s", pid, path);
+	snprintf(fn, sizeof(fn), "/proc/%u/root%s", h->pid, path);
 	fd = open(fn, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? -ENOENT : -errno;
+	if (fstat(fd, &st))
+		st.st_ino = 0; /* not cached */
+	else if ((c = cache_find(&st))) {
+		close(fd);
+		*l = c->l;
+		l->interp_code_addr += start;
+		return 0;
+	}
 	elf_version(EV_CURRENT);
-	memset(syms, 0, HS_NR_SYMS * sizeof(*syms));
+	memset(syms, 0, sizeof(syms));
 	ret = elf_lookup(fd, syms, &load0);
 	close(fd);
 	if (ret)
 		return ret;
 	for (int k = 0; k < HS_NR_SYMS; k++)
 		syms[k] += start - load0;
-	return 0;
+	ret = layout_offsets(&h->mem, syms, l);
+	if (!ret && st.st_ino)
+		cache_put(&st, l, start);
+	return ret;
 }
 
 struct hotspot *hotspot__open(uint32_t pid)
 {
 	struct hotspot *h = calloc(1, sizeof(*h));
-	uint64_t syms[HS_NR_SYMS];
 	int ret = -ENOMEM;
 
 	if (!h)
@@ -484,9 +550,9 @@ struct hotspot *hotspot__open(uint32_t pid)
 	h->pid = pid;
 	h->mem.read = vm_read;
 	h->mem.ctx = h;
-	ret = find_syms(pid, syms);
+	ret = read_offsets(h, &h->layout);
 	if (!ret)
-		ret = hotspot__layout_read(&h->mem, syms, &h->layout);
+		ret = locate_interp(&h->mem, &h->layout);
 	if (!ret)
 		return h;
 fail:

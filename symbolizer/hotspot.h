@@ -58,6 +58,10 @@ struct hotspot_layout {
 	/* Symbol::_hash_and_refcount, or HOTSPOT_NO_OFF: a random 16-bit
 	 * identity hash in the upper half, new for each Symbol created */
 	uint32_t off_sym_hash;
+	/* where to find the interpreter (it is generated at start-up) */
+	uint64_t interp_code_addr; /* &AbstractInterpreter::_code */
+	uint32_t off_stub_buffer; /* StubQueue::_stub_buffer */
+	uint32_t off_buffer_limit; /* StubQueue::_buffer_limit */
 };
 #define HOTSPOT_NO_OFF 0xffffffffu
 
