@@ -44,6 +44,8 @@ struct sampler {
 	uint64_t *del; /* stack keys to delete, scratch */
 	size_t del_cap;
 	struct u64map idead; /* interp ids of the keys taken last drain */
+	uint64_t last_bucket; /* the latest bucket the last read showed */
+	uint64_t taken; /* every key of a bucket <= this is taken */
 };
 
 static uint32_t stack_value_frames(uint32_t depth)
@@ -107,6 +109,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	s->links = calloc(cfg->nr_cpus, sizeof(*s->links));
 	s->stacks = stackcache__new();
 	s->ips = calloc(stack_value_frames(cfg->depth), sizeof(*s->ips));
+	s->taken = UINT64_MAX; /* none yet */
 	ret = -ENOMEM;
 	if (!s->fds || !s->links || !s->stacks || !s->ips)
 		goto fail;
@@ -315,7 +318,7 @@ static void delete_keys(int fd, const void *keys, size_t key_size, size_t n)
 }
 
 /* Read a stack the cache lacks from its kernel map into the cache. */
-static void fetch_stack(struct sampler *s, uint64_t key)
+static void fetch_stack(struct sampler *s, uint64_t key, uint64_t bucket)
 {
 	struct bpf_map *m = key & STACK_DEEP ? s->skel->maps.stacks_long
 					     : s->skel->maps.stacks_short;
@@ -323,32 +326,43 @@ static void fetch_stack(struct sampler *s, uint64_t key)
 					: STACK_SHORT,
 		 n;
 
-	if (key <= STACK_LOST || stackcache__touch(s->stacks, key))
+	if (key <= STACK_LOST || stackcache__touch(s->stacks, key, bucket))
 		return;
 	if (bpf_map__lookup_elem(m, &key, sizeof(key), s->ips, max * 8, 0))
 		return; /* gone: the key's samples count as lost */
 	for (n = 0; n < max && s->ips[n]; n++)
 		;
-	stackcache__put(s->stacks, key, s->ips, n);
+	stackcache__put(s->stacks, key, s->ips, n, bucket);
 }
 
 /*
- * After a read: delete from the kernel the stacks no counted key refers
- * to any more (stackcache.h), and the interpreted-frame lists of the keys
- * taken last time that no key still in the map uses.
+ * Could k be new since the last read? Only a key of the latest buckets:
+ * an older bucket had ended by then (the one before the latest may still
+ * have been taking its last sample). Older keys were shown before, so
+ * each key costs user space one look, not one per tick.
  */
-static void free_unused(struct sampler *s, size_t nr)
+static bool fresh(const struct sampler *s, const struct sample_key *k)
+{
+	return k->bucket + 1 >= s->last_bucket;
+}
+
+/* Delete the stacks the cache says no new sample used lately. */
+static void free_stacks(struct sampler *s)
 {
 	const uint64_t *gone;
 	size_t i, nshort = 0, nlong = 0;
-	long n = stackcache__sweep(s->stacks, &gone);
+	long n = stackcache__sweep(s->stacks, s->taken, &gone);
 
-	if (n > 0 && (size_t)n > s->del_cap) {
+	if (n <= 0)
+		return;
+	if ((size_t)n > s->del_cap) {
 		free(s->del);
 		s->del = malloc(n * sizeof(*s->del));
 		s->del_cap = s->del ? n : 0;
+		if (!s->del)
+			return; /* kept: a later sweep will not offer them */
 	}
-	for (i = 0; n > 0 && s->del && i < (size_t)n; i++)
+	for (i = 0; i < (size_t)n; i++)
 		if (gone[i] & STACK_DEEP)
 			s->del[n - 1 - nlong++] = gone[i];
 		else
@@ -357,22 +371,34 @@ static void free_unused(struct sampler *s, size_t nr)
 		    sizeof(*s->del), nshort);
 	delete_keys(bpf_map__fd(s->skel->maps.stacks_long), s->del + nshort,
 		    sizeof(*s->del), nlong);
+}
+
+/*
+ * The interpreted-frame lists of the keys taken last time, unless a new
+ * key uses them: interp.c copied each list when its key was new, so only
+ * new samples need the kernel's copy (to find theirs stored already).
+ */
+static void free_interp(struct sampler *s, size_t nr)
+{
+	size_t i, n = 0;
 
 	if (!s->idead.n)
 		return;
-	for (i = 0; i < nr; i++) /* still used: not dead after all */
-		if (s->keys[i].interp_id)
+	for (i = 0; i < nr; i++)
+		if (s->keys[i].interp_id && fresh(s, &s->keys[i]))
 			u64map__del(&s->idead, s->keys[i].interp_id);
 	for (i = 0; i < s->idead.cap; i++)
 		if (s->idead.keys[i])
-			bpf_map_delete_elem(bpf_map__fd(s->skel->maps.interp),
-					    &s->idead.keys[i]);
-	u64map__clear(&s->idead, NULL);
+			s->idead.keys[n++] = s->idead.keys[i];
+	delete_keys(bpf_map__fd(s->skel->maps.interp), s->idead.keys,
+		    sizeof(uint64_t), n);
+	u64map__release(&s->idead); /* its keys were just reordered */
 }
 
 int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops)
 {
 	size_t nr = 0, i, taken = 0;
+	uint64_t latest = s->last_bucket;
 	bool added;
 	int ret;
 
@@ -380,23 +406,29 @@ int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops)
 	if (ret)
 		return ret;
 	stackcache__begin(s->stacks);
-	for (i = 0; i < nr; i++) {
-		fetch_stack(s, s->keys[i].user_stack);
-		fetch_stack(s, s->keys[i].kern_stack);
-	}
-	free_unused(s, nr);
+	free_interp(s, nr);
 	for (i = 0; i < nr; i++) {
 		struct sample_key *k = &s->keys[i];
 
-		if (ops->seen)
-			ops->seen(k, ops->ctx);
+		if (k->bucket > latest)
+			latest = k->bucket;
+		if (fresh(s, k)) {
+			fetch_stack(s, k->user_stack, k->bucket);
+			fetch_stack(s, k->kern_stack, k->bucket);
+			if (ops->seen)
+				ops->seen(k, ops->ctx);
+		}
 		if (!ops->done(k, ops->ctx))
 			continue;
 		ops->take(k, s->vals[i], ops->ctx);
 		if (k->interp_id)
 			u64map__add(&s->idead, k->interp_id, &added);
+		if (s->taken == UINT64_MAX || k->bucket > s->taken)
+			s->taken = k->bucket;
 		s->keys[taken++] = *k; /* i >= taken: already read */
 	}
+	s->last_bucket = latest;
+	free_stacks(s);
 	delete_keys(bpf_map__fd(s->skel->maps.counts), s->keys,
 		    sizeof(*s->keys), taken);
 	return taken;

@@ -9,7 +9,9 @@
 #include "u64map.h"
 
 struct cached {
-	uint64_t read; /* the last read that referred to it */
+	uint64_t read; /* the last read that showed it */
+	uint64_t bucket; /* the latest bucket of a key using it */
+	uint64_t deleted; /* the read that deleted its kernel copy */
 	bool in_kernel; /* its kernel copy not deleted yet */
 	uint32_t nr;
 	uint64_t ips[];
@@ -43,7 +45,7 @@ void stackcache__begin(struct stackcache *c)
 	c->read++;
 }
 
-int stackcache__touch(struct stackcache *c, uint64_t key)
+int stackcache__touch(struct stackcache *c, uint64_t key, uint64_t bucket)
 {
 	void **slot = u64map__find(&c->m, key);
 	struct cached *e;
@@ -51,6 +53,8 @@ int stackcache__touch(struct stackcache *c, uint64_t key)
 	if (!slot)
 		return 0;
 	e = *slot;
+	if (bucket > e->bucket)
+		e->bucket = bucket;
 	if (e->read != c->read) {
 		e->read = c->read;
 		/* a sample since the kernel delete stored it there again */
@@ -60,7 +64,7 @@ int stackcache__touch(struct stackcache *c, uint64_t key)
 }
 
 int stackcache__put(struct stackcache *c, uint64_t key, const uint64_t *ips,
-		    uint32_t nr)
+		    uint32_t nr, uint64_t bucket)
 {
 	struct cached *e = malloc(sizeof(*e) + nr * sizeof(*ips));
 	void **slot;
@@ -69,6 +73,8 @@ int stackcache__put(struct stackcache *c, uint64_t key, const uint64_t *ips,
 	if (!e)
 		return -ENOMEM;
 	e->read = c->read;
+	e->bucket = bucket;
+	e->deleted = 0;
 	e->in_kernel = true;
 	e->nr = nr;
 	memcpy(e->ips, ips, nr * sizeof(*ips));
@@ -97,6 +103,7 @@ int stackcache__get(const struct stackcache *c, uint64_t key,
 
 struct sweep {
 	struct stackcache *c;
+	uint64_t taken;
 	size_t nout, ngone;
 };
 
@@ -109,15 +116,18 @@ static void sweep_one(uint64_t key, void *val, void *ctx)
 		return;
 	if (e->in_kernel) {
 		e->in_kernel = false;
+		e->deleted = sw->c->read;
 		sw->c->out[sw->nout++] = key;
-	} else {
+	} else if (e->deleted < sw->c->read && sw->taken != UINT64_MAX &&
+		   e->bucket <= sw->taken) {
 		sw->c->gone[sw->ngone++] = key;
 	}
 }
 
-long stackcache__sweep(struct stackcache *c, const uint64_t **out)
+long stackcache__sweep(struct stackcache *c, uint64_t taken,
+		       const uint64_t **out)
 {
-	struct sweep sw = {c, 0, 0};
+	struct sweep sw = {c, taken, 0, 0};
 	size_t i;
 
 	if (c->cap < c->m.n) {

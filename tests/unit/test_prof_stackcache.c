@@ -2,7 +2,7 @@
  * Unit tests: u64map (adds, finds, backward-shift deletes against a
  * reference model over many random operations) and stackcache (a stack is
  * fetched once, swept from the kernel after one read without a key, and
- * forgotten after the next).
+ * forgotten once its keys are taken and a read has passed).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -75,31 +75,36 @@ static void test_stackcache(void)
 	CHECK(c != NULL);
 	if (!c)
 		return;
-	stackcache__begin(c); /* read 1: key 7 is new */
-	CHECK_INT(stackcache__touch(c, 7), 0);
-	CHECK_INT(stackcache__put(c, 7, ips, 3), 0);
-	CHECK_INT(stackcache__sweep(c, &out), 0);
+	stackcache__begin(c); /* read 1: key 7 is new, used in bucket 5 */
+	CHECK_INT(stackcache__touch(c, 7, 5), 0);
+	CHECK_INT(stackcache__put(c, 7, ips, 3, 5), 0);
+	CHECK_INT(stackcache__sweep(c, UINT64_MAX, &out), 0);
 	CHECK_INT(stackcache__get(c, 7, &got), 3);
 	CHECK(got[2] == 0x403000);
 
-	stackcache__begin(c); /* read 2: a key still refers to it */
-	CHECK_INT(stackcache__touch(c, 7), 1);
-	CHECK_INT(stackcache__sweep(c, &out), 0);
+	stackcache__begin(c); /* read 2: a new key of bucket 6 uses it */
+	CHECK_INT(stackcache__touch(c, 7, 6), 1);
+	CHECK_INT(stackcache__sweep(c, UINT64_MAX, &out), 0);
 
-	stackcache__begin(c); /* read 3: none does: delete in the kernel */
-	n = stackcache__sweep(c, &out);
+	stackcache__begin(c); /* read 3: no new key: delete in the kernel */
+	n = stackcache__sweep(c, 5, &out);
 	CHECK_INT(n, 1);
 	CHECK(n == 1 && out[0] == 7);
 	CHECK_INT(stackcache__get(c, 7, &got), 3); /* still here */
 
-	stackcache__begin(c); /* read 4: a late sample's key shows it */
-	CHECK_INT(stackcache__touch(c, 7), 1);
-	CHECK_INT(stackcache__sweep(c, &out), 0);
+	stackcache__begin(c); /* read 4: bucket 6's key is not taken yet */
+	CHECK_INT(stackcache__sweep(c, 5, &out), 0);
+	CHECK_INT(stackcache__get(c, 7, &got), 3);
 
-	stackcache__begin(c); /* read 5: in the kernel again, so delete */
-	CHECK_INT(stackcache__sweep(c, &out), 1);
-	stackcache__begin(c); /* read 6: forgotten */
-	CHECK_INT(stackcache__sweep(c, &out), 0);
+	stackcache__begin(c); /* read 5: a late sample's key shows it */
+	CHECK_INT(stackcache__touch(c, 7, 7), 1);
+	CHECK_INT(stackcache__sweep(c, 6, &out), 0);
+
+	stackcache__begin(c); /* read 6: in the kernel again: delete */
+	CHECK_INT(stackcache__sweep(c, 7, &out), 1);
+	CHECK_INT(stackcache__get(c, 7, &got), 3); /* one read longer */
+	stackcache__begin(c); /* read 7: all its keys taken: forgotten */
+	CHECK_INT(stackcache__sweep(c, 7, &out), 0);
 	CHECK_INT(stackcache__get(c, 7, &got), -ENOENT);
 	CHECK_INT(stackcache__size(c), 0);
 	stackcache__free(c);
