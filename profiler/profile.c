@@ -134,6 +134,8 @@ static void on_seen(const struct sample_key *k, void *ctx)
 
 	stackfold__seen(r->sf, k, r->now_ns); /* interpreted frames */
 	pi = pidset__get(r->pids, k->pid, &added);
+	if (pi)
+		pi->seen_ns = r->now_ns;
 	if (!pi || !added)
 		return;
 	/*
@@ -200,13 +202,17 @@ static int drain(struct run *r)
 /*
  * Tail the JIT maps of the live processes, stamped with the time now:
  * JVMs every tick, so entries get tight timestamps; the rest, and whether
- * they gained a JIT map, every full refresh (r->full).
+ * they gained a JIT map, every full refresh (r->full), while they may
+ * have samples waiting to be named (a host has many idle processes).
  */
 static void refresh_one(struct pid_info *pi, void *ctx)
 {
 	struct run *r = ctx;
+	uint64_t pending_ns = r->tb.bucket_ns + GUARD_NS + 1000000000ULL;
 
 	if (pi->gone || (!pi->jit && !r->full) || r->o.kernel_only)
+		return;
+	if (!pi->jit && r->now_ns - pi->seen_ns > pending_ns)
 		return;
 	if (!pi->jit)
 		pi->jit = proc_has_jit_map(pi->pid);

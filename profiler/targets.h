@@ -13,6 +13,7 @@ struct pid_info {
 	uint32_t pid;
 	bool gone; /* exited (or a zombie) when last looked */
 	bool jit; /* writes a JIT map (/tmp/perf-PID.map) */
+	uint64_t seen_ns; /* when a new key of it was last seen */
 	char comm[16]; /* process comm, "" until read */
 };
 
