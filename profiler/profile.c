@@ -1,8 +1,9 @@
 /*
  * profile: the profile command. Sets the run up (privileges, stack depth,
  * BPF, the launched command or the -p targets), then ticks: every
- * TICK_MS it drains finished time buckets from the kernel into folded
- * lines, tails the JIT maps, and checks whether the run is over. At the
+ * TICK_MS it tails the JIT maps and checks whether the run is over, and
+ * every DRAIN_TICKS it drains finished time buckets from the kernel into
+ * folded lines. At the
  * end it detaches first, drains everything, writes, and sums up.
  */
 #include <errno.h>
@@ -33,6 +34,7 @@
 #include "targets.h"
 
 #define TICK_MS 100
+#define DRAIN_TICKS 2 /* a profile reads the counts every other tick */
 /*
  * How long after a bucket ends its keys are drained and named. 50 ms
  * would be enough for the counts (no BPF program can still hit an ended
@@ -264,13 +266,13 @@ static int setup_depth(struct run *r)
 
 /*
  * Room for every key alive at once when every sample is a new stack: a
- * bucket, the guard and two ticks of samples from every CPU. The drain
+ * bucket, the guard and a drain period of samples from every CPU. The drain
  * reads the whole map each tick, so it is not bigger than that.
  */
 static uint32_t auto_counts_size(const struct run *r)
 {
-	uint64_t alive_ns =
-	    r->tb.bucket_ns + GUARD_NS + 2 * TICK_MS * 1000000ULL;
+	uint64_t alive_ns = r->tb.bucket_ns + GUARD_NS +
+			    (DRAIN_TICKS + 1) * TICK_MS * 1000000ULL;
 	uint64_t keys = r->o.freq * r->nr_cpus * alive_ns / 1000000000ULL;
 	uint32_t size = 4096;
 
@@ -530,9 +532,11 @@ static int loop(struct run *r, const sigset_t *sigs)
 		reap_child(r);
 		if (over(r, deadline))
 			return 0;
-		r->full = tick++ % 10 == 0;
+		r->full = tick % 10 == 0;
 		pidset__for_each(r->pids, refresh_one, r);
-		ret = drain(r);
+		/* JIT maps every tick, the counts every DRAIN_TICKS: reading
+		 * the whole counts map is the biggest cost of a tick */
+		ret = tick++ % DRAIN_TICKS == 0 || r->pr ? drain(r) : 0;
 		if (ret)
 			return ret;
 		/* every tick, after the drain: a JVM that exits takes its
