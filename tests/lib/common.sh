@@ -8,11 +8,26 @@ MIXPROF=$BUILD/mixprof
 SAMPLES=$BUILD/samples
 TMPD=$(mktemp -d /tmp/mixprof-test.XXXXXX)
 chmod 755 "$TMPD"
+touch "$TMPD/.start"
 PIDS_TO_KILL=()
+
+# What JVMs of this test left in /tmp (agent runs without dir=): maps
+# and control sockets of processes that are gone, written since it began.
+remove_leftovers() {
+	local f pid
+	for f in /tmp/perf-*.map /tmp/.mixprof-jmap-*; do
+		[ -e "$f" ] && [ "$f" -nt "$TMPD/.start" ] || continue
+		pid=${f%.map}
+		pid=${pid##*-}
+		case $pid in '' | *[!0-9]*) continue ;; esac
+		kill -0 "$pid" 2>/dev/null || rm -f "$f"
+	done
+}
 
 cleanup_common() {
 	local p
 	for p in "${PIDS_TO_KILL[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+	remove_leftovers
 	rm -rf "$TMPD"
 }
 trap cleanup_common EXIT
