@@ -13,7 +13,8 @@ CC ?= gcc
 CLANG ?= clang
 BPFTOOL ?= bpftool
 CFLAGS ?= -O2 -g
-CFLAGS += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE
+# what the code needs, kept when CFLAGS is given on the command line
+override CFLAGS += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE
 LDFLAGS ?=
 
 ifeq ($(V),1)

@@ -142,7 +142,8 @@ int timedout__flush(struct timedout *to)
 			to->tb->start_ns);
 		to->header = true;
 	}
-	qsort(to->h, to->nr, sizeof(*to->h), cmp_held);
+	if (to->nr) /* qsort wants an array, even of none */
+		qsort(to->h, to->nr, sizeof(*to->h), cmp_held);
 	for (i = 0; i < to->nr && !ret; i++)
 		ret = write_bucket(to, &to->h[i]);
 	drop_held(to);
