@@ -90,6 +90,8 @@ int control__handle(JNIEnv *env, char *line, struct strbuf *r)
 		n = line[0] == 'c' ? probes__counts(env, r) : probes__list(r);
 		if (line[0] == 'c')
 			counts_read();
+		if (n == -EIO) /* logged; the session goes on */
+			return strbuf__adds(r, "error reading the counts\n");
 		return n < 0 ? n : strbuf__addf(r, "ok %d\n", n);
 	}
 	if (!strcmp(line, "status")) {
@@ -213,11 +215,14 @@ static void session(int fd)
 				continue;
 			break;
 		}
-		if (pf[1].revents & POLLIN)
-			refuse(
-			    "error busy: another client is using the probes\n");
-		if (!pf[0].revents)
+		/* the client first: when it has just left, the next one
+		 * (already knocking) waits for the removal, not "busy" */
+		if (!pf[0].revents) {
+			if (pf[1].revents & POLLIN)
+				refuse("error busy: another client is using "
+				       "the probes\n");
 			continue;
+		}
 		n = read(fd, buf + len, sizeof(buf) - len);
 		if (n < 0 && errno == EINTR)
 			continue;

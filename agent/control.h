@@ -3,7 +3,8 @@
  * DIR/.mixprof-jmap-PID (mode 0600; only root or the JVM's own user,
  * checked again with SO_PEERCRED) served by one plain thread that attaches
  * to the JVM only while it runs a request (an attached thread blocked in
- * native code would delay the JVM's exit by 300 ms). One client at a time (others get "error busy");
+ * native code would delay the JVM's exit by 300 ms). One client at a
+ * time (others get "error busy"; one knocking as the last leaves waits);
  * when the client's connection closes for any reason the probes are
  * removed (probes__clear). The line protocol is in agent/README.md.
  */

@@ -13,8 +13,10 @@
 #include "probe_bytes.h" /* probe_class_bytes, generated from Probe.java */
 #include "probe_class.h"
 
-static jlongArray counts; /* global refs to Probe.counts, Probe.armed */
+static jclass helper; /* global refs: the class, Probe.totals, Probe.armed */
+static jlongArray totals;
 static jbyteArray armed;
+static jmethodID collect; /* Probe.collect(int) */
 static uint16_t owner[PROBE_SITES];
 static bool live[PROBE_SITES];
 static uint64_t closed_at[PROBE_SITES]; /* count when the site closed */
@@ -71,7 +73,7 @@ static bool exception(JNIEnv *env, const char *what)
 	if (!(*env)->ExceptionCheck(env))
 		return false;
 	(*env)->ExceptionClear(env);
-	jmap_log("%s failed with a Java exception; probes disabled", what);
+	jmap_log("%s failed with a Java exception", what);
 	return true;
 }
 
@@ -177,9 +179,13 @@ int probe_class__define(JNIEnv *env, jvmtiEnv *jvmti)
 		goto out;
 	if (initialise(env, c))
 		goto out;
-	counts = static_array(env, c, "counts", "[J");
-	armed = counts ? static_array(env, c, "armed", "[B") : NULL;
-	ret = armed ? 0 : -1;
+	collect = (*env)->GetStaticMethodID(env, c, "collect", "(I)V");
+	if (!collect || exception(env, "initialising " PROBE_CLASS))
+		goto out;
+	totals = static_array(env, c, "totals", "[J");
+	armed = totals ? static_array(env, c, "armed", "[B") : NULL;
+	helper = armed ? (*env)->NewGlobalRef(env, c) : NULL;
+	ret = helper ? 0 : -1;
 out:
 	(*env)->DeleteLocalRef(env, mod);
 	(*env)->DeleteLocalRef(env, c);
@@ -197,27 +203,36 @@ void probe_class__open(JNIEnv *env, unsigned site, bool stacks, uint16_t probe)
 	(*env)->SetByteArrayRegion(env, armed, (jsize)site, 1, &on);
 }
 
-void probe_class__close(JNIEnv *env, unsigned site)
+void probe_class__close(JNIEnv *env, unsigned site, uint64_t count)
 {
 	jbyte off = 0;
-	jlong n = 0;
 
 	if (site >= PROBE_SITES)
 		return;
 	(*env)->SetByteArrayRegion(env, armed, (jsize)site, 1, &off);
-	(*env)->GetLongArrayRegion(env, counts, (jsize)site, 1, &n);
-	closed_at[site] = (uint64_t)n;
+	closed_at[site] = count;
 	live[site] = false;
 }
 
-int probe_class__read(JNIEnv *env, uint64_t *all)
+int probe_class__read(JNIEnv *env, unsigned n, uint64_t *all)
 {
-	if (!counts) {
+	static bool told; /* a failing read is logged once, not every poll */
+
+	if (!helper) {
 		memset(all, 0, PROBE_SITES * sizeof(*all));
 		return 0;
 	}
-	(*env)->GetLongArrayRegion(env, counts, 0, PROBE_SITES, (jlong *)all);
-	return exception(env, "reading counts") ? -1 : 0;
+	(*env)->CallStaticVoidMethod(env, helper, collect,
+				     (jint)(n < PROBE_SITES ? n : PROBE_SITES));
+	if ((*env)->ExceptionCheck(env)) {
+		if (told)
+			(*env)->ExceptionClear(env);
+		else
+			told = exception(env, "summing probe counts");
+		return -1;
+	}
+	(*env)->GetLongArrayRegion(env, totals, 0, PROBE_SITES, (jlong *)all);
+	return 0;
 }
 
 uint64_t probe_class__strays(const uint64_t *all)

@@ -276,6 +276,8 @@ static void retransform(JNIEnv *env, class_filter filter, const void *arg)
 		(*P.jvmti)->Deallocate(P.jvmti, (unsigned char *)sig);
 	}
 	err = k ? (*P.jvmti)->RetransformClasses(P.jvmti, k, pick) : 0;
+	if (err == JVMTI_ERROR_WRONG_PHASE)
+		err = 0; /* the JVM is ending: nothing left to restore */
 	for (i = 0; err && i < k; i++) {
 		err = (*P.jvmti)->RetransformClasses(P.jvmti, 1, &pick[i]);
 		if (err)
@@ -395,15 +397,28 @@ int probes__add(JNIEnv *env, const char *text, bool stacks, bool wait,
 	return ret;
 }
 
+/* Snapshot of every counter: only the control thread reads it. */
+static uint64_t snap[PROBE_SITES];
+
+/* Counters into snap, read before taking the lock: reading runs Java
+ * code, which must not meet the hook's lock. */
+static int read_counts(JNIEnv *env)
+{
+	return probe_class__read(
+	    env, __atomic_load_n(&P.next_site, __ATOMIC_RELAXED), snap);
+}
+
 void probes__clear(JNIEnv *env)
 {
 	char **names;
 	unsigned i, n;
 
+	if (read_counts(env))
+		memset(snap, 0, sizeof(snap)); /* strays are counted high */
 	pthread_mutex_lock(&P.lock);
 	__atomic_store_n(&P.nprobes, 0, __ATOMIC_RELEASE);
 	for (i = 0; i < P.nsites; i++) {
-		probe_class__close(env, P.sites[i].id);
+		probe_class__close(env, P.sites[i].id, snap[P.sites[i].id]);
 		free(P.sites[i].name);
 	}
 	P.nsites = 0;
@@ -424,17 +439,12 @@ void probes__clear(JNIEnv *env)
 	free(names);
 }
 
-/* Snapshot of every counter: only the control thread reads it. */
-static uint64_t snap[PROBE_SITES];
-
 int probes__counts(JNIEnv *env, struct strbuf *out)
 {
 	unsigned i;
-	int ret = 0;
+	int ret = read_counts(env) ? -EIO : 0;
 
 	pthread_mutex_lock(&P.lock);
-	if (probe_class__read(env, snap))
-		ret = -EIO;
 	for (i = 0; i < P.nsites && !ret; i++)
 		ret = strbuf__addf(
 		    out, "%u %u %llu %s\n", P.sites[i].id, P.sites[i].probe,
@@ -462,10 +472,12 @@ int probes__list(struct strbuf *out)
 void probes__status(JNIEnv *env, unsigned *nprobes, unsigned *nsites,
 		    uint64_t *strays)
 {
+	bool read = !read_counts(env);
+
 	pthread_mutex_lock(&P.lock);
 	*nprobes = P.nprobes;
 	*nsites = P.nsites;
-	*strays = probe_class__read(env, snap) ? 0 : probe_class__strays(snap);
+	*strays = read ? probe_class__strays(snap) : 0;
 	pthread_mutex_unlock(&P.lock);
 }
 

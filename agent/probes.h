@@ -44,7 +44,8 @@ int probes__add(JNIEnv *env, const char *pattern, bool stacks, bool wait,
 void probes__clear(JNIEnv *env);
 
 /* Lines "SITE PROBE COUNT CLASS.METHOD(DESC)" for every live site;
- * returns how many, or -ENOMEM. */
+ * returns how many, -ENOMEM, or -EIO when the counters could not be
+ * read (logged once). */
 int probes__counts(JNIEnv *env, struct strbuf *out);
 /* Lines "PROBE SITES stacks|count PATTERN"; how many, or -ENOMEM. */
 int probes__list(struct strbuf *out);
