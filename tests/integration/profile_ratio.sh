@@ -49,6 +49,7 @@ launch_run() { # JDK OUT
 
 pid_run() { # JDK OUT
 	local pid
+	: >"$TMPD/ready" # not the last JDK's "ready": the child truncates late
 	nice -n -15 "$1/bin/java" -agentpath:"$AGENT" \
 		-XX:+PreserveFramePointer -cp "$SAMPLES" Ratio $((SECS + 6)) \
 		>"$TMPD/ready" &
