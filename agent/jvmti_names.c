@@ -36,9 +36,15 @@ void jmap_dealloc(struct jmap_agent *a, void *p)
 		jmap_log_jvmti(a->jvmti, err, "Deallocate");
 }
 
-/* A failed lookup is logged once per run; the name gets a placeholder. */
+/*
+ * A failed lookup is logged once per run; the name gets a placeholder.
+ * WRONG_PHASE is the JVM ending while a compiler thread still posts a
+ * method: nothing is wrong, and the user's stderr stays clean.
+ */
 void jmap_lookup_failed(struct jmap_agent *a, jvmtiError err, const char *what)
 {
+	if (err == JVMTI_ERROR_WRONG_PHASE)
+		return;
 	if (jmap_agent__first(a, ONCE_NAME)) {
 		jmap_log_jvmti(a->jvmti, err, what);
 		jmap_log("(further name lookup errors are not shown)");
