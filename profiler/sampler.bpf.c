@@ -90,7 +90,6 @@ struct {
 /* interp_id -> interpreted frames; drained with the counts */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* 2.5 KiB values: as needed */
 	__type(key, __u64);
 	__type(value, struct interp_stack);
 	__uint(max_entries, 4096); /* set by user space before load */
@@ -195,6 +194,36 @@ static __always_inline __u64 read_u64(__u64 addr)
 }
 
 /*
+ * ConstMethod::_constants and _name_index: one read when they lie within
+ * 64 bytes of each other (they do, in every HotSpot we know), each read
+ * costing as much as a frame's whole walk step. 0 or -1.
+ */
+static __always_inline int read_cp_ni(const struct interp_proc *p, __u64 cm,
+				      __u64 *cp, __u16 *ni)
+{
+	__u32 lo = p->off_constants < p->off_name_index ? p->off_constants
+							: p->off_name_index;
+	__u64 dc = p->off_constants - lo, dn = p->off_name_index - lo;
+	__u8 blk[64];
+
+	if (dc > 56 || dn > 62) {
+		*cp = read_u64(cm + p->off_constants);
+		return bpf_probe_read_user(ni, sizeof(*ni),
+					   (const void *)(cm + p->off_name_index))
+			   ? -1
+			   : 0;
+	}
+	if (bpf_probe_read_user(blk, sizeof(blk), (const void *)(cm + lo)))
+		return -1;
+	asm volatile("" : "+r"(dc), "+r"(dn)); /* checked, then used */
+	if (dc > 56 || dn > 62)
+		return -1;
+	__builtin_memcpy(cp, blk + dc, sizeof(*cp));
+	__builtin_memcpy(ni, blk + dn, sizeof(*ni));
+	return 0;
+}
+
+/*
  * Method* -> the Symbol*s of its holder's name and its own name:
  * Method::_constMethod, ConstMethod::{_constants, _name_index},
  * ConstantPool::_pool_holder and slot _name_index, Klass::_name.
@@ -207,13 +236,7 @@ static __always_inline void read_names(const struct interp_proc *p,
 	__u16 ni = 0;
 
 	cm = read_u64(f->method + p->off_const_method);
-	if (!cm)
-		return;
-	cp = read_u64(cm + p->off_constants);
-	if (bpf_probe_read_user(&ni, sizeof(ni),
-				(const void *)(cm + p->off_name_index)))
-		return;
-	if (!cp)
+	if (!cm || read_cp_ni(p, cm, &cp, &ni) || !cp)
 		return;
 	holder = read_u64(cp + p->off_pool_holder);
 	if (holder)
