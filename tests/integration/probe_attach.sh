@@ -21,9 +21,7 @@ for jdk in $(jdks); do
 	jvm_go 2
 	[ "$(count 'ProbeCalls$Target.work(I)I')" = 12345 ] || die "count"
 	cli_close
-	cli_start "$pid"
-	cli status | grep -q '^ok 0 0 0$' || die "left: $(cli status)"
-	cli_close
+	cli_none_left "$pid"
 	exec 7>&-
 	wait "$pid" || die "JVM failed"
 	[ ! -e "$sock" ] || die "socket left after the JVM ended"

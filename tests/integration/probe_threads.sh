@@ -24,9 +24,7 @@ for jdk in $(jdks); do
 			die "run $run: $n calls, want $((run * THREADS * CALLS))"
 	done
 	cli_close
-	cli_start "$pid"
-	cli status | grep -q '^ok 0 0 0$' || die "left: $(cli status)"
-	cli_close
+	cli_none_left "$pid"
 	exec 7>&-
 	wait "$pid" || die "JVM failed"
 	no_jmap_lines "$TMPD/jvm.err"
