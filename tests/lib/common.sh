@@ -11,23 +11,30 @@ chmod 755 "$TMPD"
 touch "$TMPD/.start"
 PIDS_TO_KILL=()
 
-# What JVMs of this test left in /tmp (agent runs without dir=): maps
-# and control sockets of processes that are gone, written since it began.
+# Perf maps and agent control sockets in /tmp of processes that are gone
+# (agent runs without dir=): with "new", only those written since this
+# test began (its own JVMs'); otherwise all of them, since a new JVM that
+# gets a dead one's pid is refused a map file another user owns.
 remove_leftovers() {
 	local f pid
 	for f in /tmp/perf-*.map /tmp/.mixprof-jmap-*; do
-		[ -e "$f" ] && [ "$f" -nt "$TMPD/.start" ] || continue
+		[ -e "$f" ] || continue
+		[ "${1:-}" != new ] || [ "$f" -nt "$TMPD/.start" ] || continue
 		pid=${f%.map}
 		pid=${pid##*-}
 		case $pid in '' | *[!0-9]*) continue ;; esac
 		kill -0 "$pid" 2>/dev/null || rm -f "$f"
 	done
 }
+remove_leftovers
 
 cleanup_common() {
 	local p
-	for p in "${PIDS_TO_KILL[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-	remove_leftovers
+	for p in "${PIDS_TO_KILL[@]}"; do
+		kill -9 "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true # reaped: no longer "alive"
+	done
+	remove_leftovers new
 	rm -rf "$TMPD"
 }
 trap cleanup_common EXIT
