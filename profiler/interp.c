@@ -373,8 +373,11 @@ static int resolve(struct interp *in, struct jvm *j, struct list_ent *e)
 		f[i].idx = s->idx;
 		f[i].ip = s->ip;
 		f[i].name = NULL;
-		if (!in_interp(j, s->ip))
-			continue; /* walked while pending: not interpreted */
+		/* a pending walk kept every frame and its pc: only the
+		 * interpreted ones count (a known JVM's list has only those,
+		 * without their pc) */
+		if (s->ip && !in_interp(j, s->ip))
+			continue;
 		/* a pending walk kept only the Method*: follow it now (a
 		 * JVM's first moments, long before any class unloads) */
 		if (!ks && s->method) {
@@ -455,12 +458,14 @@ int interp__names(struct interp *in, const struct sample_key *k,
 	for (uint32_t i = 0; i < e->nr; i++) {
 		const struct list_frame *f = &e->f[i];
 
-		if (!in_interp(j, f->ip))
-			continue;
-		if (f->idx >= (uint32_t)n || ips[f->idx] != f->ip) {
+		/* the list and the stack come from one walk: the pc at idx
+		 * is the frame's, and was in the interpreter then */
+		if (f->idx >= (uint32_t)n || (f->ip && ips[f->idx] != f->ip)) {
 			in->st.misaligned++;
 			continue;
 		}
+		if (!in_interp(j, ips[f->idx]))
+			continue;
 		if (!f->name) {
 			in->st.unreadable++;
 			continue;

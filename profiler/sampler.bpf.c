@@ -134,27 +134,56 @@ static long hash_step(__u32 i, void *arg)
 }
 
 /*
- * Take the current stack (flags: BPF_F_USER_STACK or 0) and store it by
- * content; its key (sampler.h), or STACK_NONE / STACK_LOST. The kernel's
- * walk is the one bpf_get_stackid would do; it zero-fills the rest of
- * the buffer, so a stored value ends at its first zero.
+ * How many leading slots of each CPU's stack_scratch may be non-zero: a
+ * stored value must end at its first zero, and clearing only what the
+ * last stack wrote is far cheaper than clearing the whole buffer.
  */
-static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
-{
-	__u32 cpu = bpf_get_smp_processor_id(), bytes = max_frames * 8;
-	struct stack_hash c = {.h = 0xcbf29ce484222325ULL};
-	__u64 *ips = bpf_map_lookup_elem(&stack_scratch, &cpu);
-	long n, err;
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(max_entries, 1);
+} scratch_used SEC(".maps");
 
-	if (!ips)
+struct zero_range {
+	__u64 *ips;
+	__u32 from, to;
+};
+
+static long zero_step(__u32 i, void *arg)
+{
+	struct zero_range *z = arg;
+	__u64 j = (__u64)z->from + i;
+
+	asm volatile("" : "+r"(j)); /* checked, then used */
+	if (j >= z->to || j >= max_frames)
+		return 1;
+	z->ips[j] = 0;
+	return 0;
+}
+
+/*
+ * Store the nr frames at ips (the CPU's stack_scratch) by content; its
+ * key (sampler.h), or STACK_LOST when the map is full. Slots past nr
+ * that an earlier, longer stack left are cleared first.
+ */
+static __always_inline __u64 store_stack(__u64 *ips, __u32 nr, __u32 lost)
+{
+	struct stack_hash c = {.ips = ips, .nr = nr,
+			       .h = 0xcbf29ce484222325ULL};
+	__u32 zero = 0, *used = bpf_map_lookup_elem(&scratch_used, &zero);
+	long err;
+
+	if (!nr)
 		return STACK_NONE;
-	if (bytes > 65535 * 8)
-		bytes = 65535 * 8;
-	n = bpf_get_stack(ctx, ips, bytes, flags);
-	if (n <= 0)
-		return STACK_NONE;
-	c.ips = ips;
-	c.nr = n / 8;
+
+	if (used && *used > nr) {
+		struct zero_range z = {ips, nr, *used};
+
+		bpf_loop(z.to - z.from, zero_step, &z, 0);
+	}
+	if (used)
+		*used = nr;
 	bpf_loop(c.nr, hash_step, &c, 0);
 	c.h = (c.h & ~STACK_DEEP) | (c.nr > STACK_SHORT ? STACK_DEEP : 0);
 	if (c.h <= STACK_LOST)
@@ -176,12 +205,45 @@ static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
 	return c.h;
 }
 
+static __always_inline __u64 *stack_buf(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	return bpf_map_lookup_elem(&stack_scratch, &cpu);
+}
+
+/*
+ * Take the current stack (flags: BPF_F_USER_STACK or 0) with the kernel's
+ * walk, the one bpf_get_stackid would do, and store it; its key, or
+ * STACK_NONE / STACK_LOST. The kernel zero-fills the rest of the buffer.
+ */
+static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
+{
+	__u32 bytes = max_frames * 8, zero = 0, *used;
+	__u64 *ips = stack_buf();
+	long n;
+
+	if (!ips)
+		return STACK_NONE;
+	if (bytes > 65535 * 8)
+		bytes = 65535 * 8;
+	n = bpf_get_stack(ctx, ips, bytes, flags);
+	if (n < 0)
+		n = 0; /* and the buffer cleared */
+	used = bpf_map_lookup_elem(&scratch_used, &zero);
+	if (used)
+		*used = (__u64)n / 8;
+	return store_stack(ips, (__u64)n / 8, lost);
+}
+
 /* State of one frame-pointer walk, shared with the bpf_loop callback. */
 struct walk {
 	struct interp_proc p;
 	struct interp_stack *st;
+	__u64 *ips; /* the user stack being taken (stack_scratch) */
 	__u64 ip, fp; /* the current frame's pc and frame pointer */
-	__u32 idx; /* its position in the kernel's user stack */
+	__u32 idx; /* its position in the user stack */
+	__u32 nr; /* frames stored in ips */
 };
 
 static __always_inline __u64 read_u64(__u64 addr)
@@ -228,22 +290,23 @@ static __always_inline int read_cp_ni(const struct interp_proc *p, __u64 cm,
  * Method::_constMethod, ConstMethod::{_constants, _name_index},
  * ConstantPool::_pool_holder and slot _name_index, Klass::_name.
  */
-static __always_inline void read_names(const struct interp_proc *p,
-				       struct interp_frame *f)
+__noinline int read_names(const struct interp_proc *p, struct interp_frame *f)
 {
 	__u64 cm, cp, holder;
 	__u32 kh, nh;
 	__u16 ni = 0;
 
+	if (!p || !f) /* a global function: checked on its own */
+		return 0;
 	cm = read_u64(f->method + p->off_const_method);
 	if (!cm || read_cp_ni(p, cm, &cp, &ni) || !cp)
-		return;
+		return 0;
 	holder = read_u64(cp + p->off_pool_holder);
 	if (holder)
 		f->klass_name = read_u64(holder + p->off_klass_name);
 	f->name = read_u64(cp + p->cp_base + (__u64)ni * 8);
 	if (p->off_sym_hash == INTERP_NO_OFF || !f->klass_name || !f->name)
-		return;
+		return 0;
 	/* both hash words, or neither Symbol: user space must not trust
 	 * an old name for a pair it cannot check */
 	if (bpf_probe_read_user(&kh, sizeof(kh),
@@ -251,43 +314,100 @@ static __always_inline void read_names(const struct interp_proc *p,
 	    bpf_probe_read_user(&nh, sizeof(nh),
 				(const void *)(f->name + p->off_sym_hash))) {
 		f->klass_name = f->name = 0;
-		return;
+		return 0;
 	}
 	f->hashes = (kh & 0xffff0000) | (nh >> 16);
+	return 0;
 }
 
+/*
+ * An interpreted frame at fp: its Method* (at fp + method_slot) and the
+ * frame record above it (saved rbp, return address) in fr. One read
+ * where the slot is the usual one, rbp - 3 words: every read costs about
+ * a whole walk step.
+ */
+static __always_inline int read_interp_frame(const struct walk *w,
+					     __u64 *method, __u64 fr[2])
+{
+	__u64 v[5];
+
+	if (w->p.method_slot == INTERP_METHOD_SLOT) {
+		if (bpf_probe_read_user(v, sizeof(v),
+					(const void *)(w->fp - 24)))
+			return -1;
+		*method = v[0];
+		fr[0] = v[3];
+		fr[1] = v[4];
+		return 0;
+	}
+	*method = read_u64(w->fp + (__s64)w->p.method_slot);
+	return bpf_probe_read_user(fr, 16, (const void *)w->fp);
+}
+
+/* Keep the frame at w->ip/w->fp as interpreted; its frame record in fr. */
+static __always_inline int interp_frame(struct walk *w, __u64 fr[2])
+{
+	struct interp_stack *st = w->st;
+	__u32 n = st->nr;
+	struct interp_frame *f;
+	__u64 method = 0;
+
+	if (!w->fp)
+		return -1;
+	if (read_interp_frame(w, &method, fr)) {
+		/* the slot unreadable: still the frame record, as the
+		 * kernel would read it */
+		method = 0;
+		if (bpf_probe_read_user(fr, 16, (const void *)w->fp))
+			return -1;
+	}
+	if (n >= INTERP_MAX_FRAMES)
+		return 0;
+	f = &st->f[n & (INTERP_MAX_FRAMES - 1)];
+	f->idx = w->idx;
+	f->hashes = 0;
+	/* a known JVM's list holds interpreted frames only: no pc, so the
+	 * list's id does not change with the bytecode being run */
+	f->ip = w->p.off_const_method ? 0 : w->ip;
+	f->method = method;
+	f->klass_name = 0;
+	f->name = 0;
+	if (method && w->p.off_const_method)
+		read_names(&w->p, f);
+	st->nr = n + 1;
+	return 0;
+}
+
+/*
+ * One step of the user stack walk perf_callchain_user does: keep the pc,
+ * then go to the caller through the frame record at fp. A failed read
+ * or a frame pointer not above the last one ends the walk.
+ */
 static long walk_step(__u32 i, void *arg)
 {
 	struct walk *w = arg;
-	__u64 fr[2];
+	__u64 j = i, fr[2];
 
+	/* step i keeps frame i: index by i, which the verifier need not
+	 * track exactly (an exact w->idx would make every step a new
+	 * state) */
+	asm volatile("" : "+r"(j)); /* checked, then used */
+	if (j >= max_frames)
+		return 1;
+	w->ips[j] = w->ip;
+	w->idx = i;
+	w->nr = i + 1;
 	if (w->ip >= w->p.code_start && w->ip < w->p.code_end) {
-		struct interp_stack *st = w->st;
-		__u32 n = st->nr;
-		struct interp_frame *f;
-
-		if (n >= INTERP_MAX_FRAMES)
+		if (interp_frame(w, fr))
 			return 1;
-		f = &st->f[n & (INTERP_MAX_FRAMES - 1)];
-		f->idx = w->idx;
-		f->hashes = 0;
-		f->ip = w->ip;
-		f->method = 0;
-		f->klass_name = 0;
-		f->name = 0;
-		if (w->fp)
-			f->method = read_u64(w->fp + (__s64)w->p.method_slot);
-		if (f->method && w->p.off_const_method)
-			read_names(&w->p, f);
-		st->nr = n + 1;
+	} else if (!w->fp ||
+		   bpf_probe_read_user(fr, sizeof(fr), (const void *)w->fp)) {
+		return 1;
 	}
-	/* the caller: return address above the saved rbp, as the kernel
-	 * reads it (a failed read ends both walks) */
-	if (!w->fp || bpf_probe_read_user(fr, sizeof(fr), (const void *)w->fp))
+	if (fr[0] <= w->fp)
 		return 1;
 	w->ip = fr[1];
 	w->fp = fr[0];
-	w->idx++;
 	return 0;
 }
 
@@ -308,56 +428,64 @@ static __always_inline __u64 interp_hash(const struct interp_stack *st)
 }
 
 /*
- * Walk the user frames of a JVM for interpreted ones, from user pc ip and
- * frame pointer fp; the id of their list, or 0 (not a JVM we know, no
- * interpreted frame, map full).
+ * The user stack of a JVM sample, walked here from pc ip and frame
+ * pointer fp instead of by the kernel, so that the same walk finds its
+ * interpreted frames: the stack's key (as take_stack), and in *interp_id
+ * the id of their list, or 0 (none, or the interp map full).
  */
-static __always_inline __u64 walk_interp(__u64 ip, __u64 fp, __u32 tgid)
+static __always_inline __u64 walk_user(const struct interp_proc *p, __u64 ip,
+				       __u64 fp, __u64 *interp_id)
 {
-	struct interp_proc *p = bpf_map_lookup_elem(&interp_procs, &tgid);
 	struct walk w = {};
 	__u32 zero = 0;
-	__u64 id;
+	__u64 id, key;
 
-	if (!p)
-		return 0;
+	w.ips = stack_buf();
 	w.st = bpf_map_lookup_elem(&interp_scratch, &zero);
-	if (!w.st)
-		return 0;
+	if (!w.ips || !w.st)
+		return STACK_NONE;
 	w.p = *p;
 	w.st->nr = 0;
 	w.ip = ip;
 	w.fp = fp;
 	stat_inc(STAT_INTERP_WALKS);
-	bpf_loop(INTERP_MAX_WALK, walk_step, &w, 0);
-	if (!w.st->nr)
-		return 0;
+	bpf_loop(max_frames, walk_step, &w, 0);
+	key = store_stack(w.ips, w.nr, STAT_USER_LOST);
+	if (key <= STACK_LOST || !w.st->nr)
+		return key;
 	id = interp_hash(w.st);
 	if (bpf_map_update_elem(&interp, &id, w.st, BPF_NOEXIST) &&
 	    !bpf_map_lookup_elem(&interp, &id)) {
 		stat_inc(STAT_INTERP_FULL);
-		return 0;
+		return key;
 	}
-	return id;
+	*interp_id = id;
+	return key;
 }
 
 /* A perf sample's user pc and frame pointer, as the kernel's walk takes
  * them; the context only allows 8-byte reads of regs, so the mode comes
  * from the pc's half of the address space. */
-static __always_inline __u64 walk_sample(struct bpf_perf_event_data *ctx,
-					 __u32 tgid)
+static __always_inline void sample_user_regs(struct bpf_perf_event_data *ctx,
+					     __u64 *ip, __u64 *fp)
 {
 	struct pt_regs *regs = (struct pt_regs *)&ctx->regs;
-	__u64 ip = regs->ip, fp = regs->bp;
 
-	if ((__s64)ip < 0) { /* in the kernel: the user registers it saved */
+	*ip = regs->ip;
+	*fp = regs->bp;
+	if ((__s64)*ip < 0) { /* in the kernel: the user registers it saved */
 		struct pt_regs *u = (struct pt_regs *)bpf_task_pt_regs(
 		    bpf_get_current_task_btf());
 
-		ip = BPF_CORE_READ(u, ip);
-		fp = BPF_CORE_READ(u, bp);
+		*ip = BPF_CORE_READ(u, ip);
+		*fp = BPF_CORE_READ(u, bp);
 	}
-	return walk_interp(ip, fp, tgid);
+}
+
+/* The JVM whose interpreted frames to name, if tgid is one. */
+static __always_inline struct interp_proc *interp_proc_of(__u32 tgid)
+{
+	return interp_walk ? bpf_map_lookup_elem(&interp_procs, &tgid) : NULL;
 }
 
 /* The time bucket and process (or thread) naming of a key. */
@@ -412,12 +540,18 @@ int mixprof_sample(struct bpf_perf_event_data *ctx)
 
 	key_head(&key, tgid, tid);
 	if (user_stacks) {
-		key.user_stack = take_stack(ctx, BPF_F_USER_STACK,
-					    STAT_USER_LOST);
+		struct interp_proc *p = interp_proc_of(tgid);
+		__u64 ip, fp;
+
+		if (p) {
+			sample_user_regs(ctx, &ip, &fp);
+			key.user_stack = walk_user(p, ip, fp, &key.interp_id);
+		} else {
+			key.user_stack = take_stack(ctx, BPF_F_USER_STACK,
+						    STAT_USER_LOST);
+		}
 		if (key.user_stack == STACK_NONE)
 			stat_inc(STAT_USER_EMPTY);
-		if (interp_walk && key.user_stack > STACK_LOST)
-			key.interp_id = walk_sample(ctx, tgid);
 	}
 	if (kernel_stacks)
 		key.kern_stack = take_stack(ctx, 0, STAT_KERN_LOST);
@@ -438,14 +572,18 @@ int BPF_USDT(mixprof_entry, int site, int probe)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = (__u32)id;
 	struct sample_key key = {};
+	struct interp_proc *p;
 
 	stat_inc(STAT_SAMPLES);
 	key_head(&key, tgid, tid);
 	key.kern_stack = STACK_NONE; /* none taken: not "lost" */
-	key.user_stack = take_stack(ctx, BPF_F_USER_STACK, STAT_USER_LOST);
-	if (interp_walk && key.user_stack > STACK_LOST)
-		key.interp_id =
-		    walk_interp(PT_REGS_IP(ctx), PT_REGS_FP(ctx), tgid);
+	p = interp_proc_of(tgid);
+	if (p)
+		key.user_stack = walk_user(p, PT_REGS_IP(ctx), PT_REGS_FP(ctx),
+					   &key.interp_id);
+	else
+		key.user_stack =
+		    take_stack(ctx, BPF_F_USER_STACK, STAT_USER_LOST);
 	count_key(&key);
 	return 0;
 }

@@ -43,14 +43,17 @@ struct sample_key {
 /*
  * Interpreted frames. User space tells BPF, per JVM, where the template
  * interpreter's code lies and the VMStructs offsets below (interp_procs:
- * tgid -> struct interp_proc). For a sample of such a process the BPF
- * program walks the user frame-pointer chain the way the kernel's
- * perf_callchain_user does (regs->ip, then the return address above each
- * saved rbp) and, for each frame whose pc lies in the interpreter, reads
- * the Method* HotSpot keeps at rbp + method_slot and from it the Symbol*
- * of the holder class name and of the method name, at sample time (so a
- * Method* freed and reused later cannot rename the sample). The list goes
- * into the interp map under a hash of its contents: sample_key.interp_id.
+ * tgid -> struct interp_proc). The user stack of such a process is not
+ * taken by the kernel: the BPF program walks the frame-pointer chain the
+ * way the kernel's perf_callchain_user does (regs->ip, then the return
+ * address above each saved rbp; it also stops at a frame pointer that
+ * does not grow) and, in the same walk, for each frame whose pc lies in
+ * the interpreter, reads the Method* HotSpot keeps at rbp + method_slot
+ * and from it the Symbol* of the holder class name and of the method
+ * name, at sample time (so a Method* freed and reused later cannot rename
+ * the sample). The list goes into the interp map under a hash of its
+ * contents: sample_key.interp_id. One walk for both, so a listed frame's
+ * idx is its position in the stored user stack.
  */
 #define INTERP_MAX_FRAMES 64 /* interpreted frames kept per sample */
 /* x86-64 frame::interpreter_frame_method_offset (JDK 8 to 25): rbp - 3 words */
@@ -87,7 +90,7 @@ struct interp_proc {
 struct interp_frame {
 	__u32 idx; /* position in the user stack (0: the sampled pc) */
 	__u32 hashes; /* see above; 0 without off_sym_hash */
-	__u64 ip; /* that frame's pc, to check the zip with the stack map */
+	__u64 ip; /* a pending walk's pc (known JVMs: 0, the stack has it) */
 	__u64 method; /* Method*, 0 when unreadable */
 	__u64 klass_name; /* Symbol* of the holder's name, or 0 */
 	__u64 name; /* Symbol* of the method's name, or 0 */
