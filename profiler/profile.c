@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 #include "cpus.h"
 #include "jvmprep.h"
+#include "ksymbpf.h"
 #include "launch.h"
 #include "maxstack.h"
 #include "probectl.h"
@@ -61,6 +62,7 @@ struct run {
 	int *cpus, nr_cpus;
 	struct sampler *smp;
 	struct symbolizer *sym;
+	struct ksymbpf *ksym; /* kernel names from the kernel, or NULL */
 	struct stackfold *sf;
 	struct pidset *pids;
 	struct sliceout *out;
@@ -153,6 +155,15 @@ static void on_seen(const struct sample_key *k, void *ctx)
 	proc_comm(k->pid, pi->comm);
 }
 
+/* Name a new kernel stack's frames with the next batch. */
+static void on_kstack(const uint64_t *ips, uint32_t n, void *ctx)
+{
+	struct run *r = ctx;
+
+	for (uint32_t i = 0; i < n; i++)
+		symbolizer__kernel_want(r->sym, ips[i]);
+}
+
 static bool is_done(const struct sample_key *k, void *ctx)
 {
 	struct run *r = ctx;
@@ -184,6 +195,7 @@ static int drain(struct run *r)
 {
 	const struct sampler_drain_ops ops = {
 	    .seen = on_seen,
+	    .kstack = on_kstack,
 	    .done = is_done,
 	    .take = on_take,
 	    .ctx = r,
@@ -754,6 +766,27 @@ static int finish(struct run *r)
 	return ret;
 }
 
+/*
+ * Kernel frames named by the kernel, the addresses seen only, rather than
+ * from all of /proc/kallsyms; without the program, from /proc/kallsyms.
+ */
+static void kernel_names(struct run *r)
+{
+	if (getenv("MIXPROF_KALLSYMS")) /* tests: the other way */
+		return;
+	r->ksym = ksymbpf__new();
+	if (!r->ksym) {
+		if (verbose)
+			fprintf(stderr,
+				"mixprof: kernel names from /proc/kallsyms: "
+				"%s\n",
+				strerror(errno));
+		return;
+	}
+	symbolizer__kernel_source(r->sym, &(struct ksym_source){
+					      ksymbpf__names, r->ksym});
+}
+
 static int setup_naming(struct run *r)
 {
 	struct stackfold_cfg fc = {
@@ -774,6 +807,8 @@ static int setup_naming(struct run *r)
 		fprintf(stderr, "mixprof: %s\n", strerror(errno));
 		return -ENOMEM;
 	}
+	if (fc.kernel)
+		kernel_names(r);
 	return 0;
 }
 
@@ -872,6 +907,7 @@ static void teardown(struct run *r)
 	stackfold__free(r->sf);
 	sampler__free(r->smp);
 	symbolizer__free(r->sym);
+	ksymbpf__free(r->ksym);
 	pidset__free(r->pids);
 	sliceout__free(r->out);
 	renderout__free(r->ro);

@@ -2,12 +2,13 @@
 #
 #   sampler.bpf.c -> $(BUILD)/profiler/sampler.bpf.o   (clang -target bpf)
 #                 -> $(BUILD)/profiler/sampler.skel.h  (bpftool gen skeleton)
+#   ksym.bpf.c    -> the same, for kernel symbol names (ksymbpf.c)
 #   profile sources include the skeleton, so they depend on it.
 PROFILE_SRCS := profiler/profile.c profiler/profile_opts.c profiler/slices.c \
 	profiler/sampler.c profiler/cpus.c profiler/maxstack.c \
 	profiler/launch.c profiler/stackfold.c profiler/targets.c \
 	profiler/sliceout.c profiler/jvmprep.c profiler/interp.c \
-	profiler/stackcache.c profiler/u64map.c
+	profiler/stackcache.c profiler/ksymbpf.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)
 MIXPROF_LIBS += -lbpf -lelf -lz
@@ -24,7 +25,7 @@ $(BUILD)/profiler/vmlinux.h:
 	$(Q)mv $@.tmp $@
 
 $(BUILD)/profiler/%.bpf.o: profiler/%.bpf.c profiler/sampler.h \
-		$(BUILD)/profiler/vmlinux.h
+		profiler/ksym.h $(BUILD)/profiler/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(PROF_BPF_CFLAGS) -c $< -o $@
 
@@ -33,8 +34,8 @@ $(BUILD)/profiler/%.skel.h: $(BUILD)/profiler/%.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp
 	$(Q)mv $@.tmp $@
 
-$(PROFILE_OBJS): $(BUILD)/profiler/sampler.skel.h
-.SECONDARY: $(BUILD)/profiler/sampler.bpf.o
+$(PROFILE_OBJS): $(BUILD)/profiler/sampler.skel.h $(BUILD)/profiler/ksym.skel.h
+.SECONDARY: $(BUILD)/profiler/sampler.bpf.o $(BUILD)/profiler/ksym.bpf.o
 
 # Unit tests: pure modules only (no BPF, no symbolizer).
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_options \
@@ -50,7 +51,7 @@ $(BUILD)/tests/unit/test_prof_slices: $(BUILD)/tests/unit/test_prof_slices.o \
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 $(BUILD)/tests/unit/test_prof_stackcache: \
 		$(BUILD)/tests/unit/test_prof_stackcache.o \
-		$(BUILD)/profiler/stackcache.o $(BUILD)/profiler/u64map.o
+		$(BUILD)/profiler/stackcache.o $(BUILD)/symbolizer/u64map.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
@@ -69,3 +70,10 @@ $(BUILD)/tests/unit/test_prof_probe_count: \
 		$(BUILD)/profiler/probe_count.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+# Kernel names both ways, compared (tests/integration/profile_ksym.sh).
+BINS += $(BUILD)/tests/ksym_check
+$(BUILD)/tests/ksym_check: $(BUILD)/tests/fixtures/kernel/ksym_check.o \
+		$(BUILD)/profiler/ksymbpf.o $(SYMBOLIZER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS) -lbpf

@@ -69,6 +69,8 @@ void sampler__free(struct sampler *s);
  */
 struct sampler_drain_ops {
 	void (*seen)(const struct sample_key *k, void *ctx);
+	/* a kernel stack copied out for the first time (may be NULL) */
+	void (*kstack)(const uint64_t *ips, uint32_t n, void *ctx);
 	bool (*done)(const struct sample_key *k, void *ctx);
 	void (*take)(const struct sample_key *k, uint64_t count, void *ctx);
 	void *ctx;

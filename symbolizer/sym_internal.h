@@ -12,6 +12,7 @@
 #include "elf_syms.h"
 #include "jitmap.h"
 #include "strpool.h"
+#include "u64map.h"
 #include "symbolizer.h"
 #include "symtab.h"
 
@@ -62,11 +63,19 @@ struct symbolizer {
 	struct proc *last; /* the last looked-up process */
 	struct elf_slot *elfs; /* open addressing by (dev, ino) */
 	size_t nelfs, elfs_cap;
-	struct symtab *ksyms;
+	/* kernel frames (kernel.c) */
+	struct symtab *ksyms; /* /proc/kallsyms, read when first needed */
 	bool ksyms_tried;
+	struct ksym_source ksrc; /* name NULL: none, or it failed */
+	struct u64map kcache; /* ip -> interned name, or kernel.c markers */
+	uint64_t *kwant; /* ips asked for, not named yet */
+	size_t nkwant, kwant_cap;
 	struct elfsyms *vdso;
 	bool vdso_tried;
 };
+
+/* kernel.c */
+void kernel__free(struct symbolizer *s);
 
 /* process.c */
 struct proc *proc__get(struct symbolizer *s, uint32_t pid);

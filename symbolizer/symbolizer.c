@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "kallsyms.h"
 #include "procmaps.h"
 #include "sym_internal.h"
 
@@ -65,7 +64,7 @@ void symbolizer__free(struct symbolizer *s)
 	free(s->procs);
 	elf_cache__free(s);
 	elfsyms__free(s->vdso);
-	symtab__free(s->ksyms);
+	kernel__free(s);
 	strpool__free(s->pool);
 	free(s->map_dir);
 	free(s->debug_root);
@@ -162,44 +161,6 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 			return n;
 	}
 	return one(s, out, s->unknown, FRAME_UNKNOWN);
-}
-
-int symbolizer__load_kallsyms(struct symbolizer *s, const char *text,
-			      size_t len)
-{
-	struct symtab *t = kallsyms__parse(text, len, NULL);
-
-	if (!t)
-		return -errno;
-	symtab__free(s->ksyms); /* only before any lookup handed names out */
-	s->ksyms = t;
-	s->ksyms_tried = true;
-	return 0;
-}
-
-/* /proc/kallsyms, read once, on the first kernel frame. */
-static void load_kernel(struct symbolizer *s)
-{
-	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
-
-	s->ksyms_tried = true;
-	if (fd < 0)
-		return;
-	s->ksyms = kallsyms__read_fd(fd, NULL);
-	close(fd);
-}
-
-int symbolizer__kernel(struct symbolizer *s, uint64_t ip, struct frame *out)
-{
-	const char *name = NULL;
-
-	if (!s->ksyms_tried)
-		load_kernel(s);
-	if (s->ksyms && ip >= symtab__min(s->ksyms))
-		name = symtab__find(s->ksyms, ip);
-	if (name)
-		return one(s, out, name, FRAME_KERNEL);
-	return one(s, out, "[kernel.kallsyms]", FRAME_UNKNOWN);
 }
 
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)

@@ -98,8 +98,9 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 /*
  * Name kernel address ip; always one frame: FRAME_KERNEL (module symbols
  * without their "[module]"), or FRAME_UNKNOWN "[kernel.kallsyms]" below
- * the first text symbol or far past a symbol. /proc/kallsyms is read on
- * the first call, once.
+ * the first text symbol or far past a symbol. Names come from the kernel
+ * source when one is set (below), else (and for any address it cannot
+ * name) from /proc/kallsyms, read on first need, once.
  */
 int symbolizer__kernel(struct symbolizer *s, uint64_t ip, struct frame *out);
 
@@ -109,6 +110,28 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, struct frame *out);
  */
 int symbolizer__load_kallsyms(struct symbolizer *s, const char *text,
 			      size_t len);
+
+/*
+ * A source of kernel names cheaper than all of /proc/kallsyms: name(ctx,
+ * ips, n, out) with n <= SYMBOLIZER_KSYM_BATCH stores in out[i] the name
+ * of the symbol holding ips[i] (no offset, no module), or NULL when it
+ * has none; the strings need live only until the next call. 0, or -errno
+ * to give up: /proc/kallsyms is used from then on.
+ */
+#define SYMBOLIZER_KSYM_BATCH 128
+struct ksym_source {
+	int (*name)(void *ctx, const uint64_t *ips, size_t n,
+		    const char **out);
+	void *ctx;
+};
+void symbolizer__kernel_source(struct symbolizer *s,
+			       const struct ksym_source *src);
+/*
+ * Kernel address ip will be named soon: with a source, addresses are
+ * named in batches, all those wanted so far on the next lookup that
+ * misses the cache.
+ */
+void symbolizer__kernel_want(struct symbolizer *s, uint64_t ip);
 
 /* Counters for the end-of-run summary. */
 struct symbolizer_stats {

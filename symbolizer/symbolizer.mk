@@ -1,7 +1,8 @@
 # The symbolizer: SYMBOLIZER_OBJS and SYMBOLIZER_LIBS, linked into mixprof;
 # its unit tests, the ELF fixtures they read, a fuzz target and a bench.
 SYM_SRCS := symtab strpool demangle kallsyms jitline jitmap procmaps \
-	elf_syms debuginfo elf_cache process symbolizer fold hotspot
+	elf_syms debuginfo elf_cache process symbolizer fold hotspot \
+	kernel u64map
 SYMBOLIZER_OBJS := $(SYM_SRCS:%=$(BUILD)/symbolizer/%.o)
 SYMBOLIZER_LIBS := -lelf -lz -lstdc++
 CPPFLAGS_symbolizer := -Isymbolizer
