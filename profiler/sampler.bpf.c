@@ -16,6 +16,8 @@
 
 /* set by user space after load, right before attach: bucket 0 starts here */
 __u64 start_ns = 0;
+/* set by user space before each read of counts (struct sample_count) */
+__u64 next_read = 0;
 const volatile __u64 bucket_ns = 1000000000ULL;
 const volatile bool filter_pids = false; /* only tgids in targets */
 const volatile bool per_thread = false;
@@ -59,7 +61,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__type(key, struct sample_key);
-	__type(value, __u64);
+	__type(value, struct sample_count);
 	__uint(max_entries, 65536);
 } counts SEC(".maps");
 
@@ -240,10 +242,9 @@ static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
 struct walk {
 	struct interp_proc p;
 	struct interp_stack *st;
+	__u64 h; /* hash of the kept interpreted frames: their list's id */
 	__u64 *ips; /* the user stack being taken (stack_scratch) */
 	__u64 ip, fp; /* the current frame's pc and frame pointer */
-	__u32 idx; /* its position in the user stack */
-	__u32 nr; /* frames stored in ips */
 };
 
 static __always_inline __u64 read_u64(__u64 addr)
@@ -320,6 +321,12 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f)
 	return 0;
 }
 
+/* FNV-1a, a word at a time: the same frames give the same list id. */
+static __always_inline __u64 mix(__u64 h, __u64 word)
+{
+	return (h ^ word) * 0x100000001b3ULL;
+}
+
 /*
  * An interpreted frame at fp: its Method* (at fp + method_slot) and the
  * frame record above it (saved rbp, return address) in fr. One read
@@ -345,7 +352,8 @@ static __always_inline int read_interp_frame(const struct walk *w,
 }
 
 /* Keep the frame at w->ip/w->fp as interpreted; its frame record in fr. */
-static __always_inline int interp_frame(struct walk *w, __u64 fr[2])
+static __always_inline int interp_frame(struct walk *w, __u32 idx,
+					__u64 fr[2])
 {
 	struct interp_stack *st = w->st;
 	__u32 n = st->nr;
@@ -364,7 +372,7 @@ static __always_inline int interp_frame(struct walk *w, __u64 fr[2])
 	if (n >= INTERP_MAX_FRAMES)
 		return 0;
 	f = &st->f[n & (INTERP_MAX_FRAMES - 1)];
-	f->idx = w->idx;
+	f->idx = idx;
 	f->hashes = 0;
 	/* a known JVM's list holds interpreted frames only: no pc, so the
 	 * list's id does not change with the bytecode being run */
@@ -375,6 +383,11 @@ static __always_inline int interp_frame(struct walk *w, __u64 fr[2])
 	if (method && w->p.off_const_method)
 		read_names(&w->p, f);
 	st->nr = n + 1;
+	w->h = mix(w->h, (__u64)f->hashes << 32 | idx);
+	w->h = mix(w->h, f->ip);
+	w->h = mix(w->h, method);
+	w->h = mix(w->h, f->klass_name);
+	w->h = mix(w->h, f->name);
 	return 0;
 }
 
@@ -395,10 +408,8 @@ static long walk_step(__u32 i, void *arg)
 	if (j >= max_frames)
 		return 1;
 	w->ips[j] = w->ip;
-	w->idx = i;
-	w->nr = i + 1;
 	if (w->ip >= w->p.code_start && w->ip < w->p.code_end) {
-		if (interp_frame(w, fr))
+		if (interp_frame(w, i, fr))
 			return 1;
 	} else if (!w->fp ||
 		   bpf_probe_read_user(fr, sizeof(fr), (const void *)w->fp)) {
@@ -409,22 +420,6 @@ static long walk_step(__u32 i, void *arg)
 	w->ip = fr[1];
 	w->fp = fr[0];
 	return 0;
-}
-
-/* FNV-1a over the used frames: the same frames give the same id. */
-static __always_inline __u64 interp_hash(const struct interp_stack *st)
-{
-	const __u64 *w = (const __u64 *)st->f;
-	__u64 h = 0xcbf29ce484222325ULL;
-	__u32 i, words = st->nr * (sizeof(struct interp_frame) / 8);
-
-	for (i = 0; i < INTERP_MAX_FRAMES * sizeof(struct interp_frame) / 8;
-	     i++) {
-		if (i >= words)
-			break;
-		h = (h ^ w[i]) * 0x100000001b3ULL;
-	}
-	return h ? h : 1;
 }
 
 /*
@@ -439,6 +434,7 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u64 ip,
 	struct walk w = {};
 	__u32 zero = 0;
 	__u64 id, key;
+	long nr;
 
 	w.ips = stack_buf();
 	w.st = bpf_map_lookup_elem(&interp_scratch, &zero);
@@ -448,12 +444,14 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u64 ip,
 	w.st->nr = 0;
 	w.ip = ip;
 	w.fp = fp;
+	w.h = 0xcbf29ce484222325ULL;
 	stat_inc(STAT_INTERP_WALKS);
-	bpf_loop(max_frames, walk_step, &w, 0);
-	key = store_stack(w.ips, w.nr, STAT_USER_LOST);
+	/* step i keeps frame i; the last step kept one too */
+	nr = bpf_loop(max_frames, walk_step, &w, 0);
+	key = store_stack(w.ips, nr > 0 ? nr : 0, STAT_USER_LOST);
 	if (key <= STACK_LOST || !w.st->nr)
 		return key;
-	id = interp_hash(w.st);
+	id = w.h ? w.h : 1;
 	if (bpf_map_update_elem(&interp, &id, w.st, BPF_NOEXIST) &&
 	    !bpf_map_lookup_elem(&interp, &id)) {
 		stat_inc(STAT_INTERP_FULL);
@@ -508,11 +506,11 @@ static __always_inline void key_head(struct sample_key *key, __u32 tgid,
 /* One more sample (or call) of key; a full map is counted. */
 static __always_inline void count_key(struct sample_key *key)
 {
-	__u64 one = 1, *cnt;
+	struct sample_count one = {1, next_read}, *cnt;
 
 	cnt = bpf_map_lookup_elem(&counts, key);
 	if (cnt) {
-		__sync_fetch_and_add(cnt, 1);
+		__sync_fetch_and_add(&cnt->n, 1);
 		return;
 	}
 	if (bpf_map_update_elem(&counts, key, &one, BPF_NOEXIST) == 0)
@@ -520,7 +518,7 @@ static __always_inline void count_key(struct sample_key *key)
 	/* another CPU inserted it first, or the map is full */
 	cnt = bpf_map_lookup_elem(&counts, key);
 	if (cnt)
-		__sync_fetch_and_add(cnt, 1);
+		__sync_fetch_and_add(&cnt->n, 1);
 	else
 		stat_inc(STAT_COUNTS_FULL);
 }

@@ -37,14 +37,14 @@ struct sampler {
 	bool interp; /* walking interpreted frames */
 	const char *event;
 	struct sample_key *keys; /* drain scratch */
-	uint64_t *vals;
+	struct sample_count *vals;
 	size_t keys_cap;
 	struct stackcache *stacks; /* the kernel's stacks, copied once */
 	uint64_t *ips; /* one stack read from the kernel */
 	uint64_t *del; /* stack keys to delete, scratch */
 	size_t del_cap;
 	struct u64map idead; /* interp ids of the keys taken last drain */
-	uint64_t last_bucket; /* the latest bucket the last read showed */
+	uint64_t reads; /* reads of the counts map so far */
 	uint64_t taken; /* every key of a bucket <= this is taken */
 };
 
@@ -317,8 +317,11 @@ static void delete_keys(int fd, const void *keys, size_t key_size, size_t n)
 	}
 }
 
-/* Read a stack the cache lacks from its kernel map into the cache. */
-static void fetch_stack(struct sampler *s, uint64_t key, uint64_t bucket)
+/*
+ * Read a stack the cache lacks from its kernel map into the cache; its
+ * number of frames when read now (s->ips holds them), else 0.
+ */
+static int fetch_stack(struct sampler *s, uint64_t key, uint64_t bucket)
 {
 	struct bpf_map *m = key & STACK_DEEP ? s->skel->maps.stacks_long
 					     : s->skel->maps.stacks_short;
@@ -327,23 +330,22 @@ static void fetch_stack(struct sampler *s, uint64_t key, uint64_t bucket)
 		 n;
 
 	if (key <= STACK_LOST || stackcache__touch(s->stacks, key, bucket))
-		return;
+		return 0;
 	if (bpf_map__lookup_elem(m, &key, sizeof(key), s->ips, max * 8, 0))
-		return; /* gone: the key's samples count as lost */
+		return 0; /* gone: the key's samples count as lost */
 	for (n = 0; n < max && s->ips[n]; n++)
 		;
-	stackcache__put(s->stacks, key, s->ips, n, bucket);
+	return stackcache__put(s->stacks, key, s->ips, n, bucket) ? 0 : (int)n;
 }
 
 /*
- * Could k be new since the last read? Only a key of the latest buckets:
- * an older bucket had ended by then (the one before the latest may still
- * have been taking its last sample). Older keys were shown before, so
- * each key costs user space one look, not one per tick.
+ * Could the i-th key read be new since the last read? (sampler.h: struct
+ * sample_count) Older keys were shown before, so each key costs user space
+ * at most two looks, not one per tick while it lives.
  */
-static bool fresh(const struct sampler *s, const struct sample_key *k)
+static bool fresh(const struct sampler *s, size_t i)
 {
-	return k->bucket + 1 >= s->last_bucket;
+	return s->vals[i].read + 1 >= s->reads;
 }
 
 /* Delete the stacks the cache says no new sample used lately. */
@@ -385,7 +387,7 @@ static void free_interp(struct sampler *s, size_t nr)
 	if (!s->idead.n)
 		return;
 	for (i = 0; i < nr; i++)
-		if (s->keys[i].interp_id && fresh(s, &s->keys[i]))
+		if (s->keys[i].interp_id && fresh(s, i))
 			u64map__del(&s->idead, s->keys[i].interp_id);
 	for (i = 0; i < s->idead.cap; i++)
 		if (s->idead.keys[i])
@@ -398,10 +400,12 @@ static void free_interp(struct sampler *s, size_t nr)
 int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops)
 {
 	size_t nr = 0, i, taken = 0;
-	uint64_t latest = s->last_bucket;
+	int n;
 	bool added;
 	int ret;
 
+	/* keys added from now on are new to this read (and maybe the next) */
+	s->skel->bss->next_read = ++s->reads;
 	ret = read_counts(s, &nr);
 	if (ret)
 		return ret;
@@ -410,24 +414,23 @@ int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops)
 	for (i = 0; i < nr; i++) {
 		struct sample_key *k = &s->keys[i];
 
-		if (k->bucket > latest)
-			latest = k->bucket;
-		if (fresh(s, k)) {
+		if (fresh(s, i)) {
 			fetch_stack(s, k->user_stack, k->bucket);
-			fetch_stack(s, k->kern_stack, k->bucket);
+			n = fetch_stack(s, k->kern_stack, k->bucket);
+			if (n && ops->kstack)
+				ops->kstack(s->ips, n, ops->ctx);
 			if (ops->seen)
 				ops->seen(k, ops->ctx);
 		}
 		if (!ops->done(k, ops->ctx))
 			continue;
-		ops->take(k, s->vals[i], ops->ctx);
+		ops->take(k, s->vals[i].n, ops->ctx);
 		if (k->interp_id)
 			u64map__add(&s->idead, k->interp_id, &added);
 		if (s->taken == UINT64_MAX || k->bucket > s->taken)
 			s->taken = k->bucket;
 		s->keys[taken++] = *k; /* i >= taken: already read */
 	}
-	s->last_bucket = latest;
 	free_stacks(s);
 	delete_keys(bpf_map__fd(s->skel->maps.counts), s->keys,
 		    sizeof(*s->keys), taken);

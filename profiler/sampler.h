@@ -10,10 +10,10 @@
 #define SAMPLER_COMM_LEN 16
 
 /*
- * One counted stack: the counts map is key -> __u64 samples. Samples of
- * one bucket (a bucket_ns slice of time since start_ns) share keys, so the
- * map holds one entry per distinct stack per bucket, and user space drains
- * whole buckets once no sample can hit them any more.
+ * One counted stack: the counts map is key -> struct sample_count.
+ * Samples of one bucket (a bucket_ns slice of time since start_ns) share
+ * keys, so the map holds one entry per distinct stack per bucket, and user
+ * space drains whole buckets once no sample can hit them any more.
  */
 struct sample_key {
 	__u32 pid; /* tgid */
@@ -23,6 +23,18 @@ struct sample_key {
 	__u64 bucket; /* (ktime - start_ns) / bucket_ns */
 	__u64 interp_id; /* interp map key of the interpreted frames, or 0 */
 	char comm[SAMPLER_COMM_LEN];
+};
+
+/*
+ * read: the value of the BPF global next_read when the key was added,
+ * which user space sets to a read's number just before that read of the
+ * counts map. A key stamped r is new to read r and maybe to read r + 1
+ * (added while read r was under way); older keys were shown already, so
+ * user space looks at each key at most twice, however long it lives.
+ */
+struct sample_count {
+	__u64 n; /* samples (or probe hits) */
+	__u64 read;
 };
 
 /*

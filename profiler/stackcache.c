@@ -114,12 +114,13 @@ static void sweep_one(uint64_t key, void *val, void *ctx)
 
 	if (e->read == sw->c->read)
 		return;
+	if (sw->taken == UINT64_MAX || e->bucket > sw->taken)
+		return; /* a key not taken yet uses it: new samples may too */
 	if (e->in_kernel) {
 		e->in_kernel = false;
 		e->deleted = sw->c->read;
 		sw->c->out[sw->nout++] = key;
-	} else if (e->deleted < sw->c->read && sw->taken != UINT64_MAX &&
-		   e->bucket <= sw->taken) {
+	} else if (e->deleted < sw->c->read) {
 		sw->c->gone[sw->ngone++] = key;
 	}
 }

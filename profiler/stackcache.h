@@ -3,14 +3,13 @@
  * key (sampler.h: a content hash, so a key always means the same frames).
  *
  * Each drain read shows it the stack keys of the counted keys that may be
- * new since the last read (those of the latest buckets), with their
- * bucket. A stack is read from the kernel once, when first shown. Its
- * kernel copy is deleted after a read that did not show it: no new
- * sample used it lately, and a later one stores it again. The copy here
- * stays until every counted key that may refer to it has been taken
- * (bucket <= the drain's taken bucket), and at least one read after the
- * kernel delete: a sample taken between a read and that delete still
- * refers to it, and the next read shows it.
+ * new since the last read, with their bucket; every key is shown at least
+ * once. A stack is read from the kernel once, when first shown. Its kernel
+ * copy is deleted once every counted key shown to use it has been taken
+ * (bucket <= the drain's taken bucket) and the read did not show it: a
+ * later sample stores it again. The copy here stays one read longer: a
+ * sample taken between a read and that delete still refers to it, and the
+ * next read shows it.
  */
 #ifndef MIXPROF_STACKCACHE_H
 #define MIXPROF_STACKCACHE_H

@@ -1,8 +1,8 @@
 /*
  * Unit tests: u64map (adds, finds, backward-shift deletes against a
  * reference model over many random operations) and stackcache (a stack is
- * fetched once, swept from the kernel after one read without a key, and
- * forgotten once its keys are taken and a read has passed).
+ * fetched once, deleted in the kernel once its keys are taken, and
+ * forgotten a read later).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -86,25 +86,29 @@ static void test_stackcache(void)
 	CHECK_INT(stackcache__touch(c, 7, 6), 1);
 	CHECK_INT(stackcache__sweep(c, UINT64_MAX, &out), 0);
 
-	stackcache__begin(c); /* read 3: no new key: delete in the kernel */
-	n = stackcache__sweep(c, 5, &out);
-	CHECK_INT(n, 1);
-	CHECK(n == 1 && out[0] == 7);
-	CHECK_INT(stackcache__get(c, 7, &got), 3); /* still here */
-
-	stackcache__begin(c); /* read 4: bucket 6's key is not taken yet */
+	stackcache__begin(c); /* read 3: bucket 6's key not taken: kept */
 	CHECK_INT(stackcache__sweep(c, 5, &out), 0);
 	CHECK_INT(stackcache__get(c, 7, &got), 3);
 
-	stackcache__begin(c); /* read 5: a late sample's key shows it */
+	stackcache__begin(c); /* read 4: a late sample's key shows it */
 	CHECK_INT(stackcache__touch(c, 7, 7), 1);
 	CHECK_INT(stackcache__sweep(c, 6, &out), 0);
 
-	stackcache__begin(c); /* read 6: in the kernel again: delete */
-	CHECK_INT(stackcache__sweep(c, 7, &out), 1);
+	stackcache__begin(c); /* read 5: all its keys taken: delete there */
+	n = stackcache__sweep(c, 7, &out);
+	CHECK_INT(n, 1);
+	CHECK(n == 1 && out[0] == 7);
 	CHECK_INT(stackcache__get(c, 7, &got), 3); /* one read longer */
-	stackcache__begin(c); /* read 7: all its keys taken: forgotten */
+
+	stackcache__begin(c); /* read 6: a key shows it again: kept */
+	CHECK_INT(stackcache__touch(c, 7, 8), 1);
 	CHECK_INT(stackcache__sweep(c, 7, &out), 0);
+	CHECK_INT(stackcache__get(c, 7, &got), 3);
+
+	stackcache__begin(c); /* read 7: bucket 8 taken: delete again */
+	CHECK_INT(stackcache__sweep(c, 8, &out), 1);
+	stackcache__begin(c); /* read 8: forgotten */
+	CHECK_INT(stackcache__sweep(c, 8, &out), 0);
 	CHECK_INT(stackcache__get(c, 7, &got), -ENOENT);
 	CHECK_INT(stackcache__size(c), 0);
 	stackcache__free(c);
