@@ -404,6 +404,9 @@ static int jit_refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 			       now_ns);
 	p->jit_head = head_hash(fd, p->jit_off);
 	close(fd);
+	/* the time rule is as fine as the reads are close (README) */
+	if (p->jit_seen && now_ns - p->jit_last_look > s->st.jit_gap_max_ns)
+		s->st.jit_gap_max_ns = now_ns - p->jit_last_look;
 	p->jit_seen = true;
 	p->jit_last_look = now_ns;
 	return err;

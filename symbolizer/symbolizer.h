@@ -139,6 +139,10 @@ struct symbolizer_stats {
 	uint64_t maps_stale;		/* maps ignored: older than their process */
 	uint64_t frames;		/* frames resolved */
 	uint64_t frames_unknown;	/* of which FRAME_UNKNOWN */
+	uint64_t jit_gap_max_ns;	/* longest time between two reads of
+					 * one JIT map: new code at a reused
+					 * address may name samples up to this
+					 * (plus the slack) before it came */
 };
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st);
 

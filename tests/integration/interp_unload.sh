@@ -6,6 +6,10 @@
 # first, then compiled: both naming paths in one phase). In every slice inside a phase (by the times Unload logs, the
 # clock of slices.tsv), no frame may carry another phase's worker name;
 # the phase's own worker must be named in enough samples. On every JDK.
+# Compiled code is named by the JIT map's time rule, which is as fine as
+# the map reads are close: a slice is checked only when it ends at least
+# the longest gap between two reads (mixprof -v) plus the 10 ms slack
+# before its phase does (the next phase's code cannot name it then).
 . "$(dirname "$0")/../lib/common.sh"
 
 for jdk in $(jdks); do
@@ -13,20 +17,23 @@ for mode in -Xint "-XX:-TieredCompilation -XX:CompileThreshold=200"; do
 	note "JDK $jdk, $mode"
 	dir=$TMPD/unload-$(basename "$jdk")-${mode%% *}
 	# shellcheck disable=SC2086 # $mode is a list of JVM flags
-	nice -n 5 "$MIXPROF" -F 999 -i 0.2 -o "$dir" -- \
+	nice -n 5 "$MIXPROF" -v -F 999 -i 0.2 -o "$dir" -- \
 		"$jdk/bin/java" $mode -cp "$SAMPLES" Unload 5 1.0 \
 		>"$TMPD/phases" 2>"$TMPD/err" ||
 		die "mixprof failed: $(cat "$TMPD/err")"
 	grep "interpreted frames" "$TMPD/err" || die "no interpreted frames"
+	gap=$(sed -n 's/.*JIT maps read at most \([0-9]*\) ms apart.*/\1/p' "$TMPD/err")
+	note "JIT map reads at most ${gap:-?} ms apart"
 	cat "$TMPD/phases"
 	grep -q '^done' "$TMPD/phases" || die "Unload did not finish"
-	awk -v dir="$dir" '
+	awk -v dir="$dir" -v gap="${gap:-0}" '
 	FNR == NR { if ($1 == "phase") { name[$2] = $3; ps[$2] = $4; pe[$2] = $5; np++ } next }
 	/^#/ { next }
 	{
 		split($0, t, "\t")
-		for (p in name) if (t[2] >= ps[p] && t[3] <= pe[p]) break
-		if (!(p in name) || t[2] < ps[p] || t[3] > pe[p]) next
+		margin = (gap + 10) * 1000000
+		for (p in name) if (t[2] >= ps[p] && t[3] + margin <= pe[p]) break
+		if (!(p in name) || t[2] < ps[p] || t[3] + margin > pe[p]) next
 		inside++
 		f = dir "/" t[5]
 		while ((getline line < f) > 0) {
