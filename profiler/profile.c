@@ -164,12 +164,12 @@ static void on_kstack(const uint64_t *ips, uint32_t n, void *ctx)
 		symbolizer__kernel_want(r->sym, ips[i]);
 }
 
-static bool is_done(const struct sample_key *k, void *ctx)
+static bool is_done(uint64_t bucket, void *ctx)
 {
 	struct run *r = ctx;
 
 	return r->final ||
-	       timebase__bucket_done(&r->tb, k->bucket, r->now_ns, GUARD_NS);
+	       timebase__bucket_done(&r->tb, bucket, r->now_ns, GUARD_NS);
 }
 
 static void on_take(const struct sample_key *k, uint64_t count, void *ctx)
@@ -198,6 +198,7 @@ static int drain(struct run *r)
 	    .kstack = on_kstack,
 	    .done = is_done,
 	    .take = on_take,
+	    .final = r->final,
 	    .ctx = r,
 	};
 	int ret;
@@ -632,6 +633,11 @@ static void summary(struct run *r)
 		    " kernel stack ids refused; %" PRIu64 " child processes "
 		    "followed\n",
 		    st[STAT_USER_LOST], st[STAT_KERN_LOST], st[STAT_CHILDREN]);
+	if (verbose && ss.jit_gap_max_ns)
+		fprintf(stderr,
+			"mixprof:   JIT maps read at most %" PRIu64
+			" ms apart\n",
+			ss.jit_gap_max_ns / 1000000);
 	if (fs->user_lost || fs->kern_lost)
 		fprintf(stderr,
 			"mixprof:   %" PRIu64 " samples lost their user "
@@ -661,7 +667,7 @@ static void summary(struct run *r)
 		fprintf(
 		    stderr,
 		    "mixprof:   interpreted: %" PRIu64 " JVMs walked, %" PRIu64
-		    " frames off the kernel's walk, %" PRIu64 " unreadable, "
+		    " frames off their stack, %" PRIu64 " unreadable, "
 		    "%" PRIu64 " samples without a list (interp map full)\n",
 		    fs->interp_jvms, fs->interp_misaligned,
 		    fs->interp_unreadable, st[STAT_INTERP_FULL]);

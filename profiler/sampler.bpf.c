@@ -16,8 +16,10 @@
 
 /* set by user space after load, right before attach: bucket 0 starts here */
 __u64 start_ns = 0;
-/* set by user space before each read of counts (struct sample_count) */
+/* set by user space as each drain begins (struct sample_count) */
 __u64 next_read = 0;
+/* new_keys records dropped (ring full or busy): user space reads all */
+__u64 new_keys_lost = 0;
 const volatile __u64 bucket_ns = 1000000000ULL;
 const volatile bool filter_pids = false; /* only tgids in targets */
 const volatile bool per_thread = false;
@@ -64,6 +66,15 @@ struct {
 	__type(value, struct sample_count);
 	__uint(max_entries, 65536);
 } counts SEC(".maps");
+
+/*
+ * Each key as it is added to counts, so user space learns new keys
+ * without reading the whole map every tick. Size set before load.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} new_keys SEC(".maps");
 
 /* tgids to sample when filter_pids; descendants are added on fork */
 struct {
@@ -513,8 +524,12 @@ static __always_inline void count_key(struct sample_key *key)
 		__sync_fetch_and_add(&cnt->n, 1);
 		return;
 	}
-	if (bpf_map_update_elem(&counts, key, &one, BPF_NOEXIST) == 0)
+	if (bpf_map_update_elem(&counts, key, &one, BPF_NOEXIST) == 0) {
+		if (bpf_ringbuf_output(&new_keys, key, sizeof(*key),
+				       BPF_RB_NO_WAKEUP))
+			__sync_fetch_and_add(&new_keys_lost, 1);
 		return;
+	}
 	/* another CPU inserted it first, or the map is full */
 	cnt = bpf_map_lookup_elem(&counts, key);
 	if (cnt)

@@ -27,10 +27,11 @@ struct sample_key {
 
 /*
  * read: the value of the BPF global next_read when the key was added,
- * which user space sets to a read's number just before that read of the
- * counts map. A key stamped r is new to read r and maybe to read r + 1
- * (added while read r was under way); older keys were shown already, so
- * user space looks at each key at most twice, however long it lives.
+ * which user space sets to a drain's number as that drain begins. Each
+ * key added is also sent to user space through the new_keys ring; the
+ * stamp tells, when user space reads the whole counts map, which keys
+ * the ring may not have shown yet (stamped with this drain or the one
+ * before) or, after the ring dropped records, since when.
  */
 struct sample_count {
 	__u64 n; /* samples (or probe hits) */

@@ -8,7 +8,7 @@ PROFILE_SRCS := profiler/profile.c profiler/profile_opts.c profiler/slices.c \
 	profiler/sampler.c profiler/cpus.c profiler/maxstack.c \
 	profiler/launch.c profiler/stackfold.c profiler/targets.c \
 	profiler/sliceout.c profiler/jvmprep.c profiler/interp.c \
-	profiler/stackcache.c profiler/ksymbpf.c
+	profiler/stackcache.c profiler/ksymbpf.c profiler/drain.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)
 MIXPROF_LIBS += -lbpf -lelf -lz

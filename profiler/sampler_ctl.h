@@ -60,18 +60,23 @@ void sampler__detach(struct sampler *s);
 void sampler__free(struct sampler *s);
 
 /*
- * The drain. Every key now in the counts map is shown to seen() (to learn
- * new pids early), and its stacks are copied out of the kernel the first
- * time they appear (stackcache.h); keys done(key) says are finished are
- * shown to take() with their count and deleted. Stacks and interpreted
- * frame lists no key refers to any more are deleted from the kernel.
- * Returns the number taken, or -errno.
+ * The drain. Every key added to the counts map since the last drain is
+ * shown to seen() (to learn new pids early), once or (rarely) twice, and
+ * its stacks are copied out of the kernel the first time they appear
+ * (stackcache.h). When done(bucket) says the oldest bucket with keys left
+ * is finished, every key of a finished bucket is shown to take() with its
+ * count and deleted. Stacks and interpreted frame lists no key refers to
+ * any more are deleted from the kernel. Returns the number taken, or
+ * -errno.
  */
 struct sampler_drain_ops {
 	void (*seen)(const struct sample_key *k, void *ctx);
 	/* a kernel stack copied out for the first time (may be NULL) */
 	void (*kstack)(const uint64_t *ips, uint32_t n, void *ctx);
-	bool (*done)(const struct sample_key *k, void *ctx);
+	bool (*done)(uint64_t bucket, void *ctx);
+	/* the last drain (sampling stopped): read every key left, even one
+	 * whose ring record was still being written when the ring was read */
+	bool final;
 	void (*take)(const struct sample_key *k, uint64_t count, void *ctx);
 	void *ctx;
 };

@@ -35,7 +35,7 @@ struct stackfold_stats {
 	uint64_t interp_samples; /* samples with an interpreted frame */
 	uint64_t interp_unnamed_samples; /* ... with one left "Interpreter" */
 	uint64_t interp_jvms; /* JVMs whose frames are walked */
-	uint64_t interp_misaligned; /* listed frames off the kernel's walk */
+	uint64_t interp_misaligned; /* listed frames not where their pc is */
 	uint64_t interp_unreadable; /* listed frames without readable names */
 };
 

@@ -1,0 +1,284 @@
+/*
+ * drain: the counts map and the stacks out of the kernel (sampler_ctl.h:
+ * sampler__drain). New keys arrive through the new_keys ring as they are
+ * added, so each is looked at once, when it is new (its stacks copied,
+ * its pid learnt); the whole counts map, whose batch read costs a few
+ * hundred ns per key, is read only when a bucket is done (once a second
+ * with 1 s buckets, not every tick), or when the ring dropped records.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "sampler_int.h"
+#include "stackcache.h"
+
+#define NO_BUCKET UINT64_MAX
+
+/* Read every (key, count) of the counts map into s->keys/vals. */
+static int read_counts(struct sampler *s, size_t *nr)
+{
+	int fd = bpf_map__fd(s->skel->maps.counts);
+	size_t cap = bpf_map__max_entries(s->skel->maps.counts), n = 0;
+	struct sample_key batch;
+	__u32 count;
+	int ret;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+
+	if (s->keys_cap < cap) {
+		free(s->keys);
+		free(s->vals);
+		s->keys = malloc(cap * sizeof(*s->keys));
+		s->vals = malloc(cap * sizeof(*s->vals));
+		if (!s->keys || !s->vals) {
+			s->keys_cap = 0;
+			return -ENOMEM;
+		}
+		s->keys_cap = cap;
+	}
+	for (;;) {
+		count = cap - n;
+		ret = bpf_map_lookup_batch(fd, n ? &batch : NULL, &batch,
+					   s->keys + n, s->vals + n, &count,
+					   &opts);
+		n += count;
+		if (ret < 0 && errno == ENOENT)
+			break; /* the end of the map */
+		if (ret < 0)
+			return -errno;
+		if (n >= cap)
+			break;
+	}
+	*nr = n;
+	return 0;
+}
+
+/*
+ * Delete n keys from map fd: one call, and past keys already gone (a
+ * stack deleted after a sample stored it again is there once more, or
+ * not). Kernels without batch deletes get one call per key.
+ */
+static void delete_keys(int fd, const void *keys, size_t key_size, size_t n)
+{
+	const char *k = keys;
+	size_t done = 0;
+	__u32 count;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+
+	while (done < n) {
+		count = n - done;
+		if (!bpf_map_delete_batch(fd, k + done * key_size, &count,
+					  &opts)) {
+			done += count;
+			continue;
+		}
+		done += count;
+		if (errno == ENOENT) {
+			done++; /* that one is gone already */
+			continue;
+		}
+		for (; done < n; done++)
+			bpf_map_delete_elem(fd, k + done * key_size);
+	}
+}
+
+/*
+ * Read a stack the cache lacks from its kernel map into the cache; its
+ * number of frames when read now (s->ips holds them), else 0.
+ */
+static int fetch_stack(struct sampler *s, uint64_t key, uint64_t bucket)
+{
+	struct bpf_map *m = key & STACK_DEEP ? s->skel->maps.stacks_long
+					     : s->skel->maps.stacks_short;
+	uint32_t max = key & STACK_DEEP ? sampler__value_frames(s->depth)
+					: STACK_SHORT,
+		 n;
+
+	if (key <= STACK_LOST || stackcache__touch(s->stacks, key, bucket))
+		return 0;
+	if (bpf_map__lookup_elem(m, &key, sizeof(key), s->ips, max * 8, 0))
+		return 0; /* gone: the key's samples count as lost */
+	for (n = 0; n < max && s->ips[n]; n++)
+		;
+	return stackcache__put(s->stacks, key, s->ips, n, bucket) ? 0 : (int)n;
+}
+
+/* Key k may be new: copy its stacks, learn its pid and interp list. */
+static void see_key(struct sampler *s, const struct sample_key *k)
+{
+	const struct sampler_drain_ops *ops = s->ops;
+	bool added;
+	int n;
+
+	fetch_stack(s, k->user_stack, k->bucket);
+	n = fetch_stack(s, k->kern_stack, k->bucket);
+	if (n && ops->kstack)
+		ops->kstack(s->ips, n, ops->ctx);
+	if (ops->seen)
+		ops->seen(k, ops->ctx);
+	if (k->interp_id)
+		u64map__add(&s->inew, k->interp_id, &added);
+	if (s->pending == NO_BUCKET || k->bucket < s->pending)
+		s->pending = k->bucket;
+}
+
+/* A new_keys record: a key just added to the counts map. */
+static int on_new_key(void *ctx, void *data, size_t size)
+{
+	struct sampler *s = ctx;
+
+	if (size >= sizeof(struct sample_key))
+		see_key(s, data);
+	return 0;
+}
+
+/* Delete the stacks the cache says no new sample used lately. */
+static void free_stacks(struct sampler *s)
+{
+	const uint64_t *gone;
+	size_t i, nshort = 0, nlong = 0;
+	long n = stackcache__sweep(s->stacks, s->taken, &gone);
+
+	if (n <= 0)
+		return;
+	if ((size_t)n > s->del_cap) {
+		free(s->del);
+		s->del = malloc(n * sizeof(*s->del));
+		s->del_cap = s->del ? n : 0;
+		if (!s->del)
+			return; /* kept: a later sweep will not offer them */
+	}
+	for (i = 0; i < (size_t)n; i++)
+		if (gone[i] & STACK_DEEP)
+			s->del[n - 1 - nlong++] = gone[i];
+		else
+			s->del[nshort++] = gone[i];
+	delete_keys(bpf_map__fd(s->skel->maps.stacks_short), s->del,
+		    sizeof(*s->del), nshort);
+	delete_keys(bpf_map__fd(s->skel->maps.stacks_long), s->del + nshort,
+		    sizeof(*s->del), nlong);
+}
+
+/*
+ * The interpreted-frame lists of the keys taken by the last read, unless
+ * a key new since then uses them: interp.c copied each list when its key
+ * was new, so only new samples need the kernel's copy (to find theirs
+ * stored already).
+ */
+static void free_interp(struct sampler *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->inew.cap && s->idead.n; i++)
+		if (s->inew.keys[i])
+			u64map__del(&s->idead, s->inew.keys[i]);
+	u64map__clear(&s->inew, NULL);
+	if (!s->idead.n)
+		return;
+	for (i = 0; i < s->idead.cap; i++)
+		if (s->idead.keys[i])
+			s->idead.keys[n++] = s->idead.keys[i];
+	delete_keys(bpf_map__fd(s->skel->maps.interp), s->idead.keys,
+		    sizeof(uint64_t), n);
+	u64map__release(&s->idead); /* its keys were just reordered */
+}
+
+/*
+ * Read the whole counts map: keys the ring may not have shown are looked
+ * at as new (stamped since the drain before the last read, when the ring
+ * dropped records; else since this drain began), done ones are taken and
+ * deleted. The number taken, or -errno.
+ */
+static int read_all(struct sampler *s, bool ring_lost)
+{
+	const struct sampler_drain_ops *ops = s->ops;
+	uint64_t since = ring_lost ? s->last_read : s->drains;
+	size_t nr = 0, i, taken = 0;
+	bool added;
+	int ret;
+
+	ret = read_counts(s, &nr);
+	if (ret)
+		return ret;
+	s->pending = NO_BUCKET;
+	for (i = 0; i < nr; i++) {
+		struct sample_key *k = &s->keys[i];
+
+		/* stamped in the drain before: added while it ran */
+		if (s->vals[i].read + 1 >= since)
+			see_key(s, k);
+		if (!ops->done(k->bucket, ops->ctx)) {
+			if (s->pending == NO_BUCKET || k->bucket < s->pending)
+				s->pending = k->bucket;
+			continue;
+		}
+		ops->take(k, s->vals[i].n, ops->ctx);
+		if (k->interp_id)
+			u64map__add(&s->idead, k->interp_id, &added);
+		if (s->taken == NO_BUCKET || k->bucket > s->taken)
+			s->taken = k->bucket;
+		s->keys[taken++] = *k; /* i >= taken: already read */
+	}
+	s->last_read = s->drains;
+	free_interp(s);
+	free_stacks(s);
+	delete_keys(bpf_map__fd(s->skel->maps.counts), s->keys,
+		    sizeof(*s->keys), taken);
+	return taken;
+}
+
+int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops)
+{
+	uint64_t lost = s->skel->bss->new_keys_lost;
+	bool ring_lost = lost != s->lost_seen;
+	int ret;
+
+	/* keys added from now on are stamped with this drain */
+	s->skel->bss->next_read = ++s->drains;
+	s->ops = ops;
+	stackcache__begin(s->stacks);
+	ret = ring_buffer__consume(s->rb);
+	if (ret < 0)
+		return ret;
+	if (!ring_lost && !ops->final &&
+	    (s->pending == NO_BUCKET || !ops->done(s->pending, ops->ctx)))
+		return 0; /* nothing to take, nothing missed */
+	s->lost_seen = lost;
+	return read_all(s, ring_lost);
+}
+
+int drain__init(struct sampler *s)
+{
+	s->stacks = stackcache__new();
+	s->ips = calloc(sampler__value_frames(s->depth), sizeof(*s->ips));
+	if (!s->stacks || !s->ips)
+		return -ENOMEM;
+	s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.new_keys),
+				 on_new_key, s, NULL);
+	if (!s->rb)
+		return -errno;
+	s->taken = NO_BUCKET; /* none yet */
+	s->pending = NO_BUCKET;
+	return 0;
+}
+
+void drain__free(struct sampler *s)
+{
+	ring_buffer__free(s->rb);
+	free(s->keys);
+	free(s->vals);
+	stackcache__free(s->stacks);
+	free(s->ips);
+	free(s->del);
+	u64map__release(&s->idead);
+	u64map__release(&s->inew);
+}
+
+int sampler__stack(struct sampler *s, uint64_t key, const uint64_t **ips)
+{
+	if (key <= STACK_LOST)
+		return -ENOENT;
+	return stackcache__get(s->stacks, key, ips);
+}
+

@@ -1,0 +1,53 @@
+/*
+ * sampler_int.h: the sampler object, shared by sampler.c (load, attach,
+ * the BPF maps' small accessors) and drain.c (reading counts and stacks
+ * out of the kernel). Not for other files: they use sampler_ctl.h.
+ */
+#ifndef MIXPROF_SAMPLER_INT_H
+#define MIXPROF_SAMPLER_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sampler_ctl.h"
+#include "sampler.skel.h"
+#include "u64map.h"
+
+struct stackcache;
+struct ring_buffer;
+
+struct sampler {
+	struct sampler_bpf *skel;
+	struct bpf_link **links; /* one per CPU */
+	int *fds; /* perf event per CPU */
+	int nr_cpus;
+	const int *cpus;
+	uint64_t freq;
+	uint32_t depth;
+	bool filter;
+	bool interp; /* walking interpreted frames */
+	const char *event;
+	/* the drain (drain.c) */
+	struct ring_buffer *rb; /* new_keys */
+	const struct sampler_drain_ops *ops; /* during a drain */
+	struct sample_key *keys; /* counts read, scratch */
+	struct sample_count *vals;
+	size_t keys_cap;
+	struct stackcache *stacks; /* the kernel's stacks, copied once */
+	uint64_t *ips; /* one stack read from the kernel */
+	uint64_t *del; /* stack keys to delete, scratch */
+	size_t del_cap;
+	struct u64map idead; /* interp ids of the keys taken last read */
+	struct u64map inew; /* interp ids of keys new since then */
+	uint64_t drains; /* drains so far: the next_read stamps */
+	uint64_t last_read; /* the drain that last read all counts */
+	uint64_t lost_seen; /* new_keys_lost at that read */
+	uint64_t pending; /* oldest bucket of a key not taken, or ~0 */
+	uint64_t taken; /* every key of a bucket <= this is taken */
+};
+
+uint32_t sampler__value_frames(uint32_t depth);
+/* drain.c: its part of sampler__new/free. 0 or -errno. */
+int drain__init(struct sampler *s);
+void drain__free(struct sampler *s);
+
+#endif
