@@ -100,9 +100,14 @@ struct {
 	__uint(max_entries, 1024);
 } interp_procs SEC(".maps");
 
-/* interp_id -> interpreted frames; drained with the counts */
+/*
+ * interp_id -> interpreted frames; drained with the counts. Not
+ * preallocated (10 MiB at every start): a list's id no longer changes
+ * with the pc, so a JVM adds lists only as its call paths change.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u64);
 	__type(value, struct interp_stack);
 	__uint(max_entries, 4096); /* set by user space before load */
