@@ -20,6 +20,7 @@
 #define JIT_READ_CHUNK (64 * 1024)
 #define JIT_HEAD 256 /* bytes hashed to notice a rewritten map */
 #define MAPS_MAX_AGE_NS (5 * 1000 * 1000 * 1000ULL)
+#define PROC_CHECK_NS (1000 * 1000000ULL) /* stat/status at most this often */
 
 /* Read a whole (/proc) file, whose size stat cannot tell. -errno or 0. */
 static int read_all(const char *path, char **buf, size_t *len)
@@ -434,6 +435,18 @@ int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 	uint64_t starttime, vm_exec;
 	uint32_t nspid;
 	bool known = p->maps_hash != 0 || p->jit_seen;
+
+	/*
+	 * A JVM is refreshed every tick for its JIT map; its /proc files
+	 * (pid reuse, mapping sizes) need a look once a second at most (a
+	 * lookup outside every mapping re-reads the maps anyway).
+	 */
+	if (known && !p->gone && p->checked_ns &&
+	    now_ns - p->checked_ns < PROC_CHECK_NS) {
+		p->miss_reread = false;
+		return jit_refresh(s, p, now_ns);
+	}
+	p->checked_ns = now_ns;
 
 	if (read_starttime(p->pid, &starttime)) {
 		p->gone = true;

@@ -35,6 +35,7 @@ struct proc {
 	size_t nv;
 	uint64_t maps_hash;
 	uint64_t maps_read_ns; /* now_ns of the last read of its maps */
+	uint64_t checked_ns; /* now_ns of the last stat/status read */
 	uint64_t vm_exec; /* VmExe and VmLib as of that read */
 	/* its JIT map, tailed */
 	struct jitmap *jit;
