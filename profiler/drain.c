@@ -104,6 +104,13 @@ static int fetch_stack(struct sampler *s, uint64_t key, uint64_t bucket)
 	return stackcache__put(s->stacks, key, s->ips, n, bucket) ? 0 : (int)n;
 }
 
+/* A key of bucket is not taken yet. */
+static void note_pending(struct sampler *s, uint64_t bucket)
+{
+	if (s->pending == NO_BUCKET || bucket < s->pending)
+		s->pending = bucket;
+}
+
 /* Key k may be new: copy its stacks, learn its pid and interp list. */
 static void see_key(struct sampler *s, const struct sample_key *k)
 {
@@ -119,8 +126,7 @@ static void see_key(struct sampler *s, const struct sample_key *k)
 		ops->seen(k, ops->ctx);
 	if (k->interp_id)
 		u64map__add(&s->inew, k->interp_id, &added);
-	if (s->pending == NO_BUCKET || k->bucket < s->pending)
-		s->pending = k->bucket;
+	note_pending(s, k->bucket);
 }
 
 /* A new_keys record: a key just added to the counts map. */
@@ -209,8 +215,7 @@ static int read_all(struct sampler *s, bool ring_lost)
 		if (s->vals[i].read + 1 >= since)
 			see_key(s, k);
 		if (!ops->done(k->bucket, ops->ctx)) {
-			if (s->pending == NO_BUCKET || k->bucket < s->pending)
-				s->pending = k->bucket;
+			note_pending(s, k->bucket);
 			continue;
 		}
 		ops->take(k, s->vals[i].n, ops->ctx);

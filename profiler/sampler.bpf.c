@@ -182,10 +182,13 @@ static long zero_step(__u32 i, void *arg)
 
 /*
  * Store the nr frames at ips (the CPU's stack_scratch) by content; its
- * key (sampler.h), or STACK_LOST when the map is full. Slots past nr
- * that an earlier, longer stack left are cleared first.
+ * key (sampler.h), STACK_NONE for no frames, or STACK_LOST when the map
+ * is full. Unless the caller's walk cleared the rest of the buffer
+ * (cleared), slots past nr that an earlier, longer stack left are
+ * cleared first.
  */
-static __always_inline __u64 store_stack(__u64 *ips, __u32 nr, __u32 lost)
+static __always_inline __u64 store_stack(__u64 *ips, __u32 nr, __u32 lost,
+					 bool cleared)
 {
 	struct stack_hash c = {.ips = ips, .nr = nr,
 			       .h = 0xcbf29ce484222325ULL};
@@ -194,8 +197,7 @@ static __always_inline __u64 store_stack(__u64 *ips, __u32 nr, __u32 lost)
 
 	if (!nr)
 		return STACK_NONE;
-
-	if (used && *used > nr) {
+	if (used && !cleared && *used > nr) {
 		struct zero_range z = {ips, nr, *used};
 
 		bpf_loop(z.to - z.from, zero_step, &z, 0);
@@ -237,7 +239,7 @@ static __always_inline __u64 *stack_buf(void)
  */
 static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
 {
-	__u32 bytes = max_frames * 8, zero = 0, *used;
+	__u32 bytes = max_frames * 8;
 	__u64 *ips = stack_buf();
 	long n;
 
@@ -248,10 +250,7 @@ static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
 	n = bpf_get_stack(ctx, ips, bytes, flags);
 	if (n < 0)
 		n = 0; /* and the buffer cleared */
-	used = bpf_map_lookup_elem(&scratch_used, &zero);
-	if (used)
-		*used = (__u64)n / 8;
-	return store_stack(ips, (__u64)n / 8, lost);
+	return store_stack(ips, (__u64)n / 8, lost, true);
 }
 
 /* State of one frame-pointer walk, shared with the bpf_loop callback. */
@@ -464,7 +463,7 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u64 ip,
 	stat_inc(STAT_INTERP_WALKS);
 	/* step i keeps frame i; the last step kept one too */
 	nr = bpf_loop(max_frames, walk_step, &w, 0);
-	key = store_stack(w.ips, nr > 0 ? nr : 0, STAT_USER_LOST);
+	key = store_stack(w.ips, nr > 0 ? nr : 0, STAT_USER_LOST, false);
 	if (key <= STACK_LOST || !w.st->nr)
 		return key;
 	id = w.h ? w.h : 1;
