@@ -139,12 +139,9 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, struct frame *out)
 
 	if (!name)
 		name = kallsyms_name(s, ip);
-	out->name = name ? name : "[kernel.kallsyms]";
-	out->kind = name ? FRAME_KERNEL : FRAME_UNKNOWN;
-	s->st.frames++;
-	if (!name)
-		s->st.frames_unknown++;
-	return 1;
+	if (name)
+		return sym__one(s, out, name, FRAME_KERNEL);
+	return sym__one(s, out, "[kernel.kallsyms]", FRAME_UNKNOWN);
 }
 
 void kernel__free(struct symbolizer *s)

@@ -75,6 +75,10 @@ struct symbolizer {
 	bool vdso_tried;
 };
 
+/* symbolizer.c: out = one frame (name, kind), counted in the stats; 1 */
+int sym__one(struct symbolizer *s, struct frame *out, const char *name,
+	     enum frame_kind kind);
+
 /* kernel.c */
 void kernel__free(struct symbolizer *s);
 

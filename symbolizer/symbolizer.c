@@ -97,8 +97,8 @@ static const struct pvma *find_vma(const struct proc *p, uint64_t ip)
 	return NULL;
 }
 
-static int one(struct symbolizer *s, struct frame *out, const char *name,
-	       enum frame_kind kind)
+int sym__one(struct symbolizer *s, struct frame *out, const char *name,
+	     enum frame_kind kind)
 {
 	out->name = name;
 	out->kind = kind;
@@ -123,15 +123,15 @@ static int resolve(struct symbolizer *s, struct proc *p, uint64_t ip,
 		const char *name = elfsyms__find(v->elf, ip + v->delta);
 
 		if (name)
-			return one(s, out, name, FRAME_NATIVE);
-		return one(s, out, v->unknown, FRAME_UNKNOWN);
+			return sym__one(s, out, name, FRAME_NATIVE);
+		return sym__one(s, out, v->unknown, FRAME_UNKNOWN);
 	}
 	n = jitmap__find(p->jit, ip, when_ns, s->slack_ns, out, max);
 	if (n > 0) {
 		s->st.frames += n;
 		return n;
 	}
-	return v ? one(s, out, v->unknown, FRAME_UNKNOWN) : 0;
+	return v ? sym__one(s, out, v->unknown, FRAME_UNKNOWN) : 0;
 }
 
 int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
@@ -142,7 +142,7 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 
 	if (!p || max < 1)
 		return max < 1 ? -EINVAL
-			       : one(s, out, s->unknown, FRAME_UNKNOWN);
+			       : sym__one(s, out, s->unknown, FRAME_UNKNOWN);
 	/* never told about it: learn it now, once (it may be gone) */
 	if (p->gone && !p->maps_hash && !p->jit_seen && !p->miss_reread) {
 		p->miss_reread = true;
@@ -160,7 +160,7 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 		if (n)
 			return n;
 	}
-	return one(s, out, s->unknown, FRAME_UNKNOWN);
+	return sym__one(s, out, s->unknown, FRAME_UNKNOWN);
 }
 
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)
