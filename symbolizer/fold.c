@@ -43,6 +43,20 @@ static int reserve(struct fold_line *l, size_t extra)
 	return 0;
 }
 
+int fold_line__append(struct fold_line *l, const char *text, size_t len)
+{
+	if (!len)
+		return 0;
+	if (reserve(l, len + 1))
+		return -ENOMEM;
+	if (l->len)
+		l->buf[l->len++] = ';';
+	memcpy(l->buf + l->len, text, len);
+	l->len += len;
+	l->buf[l->len] = '\0';
+	return 0;
+}
+
 /*
  * ';' separates frames and '\n' ends a line, so neither may survive in a
  * name; ':' keeps "a;b" readable, a space keeps the line whole.

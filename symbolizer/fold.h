@@ -32,6 +32,8 @@ void fold_line__reset(struct fold_line *l);
 void fold_line__release(struct fold_line *l);
 /* Append one frame (a ';' goes before all but the first). 0 or -ENOMEM. */
 int fold_line__push(struct fold_line *l, const struct frame *f);
+/* Append frames already folded (len bytes, "a;b_[j]"; none if 0). */
+int fold_line__append(struct fold_line *l, const char *text, size_t len);
 /* Append a plain name (comm, "[truncated]", the "-" delimiter). */
 int fold_line__push_name(struct fold_line *l, const char *name);
 

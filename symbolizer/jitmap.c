@@ -10,7 +10,10 @@
 struct entry {
 	uint64_t start, end;
 	uint64_t lower, stamp;
-	const char *name; /* nframes NUL-separated parts, outermost first */
+	/* nframes NUL-separated parts, outermost first; or, while nframes
+	 * is 0, the name as the line wrote it (named on first lookup: a
+	 * JVM's map has thousands of lines, its samples hit a few hundred) */
+	const char *name;
 	uint16_t nframes;
 	uint8_t kind; /* of the outermost part */
 };
@@ -105,22 +108,11 @@ static int add_line(struct jitmap *m, const char *line, size_t len,
 {
 	struct jitline pl;
 	struct entry *e;
-	size_t nlen;
-	int nframes = 1;
-	enum frame_kind kind;
 
 	if (jitline__parse(line, len, &pl)) {
 		if (bad)
 			(*bad)++;
 		return 0;
-	}
-	if (reserve(&m->scratch, &m->scap, pl.name_len + 1))
-		return -ENOMEM;
-	kind = jitline__name(pl.name, pl.name_len, m->scratch);
-	nlen = strlen(m->scratch);
-	if (kind == FRAME_JAVA && !m->no_inline) {
-		nframes = split_chain(m->scratch, nlen);
-		nlen -= nframes - 1;
 	}
 	if (m->n == m->cap) {
 		size_t ncap = m->cap ? m->cap * 2 : 1024;
@@ -132,16 +124,41 @@ static int add_line(struct jitmap *m, const char *line, size_t len,
 		m->cap = ncap;
 	}
 	e = &m->ents[m->n];
-	e->name = strpool__add(m->pool, m->scratch, nlen);
+	e->name = strpool__add(m->pool, pl.name, pl.name_len);
 	if (!e->name)
 		return -ENOMEM;
 	e->start = pl.start;
 	e->end = pl.start + pl.size;
 	e->lower = lower;
 	e->stamp = stamp;
+	e->nframes = 0;
+	e->kind = FRAME_UNKNOWN;
+	m->n++;
+	return 0;
+}
+
+/* Normalise e's name as written into its frames (jitline.h). */
+static int name_entry(struct jitmap *m, struct entry *e)
+{
+	size_t nlen = strlen(e->name);
+	int nframes = 1;
+	enum frame_kind kind;
+	const char *name;
+
+	if (reserve(&m->scratch, &m->scap, nlen + 1))
+		return -ENOMEM;
+	kind = jitline__name(e->name, nlen, m->scratch);
+	nlen = strlen(m->scratch);
+	if (kind == FRAME_JAVA && !m->no_inline) {
+		nframes = split_chain(m->scratch, nlen);
+		nlen -= nframes - 1;
+	}
+	name = strpool__add(m->pool, m->scratch, nlen);
+	if (!name)
+		return -ENOMEM;
+	e->name = name;
 	e->nframes = nframes;
 	e->kind = kind;
-	m->n++;
 	return 0;
 }
 
@@ -228,15 +245,15 @@ static int reindex(struct jitmap *m)
  * The last-written entry covering ip among those read by a refresh whose
  * previous look was before limit; NULL if none.
  */
-static const struct entry *covering(const struct jitmap *m, size_t lo,
-				    uint64_t ip, uint64_t limit)
+static struct entry *covering(const struct jitmap *m, size_t lo, uint64_t ip,
+			      uint64_t limit)
 {
-	const struct entry *best = NULL;
+	struct entry *best = NULL;
 
 	/* every covering entry sits before lo, and the walk stops at the
 	 * first slot whose running max end cannot reach ip */
 	for (size_t i = lo; i-- > 0 && m->ix[i].maxend > ip;) {
-		const struct entry *e = &m->ents[m->ix[i].e];
+		struct entry *e = &m->ents[m->ix[i].e];
 
 		if (e->end > ip && e->lower < limit && (!best || e > best))
 			best = e;
@@ -248,7 +265,7 @@ int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
 		 uint64_t slack_ns, struct frame *out, int max)
 {
 	uint64_t limit = when_ns + slack_ns;
-	const struct entry *best;
+	struct entry *best;
 	size_t lo = 0, hi;
 	const char *name;
 	int n;
@@ -267,7 +284,7 @@ int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
 			hi = mid;
 	}
 	best = covering(m, lo, ip, limit);
-	if (!best)
+	if (!best || (!best->nframes && name_entry(m, best)))
 		return 0;
 	name = best->name;
 	for (n = 0; n < best->nframes && n < max; n++) {

@@ -151,6 +151,7 @@ static void proc_reset(struct proc *p)
 	p->jit = NULL;
 	p->jit_dev = p->jit_ino = p->jit_off = p->jit_head = 0;
 	p->jit_seen = p->jit_stale = false;
+	p->jit_lower_max = 0;
 	p->gone = false;
 }
 
@@ -183,6 +184,11 @@ static int procs_grow(struct symbolizer *s)
 	s->procs = np;
 	s->procs_cap = cap;
 	return 0;
+}
+
+void proc__changed(struct symbolizer *s, struct proc *p)
+{
+	p->version = ++s->serial;
 }
 
 /* Find or add the record of pid; NULL only when memory ran out. */
@@ -309,6 +315,7 @@ int proc__read_maps(struct symbolizer *s, struct proc *p)
 	p->nv = pm->n;
 	p->maps_hash = h;
 	procmaps__free(pm);
+	proc__changed(s, p);
 	return 0;
 }
 
@@ -337,6 +344,22 @@ static int jit_tail(struct symbolizer *s, struct proc *p, int fd,
 			break;
 	}
 	free(buf);
+	return err;
+}
+
+/* Read what the map gained; new lines give p a new version. */
+static int jit_read(struct symbolizer *s, struct proc *p, int fd,
+		    uint64_t now_ns)
+{
+	uint64_t lower = p->jit_seen ? p->jit_last_look : 0;
+	size_t before = jitmap__count(p->jit);
+	int err = jit_tail(s, p, fd, lower, now_ns);
+
+	if (jitmap__count(p->jit) != before) {
+		if (lower > p->jit_lower_max)
+			p->jit_lower_max = lower;
+		proc__changed(s, p);
+	}
 	return err;
 }
 
@@ -382,18 +405,23 @@ static int jit_refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 		p->jit_stale = false;
 		if (p->jit)
 			jitmap__drop_partial(p->jit);
+		proc__changed(s, p);
 	}
 	mtime = st.st_mtim.tv_sec * 1000000000ULL + st.st_mtim.tv_nsec;
 	/* starttime has clock-tick resolution: allow two ticks */
 	tick = 1000000000ULL /
 	       (sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100);
 	if (mtime + 2 * tick < p->start_real_ns) {
-		if (!p->jit_stale)
+		if (!p->jit_stale) {
 			s->st.maps_stale++;
+			proc__changed(s, p);
+		}
 		p->jit_stale = true;
 		close(fd);
 		return 0;
 	}
+	if (p->jit_stale)
+		proc__changed(s, p);
 	p->jit_stale = false;
 	err = 0;
 	if (!p->jit)
@@ -401,8 +429,7 @@ static int jit_refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 	if (!p->jit)
 		err = -ENOMEM;
 	else
-		err = jit_tail(s, p, fd, p->jit_seen ? p->jit_last_look : 0,
-			       now_ns);
+		err = jit_read(s, p, fd, now_ns);
 	p->jit_head = head_hash(fd, p->jit_off);
 	close(fd);
 	/* the time rule is as fine as the reads are close (README) */
@@ -452,8 +479,10 @@ int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 		p->gone = true;
 		return known ? 0 : -ESRCH;
 	}
-	if (known && starttime != p->starttime)
+	if (known && starttime != p->starttime) {
 		proc_reset(p); /* the pid now names another process */
+		proc__changed(s, p);
+	}
 	nspid = read_status(p->pid, &vm_exec);
 	if (p->starttime != starttime || !known) {
 		p->starttime = starttime;

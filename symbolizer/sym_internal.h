@@ -44,6 +44,10 @@ struct proc {
 				 * file rewritten in place (jcmd) */
 	uint64_t jit_last_look; /* now_ns of the last refresh that read it */
 	bool jit_seen, jit_stale;
+	/* naming state (symbolizer__version): a fresh serial on any change
+	 * that can rename an address; 0 before the first */
+	uint64_t version;
+	uint64_t jit_lower_max; /* the newest JIT lines' lower time */
 };
 
 struct elf_slot {
@@ -65,6 +69,7 @@ struct symbolizer {
 	struct elf_slot *elfs; /* open addressing by (dev, ino) */
 	size_t nelfs, elfs_cap;
 	/* kernel frames (kernel.c) */
+	uint64_t serial; /* the last proc version handed out */
 	struct symtab *ksyms; /* /proc/kallsyms, read when first needed */
 	bool ksyms_tried;
 	struct ksym_source ksrc; /* name NULL: none, or it failed */
@@ -87,6 +92,8 @@ struct proc *proc__get(struct symbolizer *s, uint32_t pid);
 int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns);
 int proc__read_maps(struct symbolizer *s, struct proc *p);
 void proc__free(struct proc *p);
+/* p's names may have changed: give it a new version. */
+void proc__changed(struct symbolizer *s, struct proc *p);
 
 /* elf_cache.c: the parsed ELF for (dev, ino), opening it via open_path. */
 struct elfsyms *elf_cache__get(struct symbolizer *s, uint64_t dev, uint64_t ino,

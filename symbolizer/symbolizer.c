@@ -134,6 +134,16 @@ static int resolve(struct symbolizer *s, struct proc *p, uint64_t ip,
 	return v ? sym__one(s, out, v->unknown, FRAME_UNKNOWN) : 0;
 }
 
+/*
+ * No mapping can ever hold ip: page zero, or past any user address (56
+ * bits: x86-64 with 5-level paging). Frame-pointer walks through code
+ * built without them return such junk (often text: "orof-war").
+ */
+static bool impossible(uint64_t ip)
+{
+	return ip < 4096 || ip >> 56;
+}
+
 int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 		     uint64_t when_ns, struct frame *out, int max)
 {
@@ -153,7 +163,7 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 		return n;
 	/* no mapping holds ip: maps may have changed since the last
 	 * refresh; re-read once per refresh while the process lives */
-	if (!p->gone && !p->miss_reread) {
+	if (!p->gone && !p->miss_reread && !impossible(ip)) {
 		p->miss_reread = true;
 		if (!proc__read_maps(s, p))
 			n = resolve(s, p, ip, when_ns, out, max);
@@ -161,6 +171,17 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 			return n;
 	}
 	return sym__one(s, out, s->unknown, FRAME_UNKNOWN);
+}
+
+uint64_t symbolizer__version(struct symbolizer *s, uint32_t pid,
+			     uint64_t when_ns)
+{
+	struct proc *p = proc__get(s, pid);
+
+	/* a line is eligible when its lower < when + slack (jitmap.h) */
+	if (!p || when_ns + s->slack_ns <= p->jit_lower_max)
+		return 0;
+	return p->version;
 }
 
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)

@@ -96,6 +96,16 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 		     uint64_t when_ns, struct frame *out, int max);
 
 /*
+ * The naming state of pid for samples at when_ns, so callers can keep
+ * names: while it returns the same nonzero value, symbolizer__user(pid,
+ * ip, when) names every ip the same for any when >= when_ns, except
+ * FRAME_UNKNOWN frames (a later miss may re-read the maps). 0 when that
+ * cannot be promised: the process is unknown, or JIT lines are so new
+ * that they may not be eligible at when_ns yet (the time rule below).
+ */
+uint64_t symbolizer__version(struct symbolizer *s, uint32_t pid,
+			     uint64_t when_ns);
+/*
  * Name kernel address ip; always one frame: FRAME_KERNEL (module symbols
  * without their "[module]"), or FRAME_UNKNOWN "[kernel.kallsyms]" below
  * the first text symbol or far past a symbol. Names come from the kernel

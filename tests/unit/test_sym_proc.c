@@ -69,6 +69,36 @@ static void test_tail(void)
 	symbolizer__free(s);
 }
 
+/*
+ * symbolizer__version: the same while no lookup can name differently;
+ * new once new lines are read; 0 for samples the newest lines may not
+ * name yet (their lower bound is not before the sample plus slack).
+ */
+static void test_version(void)
+{
+	struct symbolizer_opts o = {.map_dir = dir, .jit_slack_ns = 1};
+	struct symbolizer *s = symbolizer__new(&o);
+	uint64_t v1, v2;
+
+	CHECK_INT(symbolizer__version(s, getpid(), 50 * MS), 0); /* unknown */
+	unlink(map);
+	append("100000 100 app/Main.loop\n");
+	CHECK_INT(symbolizer__refresh(s, getpid(), 100 * MS), 0);
+	v1 = symbolizer__version(s, getpid(), 90 * MS);
+	CHECK(v1 != 0);
+	CHECK_INT(symbolizer__version(s, getpid(), 150 * MS), v1);
+	CHECK_INT(symbolizer__refresh(s, getpid(), 200 * MS), 0);
+	CHECK_INT(symbolizer__version(s, getpid(), 150 * MS), v1);
+	append("100000 80 app/Reused.m\n"); /* written in (200, 300] ms */
+	CHECK_INT(symbolizer__refresh(s, getpid(), 300 * MS), 0);
+	CHECK_INT(symbolizer__version(s, getpid(), 150 * MS), 0);
+	v2 = symbolizer__version(s, getpid(), 250 * MS);
+	CHECK(v2 != 0 && v2 != v1);
+	CHECK_STR(name_at(s, JIT + 0x10, 250 * MS, NULL), "app/Reused.m");
+	CHECK_INT(symbolizer__version(s, getpid(), 250 * MS), v2);
+	symbolizer__free(s);
+}
+
 /* A map older than the process is another process's: ignored, until
  * the live process writes it. */
 static void test_stale(void)
@@ -159,6 +189,7 @@ int main(void)
 	strcpy(dir, map);
 	snprintf(map, sizeof(map), "%s/perf-%d.map", dir, getpid());
 	test_tail();
+	test_version();
 	test_stale();
 	test_rewrite();
 	test_no_inline();
