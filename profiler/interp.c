@@ -7,15 +7,22 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "hotspot.h"
 #include "interp.h"
+#include "targets.h"
 #include "strpool.h"
 
 #define RETRY_NS (1000 * 1000 * 1000ULL) /* not (yet) a JVM: look again */
 #define QUICK_TRIES 20 /* first looks every tick: a JVM being launched */
 #define MAX_TRIES 80 /* then give up on the process */
+/* older, and no libjvm.so: not a JVM (a launched one maps it at once) */
+#define YOUNG_NS (10 * 1000 * 1000 * 1000ULL)
 #define RESOLVE_NS (1000 * 1000 * 1000ULL) /* re-resolve a list this often */
 #define NAME_CAP 1024
+/* interp__version of keys without a list: not a JVM (yet), or a JVM */
+#define V_NONE 1
+#define V_JVM 2
 
 enum jvm_state { J_TRY, J_JVM, J_NOT };
 
@@ -49,6 +56,8 @@ struct list_ent {
 	uint32_t pid;
 	uint64_t id;
 	uint64_t resolved_ns, seen_ns;
+	uint64_t serial; /* new whenever its names change (interp__version) */
+	uint64_t sum; /* of the names as resolved */
 	uint32_t nr;
 	struct list_frame *f;
 };
@@ -63,6 +72,8 @@ struct interp {
 	struct list_ent *lists;
 	size_t nlists, lists_cap;
 	uint64_t now_ns, last_sweep_ns;
+	uint64_t serial; /* the last list serial handed out */
+	uint32_t self; /* our pid */
 	struct interp_stack scratch;
 	struct interp_stats st;
 };
@@ -82,6 +93,8 @@ struct interp *interp__new(struct sampler *smp)
 	if (!in)
 		return NULL;
 	in->smp = smp;
+	in->serial = V_JVM; /* serials come after the fixed versions */
+	in->self = getpid();
 	in->pool = strpool__new();
 	if (!in->pool) {
 		free(in);
@@ -164,7 +177,9 @@ static struct jvm *jvm_find(const struct interp *in, uint32_t pid)
  * libjvm.so and generates its interpreter within its first few hundred
  * milliseconds, and each tick of delay leaves its interpreted frames
  * unnamed: so ask every tick at first (and while it says -EAGAIN), then
- * once a second, and give up after about a minute.
+ * once a second, and give up after about a minute. A process older than
+ * YOUNG_NS without libjvm.so is given up at once: each try reads its
+ * /proc/PID/maps, and a host has hundreds of processes.
  */
 static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 {
@@ -175,7 +190,8 @@ static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	j->h = hotspot__open(j->pid);
 	if (!j->h) {
 		err = errno;
-		if (err == ESRCH || ++j->tries >= MAX_TRIES)
+		if (err == ESRCH || ++j->tries >= MAX_TRIES ||
+		    (err == ENOENT && proc_age_ns(j->pid) > YOUNG_NS))
 			j->state = J_NOT;
 		/* no JVM so far: stop the pending walk of a target */
 		if (j->state == J_NOT ||
@@ -351,6 +367,20 @@ static bool in_interp(const struct jvm *j, uint64_t ip)
 	return ip >= j->start && ip < j->end;
 }
 
+/* A new serial for e if its frames or their names changed. */
+static void renamed(struct interp *in, struct list_ent *e)
+{
+	uint64_t sum = e->nr;
+
+	for (uint32_t i = 0; i < e->nr; i++)
+		sum = mix(sum ^ e->f[i].idx ^ e->f[i].ip ^
+			  (uint64_t)(uintptr_t)e->f[i].name);
+	if (!e->serial || sum != e->sum) {
+		e->sum = sum;
+		e->serial = ++in->serial;
+	}
+}
+
 /* Name the frames of e from the BPF list (the interp map entry). */
 static int resolve(struct interp *in, struct jvm *j, struct list_ent *e)
 {
@@ -392,6 +422,7 @@ static int resolve(struct interp *in, struct jvm *j, struct list_ent *e)
 					: (int64_t)s->hashes);
 	}
 	e->resolved_ns = in->now_ns;
+	renamed(in, e);
 	return 0;
 }
 
@@ -414,6 +445,7 @@ static struct list_ent *list_of(struct interp *in, const struct sample_key *k)
 		if (resolve(in, j, e)) {
 			e->nr = 0;
 			e->resolved_ns = 0;
+			renamed(in, e);
 		}
 	} else if (in->now_ns - e->resolved_ns > RESOLVE_NS) {
 		resolve(in, j, e); /* on failure the old names stay */
@@ -437,6 +469,9 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 					     now_ns - 10 * RESOLVE_NS);
 		}
 	}
+	/* ourselves: we map libjvm.so files to read their symbols */
+	if (k->pid == in->self)
+		return;
 	j = jvm_get(in, k->pid);
 	if (j && j->state == J_TRY && now_ns >= j->next_try_ns)
 		jvm_try(in, j, now_ns);
@@ -474,6 +509,21 @@ int interp__names(struct interp *in, const struct sample_key *k,
 		named++;
 	}
 	return named;
+}
+
+uint64_t interp__version(const struct interp *in, const struct sample_key *k)
+{
+	const struct jvm *j = jvm_find(in, k->pid);
+	const struct list_ent *e;
+
+	if (!j || j->state != J_JVM)
+		return V_NONE; /* interp__names names nothing */
+	if (!k->interp_id)
+		return V_JVM;
+	if (!in->lists_cap)
+		return 0;
+	e = list_slot(in->lists, in->lists_cap, k->pid, k->interp_id);
+	return e->id ? e->serial : 0;
 }
 
 bool interp__in_interpreter(const struct interp *in, uint32_t pid, uint64_t ip)

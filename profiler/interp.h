@@ -46,6 +46,13 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 int interp__names(struct interp *in, const struct sample_key *k,
 		  const uint64_t *ips, int n, const char **names);
 
+/*
+ * The state interp__names() and interp__in_interpreter() answer k from:
+ * while it returns the same nonzero value they answer k the same. 0 when
+ * k's list is not known.
+ */
+uint64_t interp__version(const struct interp *in, const struct sample_key *k);
+
 /* Does ip lie in pid's interpreter (as far as we know yet)? */
 bool interp__in_interpreter(const struct interp *in, uint32_t pid, uint64_t ip);
 

@@ -136,11 +136,19 @@ static void on_seen(const struct sample_key *k, void *ctx)
 	struct pid_info *pi;
 	bool added;
 
-	stackfold__seen(r->sf, k, r->now_ns); /* interpreted frames */
+	/* interpreted frames; a kernel thread has none (no user stack) */
+	if (k->user_stack != STACK_NONE)
+		stackfold__seen(r->sf, k, r->now_ns);
 	pi = pidset__get(r->pids, k->pid, &added);
-	if (pi)
-		pi->seen_ns = r->now_ns;
-	if (!pi || !added)
+	if (!pi)
+		return;
+	pi->seen_ns = r->now_ns;
+	if (k->user_stack != STACK_NONE)
+		pi->user = true; /* else a kernel thread, so far: no files */
+	if (!added)
+		return;
+	proc_comm(k->pid, pi->comm);
+	if (!pi->user)
 		return;
 	/*
 	 * Tail a JVM's map every tick from the first sight, not from the next
@@ -150,9 +158,7 @@ static void on_seen(const struct sample_key *k, void *ctx)
 	 * few processes are all tailed; host-wide, those with a map so far.
 	 */
 	pi->jit = r->launched || r->o.nr_pids || proc_has_jit_map(k->pid);
-	if (!r->o.kernel_only) /* else there are no user frames to name */
-		symbolizer__refresh(r->sym, k->pid, r->now_ns);
-	proc_comm(k->pid, pi->comm);
+	symbolizer__refresh(r->sym, k->pid, r->now_ns);
 }
 
 /* Name a new kernel stack's frames with the next batch. */
@@ -225,14 +231,16 @@ static void refresh_one(struct pid_info *pi, void *ctx)
 	struct run *r = ctx;
 	uint64_t pending_ns = r->tb.bucket_ns + GUARD_NS + 1000000000ULL;
 
-	if (pi->gone || (!pi->jit && !r->full) || r->o.kernel_only)
+	if (pi->gone || !pi->user || (!pi->jit && !r->full))
 		return;
 	if (!pi->jit && r->now_ns - pi->seen_ns > pending_ns)
 		return;
 	if (!pi->jit)
 		pi->jit = proc_has_jit_map(pi->pid);
+	/* an exit is noticed within a second; -p targets are watched by
+	 * over() every tick */
 	if (symbolizer__refresh(r->sym, pi->pid, r->now_ns) == -ESRCH ||
-	    !proc_alive(pi->pid))
+	    (r->full && !proc_alive(pi->pid)))
 		pi->gone = true;
 	else if (r->o.per_thread)
 		proc_comm(pi->pid, pi->comm);
@@ -395,7 +403,7 @@ static void track_jvm(struct run *r, int pid)
 	pi = pidset__get(r->pids, pid, &added);
 	if (!pi || !added)
 		return;
-	pi->jit = true;
+	pi->jit = pi->user = true;
 	symbolizer__refresh(r->sym, pid, now_ns());
 	proc_comm(pid, pi->comm);
 }
@@ -613,6 +621,8 @@ static void summary(struct run *r)
 	sampler__stats(r->smp, st);
 	symbolizer__stats(r->sym, &ss);
 	ss.frames += fs->interp_named; /* named by interp.c, not symbolizer */
+	ss.frames += fs->frames; /* named from stackfold's cache */
+	ss.frames_unknown += fs->frames_unknown;
 	if (r->pr && probe_summary(r, st, secs))
 		return;
 	if (!r->pr)

@@ -6,7 +6,8 @@
 #   profile sources include the skeleton, so they depend on it.
 PROFILE_SRCS := profiler/profile.c profiler/profile_opts.c profiler/slices.c \
 	profiler/sampler.c profiler/cpus.c profiler/maxstack.c \
-	profiler/launch.c profiler/stackfold.c profiler/targets.c \
+	profiler/launch.c profiler/stackfold.c profiler/namecache.c \
+	profiler/targets.c \
 	profiler/sliceout.c profiler/jvmprep.c profiler/interp.c \
 	profiler/stackcache.c profiler/ksymbpf.c profiler/drain.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/%.o)
@@ -39,7 +40,8 @@ $(PROFILE_OBJS): $(BUILD)/profiler/sampler.skel.h $(BUILD)/profiler/ksym.skel.h
 
 # Unit tests: pure modules only (no BPF, no symbolizer).
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_options \
-	$(BUILD)/tests/unit/test_prof_slices $(BUILD)/tests/unit/test_prof_stackcache
+	$(BUILD)/tests/unit/test_prof_slices $(BUILD)/tests/unit/test_prof_stackcache \
+	$(BUILD)/tests/unit/test_prof_namecache
 $(BUILD)/tests/unit/test_prof_options: $(BUILD)/tests/unit/test_prof_options.o \
 		$(BUILD)/profiler/profile_opts.o $(BUILD)/profiler/cpus.o \
 		$(BUILD)/profiler/launch.o
@@ -52,6 +54,12 @@ $(BUILD)/tests/unit/test_prof_slices: $(BUILD)/tests/unit/test_prof_slices.o \
 $(BUILD)/tests/unit/test_prof_stackcache: \
 		$(BUILD)/tests/unit/test_prof_stackcache.o \
 		$(BUILD)/profiler/stackcache.o $(BUILD)/symbolizer/u64map.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+$(BUILD)/tests/unit/test_prof_namecache: \
+		$(BUILD)/tests/unit/test_prof_namecache.o \
+		$(BUILD)/profiler/namecache.o $(BUILD)/symbolizer/u64map.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

@@ -9,6 +9,8 @@
 #include "stackfold.h"
 
 #define MAX_INLINE 64 /* frames one address may expand to */
+/* named stack sides kept: a few thousand deep Java stacks */
+#define CACHE_BYTES (8u << 20)
 
 struct stackfold {
 	struct stackfold_cfg cfg;
@@ -16,7 +18,8 @@ struct stackfold {
 	struct symbolizer *sym;
 	const uint64_t *uips, *kips; /* the key's stacks (sampler's copies) */
 	struct frame frames[MAX_INLINE];
-	struct fold_line line;
+	struct fold_line line, part; /* the line; one side of it */
+	struct namecache *cache;
 	struct stackfold_stats st;
 	struct interp *interp; /* NULL with no_interp or no user stacks */
 	const char **inames; /* depth: interpreted frame names, leaf first */
@@ -33,15 +36,17 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 	sf->smp = smp;
 	sf->sym = sym;
 	sf->inames = calloc(cfg->depth, sizeof(*sf->inames));
+	sf->cache = namecache__new(CACHE_BYTES);
 	if (cfg->user && !cfg->no_interp && smp)
 		sf->interp = interp__new(smp);
-	if (!sf->inames ||
+	if (!sf->inames || !sf->cache ||
 	    (cfg->user && !cfg->no_interp && smp && !sf->interp)) {
 		stackfold__free(sf);
 		errno = ENOMEM;
 		return NULL;
 	}
 	fold_line__init(&sf->line, cfg->annotate);
+	fold_line__init(&sf->part, cfg->annotate);
 	return sf;
 }
 
@@ -50,6 +55,8 @@ void stackfold__free(struct stackfold *sf)
 	if (!sf)
 		return;
 	fold_line__release(&sf->line);
+	fold_line__release(&sf->part);
+	namecache__free(sf->cache);
 	interp__free(sf->interp);
 	free(sf->inames);
 	free(sf);
@@ -77,26 +84,26 @@ static bool is_interpreter(const struct frame *f)
 }
 
 /*
- * Push user frames root first; non-leaf addresses are return addresses.
- * Interpreted frames get their Java method's name (interp.h); the rest
- * of the interpreter's frames stay "Interpreter" (or "[unknown]" without
- * the agent's map) and are counted.
+ * Name user frames hi-1 down to lo (root first) onto l; non-leaf
+ * addresses are return addresses. Interpreted frames get their Java
+ * method's name (sf->inames, from interp.h); the rest of the
+ * interpreter's frames stay "Interpreter" (or "[unknown]" without the
+ * agent's map) and are counted in *c.
  */
-static int push_user(struct stackfold *sf, const struct sample_key *k, int n,
-		     uint64_t when_ns, uint64_t count)
+static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
+		     int hi, uint64_t when_ns, struct fold_line *l,
+		     struct part_counts *c)
 {
-	int i, j, nf, ret = 0, named = 0, unnamed = 0;
+	int i, j, nf, ret = 0;
 
-	if (sf->interp)
-		interp__names(sf->interp, k, sf->uips, n, sf->inames);
-	for (i = n - 1; i >= 0 && !ret; i--) {
+	for (i = hi - 1; i >= lo && !ret; i--) {
 		uint64_t ip = sf->uips[i] - (i ? 1 : 0);
 
 		if (sf->interp && sf->inames[i]) {
 			struct frame f = {sf->inames[i], FRAME_INTERP};
 
-			ret = fold_line__push(&sf->line, &f);
-			named++;
+			ret = fold_line__push(l, &f);
+			c->interp_named++;
 			continue;
 		}
 		nf = symbolizer__user(sf->sym, k->pid, ip, when_ns, sf->frames,
@@ -104,28 +111,138 @@ static int push_user(struct stackfold *sf, const struct sample_key *k, int n,
 		if (nf > 0 && (is_interpreter(&sf->frames[0]) ||
 			       (sf->interp && interp__in_interpreter(
 						  sf->interp, k->pid, ip))))
-			unnamed++;
+			c->interp_unnamed++;
 		for (j = 0; j < nf && !ret; j++)
-			ret = fold_line__push(&sf->line, &sf->frames[j]);
+			ret = fold_line__push(l, &sf->frames[j]);
 	}
-	sf->st.interp_named += named * count;
-	sf->st.interp_unnamed += unnamed * count;
-	if (named || unnamed)
-		sf->st.interp_samples += count;
-	if (unnamed)
-		sf->st.interp_unnamed_samples += count;
 	return ret;
 }
 
-static int push_kernel(struct stackfold *sf, int n)
+static int name_kernel(struct stackfold *sf, int lo, int hi,
+		       struct fold_line *l)
 {
 	int i, ret = 0;
 
-	for (i = n - 1; i >= 0 && !ret; i--) {
+	for (i = hi - 1; i >= lo && !ret; i--) {
 		symbolizer__kernel(sf->sym, sf->kips[i] - (i ? 1 : 0),
 				   sf->frames);
-		ret = fold_line__push(&sf->line, &sf->frames[0]);
+		ret = fold_line__push(l, &sf->frames[0]);
 	}
+	return ret;
+}
+
+/* The symbolizer's frame counts, to see what a naming adds. */
+static void counters(struct stackfold *sf, struct part_counts *c)
+{
+	struct symbolizer_stats ss;
+
+	symbolizer__stats(sf->sym, &ss);
+	c->frames = ss.frames;
+	c->unknown = ss.frames_unknown;
+}
+
+/*
+ * Name the callers of a stack (frames n-1 down to 1) into sf->part, and
+ * keep them when their names cannot change: the naming state was the same
+ * before and after, and (user frames) none is unknown, which a later
+ * lookup may still name. *c gets what the naming counted.
+ */
+static int name_callers(struct stackfold *sf, const struct sample_key *k, int n,
+			uint64_t when_ns, const struct part_id *id,
+			struct part_counts *c)
+{
+	bool user = id->pid != 0;
+	uint64_t v1 = user ? symbolizer__version(sf->sym, k->pid, when_ns) : 1;
+	struct part_counts before;
+	int ret;
+
+	fold_line__reset(&sf->part);
+	memset(c, 0, sizeof(*c));
+	counters(sf, &before);
+	ret = user ? name_user(sf, k, 1, n, when_ns, &sf->part, c)
+		   : name_kernel(sf, 1, n, &sf->part);
+	if (ret)
+		return ret;
+	counters(sf, c);
+	c->frames -= before.frames;
+	c->unknown -= before.unknown;
+	if (!user)
+		namecache__put(sf->cache, id, 1, 1, c, sf->part.buf,
+			       sf->part.len);
+	else if (v1 && !c->unknown &&
+		 v1 == symbolizer__version(sf->sym, k->pid, when_ns))
+		namecache__put(sf->cache, id, v1,
+			       sf->interp ? interp__version(sf->interp, k) : 1,
+			       c, sf->part.buf, sf->part.len);
+	return 0;
+}
+
+/*
+ * A stack's callers, without its leaf: the leaf pc differs from sample to
+ * sample within one function, the return addresses above it repeat.
+ */
+static uint64_t callers_hash(const uint64_t *ips, int n)
+{
+	uint64_t h = n;
+
+	for (int i = 1; i < n; i++) {
+		h = (h ^ ips[i]) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/* Append the callers of a stack of n frames, cached or named now. */
+static int push_callers(struct stackfold *sf, const struct sample_key *k, int n,
+			uint64_t when_ns, bool user, struct part_counts *c)
+{
+	struct part_id id = {callers_hash(user ? sf->uips : sf->kips, n),
+			     user ? k->interp_id : 0, user ? k->pid : 0};
+	uint64_t v1 = 1, v2 = 1;
+	const struct part *p = NULL;
+	int ret;
+
+	if (user) {
+		v1 = symbolizer__version(sf->sym, k->pid, when_ns);
+		v2 = sf->interp ? interp__version(sf->interp, k) : 1;
+	}
+	if (v1 && v2)
+		p = namecache__get(sf->cache, &id, v1, v2);
+	if (p) {
+		*c = p->c;
+		sf->st.frames += c->frames; /* the symbolizer counts the rest */
+		sf->st.frames_unknown += c->unknown;
+		return fold_line__append(&sf->line, p->text, p->len);
+	}
+	ret = name_callers(sf, k, n, when_ns, &id, c);
+	return ret ?: fold_line__append(&sf->line, sf->part.buf, sf->part.len);
+}
+
+/*
+ * Append one side of k (n frames; user or kernel) to the line, and count
+ * its interpreted frames for count samples.
+ */
+static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
+		     uint64_t when_ns, uint64_t count, bool user)
+{
+	struct part_counts c = {}, leaf = {};
+	int ret = 0;
+
+	if (user && sf->interp)
+		interp__names(sf->interp, k, sf->uips, n, sf->inames);
+	if (n > 1)
+		ret = push_callers(sf, k, n, when_ns, user, &c);
+	if (!ret)
+		ret = user ? name_user(sf, k, 0, 1, when_ns, &sf->line, &leaf)
+			   : name_kernel(sf, 0, 1, &sf->line);
+	c.interp_named += leaf.interp_named;
+	c.interp_unnamed += leaf.interp_unnamed;
+	sf->st.interp_named += c.interp_named * count;
+	sf->st.interp_unnamed += c.interp_unnamed * count;
+	if (c.interp_named || c.interp_unnamed)
+		sf->st.interp_samples += count;
+	if (c.interp_unnamed)
+		sf->st.interp_unnamed_samples += count;
 	return ret;
 }
 
@@ -198,13 +315,13 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 	if (!ret && nu == -2)
 		ret = fold_line__push_name(&sf->line, "[lost user stack]");
 	if (!ret && nu > 0)
-		ret = push_user(sf, k, nu, when_ns, count);
+		ret = push_side(sf, k, nu, when_ns, count, true);
 	if (!ret && sf->cfg.delimit && nu != -1 && nk != -1)
 		ret = fold_line__push_name(&sf->line, "-");
 	if (!ret && nk == -2)
 		ret = fold_line__push_name(&sf->line, "[lost kernel stack]");
 	if (!ret && nk > 0)
-		ret = push_kernel(sf, nk);
+		ret = push_side(sf, k, nk, when_ns, count, false);
 	if (!ret && sf->cfg.probe_leaf)
 		cut_probe(&sf->line);
 	if (ret) {

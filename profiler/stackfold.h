@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "fold.h"
 #include "interp.h"
+#include "namecache.h"
 #include "sampler_ctl.h"
 #include "symbolizer.h"
 
@@ -37,6 +38,9 @@ struct stackfold_stats {
 	uint64_t interp_jvms; /* JVMs whose frames are walked */
 	uint64_t interp_misaligned; /* listed frames not where their pc is */
 	uint64_t interp_unreadable; /* listed frames without readable names */
+	/* frames named from the cache of named stacks, and of them unknown
+	 * (the symbolizer's stats count the frames it named) */
+	uint64_t frames, frames_unknown;
 };
 
 struct stackfold;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "targets.h"
 
@@ -124,6 +125,30 @@ bool proc_alive(uint32_t pid)
 		return false;
 	p = strrchr(buf, ')'); /* comm may hold spaces and parens */
 	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+uint64_t proc_age_ns(uint32_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start;
+	struct timespec now;
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t start_ns, now_ns;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0 || hz <= 0 ||
+	    clock_gettime(CLOCK_BOOTTIME, &now))
+		return 0;
+	p = strrchr(buf, ')'); /* comm may hold spaces and parens */
+	/* starttime is field 22; the state after ')' is field 3 */
+	if (!p || sscanf(p + 2,
+			 "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+			 "%*s %*s %*s %*s %*s %*s %*s %*s %llu",
+			 &start) != 1)
+		return 0;
+	start_ns = start * (1000000000ULL / hz);
+	now_ns = now.tv_sec * 1000000000ULL + now.tv_nsec;
+	return now_ns > start_ns ? now_ns - start_ns : 1;
 }
 
 int proc_comm(uint32_t pid, char *comm)

@@ -13,6 +13,7 @@ struct pid_info {
 	uint32_t pid;
 	bool gone; /* exited (or a zombie) when last looked */
 	bool jit; /* writes a JIT map (/tmp/perf-PID.map) */
+	bool user; /* a key of it had user frames (not a kernel thread) */
 	uint64_t seen_ns; /* when a new key of it was last seen */
 	char comm[16]; /* process comm, "" until read */
 };
@@ -33,6 +34,8 @@ void pidset__for_each(struct pidset *p,
 
 /* true when pid runs (exists and is not a zombie). */
 bool proc_alive(uint32_t pid);
+/* How long pid has run, in ns; 0 when that cannot be read. */
+uint64_t proc_age_ns(uint32_t pid);
 /* Read /proc/PID/comm into comm (16 bytes). 0 or negative errno. */
 int proc_comm(uint32_t pid, char *comm);
 
