@@ -145,9 +145,13 @@ static void on_seen(const struct sample_key *k, void *ctx)
 	pi->seen_ns = r->now_ns;
 	if (k->user_stack != STACK_NONE)
 		pi->user = true; /* else a kernel thread, so far: no files */
+	/* the main thread's comm, for keys of the others (stackfold.h) */
+	if (k->comm[0] && !r->o.per_thread)
+		memcpy(pi->comm, k->comm, sizeof(pi->comm));
 	if (!added)
 		return;
-	proc_comm(k->pid, pi->comm);
+	if (!pi->comm[0])
+		proc_comm(k->pid, pi->comm);
 	if (!pi->user)
 		return;
 	/*
@@ -242,7 +246,7 @@ static void refresh_one(struct pid_info *pi, void *ctx)
 	if (symbolizer__refresh(r->sym, pi->pid, r->now_ns) == -ESRCH ||
 	    (r->full && !proc_alive(pi->pid)))
 		pi->gone = true;
-	else if (r->o.per_thread)
+	else if (r->full) /* after an exec (a script's "exec java") */
 		proc_comm(pi->pid, pi->comm);
 }
 

@@ -5,9 +5,18 @@
  * bucket. Stacks are stored once each, by content (sampler.h); user space
  * drains finished buckets and never sees a per-sample copy of a stack.
  */
-#include "vmlinux.h"
+/*
+ * UAPI headers, not vmlinux.h: nothing here reads a kernel struct whose
+ * layout varies (pt_regs is the ptrace ABI), so there are no CO-RE
+ * relocations and libbpf need not load and parse the kernel's BTF (5 MB,
+ * about a tenth of a whole profile's CPU). The fork hook, which does read
+ * task_struct, lives in fork.bpf.c.
+ */
+#include <stdbool.h>
+#include <linux/bpf.h>
+#include <linux/bpf_perf_event.h>
+#include <linux/ptrace.h>
 #include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/usdt.bpf.h>
 #include "sampler.h"
@@ -484,14 +493,14 @@ static __always_inline void sample_user_regs(struct bpf_perf_event_data *ctx,
 {
 	struct pt_regs *regs = (struct pt_regs *)&ctx->regs;
 
-	*ip = regs->ip;
-	*fp = regs->bp;
+	*ip = regs->rip;
+	*fp = regs->rbp;
 	if ((__s64)*ip < 0) { /* in the kernel: the user registers it saved */
 		struct pt_regs *u = (struct pt_regs *)bpf_task_pt_regs(
 		    bpf_get_current_task_btf());
 
-		*ip = BPF_CORE_READ(u, ip);
-		*fp = BPF_CORE_READ(u, bp);
+		bpf_probe_read_kernel(ip, sizeof(*ip), &u->rip);
+		bpf_probe_read_kernel(fp, sizeof(*fp), &u->rbp);
 	}
 }
 
@@ -501,21 +510,22 @@ static __always_inline struct interp_proc *interp_proc_of(__u32 tgid)
 	return interp_walk ? bpf_map_lookup_elem(&interp_procs, &tgid) : NULL;
 }
 
-/* The time bucket and process (or thread) naming of a key. */
+/*
+ * The time bucket and process (or thread) naming of a key. The process's
+ * comm is its main thread's; another thread's is its own name ("C2
+ * CompilerThre"), and reading the main thread's takes task_struct's
+ * layout (CO-RE): those keys leave comm empty, and user space names them
+ * from /proc/PID/comm, read when the process is first seen.
+ */
 static __always_inline void key_head(struct sample_key *key, __u32 tgid,
 				     __u32 tid)
 {
-	struct task_struct *task;
-
 	key->pid = tgid;
 	key->bucket = (bpf_ktime_get_ns() - start_ns) / bucket_ns;
-	if (per_thread) {
+	if (per_thread)
 		key->tid = tid;
+	if (per_thread || tid == tgid)
 		bpf_get_current_comm(key->comm, sizeof(key->comm));
-	} else {
-		task = (struct task_struct *)bpf_get_current_task();
-		BPF_CORE_READ_STR_INTO(&key->comm, task, group_leader, comm);
-	}
 }
 
 /* One more sample (or call) of key; a full map is counted. */
@@ -602,24 +612,6 @@ int BPF_USDT(mixprof_entry, int site, int probe)
 		key.user_stack =
 		    take_stack(ctx, BPF_F_USER_STACK, STAT_USER_LOST);
 	count_key(&key);
-	return 0;
-}
-
-/* A new process forked by a target becomes a target (threads already are). */
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(mixprof_fork, struct task_struct *parent,
-	     struct task_struct *child)
-{
-	__u32 ptgid = BPF_CORE_READ(parent, tgid);
-	__u32 ctgid = BPF_CORE_READ(child, tgid);
-	__u8 one = 1;
-
-	if (!filter_pids || ptgid == ctgid)
-		return 0;
-	if (!bpf_map_lookup_elem(&targets, &ptgid))
-		return 0;
-	bpf_map_update_elem(&targets, &ctgid, &one, BPF_ANY);
-	stat_inc(STAT_CHILDREN);
 	return 0;
 }
 

@@ -67,6 +67,21 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	return 0;
 }
 
+/* The fork hook (fork.bpf.c), on the sampler's targets and stats. */
+static int load_fork(struct sampler *s)
+{
+	struct fork_bpf *f = fork_bpf__open();
+
+	s->fork = f;
+	if (!f)
+		return -errno;
+	if (bpf_map__reuse_fd(f->maps.targets,
+			      bpf_map__fd(s->skel->maps.targets)) ||
+	    bpf_map__reuse_fd(f->maps.stats, bpf_map__fd(s->skel->maps.stats)))
+		return -errno;
+	return fork_bpf__load(f) ? -errno : 0;
+}
+
 struct sampler *sampler__new(const struct sampler_cfg *cfg)
 {
 	struct sampler *s = calloc(1, sizeof(*s));
@@ -89,13 +104,13 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	ret = size_maps(skel, cfg);
 	if (ret)
 		goto fail;
-	if (!cfg->filter_pids || cfg->usdt)
-		bpf_program__set_autoload(skel->progs.mixprof_fork, false);
 	/* a probe run has no perf events; a sampling run no USDT */
 	bpf_program__set_autoload(cfg->usdt ? skel->progs.mixprof_sample
 					    : skel->progs.mixprof_entry,
 				  false);
 	ret = sampler_bpf__load(skel);
+	if (!ret && cfg->filter_pids && !cfg->usdt)
+		ret = load_fork(s);
 	if (ret)
 		goto fail;
 	s->fds = calloc(cfg->nr_cpus, sizeof(*s->fds));
@@ -183,7 +198,7 @@ int sampler__attach(struct sampler *s, uint64_t start_ns)
 		}
 	}
 	s->event = hw ? "cycles" : "cpu-clock";
-	if (s->filter && sampler_bpf__attach(s->skel))
+	if (s->fork && fork_bpf__attach(s->fork))
 		return -errno;
 	return 0;
 }
@@ -224,6 +239,8 @@ void sampler__detach(struct sampler *s)
 	}
 	if (s->skel)
 		sampler_bpf__detach(s->skel);
+	if (s->fork)
+		fork_bpf__detach(s->fork);
 }
 
 void sampler__free(struct sampler *s)
@@ -232,6 +249,7 @@ void sampler__free(struct sampler *s)
 		return;
 	sampler__detach(s);
 	drain__free(s); /* before the skeleton: the ring maps its map */
+	fork_bpf__destroy(s->fork);
 	sampler_bpf__destroy(s->skel);
 	free(s->links);
 	free(s->fds);

@@ -1,8 +1,8 @@
 /*
  * sampler.h: the types the BPF sampler (sampler.bpf.c) and user space
  * (sampler.c) share. Fixed-width types only, explicit padding, no
- * includes: the BPF side gets __u32/__u64 from vmlinux.h, user space from
- * <linux/types.h>; user space _Static_asserts the sizes.
+ * includes: both sides get __u32/__u64 from <linux/types.h> (through
+ * <linux/bpf.h> on the BPF side); user space _Static_asserts the sizes.
  */
 #ifndef MIXPROF_SAMPLER_H
 #define MIXPROF_SAMPLER_H

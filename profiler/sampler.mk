@@ -3,6 +3,7 @@
 #   sampler.bpf.c -> $(BUILD)/profiler/sampler.bpf.o   (clang -target bpf)
 #                 -> $(BUILD)/profiler/sampler.skel.h  (bpftool gen skeleton)
 #   ksym.bpf.c    -> the same, for kernel symbol names (ksymbpf.c)
+#   fork.bpf.c    -> the same, the fork hook of -p and launch runs
 #   profile sources include the skeleton, so they depend on it.
 PROFILE_SRCS := profiler/profile.c profiler/profile_opts.c profiler/slices.c \
 	profiler/sampler.c profiler/cpus.c profiler/maxstack.c \
@@ -35,8 +36,10 @@ $(BUILD)/profiler/%.skel.h: $(BUILD)/profiler/%.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp
 	$(Q)mv $@.tmp $@
 
-$(PROFILE_OBJS): $(BUILD)/profiler/sampler.skel.h $(BUILD)/profiler/ksym.skel.h
-.SECONDARY: $(BUILD)/profiler/sampler.bpf.o $(BUILD)/profiler/ksym.bpf.o
+$(PROFILE_OBJS): $(BUILD)/profiler/sampler.skel.h $(BUILD)/profiler/ksym.skel.h \
+	$(BUILD)/profiler/fork.skel.h
+.SECONDARY: $(BUILD)/profiler/sampler.bpf.o $(BUILD)/profiler/ksym.bpf.o \
+	$(BUILD)/profiler/fork.bpf.o
 
 # Unit tests: pure modules only (no BPF, no symbolizer).
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_options \

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sampler_ctl.h"
+#include "fork.skel.h"
 #include "sampler.skel.h"
 #include "u64map.h"
 
@@ -17,6 +18,7 @@ struct ring_buffer;
 
 struct sampler {
 	struct sampler_bpf *skel;
+	struct fork_bpf *fork; /* follows children: -p and launch runs */
 	struct bpf_link **links; /* one per CPU */
 	int *fds; /* perf event per CPU */
 	int nr_cpus;

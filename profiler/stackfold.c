@@ -250,18 +250,22 @@ static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
 static int push_head(struct stackfold *sf, const struct sample_key *k,
 		     const char *proc_comm, bool truncated)
 {
-	char comm[SAMPLER_COMM_LEN + 1], thread[64];
+	char comm[SAMPLER_COMM_LEN + 1], thread[64], pid[32];
+	const char *proc;
 	int ret;
 
 	memcpy(comm, k->comm, SAMPLER_COMM_LEN);
 	comm[SAMPLER_COMM_LEN] = 0;
+	/* the key's comm is the main thread's (or, per thread, the
+	 * thread's); other threads' keys have none (sampler.bpf.c) */
+	snprintf(pid, sizeof(pid), "[pid %u]", k->pid);
+	proc = proc_comm && *proc_comm ? proc_comm : *comm ? comm : pid;
 	if (sf->cfg.per_thread) {
-		ret = fold_line__push_name(
-		    &sf->line, proc_comm && *proc_comm ? proc_comm : comm);
+		ret = fold_line__push_name(&sf->line, proc);
 		snprintf(thread, sizeof(thread), "%s [%u]", comm, k->tid);
 		ret = ret ?: fold_line__push_name(&sf->line, thread);
 	} else {
-		ret = fold_line__push_name(&sf->line, comm);
+		ret = fold_line__push_name(&sf->line, *comm ? comm : proc);
 	}
 	if (!ret && truncated)
 		ret = fold_line__push_name(&sf->line, "[truncated]");
