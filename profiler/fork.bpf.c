@@ -12,22 +12,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "sampler.h"
-
-/* the sampler's targets and stats (sampler.bpf.c) */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u32);
-	__type(value, __u8);
-	__uint(max_entries, 65536);
-} targets SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, __u64);
-	__uint(max_entries, STAT_NR);
-} stats SEC(".maps");
+#include "targets.bpf.h"
 
 /* threads share their process's tgid: targets already */
 SEC("tp_btf/sched_process_fork")
@@ -35,16 +20,13 @@ int BPF_PROG(mixprof_fork, struct task_struct *parent,
 	     struct task_struct *child)
 {
 	__u32 ptgid = BPF_CORE_READ(parent, tgid);
-	__u32 ctgid = BPF_CORE_READ(child, tgid), idx = STAT_CHILDREN;
+	__u32 ctgid = BPF_CORE_READ(child, tgid);
 	__u8 one = 1;
-	__u64 *v;
 
 	if (ptgid == ctgid || !bpf_map_lookup_elem(&targets, &ptgid))
 		return 0;
 	bpf_map_update_elem(&targets, &ctgid, &one, BPF_ANY);
-	v = bpf_map_lookup_elem(&stats, &idx);
-	if (v)
-		(*v)++;
+	stat_inc(STAT_CHILDREN);
 	return 0;
 }
 

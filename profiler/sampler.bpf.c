@@ -20,6 +20,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/usdt.bpf.h>
 #include "sampler.h"
+#include "targets.bpf.h"
 
 #define EEXIST 17
 
@@ -85,22 +86,6 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } new_keys SEC(".maps");
 
-/* tgids to sample when filter_pids; descendants are added on fork */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* memory as targets come */
-	__type(key, __u32);
-	__type(value, __u8);
-	__uint(max_entries, 65536);
-} targets SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, __u64);
-	__uint(max_entries, STAT_NR);
-} stats SEC(".maps");
-
 /* JVMs whose interpreted frames to walk: tgid -> where and how */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -129,14 +114,6 @@ struct {
 	__type(value, struct interp_stack);
 	__uint(max_entries, 1);
 } interp_scratch SEC(".maps");
-
-static __always_inline void stat_inc(__u32 idx)
-{
-	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
-
-	if (v)
-		(*v)++;
-}
 
 /* Hash state of one stack, shared with the bpf_loop callback. */
 struct stack_hash {
