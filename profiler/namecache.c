@@ -59,9 +59,7 @@ void namecache__free(struct namecache *nc)
 	free(nc);
 }
 
-const struct part *namecache__get(struct namecache *nc,
-				  const struct part_id *id, uint64_t v1,
-				  uint64_t v2)
+struct part *namecache__get(struct namecache *nc, const struct part_id *id)
 {
 	void **slot = u64map__find(&nc->m, key_of(id));
 	struct part *p;
@@ -69,7 +67,7 @@ const struct part *namecache__get(struct namecache *nc,
 	if (!slot)
 		return NULL;
 	p = *slot;
-	if (!same_id(&p->id, id) || p->v1 != v1 || p->v2 != v2)
+	if (!same_id(&p->id, id))
 		return NULL;
 	p->used = 1;
 	return p;
@@ -114,9 +112,9 @@ all:
 	nc->bytes = 0;
 }
 
-int namecache__put(struct namecache *nc, const struct part_id *id, uint64_t v1,
-		   uint64_t v2, const struct part_counts *c, const char *text,
-		   size_t len)
+int namecache__put(struct namecache *nc, const struct part_id *id,
+		   const uint64_t v[PART_VERSIONS], const struct part_counts *c,
+		   const char *text, size_t len)
 {
 	struct part *p = malloc(sizeof(*p) + len + 1);
 	void **slot;
@@ -125,8 +123,7 @@ int namecache__put(struct namecache *nc, const struct part_id *id, uint64_t v1,
 	if (!p)
 		return -ENOMEM;
 	p->id = *id;
-	p->v1 = v1;
-	p->v2 = v2;
+	memcpy(p->v, v, sizeof(p->v));
 	p->c = *c;
 	p->len = len;
 	p->used = 0; /* until asked for again */

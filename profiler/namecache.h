@@ -3,12 +3,12 @@
  * back in the next bucket (most do) is not named frame by frame again;
  * naming was a third of mixprof's CPU in a steady profile.
  *
- * A part is the folded text of one side of a key: the user frames of a
- * (pid, user stack, interp list), or the frames of a kernel stack. It
- * keeps the counts its naming added to the run's statistics, so a part
- * taken from here counts the same, and the two versions of the naming
- * state it was named under (symbolizer__version, interp__version): a
- * lookup under other versions misses.
+ * A part is the folded text of frames of one side of a key: of a (pid,
+ * user stack, interp list), or of a kernel stack. It keeps the counts
+ * its naming added to the run's statistics, so a part taken from here
+ * counts the same, and the versions of the naming state it was named
+ * under, for the caller to check (stackfold.c: symbolizer__version and
+ * interp__version).
  *
  * Memory is bounded: past budget bytes, the parts not asked for since
  * the budget was last reached are dropped (all of them when that is not
@@ -32,9 +32,11 @@ struct part_counts {
 	uint32_t interp_named, interp_unnamed; /* interpreted frames */
 };
 
+#define PART_VERSIONS 3
+
 struct part {
 	struct part_id id;
-	uint64_t v1, v2;
+	uint64_t v[PART_VERSIONS]; /* the caller's; it may update them */
 	struct part_counts c;
 	uint32_t len;
 	char used; /* asked for since the budget was last reached */
@@ -46,16 +48,14 @@ struct namecache;
 struct namecache *namecache__new(size_t budget); /* NULL: ENOMEM */
 void namecache__free(struct namecache *nc);
 
-/* The part named id under versions v1, v2, or NULL. */
-const struct part *namecache__get(struct namecache *nc,
-				  const struct part_id *id, uint64_t v1,
-				  uint64_t v2);
+/* The part named id, or NULL; it lives until the next put. */
+struct part *namecache__get(struct namecache *nc, const struct part_id *id);
 /*
- * Keep text (len bytes) as the part id under v1, v2, replacing any older
- * one. 0 or -ENOMEM (nothing kept).
+ * Keep text (len bytes) as the part id named under versions v, replacing
+ * any older one. 0 or -ENOMEM (nothing kept).
  */
-int namecache__put(struct namecache *nc, const struct part_id *id, uint64_t v1,
-		   uint64_t v2, const struct part_counts *c, const char *text,
-		   size_t len);
+int namecache__put(struct namecache *nc, const struct part_id *id,
+		   const uint64_t v[PART_VERSIONS], const struct part_counts *c,
+		   const char *text, size_t len);
 
 #endif

@@ -23,6 +23,7 @@ struct stackfold {
 	struct stackfold_stats st;
 	struct interp *interp; /* NULL with no_interp or no user stacks */
 	const char **inames; /* depth: interpreted frame names, leaf first */
+	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
 };
 
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
@@ -36,10 +37,11 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 	sf->smp = smp;
 	sf->sym = sym;
 	sf->inames = calloc(cfg->depth, sizeof(*sf->inames));
+	sf->adj = calloc(cfg->depth, sizeof(*sf->adj));
 	sf->cache = namecache__new(CACHE_BYTES);
 	if (cfg->user && !cfg->no_interp && smp)
 		sf->interp = interp__new(smp);
-	if (!sf->inames || !sf->cache ||
+	if (!sf->inames || !sf->adj || !sf->cache ||
 	    (cfg->user && !cfg->no_interp && smp && !sf->interp)) {
 		stackfold__free(sf);
 		errno = ENOMEM;
@@ -59,6 +61,7 @@ void stackfold__free(struct stackfold *sf)
 	namecache__free(sf->cache);
 	interp__free(sf->interp);
 	free(sf->inames);
+	free(sf->adj);
 	free(sf);
 }
 
@@ -142,6 +145,25 @@ static void counters(struct stackfold *sf, struct part_counts *c)
 }
 
 /*
+ * What names k's callers at when_ns (namecache.h): the symbolizer's
+ * version (gen, JIT lines eligible) and interp's; v[0] is 0 when nothing
+ * can be promised. Kernel names never change.
+ */
+static void versions(struct stackfold *sf, const struct sample_key *k,
+		     bool user, uint64_t when_ns, uint64_t v[PART_VERSIONS])
+{
+	struct symbolizer_version sv = {1, 0};
+
+	if (user)
+		symbolizer__version(sf->sym, k->pid, when_ns, &sv);
+	v[0] = sv.gen;
+	v[1] = sv.jit;
+	v[2] = user && sf->interp ? interp__version(sf->interp, k) : 1;
+	if (!v[2])
+		v[0] = 0;
+}
+
+/*
  * Name the callers of a stack (frames n-1 down to 1) into sf->part, and
  * keep them when their names cannot change: the naming state was the same
  * before and after, and (user frames) none is unknown, which a later
@@ -152,10 +174,11 @@ static int name_callers(struct stackfold *sf, const struct sample_key *k, int n,
 			struct part_counts *c)
 {
 	bool user = id->pid != 0;
-	uint64_t v1 = user ? symbolizer__version(sf->sym, k->pid, when_ns) : 1;
+	uint64_t v[PART_VERSIONS], after[PART_VERSIONS];
 	struct part_counts before;
 	int ret;
 
+	versions(sf, k, user, when_ns, v);
 	fold_line__reset(&sf->part);
 	memset(c, 0, sizeof(*c));
 	counters(sf, &before);
@@ -166,15 +189,36 @@ static int name_callers(struct stackfold *sf, const struct sample_key *k, int n,
 	counters(sf, c);
 	c->frames -= before.frames;
 	c->unknown -= before.unknown;
-	if (!user)
-		namecache__put(sf->cache, id, 1, 1, c, sf->part.buf,
-			       sf->part.len);
-	else if (v1 && !c->unknown &&
-		 v1 == symbolizer__version(sf->sym, k->pid, when_ns))
-		namecache__put(sf->cache, id, v1,
-			       sf->interp ? interp__version(sf->interp, k) : 1,
-			       c, sf->part.buf, sf->part.len);
+	versions(sf, k, user, when_ns, after);
+	if (v[0] && !memcmp(v, after, sizeof(v)) && !(user && c->unknown))
+		namecache__put(sf->cache, id, v, c, sf->part.buf, sf->part.len);
 	return 0;
+}
+
+/*
+ * May part p, named under p->v, stand for the callers of k's stack (n
+ * frames) under v? JIT lines read since only matter where they cover one
+ * of the callers; if none does, p now stands for v too.
+ */
+static bool still_named(struct stackfold *sf, const struct sample_key *k, int n,
+			struct part *p, const uint64_t v[PART_VERSIONS],
+			bool user)
+{
+	struct symbolizer_version then = {p->v[0], p->v[1]}, now = {v[0], v[1]};
+
+	if (!v[0] || p->v[0] != v[0] || p->v[2] != v[2])
+		return false;
+	if (p->v[1] == v[1])
+		return true;
+	if (!user)
+		return false;
+	for (int i = 1; i < n; i++) /* as named: return addresses - 1 */
+		sf->adj[i - 1] = sf->uips[i] - 1;
+	if (!symbolizer__same_names(sf->sym, k->pid, &then, &now, sf->adj,
+				    n - 1))
+		return false;
+	p->v[1] = v[1];
+	return true;
 }
 
 /*
@@ -198,17 +242,12 @@ static int push_callers(struct stackfold *sf, const struct sample_key *k, int n,
 {
 	struct part_id id = {callers_hash(user ? sf->uips : sf->kips, n),
 			     user ? k->interp_id : 0, user ? k->pid : 0};
-	uint64_t v1 = 1, v2 = 1;
-	const struct part *p = NULL;
+	uint64_t v[PART_VERSIONS];
+	struct part *p = namecache__get(sf->cache, &id);
 	int ret;
 
-	if (user) {
-		v1 = symbolizer__version(sf->sym, k->pid, when_ns);
-		v2 = sf->interp ? interp__version(sf->interp, k) : 1;
-	}
-	if (v1 && v2)
-		p = namecache__get(sf->cache, &id, v1, v2);
-	if (p) {
+	versions(sf, k, user, when_ns, v);
+	if (p && still_named(sf, k, n, p, v, user)) {
 		*c = p->c;
 		sf->st.frames += c->frames; /* the symbolizer counts the rest */
 		sf->st.frames_unknown += c->unknown;

@@ -35,6 +35,7 @@ struct jitmap {
 	size_t plen, pcap;
 	char *scratch; /* for normalising names */
 	size_t scap;
+	bool unsorted; /* an entry's lower is below the one before it */
 };
 
 struct jitmap *jitmap__new(struct strpool *pool, bool no_inline)
@@ -62,6 +63,26 @@ void jitmap__free(struct jitmap *m)
 size_t jitmap__count(const struct jitmap *m)
 {
 	return m ? m->n : 0;
+}
+
+size_t jitmap__eligible(const struct jitmap *m, uint64_t limit)
+{
+	size_t lo = 0, hi;
+
+	if (!m)
+		return 0;
+	if (m->unsorted)
+		return SIZE_MAX;
+	hi = m->n;
+	while (lo < hi) { /* lower never decreases: the first not eligible */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->ents[mid].lower < limit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 void jitmap__drop_partial(struct jitmap *m)
@@ -124,6 +145,8 @@ static int add_line(struct jitmap *m, const char *line, size_t len,
 		m->cap = ncap;
 	}
 	e = &m->ents[m->n];
+	if (m->n && lower < e[-1].lower)
+		m->unsorted = true; /* a file read again from its start */
 	e->name = strpool__add(m->pool, pl.name, pl.name_len);
 	if (!e->name)
 		return -ENOMEM;
@@ -261,21 +284,12 @@ static struct entry *covering(const struct jitmap *m, size_t lo, uint64_t ip,
 	return best;
 }
 
-int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
-		 uint64_t slack_ns, struct frame *out, int max)
+/* The first index slot starting after ip. */
+static size_t slot_after(const struct jitmap *m, uint64_t ip)
 {
-	uint64_t limit = when_ns + slack_ns;
-	struct entry *best;
-	size_t lo = 0, hi;
-	const char *name;
-	int n;
+	size_t lo = 0, hi = m->nix;
 
-	if (!m || max < 1 || (m->nix < m->n && reindex(m)))
-		return 0;
-	if (limit < when_ns)
-		limit = UINT64_MAX;
-	hi = m->nix;
-	while (lo < hi) { /* first slot starting after ip */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (m->ix[mid].start <= ip)
@@ -283,7 +297,22 @@ int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
 		else
 			hi = mid;
 	}
-	best = covering(m, lo, ip, limit);
+	return lo;
+}
+
+int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
+		 uint64_t slack_ns, struct frame *out, int max)
+{
+	uint64_t limit = when_ns + slack_ns;
+	struct entry *best;
+	const char *name;
+	int n;
+
+	if (!m || max < 1 || (m->nix < m->n && reindex(m)))
+		return 0;
+	if (limit < when_ns)
+		limit = UINT64_MAX;
+	best = covering(m, slot_after(m, ip), ip, limit);
 	if (!best || (!best->nframes && name_entry(m, best)))
 		return 0;
 	name = best->name;
@@ -293,4 +322,20 @@ int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
 		name += strlen(name) + 1;
 	}
 	return n;
+}
+
+int jitmap__covered(struct jitmap *m, uint64_t ip, size_t from, size_t to)
+{
+	if (!m || from >= to)
+		return 0;
+	if (m->nix < m->n && reindex(m))
+		return -ENOMEM;
+	/* as covering(): every entry covering ip sits before the slot */
+	for (size_t i = slot_after(m, ip); i-- > 0 && m->ix[i].maxend > ip;) {
+		const struct ix *x = &m->ix[i];
+
+		if (x->e >= from && x->e < to && m->ents[x->e].end > ip)
+			return 1;
+	}
+	return 0;
 }

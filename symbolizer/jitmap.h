@@ -59,5 +59,18 @@ void jitmap__drop_partial(struct jitmap *m);
 int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
 		 uint64_t slack_ns, struct frame *out, int max);
 size_t jitmap__count(const struct jitmap *m);
+/*
+ * How many entries, in file order, are eligible under limit (when +
+ * slack): they are a prefix, as each refresh's lower is the refresh
+ * before. SIZE_MAX when they are not (a file read again from its start).
+ * Lookups under two limits with the same count name every address alike.
+ */
+size_t jitmap__eligible(const struct jitmap *m, uint64_t limit);
+/*
+ * Does an entry among the file's from-th to to-th (exclusive) cover ip?
+ * 1 or 0 (-ENOMEM). A lookup of ip at eligible counts from and to gives
+ * the same answer unless one does.
+ */
+int jitmap__covered(struct jitmap *m, uint64_t ip, size_t from, size_t to);
 
 #endif

@@ -151,7 +151,6 @@ static void proc_reset(struct proc *p)
 	p->jit = NULL;
 	p->jit_dev = p->jit_ino = p->jit_off = p->jit_head = 0;
 	p->jit_seen = p->jit_stale = false;
-	p->jit_lower_max = 0;
 	p->gone = false;
 }
 
@@ -272,6 +271,20 @@ static void resolve_vma(struct symbolizer *s, struct proc *p,
 		elfsyms__delta(pv->elf, m->start, m->offset, &pv->delta);
 }
 
+/* Would both mapping lists name every address alike? */
+static bool same_vmas(const struct pvma *a, size_t na, const struct pvma *b,
+		      size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (a[i].start != b[i].start || a[i].end != b[i].end ||
+		    a[i].delta != b[i].delta || a[i].elf != b[i].elf ||
+		    a[i].unknown != b[i].unknown || a[i].vdso != b[i].vdso)
+			return false;
+	return true;
+}
+
 int proc__read_maps(struct symbolizer *s, struct proc *p)
 {
 	struct procmaps *pm;
@@ -310,12 +323,13 @@ int proc__read_maps(struct symbolizer *s, struct proc *p)
 	}
 	for (size_t i = 0; i < pm->n; i++)
 		resolve_vma(s, p, &pm->v[i], &v[i]);
+	if (!same_vmas(p->v, p->nv, v, pm->n))
+		proc__changed(s, p);
 	free(p->v);
 	p->v = v;
 	p->nv = pm->n;
 	p->maps_hash = h;
 	procmaps__free(pm);
-	proc__changed(s, p);
 	return 0;
 }
 
@@ -344,22 +358,6 @@ static int jit_tail(struct symbolizer *s, struct proc *p, int fd,
 			break;
 	}
 	free(buf);
-	return err;
-}
-
-/* Read what the map gained; new lines give p a new version. */
-static int jit_read(struct symbolizer *s, struct proc *p, int fd,
-		    uint64_t now_ns)
-{
-	uint64_t lower = p->jit_seen ? p->jit_last_look : 0;
-	size_t before = jitmap__count(p->jit);
-	int err = jit_tail(s, p, fd, lower, now_ns);
-
-	if (jitmap__count(p->jit) != before) {
-		if (lower > p->jit_lower_max)
-			p->jit_lower_max = lower;
-		proc__changed(s, p);
-	}
 	return err;
 }
 
@@ -429,7 +427,8 @@ static int jit_refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 	if (!p->jit)
 		err = -ENOMEM;
 	else
-		err = jit_read(s, p, fd, now_ns);
+		err = jit_tail(s, p, fd, p->jit_seen ? p->jit_last_look : 0,
+			       now_ns);
 	p->jit_head = head_hash(fd, p->jit_off);
 	close(fd);
 	/* the time rule is as fine as the reads are close (README) */

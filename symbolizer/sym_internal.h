@@ -44,10 +44,9 @@ struct proc {
 				 * file rewritten in place (jcmd) */
 	uint64_t jit_last_look; /* now_ns of the last refresh that read it */
 	bool jit_seen, jit_stale;
-	/* naming state (symbolizer__version): a fresh serial on any change
-	 * that can rename an address; 0 before the first */
+	/* symbolizer__version's gen: a fresh serial on any change that can
+	 * rename an address, JIT lines added aside; 0 before the first */
 	uint64_t version;
-	uint64_t jit_lower_max; /* the newest JIT lines' lower time */
 };
 
 struct elf_slot {

@@ -173,15 +173,37 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 	return sym__one(s, out, s->unknown, FRAME_UNKNOWN);
 }
 
-uint64_t symbolizer__version(struct symbolizer *s, uint32_t pid,
-			     uint64_t when_ns)
+void symbolizer__version(struct symbolizer *s, uint32_t pid, uint64_t when_ns,
+			 struct symbolizer_version *v)
 {
 	struct proc *p = proc__get(s, pid);
+	uint64_t limit = when_ns + s->slack_ns;
 
-	/* a line is eligible when its lower < when + slack (jitmap.h) */
-	if (!p || when_ns + s->slack_ns <= p->jit_lower_max)
-		return 0;
-	return p->version;
+	v->gen = p ? p->version : 0;
+	v->jit =
+	    p ? jitmap__eligible(p->jit, limit < when_ns ? UINT64_MAX : limit)
+	      : 0;
+	if (v->jit == SIZE_MAX)
+		v->gen = 0;
+}
+
+bool symbolizer__same_names(struct symbolizer *s, uint32_t pid,
+			    const struct symbolizer_version *a,
+			    const struct symbolizer_version *b,
+			    const uint64_t *ips, size_t n)
+{
+	struct proc *p = proc__get(s, pid);
+	size_t from = a->jit < b->jit ? a->jit : b->jit,
+	       to = a->jit < b->jit ? b->jit : a->jit;
+
+	if (!p || !a->gen || a->gen != b->gen)
+		return false;
+	/* the lines eligible under one and not the other: do they cover
+	 * any of the addresses? */
+	for (size_t i = 0; i < n && from < to; i++)
+		if (jitmap__covered(p->jit, ips[i], from, to))
+			return false;
+	return true;
 }
 
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)

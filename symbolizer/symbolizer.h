@@ -20,13 +20,13 @@
 #include <stdint.h>
 
 enum frame_kind {
-	FRAME_JAVA,	/* JIT-compiled Java method (outermost of an inline chain) */
-	FRAME_INLINED,	/* Java method inlined into the frame above it */
-	FRAME_INTERP,	/* interpreted Java method (named by Method*) */
-	FRAME_STUB,	/* JVM-generated code: Interpreter, call stubs, adapters */
-	FRAME_NATIVE,	/* ELF symbol: C, demangled C++, vdso */
-	FRAME_KERNEL,	/* kernel or module symbol */
-	FRAME_UNKNOWN,	/* "[libfoo.so]" (known file, no symbol) or "[unknown]" */
+	FRAME_JAVA, /* JIT-compiled Java method (outermost of an inline chain) */
+	FRAME_INLINED, /* Java method inlined into the frame above it */
+	FRAME_INTERP, /* interpreted Java method (named by Method*) */
+	FRAME_STUB, /* JVM-generated code: Interpreter, call stubs, adapters */
+	FRAME_NATIVE, /* ELF symbol: C, demangled C++, vdso */
+	FRAME_KERNEL, /* kernel or module symbol */
+	FRAME_UNKNOWN, /* "[libfoo.so]" (known file, no symbol) or "[unknown]" */
 };
 
 struct frame {
@@ -35,12 +35,12 @@ struct frame {
 };
 
 struct symbolizer_opts {
-	const char *map_dir;	/* where JIT maps live inside the target's
+	const char *map_dir; /* where JIT maps live inside the target's
 				 * mount namespace; NULL means "/tmp" */
-	bool no_inline;		/* keep "a->b->c" as one frame */
+	bool no_inline; /* keep "a->b->c" as one frame */
 	/* Added after v1; zero means the default. */
-	const char *debug_root;	/* separate debuginfo; NULL: /usr/lib/debug */
-	uint64_t jit_slack_ns;	/* see "JIT time rule"; 0: 10 ms */
+	const char *debug_root; /* separate debuginfo; NULL: /usr/lib/debug */
+	uint64_t jit_slack_ns; /* see "JIT time rule"; 0: 10 ms */
 };
 
 struct symbolizer;
@@ -96,15 +96,28 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 		     uint64_t when_ns, struct frame *out, int max);
 
 /*
- * The naming state of pid for samples at when_ns, so callers can keep
- * names: while it returns the same nonzero value, symbolizer__user(pid,
- * ip, when) names every ip the same for any when >= when_ns, except
- * FRAME_UNKNOWN frames (a later miss may re-read the maps). 0 when that
- * cannot be promised: the process is unknown, or JIT lines are so new
- * that they may not be eligible at when_ns yet (the time rule below).
+ * What names pid's addresses for samples at when_ns, so callers can keep
+ * names: two lookups under equal versions name every address alike
+ * (FRAME_UNKNOWN frames aside: a later miss may re-read the maps). gen
+ * changes with the process's executable mappings, a replaced or stale JIT
+ * map, pid reuse; it is 0 when nothing can be promised (an unknown
+ * process, a JIT map read again from its start). jit counts the JIT map
+ * lines eligible at when_ns (the time rule below).
  */
-uint64_t symbolizer__version(struct symbolizer *s, uint32_t pid,
-			     uint64_t when_ns);
+struct symbolizer_version {
+	uint64_t gen, jit;
+};
+void symbolizer__version(struct symbolizer *s, uint32_t pid, uint64_t when_ns,
+			 struct symbolizer_version *v);
+/*
+ * Are addresses ips[0..n) of pid named alike under versions a and b (as
+ * looked up: return addresses minus one)? Also true when only JIT lines
+ * that cover none of them told them apart.
+ */
+bool symbolizer__same_names(struct symbolizer *s, uint32_t pid,
+			    const struct symbolizer_version *a,
+			    const struct symbolizer_version *b,
+			    const uint64_t *ips, size_t n);
 /*
  * Name kernel address ip; always one frame: FRAME_KERNEL (module symbols
  * without their "[module]"), or FRAME_UNKNOWN "[kernel.kallsyms]" below
@@ -130,8 +143,7 @@ int symbolizer__load_kallsyms(struct symbolizer *s, const char *text,
  */
 #define SYMBOLIZER_KSYM_BATCH 128
 struct ksym_source {
-	int (*name)(void *ctx, const uint64_t *ips, size_t n,
-		    const char **out);
+	int (*name)(void *ctx, const uint64_t *ips, size_t n, const char **out);
 	void *ctx;
 };
 void symbolizer__kernel_source(struct symbolizer *s,
@@ -145,11 +157,11 @@ void symbolizer__kernel_want(struct symbolizer *s, uint64_t ip);
 
 /* Counters for the end-of-run summary. */
 struct symbolizer_stats {
-	uint64_t map_lines_bad;		/* JIT map lines skipped as malformed */
-	uint64_t maps_stale;		/* maps ignored: older than their process */
-	uint64_t frames;		/* frames resolved */
-	uint64_t frames_unknown;	/* of which FRAME_UNKNOWN */
-	uint64_t jit_gap_max_ns;	/* longest time between two reads of
+	uint64_t map_lines_bad; /* JIT map lines skipped as malformed */
+	uint64_t maps_stale; /* maps ignored: older than their process */
+	uint64_t frames; /* frames resolved */
+	uint64_t frames_unknown; /* of which FRAME_UNKNOWN */
+	uint64_t jit_gap_max_ns; /* longest time between two reads of
 					 * one JIT map: new code at a reused
 					 * address may name samples up to this
 					 * (plus the slack) before it came */

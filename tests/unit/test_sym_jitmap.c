@@ -53,6 +53,30 @@ static void test_reuse(void)
 	jitmap__free(m);
 }
 
+/* Eligible lines are a prefix; which new lines cover an address. */
+static void test_eligible(void)
+{
+	struct jitmap *m = jitmap__new(pool, false);
+
+	CHECK_INT(jitmap__eligible(m, 1), 0);
+	CHECK_INT(feed(m, "1000 100 old/A.m\n2000 10 A.b\n", 0, 100 * MS, NULL),
+		  0);
+	CHECK_INT(feed(m, "1000 80 new/B.m\n", 200 * MS, 300 * MS, NULL), 0);
+	CHECK_INT(jitmap__eligible(m, 1), 2);
+	CHECK_INT(jitmap__eligible(m, 200 * MS), 2);
+	CHECK_INT(jitmap__eligible(m, 200 * MS + 1), 3);
+	CHECK_INT(jitmap__covered(m, 0x1010, 2, 3), 1);
+	CHECK_INT(jitmap__covered(m, 0x1090, 2, 3), 0); /* past B */
+	CHECK_INT(jitmap__covered(m, 0x2005, 2, 3), 0);
+	CHECK_INT(jitmap__covered(m, 0x2005, 0, 3), 1);
+	CHECK_INT(jitmap__covered(m, 0x1010, 3, 3), 0);
+	/* the file read again from its start: no prefix any more */
+	CHECK_INT(feed(m, "3000 10 C.m\n", 0, 400 * MS, NULL), 0);
+	CHECK(jitmap__eligible(m, 1) == SIZE_MAX);
+	CHECK_INT(jitmap__eligible(NULL, 1), 0);
+	jitmap__free(m);
+}
+
 static void test_late_read(void)
 {
 	struct jitmap *m = jitmap__new(pool, false);
@@ -66,8 +90,8 @@ static void test_late_read(void)
 	 * it may be code that was freed since (class unloading) */
 	CHECK_STR(at(m, 0x2010, 90 * MS, 0), "-");
 	/* reuse: each sample is named by the code there at its time */
-	feed(m, "3000 40 first/F.m\n3010 8 first/F.m->in/I.m\n", 0,
-	     1000 * MS, NULL);
+	feed(m, "3000 40 first/F.m\n3010 8 first/F.m->in/I.m\n", 0, 1000 * MS,
+	     NULL);
 	feed(m, "3000 40 second/S.m\n", 1000 * MS, 2000 * MS, NULL);
 	CHECK_STR(at(m, 0x3012, 50 * MS, 0), "in/I.m");
 	CHECK_STR(at(m, 0x3020, 50 * MS, 0), "first/F.m");
@@ -186,6 +210,7 @@ int main(void)
 {
 	pool = strpool__new();
 	test_reuse();
+	test_eligible();
 	test_late_read();
 	test_inline();
 	test_partial();

@@ -70,32 +70,45 @@ static void test_tail(void)
 }
 
 /*
- * symbolizer__version: the same while no lookup can name differently;
- * new once new lines are read; 0 for samples the newest lines may not
- * name yet (their lower bound is not before the sample plus slack).
+ * symbolizer__version: gen stays while JIT lines are only added; jit
+ * counts the lines eligible at the time; two versions name alike the
+ * addresses no line between them covers.
  */
 static void test_version(void)
 {
 	struct symbolizer_opts o = {.map_dir = dir, .jit_slack_ns = 1};
 	struct symbolizer *s = symbolizer__new(&o);
-	uint64_t v1, v2;
+	struct symbolizer_version a, b, c, d;
+	const uint64_t reused = JIT + 0x10, kept = JIT + 0x90;
 
-	CHECK_INT(symbolizer__version(s, getpid(), 50 * MS), 0); /* unknown */
+	symbolizer__version(s, getpid(), 50 * MS, &a);
+	CHECK_INT(a.gen, 0); /* never refreshed: no promise */
 	unlink(map);
 	append("100000 100 app/Main.loop\n");
 	CHECK_INT(symbolizer__refresh(s, getpid(), 100 * MS), 0);
-	v1 = symbolizer__version(s, getpid(), 90 * MS);
-	CHECK(v1 != 0);
-	CHECK_INT(symbolizer__version(s, getpid(), 150 * MS), v1);
+	symbolizer__version(s, getpid(), 90 * MS, &a);
+	CHECK(a.gen != 0);
+	CHECK_INT(a.jit, 1); /* a first read: eligible at any time */
 	CHECK_INT(symbolizer__refresh(s, getpid(), 200 * MS), 0);
-	CHECK_INT(symbolizer__version(s, getpid(), 150 * MS), v1);
-	append("100000 80 app/Reused.m\n"); /* written in (200, 300] ms */
+	/* written in (200, 300] ms: eligible from 200 ms on (slack 1 ns) */
+	append("100000 80 app/Reused.m\n101000 40 app/Other.m\n");
 	CHECK_INT(symbolizer__refresh(s, getpid(), 300 * MS), 0);
-	CHECK_INT(symbolizer__version(s, getpid(), 150 * MS), 0);
-	v2 = symbolizer__version(s, getpid(), 250 * MS);
-	CHECK(v2 != 0 && v2 != v1);
-	CHECK_STR(name_at(s, JIT + 0x10, 250 * MS, NULL), "app/Reused.m");
-	CHECK_INT(symbolizer__version(s, getpid(), 250 * MS), v2);
+	symbolizer__version(s, getpid(), 150 * MS, &b);
+	symbolizer__version(s, getpid(), 250 * MS, &c);
+	CHECK_INT(b.gen, a.gen);
+	CHECK_INT(b.jit, 1);
+	CHECK_INT(c.gen, a.gen);
+	CHECK_INT(c.jit, 3);
+	CHECK(symbolizer__same_names(s, getpid(), &a, &b, &reused, 1));
+	CHECK(!symbolizer__same_names(s, getpid(), &a, &c, &reused, 1));
+	CHECK(!symbolizer__same_names(s, getpid(), &c, &a, &reused, 1));
+	CHECK(symbolizer__same_names(s, getpid(), &a, &c, &kept, 1));
+	CHECK_STR(name_at(s, reused, 150 * MS, NULL), "app/Main.loop");
+	CHECK_STR(name_at(s, reused, 250 * MS, NULL), "app/Reused.m");
+	CHECK_STR(name_at(s, kept, 250 * MS, NULL), "app/Main.loop");
+	d = c;
+	d.gen++; /* the mappings changed */
+	CHECK(!symbolizer__same_names(s, getpid(), &c, &d, &kept, 1));
 	symbolizer__free(s);
 }
 
