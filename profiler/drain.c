@@ -1,10 +1,12 @@
 /*
  * drain: the counts map and the stacks out of the kernel (sampler_ctl.h:
  * sampler__drain). New keys arrive through the new_keys ring as they are
- * added, so each is looked at once, when it is new (its stacks copied,
- * its pid learnt); the whole counts map, whose batch read costs a few
- * hundred ns per key, is read only when a bucket is done (once a second
- * with 1 s buckets, not every tick), or when the ring dropped records.
+ * added, so each is looked at once, when it is new (its pid learnt), and
+ * so do new stacks (copied from the ring, not read back from their map
+ * unless the ring dropped them); the whole counts map, whose batch read
+ * costs a few hundred ns per key, is read only when a bucket is done
+ * (once a second with 1 s buckets, not every tick), or when the ring
+ * dropped records.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -129,12 +131,35 @@ static void see_key(struct sampler *s, const struct sample_key *k)
 	note_pending(s, k->bucket);
 }
 
-/* A new_keys record: a key just added to the counts map. */
+/*
+ * A stack the program just stored (sampler.h): keep it, so no key needs
+ * to read it back. A kernel stack's addresses go to be named.
+ */
+static void see_stack(struct sampler *s, const uint64_t *rec, size_t words)
+{
+	const uint64_t *ips = rec + STACK_REC_HEAD;
+	size_t n = 0, max = sampler__value_frames(s->depth);
+
+	/* stored values end at their first zero (fetch_stack) */
+	while (STACK_REC_HEAD + n < words && n < max && ips[n])
+		n++;
+	if (rec[1] <= STACK_LOST || !n ||
+	    stackcache__touch(s->stacks, rec[1], 0) ||
+	    stackcache__put(s->stacks, rec[1], ips, n, 0))
+		return;
+	if (ips[0] >> 63 && s->ops->kstack) /* kernel half: a kernel stack */
+		s->ops->kstack(ips, n, s->ops->ctx);
+}
+
+/* A new_keys record: a key just added to the counts map, or a stack. */
 static int on_new_key(void *ctx, void *data, size_t size)
 {
 	struct sampler *s = ctx;
+	const uint64_t *rec = data;
 
-	if (size >= sizeof(struct sample_key))
+	if (size >= STACK_REC_HEAD * 8 && !rec[0])
+		see_stack(s, rec, size / 8);
+	else if (size >= sizeof(struct sample_key))
 		see_key(s, data);
 	return 0;
 }

@@ -58,8 +58,8 @@ struct {
 
 /*
  * One stack being taken per CPU, slot = CPU: too big for the BPF stack.
- * value_size = depth * 8 and max_entries = possible CPUs, set before
- * load. A sampling run and a probe run never share a loaded object, so
+ * value_size = (STACK_REC_HEAD + depth) * 8 and max_entries = possible
+ * CPUs, set before load: a stack record's head, then the frames. A sampling run and a probe run never share a loaded object, so
  * one program at a time fills a CPU's slot (perf_event programs do not
  * nest).
  */
@@ -208,14 +208,25 @@ static __always_inline __u64 store_stack(__u64 *ips, __u32 nr, __u32 lost,
 		stat_inc(lost);
 		return STACK_LOST;
 	}
+	if (!err && c.nr <= max_frames) { /* new: send it along (sampler.h) */
+		__u64 *rec = ips - STACK_REC_HEAD;
+
+		rec[0] = 0;
+		rec[1] = c.h;
+		/* a dropped record costs user space a map lookup, no more */
+		bpf_ringbuf_output(&new_keys, rec, (c.nr + STACK_REC_HEAD) * 8,
+				   BPF_RB_NO_WAKEUP);
+	}
 	return c.h;
 }
 
+/* The CPU's stack buffer: its frames, past the record head (sampler.h). */
 static __always_inline __u64 *stack_buf(void)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 *b = bpf_map_lookup_elem(&stack_scratch, &cpu);
 
-	return bpf_map_lookup_elem(&stack_scratch, &cpu);
+	return b ? b + STACK_REC_HEAD : NULL;
 }
 
 /*

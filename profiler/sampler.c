@@ -32,7 +32,8 @@ _Static_assert((INTERP_MAX_FRAMES & (INTERP_MAX_FRAMES - 1)) == 0,
  */
 static uint32_t ring_bytes(const struct sampler_cfg *cfg)
 {
-	uint64_t want = cfg->freq * (uint64_t)cfg->nr_cpus * 64 / 2;
+	/* keys (56 bytes) and new stacks (~1 KiB), 200 ms of samples */
+	uint64_t want = cfg->freq * (uint64_t)cfg->nr_cpus * 256;
 	uint32_t n = MIN_RING;
 
 	while (n < want && n < MAX_RING)
@@ -57,7 +58,8 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	bpf_map__set_max_entries(skel->maps.interp, cfg->interp_size
 							? cfg->interp_size
 							: DEFAULT_INTERP_SIZE);
-	bpf_map__set_value_size(skel->maps.stack_scratch, bytes);
+	bpf_map__set_value_size(skel->maps.stack_scratch,
+				bytes + STACK_REC_HEAD * 8);
 	bpf_map__set_max_entries(skel->maps.stack_scratch, ncpu);
 	bpf_map__set_value_size(skel->maps.stacks_long, bytes);
 	bpf_map__set_max_entries(skel->maps.stacks_long, cfg->stack_storage);

@@ -54,6 +54,15 @@ struct sample_count {
 #define STACK_SHORT 128 /* frames a short-map value holds */
 
 /*
+ * The new_keys ring carries two kinds of record. A struct sample_key:
+ * a key just added to the counts map (its pid is never 0). A new stack,
+ * as the program stores it: STACK_REC_HEAD words, 0 then the stack's key,
+ * then its frames (the record's length says how many), so user space
+ * need not read it back from its map with one system call per stack.
+ */
+#define STACK_REC_HEAD 2
+
+/*
  * Interpreted frames. User space tells BPF, per JVM, where the template
  * interpreter's code lies and the VMStructs offsets below (interp_procs:
  * tgid -> struct interp_proc). The user stack of such a process is not
