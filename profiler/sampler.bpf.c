@@ -47,10 +47,15 @@ struct {
 	__uint(max_entries, 16384); /* set by user space before load */
 } stacks_short SEC(".maps");
 
+/*
+ * Sizes, not BTF types, where user space sets the value size: a type
+ * that no longer matches makes the kernel refuse the map (after
+ * allocating it), and libbpf create it a second time without BTF.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u64);
+	__uint(key_size, 8);
 	/* value_size (the run's depth) and max_entries set before load */
 	__uint(value_size, STACK_SHORT * 8);
 	__uint(max_entries, 16384);
@@ -59,13 +64,13 @@ struct {
 /*
  * One stack being taken per CPU, slot = CPU: too big for the BPF stack.
  * value_size = (STACK_REC_HEAD + depth) * 8 and max_entries = possible
- * CPUs, set before load: a stack record's head, then the frames. A sampling run and a probe run never share a loaded object, so
- * one program at a time fills a CPU's slot (perf_event programs do not
- * nest).
+ * CPUs, set before load: a stack record's head, then the frames. A
+ * sampling run and a probe run never share a loaded object, so one
+ * program at a time fills a CPU's slot (perf_event programs do not nest).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
+	__uint(key_size, 4);
 	__uint(value_size, STACK_SHORT * 8);
 	__uint(max_entries, 1);
 } stack_scratch SEC(".maps");
