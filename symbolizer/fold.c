@@ -153,20 +153,35 @@ void fold__free(struct fold *f)
  * lines run to kilobytes (deep Java stacks), and one multiply per byte
  * was a visible share of a profile's CPU.
  */
+/*
+ * Four words at a time in four independent lanes: a deep Java stack's
+ * line is kilobytes, and one multiply chain over it was most of the cost
+ * of adding a line.
+ */
 static uint64_t hash(const char *s)
 {
+	const uint64_t k = 1099511628211ULL;
 	size_t n = strlen(s), i;
-	uint64_t h = 1469598103934665603ULL ^ n, w;
+	uint64_t h[4] = {1469598103934665603ULL ^ n, 0x9e3779b97f4a7c15ULL,
+			 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL},
+		 w[4];
 
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 1099511628211ULL;
-		h ^= h >> 29;
+	for (i = 0; i + 32 <= n; i += 32) {
+		memcpy(w, s + i, 32);
+		for (int j = 0; j < 4; j++) {
+			h[j] = (h[j] ^ w[j]) * k;
+			h[j] ^= h[j] >> 29;
+		}
 	}
-	w = 0;
-	memcpy(&w, s + i, n - i);
-	h = (h ^ w) * 1099511628211ULL;
-	return h ^ (h >> 32);
+	for (; i + 8 <= n; i += 8) {
+		memcpy(w, s + i, 8);
+		h[0] = (h[0] ^ w[0]) * k;
+		h[0] ^= h[0] >> 29;
+	}
+	w[0] = 0;
+	memcpy(w, s + i, n - i);
+	h[0] = (h[0] ^ w[0] ^ (h[1] << 1) ^ (h[2] << 2) ^ (h[3] << 3)) * k;
+	return h[0] ^ (h[0] >> 32);
 }
 
 static int grow(struct fold *f)
