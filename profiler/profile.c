@@ -614,6 +614,31 @@ static bool probe_summary(struct run *r, const uint64_t *st, double secs)
 	return false; /* the rest as for samples */
 }
 
+/*
+ * Stacks lost: to a full stack map (the option fixes it), or for want of
+ * kernel memory at sample time (the maps are not preallocated; nothing
+ * to raise).
+ */
+static void lost_stacks(const struct stackfold_stats *fs, const uint64_t *st)
+{
+	uint64_t nomem = st[STAT_STACK_NOMEM],
+		 refused = st[STAT_USER_LOST] + st[STAT_KERN_LOST];
+
+	fprintf(stderr,
+		"mixprof:   %" PRIu64 " samples lost their user stack, %" PRIu64
+		" their kernel stack (",
+		fs->user_lost, fs->kern_lost);
+	if (nomem < refused)
+		fprintf(stderr,
+			"stack map full%s: raise --stack-storage-size%s",
+			nomem ? " for some" : "", nomem ? "; " : "");
+	if (nomem)
+		fprintf(stderr,
+			"%" PRIu64 " found no kernel memory at sample time",
+			nomem);
+	fprintf(stderr, ")\n");
+}
+
 /* Account for every sample: what was written, what was lost and why. */
 static void summary(struct run *r)
 {
@@ -653,12 +678,7 @@ static void summary(struct run *r)
 			" ms apart\n",
 			ss.jit_gap_max_ns / 1000000);
 	if (fs->user_lost || fs->kern_lost)
-		fprintf(stderr,
-			"mixprof:   %" PRIu64 " samples lost their user "
-			"stack, %" PRIu64
-			" their kernel stack (stack map full: "
-			"raise --stack-storage-size)\n",
-			fs->user_lost, fs->kern_lost);
+		lost_stacks(fs, st);
 	if (fs->truncated)
 		fprintf(stderr,
 			"mixprof:   %" PRIu64 " stacks truncated at "

@@ -13,6 +13,7 @@
  * task_struct, lives in fork.bpf.c.
  */
 #include <stdbool.h>
+#include <linux/errno.h>
 #include <linux/bpf.h>
 #include <linux/bpf_perf_event.h>
 #include <linux/ptrace.h>
@@ -21,8 +22,6 @@
 #include <bpf/usdt.bpf.h>
 #include "sampler.h"
 #include "targets.bpf.h"
-
-#define EEXIST 17
 
 /* set by user space after load, right before attach: bucket 0 starts here */
 __u64 start_ns = 0;
@@ -221,6 +220,8 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
 	}
 	if (err && err != -EEXIST) { /* full, or no memory */
 		stat_inc(lost);
+		if (err == -ENOMEM) /* not preallocated: none at hand now */
+			stat_inc(STAT_STACK_NOMEM);
 		return STACK_LOST;
 	}
 	if (!err && c.nr <= max_frames) { /* new: send it along (sampler.h) */

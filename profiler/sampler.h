@@ -134,6 +134,8 @@ enum sampler_stat {
 	STAT_CHILDREN, /* descendants added to the targets */
 	STAT_INTERP_WALKS, /* samples of a JVM walked for interpreted frames */
 	STAT_INTERP_FULL, /* interp map full: frames left unnamed */
+	STAT_STACK_NOMEM, /* of the lost stacks: no kernel memory, map not
+			   * full (an allocation in interrupt context) */
 	STAT_NR,
 };
 
