@@ -165,20 +165,19 @@ static void versions(struct stackfold *sf, const struct sample_key *k,
 
 /*
  * Name the callers of a stack (frames n-1 down to 1) into sf->part, and
- * keep them when their names cannot change: the naming state was the same
- * before and after, and (user frames) none is unknown, which a later
+ * keep them when their names cannot change: the naming state was v before
+ * and is still after, and (user frames) none is unknown, which a later
  * lookup may still name. *c gets what the naming counted.
  */
 static int name_callers(struct stackfold *sf, const struct sample_key *k, int n,
 			uint64_t when_ns, const struct part_id *id,
-			struct part_counts *c)
+			const uint64_t v[PART_VERSIONS], struct part_counts *c)
 {
 	bool user = id->pid != 0;
-	uint64_t v[PART_VERSIONS], after[PART_VERSIONS];
+	uint64_t after[PART_VERSIONS];
 	struct part_counts before;
 	int ret;
 
-	versions(sf, k, user, when_ns, v);
 	fold_line__reset(&sf->part);
 	memset(c, 0, sizeof(*c));
 	counters(sf, &before);
@@ -190,7 +189,7 @@ static int name_callers(struct stackfold *sf, const struct sample_key *k, int n,
 	c->frames -= before.frames;
 	c->unknown -= before.unknown;
 	versions(sf, k, user, when_ns, after);
-	if (v[0] && !memcmp(v, after, sizeof(v)) && !(user && c->unknown))
+	if (v[0] && !memcmp(v, after, sizeof(after)) && !(user && c->unknown))
 		namecache__put(sf->cache, id, v, c, sf->part.buf, sf->part.len);
 	return 0;
 }
@@ -253,7 +252,7 @@ static int push_callers(struct stackfold *sf, const struct sample_key *k, int n,
 		sf->st.frames_unknown += c->unknown;
 		return fold_line__append(&sf->line, p->text, p->len);
 	}
-	ret = name_callers(sf, k, n, when_ns, &id, c);
+	ret = name_callers(sf, k, n, when_ns, &id, v, c);
 	return ret ?: fold_line__append(&sf->line, sf->part.buf, sf->part.len);
 }
 
