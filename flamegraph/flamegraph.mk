@@ -1,7 +1,7 @@
 # The renderers (flame graph, montage, heat map): objects appended to
 # MIXPROF_OBJS, plus their unit tests. The JS and CSS in assets/ are linked
 # in by assets.S, so they are prerequisites of its object.
-CPPFLAGS_flamegraph := -Iflamegraph
+CPPFLAGS_flamegraph := -Iflamegraph -Ipprof
 # main.c dispatches to the subcommands; the profiler may call the writers.
 CPPFLAGS_profiler += -Iflamegraph
 FG_SRCS := tree.c folded.c palette.c escape.c diff.c opts.c svg.c html.c \
@@ -26,7 +26,8 @@ $(BUILD)/flamegraph/assets.o: flamegraph/assets.S $(FG_ASSETS)
 FG_UNIT := tree folded palette diff timed svg slicetab
 UNIT_TESTS += $(FG_UNIT:%=$(BUILD)/tests/unit/test_fg_%)
 $(BUILD)/tests/unit/test_fg_%.o: CFLAGS += -Iflamegraph
-$(BUILD)/tests/unit/test_fg_%: $(BUILD)/tests/unit/test_fg_%.o $(FG_OBJS)
+$(BUILD)/tests/unit/test_fg_%: $(BUILD)/tests/unit/test_fg_%.o $(FG_OBJS) \
+		$(PPROF_OBJS) $(BUILD)/symbolizer/u64map.o
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lm -lz
 .SECONDARY: $(FG_UNIT:%=$(BUILD)/tests/unit/test_fg_%.o)

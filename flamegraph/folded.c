@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "folded.h"
+#include "pprof.h"
 
 /* Parse [s, e) as a decimal count; false unless it is one. */
 static bool parse_count(const char *s, const char *e, uint64_t *v)
@@ -125,15 +126,76 @@ static int load_line(struct fg_tree *t, const char *buf, size_t len,
 			    o->reverse);
 }
 
+struct pprof_load {
+	struct fg_tree *t;
+	const struct fg_load_opts *o;
+	struct fg_load_stats *st;
+};
+
+/* A pprof sample as a folded line: one stack, one count. */
+static int pprof_line(const char *line, size_t len, uint64_t count, void *ctx)
+{
+	struct pprof_load *pl = ctx;
+
+	pl->st->lines++;
+	pl->st->used++;
+	return fg_tree__add(pl->t, line, len, count,
+			    pl->o->two_counts ? FG_SLOT_VALUE : pl->o->slot,
+			    pl->o->reverse);
+}
+
+/* The rest of in (a gzipped profile.proto) into the tree. */
+static int load_pprof(struct fg_tree *t, FILE *in, const struct fg_load_opts *o,
+		      struct fg_load_stats *st)
+{
+	struct pprof_load pl = {t, o, st};
+	size_t len = 0, cap = 1 << 16, got;
+	char *buf = malloc(cap), *p;
+	int err = 0;
+
+	while (buf && (got = fread(buf + len, 1, cap - len, in)) > 0) {
+		len += got;
+		if (len < cap)
+			continue;
+		if (cap >= PPROF_MAX_BYTES) {
+			err = -EFBIG;
+			break;
+		}
+		p = realloc(buf, cap * 2);
+		if (!p)
+			break;
+		buf = p;
+		cap *= 2;
+	}
+	if (!buf || (!err && len == cap))
+		err = -ENOMEM;
+	else if (!err && ferror(in))
+		err = -EIO;
+	if (!err) {
+		err = pprof__read(buf, len, pprof_line, &pl, &st->why);
+		if (err == -EINVAL) { /* reported like a bad folded line */
+			st->skipped++;
+			st->first_bad = 1;
+			err = 0;
+		}
+	}
+	free(buf);
+	return err;
+}
+
 int fg_load_folded(struct fg_tree *t, FILE *in, const struct fg_load_opts *o,
 		   struct fg_load_stats *st)
 {
 	char *buf = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	int err = 0;
+	int err = 0, c;
 
 	memset(st, 0, sizeof(*st));
+	/* folded text never starts so; a gzip stream (pprof) always does */
+	c = getc(in);
+	if (c != EOF && ungetc(c, in) == 0x1f)
+		return load_pprof(t, in, o, st);
 	while (!err && (n = getline(&buf, &cap, in)) >= 0) {
 		st->lines++;
 		err = load_line(t, buf, n, o, st);

@@ -7,6 +7,10 @@
  * Bad lines are skipped and counted, never fatal; the caller reports them
  * once (fg_load_report). A differential "stack BEFORE AFTER" line (the
  * output of difffolded.pl) is read when two_counts is set.
+ *
+ * A gzipped profile.proto (pprof: mixprof's own -o x.pb.gz, or another
+ * tool's) is read too, told from folded text by the gzip magic of its
+ * first byte: each sample becomes one line (pprof/pprof.h).
  */
 #ifndef MIXPROF_FG_FOLDED_H
 #define MIXPROF_FG_FOLDED_H

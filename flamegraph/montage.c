@@ -33,7 +33,10 @@ static char *join(const char *dir, const char *file)
 	return p;
 }
 
-/* The output next to the slice: ".folded" replaced by ext, else added. */
+/*
+ * The output next to the slice: ".folded" (or pprof's ".pb.gz") replaced
+ * by ext, else added.
+ */
 static char *out_name(const char *file, const char *ext)
 {
 	size_t len = strlen(file);
@@ -41,6 +44,8 @@ static char *out_name(const char *file, const char *ext)
 
 	if (len > 7 && !strcmp(file + len - 7, ".folded"))
 		len -= 7;
+	else if (len > 6 && !strcmp(file + len - 6, ".pb.gz"))
+		len -= 6;
 	if (asprintf(&p, "%.*s%s", (int)len, file, ext) < 0)
 		return NULL;
 	return p;

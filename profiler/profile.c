@@ -26,6 +26,7 @@
 #include "maxstack.h"
 #include "probectl.h"
 #include "probes_run.h"
+#include "pprof.h"
 #include "profile.h"
 #include "profile_opts.h"
 #include "render_out.h"
@@ -882,6 +883,19 @@ static int setup_table(struct run *r)
 	return 0;
 }
 
+/* pprof files: what a count is, and for CPU samples their period. */
+static void setup_pprof(struct run *r)
+{
+	struct pprof_meta m = {
+	    .type = r->o.nr_probes ? "calls" : "samples",
+	    .unit = "count",
+	    .period_ns = r->o.nr_probes ? 0 : 1000000000ULL / r->o.freq,
+	    .per_thread = r->o.per_thread,
+	};
+
+	sliceout__pprof(r->out, &m);
+}
+
 static int run_profile(struct run *r, const sigset_t *sigs)
 {
 	char caps[64];
@@ -903,6 +917,8 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 			strerror(errno));
 		return EXIT_PROF_FAIL;
 	}
+	if (r->o.format == PROFILE_PPROF)
+		setup_pprof(r);
 	if (setup_render(r) || setup_table(r))
 		return EXIT_PROF_FAIL;
 	for (i = 0; i < r->o.nr_pids; i++)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "profile_opts.h"
 
 #define NSEC_PER_SEC 1000000000ULL
@@ -29,6 +30,7 @@ enum {
 	OPT_TITLE,
 	OPT_COUNT,
 	OPT_HELP,
+	OPT_FORMAT,
 };
 
 static const struct option long_opts[] = {
@@ -39,6 +41,7 @@ static const struct option long_opts[] = {
     {"delimited", no_argument, NULL, 'd'},
     {"folded", no_argument, NULL, 'f'},
     {"output", required_argument, NULL, 'o'},
+    {"format", required_argument, NULL, OPT_FORMAT},
     {"interval", required_argument, NULL, 'i'},
     {"verbose", no_argument, NULL, 'v'},
     {"stack-storage-size", required_argument, NULL, OPT_STACK_STORAGE},
@@ -81,7 +84,10 @@ void profile_opts__usage(FILE *out, const char *prog)
 "  -U, --user-stacks-only   user frames only\n"
 "  -K, --kernel-stacks-only kernel frames only\n"
 "  -d, --delimited          put a \"-\" frame between user and kernel frames\n"
-"  -f, --folded             folded output (the default and only format)\n"
+"  -f, --folded             folded text output (the default)\n"
+"      --format folded|pprof  pprof: gzipped profile.proto (go tool pprof,\n"
+"                           Pyroscope, Parca); the default when -o ends in\n"
+"                           .pb.gz or .pprof; slices are slice-NNNN.pb.gz\n"
 "  -o, --output FILE|DIR    write to FILE (default stdout, or nothing when\n"
 "                           --svg, --html or --heatmap is given); with -i,\n"
 "                           a directory of slices\n"
@@ -264,6 +270,15 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 		o->delimit = true;
 		return 0;
 	case 'f':
+		o->format = PROFILE_FOLDED;
+		return 0;
+	case OPT_FORMAT:
+		if (!strcmp(optarg, "folded"))
+			o->format = PROFILE_FOLDED;
+		else if (!strcmp(optarg, "pprof"))
+			o->format = PROFILE_PPROF;
+		else
+			BAD("--format", "folded or pprof");
 		return 0;
 	case 'v':
 		o->verbose = true;
@@ -340,6 +355,50 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 	}
 }
 
+/* name ends in suffix */
+static bool ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+
+	return n >= k && !strcmp(name + n - k, suffix);
+}
+
+/*
+ * The output format: as asked, else pprof for a file named *.pb.gz or
+ * *.pprof. A montage draws its slices, so they stay folded text; pprof
+ * is binary, so not to a terminal.
+ */
+static int check_format(struct profile_opts *o, char *err, size_t errlen)
+{
+	if (o->format == PROFILE_FORMAT_AUTO)
+		o->format = o->output && !o->slice_ns &&
+				    (ends_with(o->output, ".pb.gz") ||
+				     ends_with(o->output, ".pprof"))
+				? PROFILE_PPROF
+				: PROFILE_FOLDED;
+	if (o->format != PROFILE_PPROF)
+		return 0;
+	if (o->montage) {
+		snprintf(err, errlen,
+			 "--montage draws folded slices: leave out --format "
+			 "pprof (or use -o DIR -i SECS --format pprof)");
+		return -EINVAL;
+	}
+	if (o->nr_probes && o->count) {
+		snprintf(err, errlen,
+			 "--count prints a table: leave out --format pprof, or "
+			 "--count for stacks as pprof");
+		return -EINVAL;
+	}
+	if (!o->output && isatty(STDOUT_FILENO)) {
+		snprintf(err, errlen,
+			 "--format pprof is binary: give -o FILE.pb.gz or "
+			 "redirect stdout");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * The rendering options: --montage DIR is -o DIR with slices (10 s unless
  * -i says), --heatmap fixes 10 ms buckets, and folded text goes to stdout
@@ -377,6 +436,8 @@ static int check_render(struct profile_opts *o, uint64_t bucket_ms, char *err,
 	if (o->heatmap)
 		bucket_ms = HEATMAP_BUCKET_MS;
 	o->folded_stdout = !o->output && !o->svg && !o->html && !o->heatmap;
+	if (check_format(o, err, errlen))
+		return -EINVAL;
 	if (bucket_ms) {
 		o->bucket_ns = bucket_ms * NSEC_PER_MSEC;
 		if (o->slice_ns && o->slice_ns % o->bucket_ns) {

@@ -21,6 +21,9 @@ enum profile_exit {
 /* -e patterns per run */
 #define PROFILE_MAX_PROBES 32
 
+/* -o's format: folded text or gzipped profile.proto */
+enum profile_format { PROFILE_FORMAT_AUTO, PROFILE_FOLDED, PROFILE_PPROF };
+
 struct profile_opts {
 	uint32_t *pids; /* -p, owned (free with profile_opts__release) */
 	int nr_pids;
@@ -45,6 +48,7 @@ struct profile_opts {
 	const char *heatmap; /* --heatmap DIR: samples.timed, heatmap.html */
 	const char *title; /* --title, NULL: made from the target */
 	bool folded_stdout; /* no -o and nothing rendered: folded to stdout */
+	enum profile_format format; /* --format, or from -o's name */
 	char **cmd; /* after "--": command to launch, NULL-ended */
 	/* -e: a probe run (no CPU sampling): stacks at each entry of the
 	 * matching Java methods, or with --count only calls per method */

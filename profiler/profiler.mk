@@ -5,6 +5,7 @@ MIXPROF_OBJS := $(BUILD)/profiler/main.o
 MIXPROF_LIBS :=
 include profiler/attach.mk
 include profiler/sampler.mk
+include pprof/pprof.mk
 include flamegraph/flamegraph.mk
 
 BINS += $(BUILD)/mixprof

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include "fold.h"
+#include "pprof.h"
 #include "sliceout.h"
 
 struct slice {
@@ -22,8 +24,11 @@ struct sliceout {
 	FILE *out; /* without slices */
 	struct slice *s;
 	uint64_t nr, next; /* slices known; first not yet written */
+	uint64_t end_ns; /* the run's end once known, else UINT64_MAX */
 	uint64_t total;
 	bool discard; /* count only */
+	bool pprof; /* files are gzipped profile.proto (meta), not text */
+	struct pprof_meta meta;
 };
 
 struct sliceout *sliceout__new(const struct timebase *tb, const char *path)
@@ -34,6 +39,7 @@ struct sliceout *sliceout__new(const struct timebase *tb, const char *path)
 		return NULL;
 	so->tb = tb;
 	so->path = path;
+	so->end_ns = UINT64_MAX;
 	if (tb->slice_ns) {
 		struct stat st;
 
@@ -81,6 +87,20 @@ void sliceout__free(struct sliceout *so)
 	free(so);
 }
 
+void sliceout__pprof(struct sliceout *so, const struct pprof_meta *m)
+{
+	so->pprof = true;
+	so->meta = *m;
+}
+
+/* A slice file's name in DIR. */
+static void slice_name(const struct sliceout *so, uint64_t idx, char *buf,
+		       size_t cap)
+{
+	snprintf(buf, cap, "slice-%04" PRIu64 ".%s", idx,
+		 so->pprof ? "pb.gz" : "folded");
+}
+
 /* Make slice idx exist. */
 static struct slice *slice_get(struct sliceout *so, uint64_t idx)
 {
@@ -117,11 +137,48 @@ int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
 	return fold__add(s->fold, line, count);
 }
 
+static int pprof_add(const char *line, uint64_t count, void *ctx)
+{
+	return pprof_writer__add(ctx, line, strlen(line), count);
+}
+
+/* CLOCK_REALTIME at the monotonic time mono_ns. */
+static uint64_t wall_of(uint64_t mono_ns)
+{
+	struct timespec r, m;
+
+	clock_gettime(CLOCK_REALTIME, &r);
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	return (uint64_t)r.tv_sec * 1000000000ULL + r.tv_nsec -
+	       ((uint64_t)m.tv_sec * 1000000000ULL + m.tv_nsec - mono_ns);
+}
+
+/* Slice idx as pprof, its time and duration from the time base. */
+static int write_pprof(struct sliceout *so, uint64_t idx, const struct fold *f,
+		       FILE *out)
+{
+	struct pprof_meta m = so->meta;
+	struct pprof_writer *w;
+	uint64_t s, e;
+	int ret;
+
+	timebase__slice_bounds(so->tb, idx, so->end_ns, &s, &e);
+	m.time_ns = wall_of(s);
+	m.duration_ns = e > s ? e - s : 0;
+	w = pprof_writer__new(&m);
+	if (!w)
+		return -errno;
+	ret = f ? fold__each(f, pprof_add, w) : 0;
+	ret = ret ?: pprof_writer__write(w, out);
+	pprof_writer__free(w);
+	return ret;
+}
+
 /* Write slice idx to its file (the output file without slices). */
 static int slice_write(struct sliceout *so, uint64_t idx)
 {
 	struct slice *s = slice_get(so, idx);
-	char path[4096];
+	char path[4096], name[64];
 	FILE *f = so->out;
 	int ret = 0;
 
@@ -132,13 +189,15 @@ static int slice_write(struct sliceout *so, uint64_t idx)
 		return 0;
 	}
 	if (!f) {
-		snprintf(path, sizeof(path), "%s/slice-%04" PRIu64 ".folded",
-			 so->path, idx);
+		slice_name(so, idx, name, sizeof(name));
+		snprintf(path, sizeof(path), "%s/%s", so->path, name);
 		f = fopen(path, "w");
 		if (!f)
 			return -errno;
 	}
-	if (s->fold)
+	if (so->pprof)
+		ret = write_pprof(so, idx, s->fold, f);
+	else if (s->fold)
 		ret = fold__write(s->fold, f);
 	if (fflush(f) && !ret)
 		ret = -errno;
@@ -174,6 +233,7 @@ static int write_tsv(struct sliceout *so, uint64_t n, uint64_t end_ns)
 	char path[4096];
 	uint64_t i, s, e;
 	bool partial;
+	char name[64];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/slices.tsv", so->path);
@@ -183,10 +243,11 @@ static int write_tsv(struct sliceout *so, uint64_t n, uint64_t end_ns)
 	fprintf(f, "# index\tstart_ns\tend_ns\tsamples\tfile\tpartial\n");
 	for (i = 0; i < n; i++) {
 		partial = timebase__slice_bounds(so->tb, i, end_ns, &s, &e);
+		slice_name(so, i, name, sizeof(name));
 		fprintf(f,
 			"%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-			"\tslice-%04" PRIu64 ".folded\t%d\n",
-			i, s, e, i < so->nr ? so->s[i].samples : 0, i,
+			"\t%s\t%d\n",
+			i, s, e, i < so->nr ? so->s[i].samples : 0, name,
 			partial ? 1 : 0);
 	}
 	return fclose(f) ? -errno : 0;
@@ -197,6 +258,7 @@ int sliceout__finish(struct sliceout *so, uint64_t end_ns)
 	uint64_t n = timebase__nr_slices(so->tb, end_ns), i;
 	int ret;
 
+	so->end_ns = end_ns;
 	if (!so->tb->slice_ns)
 		return slice_write(so, 0);
 	/* a bucket of the last slice may have been drained late */

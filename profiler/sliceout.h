@@ -28,6 +28,14 @@ struct sliceout *sliceout__new(const struct timebase *tb, const char *path);
 struct sliceout *sliceout__new_discard(const struct timebase *tb);
 void sliceout__free(struct sliceout *so);
 
+struct pprof_meta;
+/*
+ * Write gzipped profile.proto (pprof/pprof.h) instead of folded text:
+ * slice files are DIR/slice-NNNN.pb.gz; each file's time and duration
+ * are its slice's. m is copied; its strings must outlive so.
+ */
+void sliceout__pprof(struct sliceout *so, const struct pprof_meta *m);
+
 /* Count line (count samples) in slice idx. 0 or negative errno. */
 int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
 		  uint64_t count);

@@ -263,19 +263,44 @@ static int slot_cmp(const void *a, const void *b)
 	return strcmp((*x)->line, (*y)->line);
 }
 
-int fold__write(const struct fold *f, FILE *out)
+/* The slots of f sorted by line, or NULL (ENOMEM). */
+static const struct slot **sorted(const struct fold *f)
 {
 	const struct slot **v = malloc((f->n ? f->n : 1) * sizeof(*v));
 	size_t k = 0;
-	int err = 0;
 
 	if (!v)
-		return -ENOMEM;
+		return NULL;
 	for (size_t i = 0; i < f->cap; i++)
 		if (f->slots[i].line)
 			v[k++] = &f->slots[i];
 	qsort(v, k, sizeof(*v), slot_cmp);
-	for (size_t i = 0; i < k; i++) {
+	return v;
+}
+
+int fold__each(const struct fold *f,
+	       int (*fn)(const char *line, uint64_t count, void *ctx),
+	       void *ctx)
+{
+	const struct slot **v = sorted(f);
+	int ret = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; !ret && i < f->n; i++)
+		ret = fn(v[i]->line, v[i]->count, ctx);
+	free(v);
+	return ret;
+}
+
+int fold__write(const struct fold *f, FILE *out)
+{
+	const struct slot **v = sorted(f);
+	int err = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->n; i++) {
 		if (fprintf(out, "%s %llu\n", v[i]->line,
 			    (unsigned long long)v[i]->count) < 0) {
 			err = -EIO;

@@ -46,6 +46,13 @@ int fold__add(struct fold *f, const char *line, uint64_t count);
 int fold__merge(struct fold *dst, const struct fold *src);
 uint64_t fold__total(const struct fold *f);
 size_t fold__lines(const struct fold *f);
+/*
+ * fn on each line and its count, sorted as fold__write writes them; stops
+ * at fn's non-zero return and returns it. 0 or -ENOMEM.
+ */
+int fold__each(const struct fold *f,
+	       int (*fn)(const char *line, uint64_t count, void *ctx),
+	       void *ctx);
 /* Write "line count\n" for each line, sorted. 0 or -errno. */
 int fold__write(const struct fold *f, FILE *out);
 

@@ -1,0 +1,65 @@
+/*
+ * pprof: folded stacks to and from pprof's profile.proto (gzipped), the
+ * format Pyroscope, Parca, `go tool pprof`, speedscope and the
+ * OpenTelemetry profiling pipeline take.
+ *
+ * Folded lines are "process;[thread [tid];]frame;...;frame" root first
+ * (mixprof's own shape). Written as pprof, the process (and with
+ * per_thread the thread and tid) become labels of the sample, each frame
+ * one Function and one Location, leaf first. A Function's name is the
+ * frame without its kind suffix ("_[j]", "_[i]", "_[0]", "_[1]", "_[k]");
+ * its system_name keeps the frame as folded, so reading the file back
+ * gives the same lines; the kind also picks the Location's Mapping
+ * ("[kernel]", "[java]", "[native]"), so a pprof viewer tells them apart.
+ *
+ * Reading takes any profile.proto (gzipped or not), ours or another
+ * tool's: a Location's inlined Lines become frames of their own, labels
+ * "process"/"thread"/"tid" become the root frames again. Every length is
+ * checked; a file that decompresses past PPROF_MAX_BYTES is refused.
+ */
+#ifndef MIXPROF_PPROF_H
+#define MIXPROF_PPROF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PPROF_MAX_BYTES (1ULL << 30) /* decompressed profile.proto */
+
+struct pprof_meta {
+	const char *type, *unit; /* the count's sample type: "samples" */
+	uint64_t period_ns; /* CPU: ns per sample, a second value (cpu,
+			     * nanoseconds) = count * period; 0: none */
+	uint64_t time_ns; /* wall clock (CLOCK_REALTIME) at the start */
+	uint64_t duration_ns;
+	bool per_thread; /* lines carry "thread [tid]" after the process */
+};
+
+struct pprof_writer;
+
+/* NULL and errno. m's strings are copied. */
+struct pprof_writer *pprof_writer__new(const struct pprof_meta *m);
+void pprof_writer__free(struct pprof_writer *w);
+/* One folded line (len bytes, no count) with its count. 0 or -ENOMEM. */
+int pprof_writer__add(struct pprof_writer *w, const char *line, size_t len,
+		      uint64_t count);
+/* The whole profile, gzipped, to out. 0 or -errno. */
+int pprof_writer__write(struct pprof_writer *w, FILE *out);
+
+/* A gzip stream starts so (RFC 1952); profile.proto files always are. */
+bool pprof__is_gzip(const void *buf, size_t len);
+
+/*
+ * Each sample of the profile in buf (len bytes, gzipped or plain) as a
+ * folded line (NUL-terminated, no count) and its count (the default
+ * sample type's value: default_sample_type, else the first whose unit is
+ * "count", else the last). Stops at fn's non-zero return and returns it;
+ * else 0, or -EINVAL (not a profile: *why says what), -EFBIG, -ENOMEM.
+ */
+int pprof__read(const void *buf, size_t len,
+		int (*fn)(const char *line, size_t len, uint64_t count,
+			  void *ctx),
+		void *ctx, const char **why);
+
+#endif

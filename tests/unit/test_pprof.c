@@ -1,0 +1,192 @@
+/*
+ * Unit tests of pprof/: folded lines through profile.proto and back, the
+ * wire details another reader relies on, and hostile input.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "check.h"
+#include "pbuf.h"
+#include "pprof.h"
+
+struct got {
+	char text[8192];
+	size_t len;
+	int lines;
+};
+
+static int collect(const char *line, size_t len, uint64_t count, void *ctx)
+{
+	struct got *g = ctx;
+
+	g->len += snprintf(g->text + g->len, sizeof(g->text) - g->len,
+			   "%.*s %llu\n", (int)len, line,
+			   (unsigned long long)count);
+	g->lines++;
+	return 0;
+}
+
+/* Write lines (NULL-ended, count after each) to a buffer. */
+static char *write_profile(const struct pprof_meta *m, const char **lines,
+			   const uint64_t *counts, size_t *len)
+{
+	struct pprof_writer *w = pprof_writer__new(m);
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	for (size_t i = 0; lines[i]; i++)
+		CHECK_INT(pprof_writer__add(w, lines[i], strlen(lines[i]),
+					    counts[i]),
+			  0);
+	CHECK_INT(pprof_writer__write(w, f), 0);
+	fclose(f);
+	pprof_writer__free(w);
+	return buf;
+}
+
+static void round_trip(void)
+{
+	const char *lines[] = {
+	    "java;java/lang/Thread.run_[j];Work.loop_[j];Work.add_[i]",
+	    "java;Work.loop_[j];libz.so.1 deflate;-;do_syscall_64_[k]",
+	    "java;[unknown]",
+	    "C2 CompilerThre;Compile::Optimize()", NULL};
+	uint64_t counts[] = {5, 3, 1, 7};
+	struct pprof_meta m = {.type = "samples", .unit = "count",
+			       .period_ns = 1000000, .time_ns = 1,
+			       .duration_ns = 2};
+	struct got g = {0};
+	const char *why;
+	size_t len;
+	char *buf = write_profile(&m, lines, counts, &len);
+
+	CHECK(pprof__is_gzip(buf, len));
+	CHECK_INT(pprof__read(buf, len, collect, &g, &why), 0);
+	CHECK_INT(g.lines, 4);
+	CHECK_STR(g.text,
+		  "java;java/lang/Thread.run_[j];Work.loop_[j];Work.add_[i] 5\n"
+		  "java;Work.loop_[j];libz.so.1 deflate;-;do_syscall_64_[k] 3\n"
+		  "java;[unknown] 1\n"
+		  "C2 CompilerThre;Compile::Optimize() 7\n");
+	free(buf);
+}
+
+static void per_thread(void)
+{
+	const char *lines[] = {"java;http-nio-8080-exec-1 [4242];A.b_[j]",
+			       "java;main;A.c_[j]", NULL};
+	uint64_t counts[] = {2, 1};
+	struct pprof_meta m = {.type = "calls", .unit = "count",
+			       .per_thread = true};
+	struct got g = {0};
+	const char *why;
+	size_t len;
+	char *buf = write_profile(&m, lines, counts, &len);
+
+	CHECK_INT(pprof__read(buf, len, collect, &g, &why), 0);
+	/* "main" has no [tid]: it stays a frame */
+	CHECK_STR(g.text, "java;http-nio-8080-exec-1 [4242];A.b_[j] 2\n"
+			  "java;main;A.c_[j] 1\n");
+	free(buf);
+}
+
+/* A profile as another tool writes it: inlined Lines, no labels. */
+static void foreign(void)
+{
+	struct pbuf p = {0}, x = {0}, y = {0};
+	const char *strs[] = {"", "samples", "count", "cpu", "nanoseconds",
+			      "main", "inl;ined", "leaf"};
+	uint64_t loc[] = {2, 1}, val[] = {4, 4000};
+	struct got g = {0};
+	const char *why;
+
+	for (size_t i = 0; i < 8; i++)
+		pbuf__bytes_field(&p, 6, strs[i], strlen(strs[i]));
+	/* sample types: samples/count, cpu/nanoseconds: count is first */
+	pbuf__varint_field(&x, 1, 1);
+	pbuf__varint_field(&x, 2, 2);
+	pbuf__bytes_field(&p, 1, x.p, x.len);
+	pbuf__reset(&x);
+	pbuf__varint_field(&x, 1, 3);
+	pbuf__varint_field(&x, 2, 4);
+	pbuf__bytes_field(&p, 1, x.p, x.len);
+	for (uint64_t f = 1; f <= 3; f++) { /* functions 1..3: names 5..7 */
+		pbuf__reset(&x);
+		pbuf__varint_field(&x, 1, f);
+		pbuf__varint_field(&x, 2, f + 4);
+		pbuf__bytes_field(&p, 5, x.p, x.len);
+	}
+	/* location 1: main; location 2: leaf inlined into inl;ined */
+	pbuf__reset(&x);
+	pbuf__varint_field(&x, 1, 1);
+	pbuf__varint_field(&y, 1, 1);
+	pbuf__bytes_field(&x, 4, y.p, y.len);
+	pbuf__bytes_field(&p, 4, x.p, x.len);
+	pbuf__reset(&x);
+	pbuf__varint_field(&x, 1, 2);
+	pbuf__reset(&y);
+	pbuf__varint_field(&y, 1, 3);
+	pbuf__bytes_field(&x, 4, y.p, y.len);
+	pbuf__reset(&y);
+	pbuf__varint_field(&y, 1, 2);
+	pbuf__bytes_field(&x, 4, y.p, y.len);
+	pbuf__bytes_field(&p, 4, x.p, x.len);
+	pbuf__reset(&x);
+	pbuf__packed(&x, 1, loc, 2);
+	pbuf__packed(&x, 2, val, 2);
+	pbuf__bytes_field(&p, 2, x.p, x.len);
+	CHECK_INT(p.err, 0);
+	CHECK_INT(pprof__read(p.p, p.len, collect, &g, &why), 0);
+	CHECK_STR(g.text, "main;inl:ined;leaf 4\n");
+	pbuf__release(&p);
+	pbuf__release(&x);
+	pbuf__release(&y);
+}
+
+/* Truncations and flipped bytes: an error or lines, never a crash. */
+static void hostile(void)
+{
+	const char *lines[] = {"java;A.a_[j];B.b_[i]", "java;C.c", NULL};
+	uint64_t counts[] = {(uint64_t)1 << 63, 9};
+	struct pprof_meta m = {.type = "samples", .unit = "count",
+			       .period_ns = 3};
+	const char *why;
+	size_t len;
+	char *buf = write_profile(&m, lines, counts, &len);
+	struct got g;
+	unsigned seed = 7;
+	int errs = 0;
+
+	/* a count past int64 saturates instead of turning negative */
+	memset(&g, 0, sizeof(g));
+	CHECK_INT(pprof__read(buf, len, collect, &g, &why), 0);
+	CHECK(strstr(g.text, "java;A.a_[j];B.b_[i] 9223372036854775807\n"));
+	for (size_t cut = 0; cut < len; cut++) {
+		memset(&g, 0, sizeof(g));
+		if (pprof__read(buf, cut, collect, &g, &why))
+			errs++;
+	}
+	CHECK(errs >= (int)len - 1);
+	for (int i = 0; i < 2000; i++) {
+		char *c = malloc(len);
+
+		memcpy(c, buf, len);
+		c[rand_r(&seed) % len] ^= 1 << (rand_r(&seed) % 8);
+		memset(&g, 0, sizeof(g));
+		pprof__read(c, len, collect, &g, &why);
+		free(c);
+	}
+	memset(&g, 0, sizeof(g));
+	CHECK_INT(pprof__read("\x0a\xff\xff", 3, collect, &g, &why), -EINVAL);
+	CHECK(why != NULL);
+	free(buf);
+}
+
+int main(void)
+{
+	round_trip();
+	per_thread();
+	foreign();
+	hostile();
+	printf("%d checks, %d failed\n", check_count, check_failed);
+	return check_failed != 0;
+}
