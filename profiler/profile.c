@@ -593,6 +593,25 @@ static void report_child(struct run *r)
 }
 
 /*
+ * A profiled launch passes on its command's failure, as perf record and
+ * strace do: its exit status, or 128 + the signal that killed it (the
+ * shell's rule). Our own failures return before this, with a "mixprof:"
+ * line on stderr.
+ */
+static int child_exit(const struct run *r)
+{
+	int st = r->child_status;
+
+	if (!r->launched || !r->child_done)
+		return EXIT_PROF_OK;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return EXIT_PROF_OK;
+}
+
+/*
  * A probe run counts calls: --count the agent's, stacks the USDT hits
  * (every hit is written, a lost stack under "[lost user stack]"). True
  * when that was all there is to say.
@@ -945,7 +964,9 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	ret = loop(r, sigs);
 	if (ret)
 		fprintf(stderr, "mixprof: %s\n", strerror(-ret));
-	return finish(r) || ret ? EXIT_PROF_FAIL : EXIT_PROF_OK;
+	if (finish(r) || ret)
+		return EXIT_PROF_FAIL;
+	return child_exit(r);
 }
 
 static void teardown(struct run *r)

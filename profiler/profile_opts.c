@@ -138,10 +138,12 @@ void profile_opts__usage(FILE *out, const char *prog)
 "  %s -p 1234 -e 'java:java.util.ArrayList.add' 10   # who calls it\n"
 "  %s -p 1234 -e 'java:com.acme.*.handle*' --count 10\n"
 "\n"
-"Exit status: 0 profiled (in launch mode, whatever the command's status,\n"
-"which is reported on stderr); 1 runtime failure; 2 bad command line;\n"
-"3 missing privilege (CAP_BPF and CAP_PERFMON, or root). With -e, a\n"
-"pattern the agent refuses exits 2, one matching no method 1.\n",
+"Exit status: 0 profiled; 1 runtime failure; 2 bad command line; 3 missing\n"
+"privilege (CAP_BPF and CAP_PERFMON, or root). With -e, a pattern the\n"
+"agent refuses exits 2, one matching no method 1. In launch mode, once\n"
+"profiled, the command's own status (128 + N when signal N killed it), as\n"
+"perf record does; mixprof's own failures always print a \"mixprof:\"\n"
+"error line on stderr.\n",
 		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 /* clang-format on */
