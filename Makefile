@@ -6,6 +6,8 @@
 #   make demo     profile the warmup sample from launch
 #   make bench    cost measurements against the alternatives
 #   make format   clang-format the C sources
+#   make install  PREFIX=/usr/local DESTDIR=: binary, agent, man pages,
+#                 bash completion (make uninstall removes them)
 
 BUILD ?= build
 ABS_BUILD := $(abspath $(BUILD))
@@ -74,3 +76,28 @@ $(BUILD)/%.o: %.c
 	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS_$(firstword $(subst /, ,$<))) -MMD -MP -c $< -o $@
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary, the agent where
+# mixprof looks for it (../lib/mixprof beside bin/), man pages, bash
+# completion. make uninstall removes exactly those.
+PREFIX ?= /usr/local
+INSTALL_FILES := bin/mixprof lib/mixprof/libjmap.so \
+	share/man/man1/mixprof.1 share/man/man1/mixprof-flamegraph.1 \
+	share/man/man1/mixprof-montage.1 share/man/man1/mixprof-heatmap.1 \
+	share/man/man1/mixprof-attach.1 \
+	share/bash-completion/completions/mixprof
+.PHONY: install uninstall
+install: $(BUILD)/mixprof $(BUILD)/libjmap.so
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -D -m 755 $(BUILD)/mixprof $(DESTDIR)$(PREFIX)/bin/mixprof
+	$(Q)install -D -m 644 $(BUILD)/libjmap.so \
+		$(DESTDIR)$(PREFIX)/lib/mixprof/libjmap.so
+	$(Q)for m in docs/*.1; do \
+		install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/$$(basename $$m) || exit 1; \
+	done
+	$(Q)install -D -m 644 dist/mixprof.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/mixprof
+uninstall:
+	$(call msg,UNINST,$(DESTDIR)$(PREFIX))
+	$(Q)for f in $(INSTALL_FILES); do rm -f $(DESTDIR)$(PREFIX)/$$f; done
+	$(Q)rmdir $(DESTDIR)$(PREFIX)/lib/mixprof 2>/dev/null || true

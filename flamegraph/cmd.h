@@ -36,7 +36,11 @@ enum {
 	{ "output", required_argument, NULL, 'o' },			\
 	{ "help", no_argument, NULL, 'h' }
 
-#define FG_COMMON_USAGE							\
+/* -o is every renderer's but montage's, which writes into its DIR */
+#define FG_COMMON_USAGE FG_COMMON_USAGE_NO_OUTPUT				\
+"  -o, --output FILE   write FILE instead of standard output\n"
+
+#define FG_COMMON_USAGE_NO_OUTPUT						\
 "  --title TEXT        title (default: Flame Graph)\n"			\
 "  --subtitle TEXT     second title line\n"				\
 "  --width PIXELS      image width (default 1200)\n"			\
@@ -46,8 +50,7 @@ enum {
 "  --countname NAME    what counts are (default: samples)\n"		\
 "  --colors SCHEME     java (default), hot, mem, io, red, green, blue,\n" \
 "                      aqua, yellow, orange\n"				\
-"  --inverted          icicle graph: root at the top\n"			\
-"  -o, --output FILE   write FILE instead of standard output\n"
+"  --inverted          icicle graph: root at the top\n"
 /* clang-format on */
 
 /*

@@ -14,7 +14,7 @@ static const char usage[] =
 "slice to DIR/slice-NNNN.svg and writes DIR/index.html: thumbnails in\n"
 "time order with samples and top self frames, each opening its graph.\n"
 "  --html              render slices as HTML pages instead of SVG\n"
-FG_COMMON_USAGE;
+FG_COMMON_USAGE_NO_OUTPUT;
 /* clang-format on */
 
 static const struct option longopts[] = {
@@ -31,7 +31,7 @@ int montage_cmd(int argc, char **argv)
 
 	fg_opts__init(&o);
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		err = fg_cmd_option(&o, c, optarg);
 		if (err < 0)
 			return 2;
@@ -39,6 +39,10 @@ int montage_cmd(int argc, char **argv)
 			continue;
 		if (c == OPT_HTML) {
 			html = true;
+		} else if (c == 'o') {
+			fprintf(stderr, "mixprof: montage writes into DIR: "
+					"leave out -o\n");
+			return 2;
 		} else if (c == 'h') {
 			fputs(usage, stdout);
 			return 0;

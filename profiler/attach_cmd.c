@@ -4,12 +4,12 @@
  * parser before the JVM is touched, and prints one line on failure.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "agentpath.h"
 #include "attach.h"
 #include "jmap_status.h"
 #include "options.h"
@@ -17,7 +17,7 @@
 struct attach_args {
 	pid_t pid;
 	const char *options; /* NULL: the agent's defaults */
-	const char *agent; /* NULL: libjmap.so next to mixprof */
+	const char *agent; /* NULL: libjmap.so where agent_path() finds it */
 	int timeout_ms;
 };
 
@@ -30,7 +30,8 @@ static const char usage_text[] =
     "\n"
     "  OPTIONS         agent options, key[=value] separated by commas;\n"
     "                  checked before the JVM is touched; 'help' lists them\n"
-    "  --agent PATH    the agent (default: libjmap.so next to mixprof)\n"
+    "  --agent PATH    the agent (default: libjmap.so as mixprof finds it:\n"
+    "                  $MIXPROF_AGENT, next to mixprof, ../lib/mixprof)\n"
     "  --timeout SECS  wait this long for the JVM's attach listener (5)\n"
     "  -h, --help      show this text\n"
     "\n"
@@ -128,41 +129,24 @@ static int parse_args(int argc, char **argv, struct attach_args *a)
 	return -1;
 }
 
-/* libjmap.so in the directory of our own executable. */
-static int default_agent(char *out, size_t size)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (n < 0)
-		return -errno;
-	self[n] = '\0';
-	if ((size_t)snprintf(out, size, "%s/libjmap.so", dirname(self)) >= size)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
 /* The agent as an absolute path without symlinks, as the JVM will need. */
 static int resolve_agent(const char *given, char *out)
 {
-	char buf[PATH_MAX];
-	int err;
+	char *found = given ? NULL : agent_path();
+	int ret = -1;
 
-	if (!given) {
-		err = default_agent(buf, sizeof(buf));
-		if (err) {
-			fprintf(stderr, "mixprof: /proc/self/exe: %s\n",
-				strerror(-err));
-			return ATTACH_EXIT_FAILED;
-		}
-		given = buf;
+	if (!given && !found) {
+		fprintf(stderr, "mixprof: libjmap.so not found (next to "
+				"mixprof, in ../lib/mixprof, or $MIXPROF_AGENT)\n");
+		return ATTACH_EXIT_FAILED;
 	}
-	if (!realpath(given, out)) {
-		fprintf(stderr, "mixprof: agent %s: %s\n", given,
-			strerror(errno));
-		return given == buf ? ATTACH_EXIT_FAILED : ATTACH_EXIT_USAGE;
+	if (!realpath(given ? given : found, out)) {
+		fprintf(stderr, "mixprof: agent %s: %s\n",
+			given ? given : found, strerror(errno));
+		ret = given ? ATTACH_EXIT_USAGE : ATTACH_EXIT_FAILED;
 	}
-	return -1;
+	free(found);
+	return ret;
 }
 
 /* Where the JVM's map can be read from here. */

@@ -1,32 +1,14 @@
 /*
  * jvmprep: ready a running JVM for `mixprof -p` (see jvmprep.h).
  */
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "agentpath.h"
 #include "attach.h"
 #include "jmap_status.h"
 #include "jvmprep.h"
-
-/* Path of libjmap.so next to the mixprof binary, or NULL if absent. */
-char *agent_path(void)
-{
-	char exe[4096], *path = NULL;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = 0;
-	if (asprintf(&path, "%s/libjmap.so", dirname(exe)) < 0)
-		return NULL;
-	if (access(path, R_OK)) {
-		free(path);
-		return NULL;
-	}
-	return path;
-}
 
 /* Is our agent (or the attacher's copy of it) mapped into pid? */
 static bool has_agent(uint32_t pid)
@@ -55,8 +37,9 @@ static void attach_agent(uint32_t pid)
 
 	if (!agent) {
 		fprintf(stderr,
-			"mixprof: %u: libjmap.so not found next to "
-			"mixprof; Java frames will show as [unknown]\n",
+			"mixprof: %u: libjmap.so not found (next to "
+			"mixprof, in ../lib/mixprof, or $MIXPROF_AGENT); "
+			"Java frames will show as [unknown]\n",
 			pid);
 		return;
 	}

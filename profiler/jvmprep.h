@@ -1,6 +1,6 @@
 /*
  * jvmprep: what a JVM needs to be profiled well. Java frames are named
- * from the JIT map our agent (libjmap.so, installed next to mixprof)
+ * from the JIT map our agent (libjmap.so, found as agent_path says)
  * writes; callers of compiled code are only walkable with
  * -XX:+PreserveFramePointer.
  */
@@ -9,9 +9,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-/* libjmap.so next to the mixprof binary (malloc'ed), or NULL if absent. */
-char *agent_path(void);
 
 /*
  * If pid is a JVM: load the agent into it through the attacher unless it

@@ -1,21 +1,67 @@
 /*
  * mixprof: the command-line entry. Subcommands dispatch to their own
- * modules; anything else is a profile run.
+ * modules; anything else is a profile run. Every subcommand prints its
+ * errors under the one prefix "mixprof:" (getopt takes argv[0] for it).
  */
+#include <stdio.h>
 #include <string.h>
 #include "attach.h"
 #include "profile.h"
 #include "render.h"
+#include "version.h"
+
+struct subcmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+};
+
+static const struct subcmd subcmds[] = {
+    {"attach", attach_cmd},	    {"flamegraph", flamegraph_cmd},
+    {"heatmap", heatmap_cmd},	    {"montage", montage_cmd},
+    {NULL, NULL},
+};
+
+static const struct subcmd *subcmd_of(const char *name)
+{
+	for (const struct subcmd *s = subcmds; s->name; s++)
+		if (!strcmp(s->name, name))
+			return s;
+	return NULL;
+}
+
+/* mixprof help [SUBCOMMAND]: that command's --help. */
+static int help_cmd(int argc, char **argv)
+{
+	char *args[] = {"mixprof", "--help", NULL};
+	const struct subcmd *s;
+
+	if (argc < 2)
+		return profile_cmd(2, args);
+	s = subcmd_of(argv[1]);
+	if (!s || argc > 2) {
+		fprintf(stderr,
+			"mixprof: help: no such command '%s' (attach, "
+			"flamegraph, heatmap, montage, or none: profiling)\n",
+			argv[1]);
+		return 2;
+	}
+	return s->run(2, args);
+}
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "attach"))
-		return attach_cmd(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "flamegraph"))
-		return flamegraph_cmd(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "heatmap"))
-		return heatmap_cmd(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "montage"))
-		return montage_cmd(argc - 1, argv + 1);
-	return profile_cmd(argc, argv);
+	const struct subcmd *s;
+
+	if (argc > 1 && (!strcmp(argv[1], "--version") ||
+			 !strcmp(argv[1], "-V"))) {
+		printf("mixprof %s\n", MIXPROF_VERSION);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "help"))
+		return help_cmd(argc - 1, argv + 1);
+	s = argc > 1 ? subcmd_of(argv[1]) : NULL;
+	if (!s)
+		return profile_cmd(argc, argv);
+	argv[1] = "mixprof";
+	return s->run(argc - 1, argv + 1);
 }

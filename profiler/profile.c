@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include "agentpath.h"
 #include "cpus.h"
 #include "jvmprep.h"
 #include "ksymbpf.h"
@@ -365,7 +366,8 @@ static int setup_launch(struct run *r)
 	}
 
 	if (!agent)
-		fprintf(stderr, "mixprof: libjmap.so not found next to mixprof;"
+		fprintf(stderr, "mixprof: libjmap.so not found (next to "
+				"mixprof, in ../lib/mixprof, or $MIXPROF_AGENT);"
 				" Java frames will show as [unknown]\n");
 	ret = launch__start(&r->child, r->o.cmd, agent, &r->old_mask);
 	free(agent);

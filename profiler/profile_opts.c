@@ -109,7 +109,7 @@ void profile_opts__usage(FILE *out, const char *prog)
 "      --count              with -e: no stacks; a table METHOD TOTAL\n"
 "                           CALLS_PER_S, biggest first\n"
 "  -v, --verbose            libbpf and debug messages on stderr\n"
-"      --help               this text\n"
+"  -h, --help               this text (also: mixprof help [COMMAND])\n"
 "Rendering (self-contained files; any browser, offline):\n"
 "      --svg FILE           the run's flame graph, interactive SVG\n"
 "      --html FILE          the same as an HTML page (canvas, for big ones)\n"
@@ -495,25 +495,20 @@ static int check_probes(struct profile_opts *o, char *err, size_t errlen)
 }
 
 /* Duration, launch command, and the checks between options. */
-static int parse_rest(struct profile_opts *o, int argc, char **argv,
+/* The checks that take the whole command line; dur the duration or NULL. */
+static int parse_rest(struct profile_opts *o, const char *dur,
 		      uint64_t bucket_ms, char *err, size_t errlen)
 {
-	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
-		o->cmd = argv + optind;
-	} else if (optind < argc) {
-		if (parse_seconds(argv[optind], 1, &o->duration_ns)) {
-			snprintf(err, errlen,
-				 "invalid duration '%s' (want seconds)",
-				 argv[optind]);
-			return -EINVAL;
-		}
-		if (optind + 1 < argc) {
-			snprintf(err, errlen,
-				 "unexpected argument '%s' "
-				 "(a command goes after \"--\")",
-				 argv[optind + 1]);
-			return -EINVAL;
-		}
+	if (dur && parse_seconds(dur, 1, &o->duration_ns)) {
+		snprintf(err, errlen, "invalid duration '%s' (want seconds)",
+			 dur);
+		return -EINVAL;
+	}
+	if (dur && o->cmd) {
+		snprintf(err, errlen,
+			 "a duration and a command exclude each other (the "
+			 "run lasts as long as the command)");
+		return -EINVAL;
 	}
 	if (o->user_only && o->kernel_only) {
 		snprintf(err, errlen, "-U and -K exclude each other");
@@ -528,16 +523,16 @@ static int parse_rest(struct profile_opts *o, int argc, char **argv,
 	return check_render(o, bucket_ms, err, errlen);
 }
 
-int profile_opts__parse(struct profile_opts *o, int argc, char **argv,
-			char *err, size_t errlen)
+/*
+ * Options up to the next non-option or "--" (in order: "+", so a
+ * command's own options after "--" are never ours). 0 or as parse_one.
+ */
+static int parse_opts(struct profile_opts *o, int argc, char **argv,
+		      uint64_t *bucket_ms, char *err, size_t errlen)
 {
-	uint64_t bucket_ms = 0;
 	int c, ret;
 
-	set_defaults(o);
-	optind = 0; /* full reset: parse may run more than once */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:p:F:UKdfo:i:ve:", long_opts,
+	while ((c = getopt_long(argc, argv, "+:p:F:UKdfo:i:ve:h", long_opts,
 				NULL)) != -1) {
 		if (c == ':' || c == '?') {
 			snprintf(err, errlen,
@@ -546,11 +541,46 @@ int profile_opts__parse(struct profile_opts *o, int argc, char **argv,
 				 argv[optind - 1]);
 			return -EINVAL;
 		}
-		ret = parse_one(o, c, err, errlen, &bucket_ms);
+		ret = parse_one(o, c == 'h' ? OPT_HELP : c, err, errlen,
+				bucket_ms);
 		if (ret)
 			return ret;
 	}
-	return parse_rest(o, argc, argv, bucket_ms, err, errlen);
+	return 0;
+}
+
+int profile_opts__parse(struct profile_opts *o, int argc, char **argv,
+			char *err, size_t errlen)
+{
+	uint64_t bucket_ms = 0;
+	const char *dur = NULL;
+	int ret;
+
+	set_defaults(o);
+	optind = 0; /* full reset: parse may run more than once */
+	opterr = 0;
+	/* options may come after the duration too: mixprof 30 -o x */
+	while (!(ret = parse_opts(o, argc, argv, &bucket_ms, err, errlen)) &&
+	       optind < argc) {
+		if (!strcmp(argv[optind - 1], "--")) {
+			o->cmd = argv + optind;
+			break;
+		}
+		if (dur) {
+			snprintf(err, errlen,
+				 "unexpected argument '%s' (a command goes "
+				 "after \"--\")",
+				 argv[optind]);
+			return -EINVAL;
+		}
+		dur = argv[optind++];
+	}
+	if (!ret && !o->cmd && optind == argc && optind > 1 &&
+	    !strcmp(argv[optind - 1], "--")) {
+		snprintf(err, errlen, "\"--\" with no command after it");
+		return -EINVAL;
+	}
+	return ret ? ret : parse_rest(o, dur, bucket_ms, err, errlen);
 }
 
 void profile_opts__release(struct profile_opts *o)

@@ -257,9 +257,43 @@ static void test_probes(void)
 	CHECK(strstr(err, "needs a value") != NULL);
 }
 
+/* Options after the duration, -h, "--" alone, and --format. */
+static void test_habits(void)
+{
+	CHECK_INT(PARSE("-p", "1", "30", "-o", "x.folded", "-F", "49"), 0);
+	CHECK_INT(o.duration_ns, 30000000000ULL);
+	CHECK_STR(o.output, "x.folded");
+	CHECK_INT(o.freq, 49);
+	CHECK_INT(PARSE("30", "40"), -EINVAL);
+	CHECK(strstr(err, "unexpected argument '40'") != NULL);
+	CHECK_INT(PARSE("30", "--", "java"), -EINVAL);
+	CHECK(strstr(err, "exclude each other") != NULL);
+	CHECK_INT(PARSE("--"), -EINVAL);
+	CHECK(strstr(err, "no command") != NULL);
+	/* a command's own options stay its own */
+	CHECK_INT(PARSE("-o", "x", "--", "java", "-o", "y", "30"), 0);
+	CHECK_STR(o.output, "x");
+	CHECK_STR(o.cmd[2], "y");
+	CHECK_INT(PARSE("-h"), OPTS_HELP);
+	CHECK_INT(PARSE("-o", "a.pb.gz", "5"), 0);
+	CHECK_INT(o.format, PROFILE_PPROF);
+	CHECK_INT(PARSE("-o", "a.pprof", "5"), 0);
+	CHECK_INT(o.format, PROFILE_PPROF);
+	CHECK_INT(PARSE("-o", "a.folded", "5"), 0);
+	CHECK_INT(o.format, PROFILE_FOLDED);
+	CHECK_INT(PARSE("-f", "-o", "a.pb.gz", "5"), 0);
+	CHECK_INT(o.format, PROFILE_FOLDED);
+	CHECK_INT(PARSE("--format", "pprof", "-o", "d", "-i", "1", "5"), 0);
+	CHECK_INT(o.format, PROFILE_PPROF);
+	CHECK_INT(PARSE("--format", "json", "5"), -EINVAL);
+	CHECK(strstr(err, "--format") != NULL);
+	CHECK_INT(PARSE("--format", "pprof", "--montage", "d", "5"), -EINVAL);
+}
+
 int main(void)
 {
 	test_defaults();
+	test_habits();
 	test_examples();
 	test_errors();
 	test_slices_buckets();
