@@ -24,6 +24,7 @@
 #include "jvmprep.h"
 #include "ksymbpf.h"
 #include "launch.h"
+#include "linefilter.h"
 #include "maxstack.h"
 #include "probectl.h"
 #include "probes_run.h"
@@ -34,6 +35,7 @@
 #include "sampler_ctl.h"
 #include "sliceout.h"
 #include "stackfold.h"
+#include "status.h"
 #include "targets.h"
 
 #define TICK_MS 100
@@ -80,6 +82,8 @@ struct run {
 	bool final;
 	bool full; /* refresh every process, not only JVMs */
 	int err; /* first drain/write error */
+	uint64_t filtered; /* samples -I/-X/--tid/--thread left out */
+	struct status status; /* start line, live status line */
 	sigset_t old_mask;
 };
 
@@ -193,6 +197,11 @@ static void on_take(const struct sample_key *k, uint64_t count, void *ctx)
 	int ret;
 
 	line = stackfold__line(r->sf, k, count, when, pi ? pi->comm : NULL);
+	if (line && r->o.filter &&
+	    !linefilter__keep(r->o.filter, line, r->o.per_thread)) {
+		r->filtered += count;
+		return;
+	}
 	ret = line
 		  ? sliceout__add(r->out, timebase__slice_of(&r->tb, k->bucket),
 				  line, count)
@@ -476,6 +485,47 @@ static int start_probes(struct run *r)
 	return r->launched ? probes_run__go(r->pr) : 0;
 }
 
+/* The live status line, on a terminal: samples so far, and lost ones. */
+static void show_status(struct run *r)
+{
+	uint64_t st[STAT_NR] = {};
+
+	if (r->status.quiet || !r->status.live || r->pr)
+		return;
+	sampler__stats(r->smp, st);
+	status__tick(&r->status, r->now_ns - r->tb.start_ns, st[STAT_SAMPLES],
+		     st[STAT_USER_LOST] + st[STAT_KERN_LOST] +
+			 st[STAT_COUNTS_FULL]);
+}
+
+/* The start line: what is profiled, how fast, until when. */
+static void say_start(struct run *r)
+{
+	char what[256], comm[16] = "";
+	size_t n = 0;
+
+	if (r->o.cmd) {
+		n = snprintf(what, sizeof(what), "'");
+		for (int i = 0; r->o.cmd[i] && n < sizeof(what); i++)
+			n += snprintf(what + n, sizeof(what) - n, "%s%s",
+				      i ? " " : "", r->o.cmd[i]);
+		if (n < sizeof(what))
+			snprintf(what + n, sizeof(what) - n, "' (pid %d)",
+				 r->child.pid);
+	} else if (r->o.nr_pids == 1) {
+		proc_comm(r->o.pids[0], comm);
+		snprintf(what, sizeof(what), "%s (pid %u)", *comm ? comm : "?",
+			 r->o.pids[0]);
+	} else if (r->o.nr_pids) {
+		snprintf(what, sizeof(what), "%d processes", r->o.nr_pids);
+	} else {
+		snprintf(what, sizeof(what), "the whole host (%d CPUs)",
+			 r->nr_cpus);
+	}
+	status__start(&r->status, what, r->o.freq, r->o.duration_ns,
+		      r->o.cmd || r->o.nr_pids);
+}
+
 static int start(struct run *r)
 {
 	int ret;
@@ -497,6 +547,7 @@ static int start(struct run *r)
 				strerror(-ret));
 		return ret;
 	}
+	say_start(r);
 	if (!r->launched)
 		return 0;
 	ret = launch__go(&r->child);
@@ -572,6 +623,8 @@ static int loop(struct run *r, const sigset_t *sigs)
 		 * so its last counts and stacks are read while it lives */
 		if (r->pr && (r->o.count || r->launched))
 			probes_run__poll(r->pr);
+		if (tick % (1000 / TICK_MS) == 0)
+			show_status(r);
 	}
 }
 
@@ -682,6 +735,11 @@ static void summary(struct run *r)
 			" Hz, %d CPUs), %" PRIu64 " written\n",
 			st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
 			r->o.freq, r->nr_cpus, sliceout__total(r->out));
+	if (r->filtered)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " samples left out by "
+			"-I/-X/--tid/--thread\n",
+			r->filtered);
 	if (st[STAT_COUNTS_FULL])
 		fprintf(stderr,
 			"mixprof:   %" PRIu64 " dropped: counts map "
@@ -803,6 +861,7 @@ static int finish(struct run *r)
 		probes_run__end(r->pr); /* the agent removes the probes */
 	}
 	reap_child(r);
+	status__clear(&r->status);
 	r->full = true;
 	pidset__for_each(r->pids, refresh_one, r);
 	r->final = true;
@@ -823,8 +882,10 @@ static int finish(struct run *r)
 				r->o.output ? r->o.output : "stdout",
 				strerror(-ret));
 	}
-	report_child(r);
-	summary(r);
+	if (!r->o.quiet) {
+		report_child(r);
+		summary(r);
+	}
 	return ret;
 }
 
@@ -940,6 +1001,9 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	}
 	if (r->o.format == PROFILE_PPROF)
 		setup_pprof(r);
+	else if (r->o.folded_stdout && !r->o.nr_probes && isatty(STDOUT_FILENO))
+		sliceout__top(r->out, r->o.per_thread); /* a table, not text */
+	status__init(&r->status, stderr, r->o.quiet, isatty(STDERR_FILENO));
 	if (setup_render(r) || setup_table(r))
 		return EXIT_PROF_FAIL;
 	for (i = 0; i < r->o.nr_pids; i++)

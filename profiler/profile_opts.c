@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "linefilter.h"
 #include "profile_opts.h"
 
 #define NSEC_PER_SEC 1000000000ULL
@@ -31,6 +32,9 @@ enum {
 	OPT_COUNT,
 	OPT_HELP,
 	OPT_FORMAT,
+	OPT_TID,
+	OPT_THREAD,
+	OPT_QUIET,
 };
 
 static const struct option long_opts[] = {
@@ -42,6 +46,11 @@ static const struct option long_opts[] = {
     {"folded", no_argument, NULL, 'f'},
     {"output", required_argument, NULL, 'o'},
     {"format", required_argument, NULL, OPT_FORMAT},
+    {"include", required_argument, NULL, 'I'},
+    {"exclude", required_argument, NULL, 'X'},
+    {"tid", required_argument, NULL, OPT_TID},
+    {"thread", required_argument, NULL, OPT_THREAD},
+    {"quiet", no_argument, NULL, OPT_QUIET},
     {"interval", required_argument, NULL, 'i'},
     {"verbose", no_argument, NULL, 'v'},
     {"stack-storage-size", required_argument, NULL, OPT_STACK_STORAGE},
@@ -96,6 +105,14 @@ void profile_opts__usage(FILE *out, const char *prog)
 "                           DIR/slices.tsv (index start_ns end_ns samples\n"
 "                           file partial; CLOCK_MONOTONIC, as System.nanoTime)\n"
 "      --per-thread         a \"name [tid]\" frame under the process frame\n"
+"  -I, --include REGEX      keep only stacks with a frame REGEX matches\n"
+"                           (POSIX extended, frames as folded; again: any)\n"
+"  -X, --exclude REGEX      drop stacks with a frame REGEX matches\n"
+"      --tid TID[,TID]      only these threads (implies --per-thread)\n"
+"      --thread REGEX       only threads whose name matches (Java threads\n"
+"                           by their kernel name; implies --per-thread)\n"
+"  -q, --quiet              no start line, status line or summary (errors\n"
+"                           and warnings still)\n"
 "      --stack-storage-size N  distinct stacks the kernel may hold at once\n"
 "                           (16384; memory is taken as stacks come)\n"
 "      --no-annotate        no _[j] _[i] _[k] frame suffixes\n"
@@ -246,6 +263,34 @@ static void set_defaults(struct profile_opts *o)
 		return -EINVAL;                                                \
 	} while (0)
 
+/* -I, -X, --tid, --thread into the run's line filter (linefilter.h). */
+static int add_filter(struct profile_opts *o, int c, const char *arg,
+		      char *err, size_t errlen)
+{
+	static const char *const names[] = {"-I", "-X", "--thread", "--tid"};
+	int which = c == 'I' ? 0 : c == 'X' ? 1 : c == OPT_THREAD ? 2 : 3;
+	char why[200];
+	int ret;
+
+	if (!o->filter && !(o->filter = linefilter__new()))
+		return -ENOMEM;
+	if (which == 3)
+		ret = linefilter__add_tids(o->filter, arg, why, sizeof(why));
+	else
+		ret = linefilter__add_regex(o->filter,
+					    which == 0	 ? LF_INCLUDE
+					    : which == 1 ? LF_EXCLUDE
+							 : LF_THREAD,
+					    arg, why, sizeof(why));
+	if (ret) {
+		snprintf(err, errlen, "%s '%s': %s", names[which], arg, why);
+		return -EINVAL;
+	}
+	if (which >= 2)
+		o->per_thread = true; /* the lines must name the thread */
+	return 0;
+}
+
 /* One option; 0, OPTS_HELP, or -EINVAL with err set. */
 static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 		     uint64_t *bucket_ms)
@@ -273,6 +318,16 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 		return 0;
 	case 'f':
 		o->format = PROFILE_FOLDED;
+		return 0;
+	case 'I':
+	case 'X':
+	case OPT_THREAD:
+		return add_filter(o, c, optarg, err, errlen);
+	case OPT_TID:
+		return add_filter(o, c, optarg, err, errlen);
+	case 'q':
+	case OPT_QUIET:
+		o->quiet = true;
 		return 0;
 	case OPT_FORMAT:
 		if (!strcmp(optarg, "folded"))
@@ -532,7 +587,7 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv,
 {
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "+:p:F:UKdfo:i:ve:h", long_opts,
+	while ((c = getopt_long(argc, argv, "+:p:F:UKdfo:i:ve:hI:X:q", long_opts,
 				NULL)) != -1) {
 		if (c == ':' || c == '?') {
 			snprintf(err, errlen,
@@ -585,6 +640,8 @@ int profile_opts__parse(struct profile_opts *o, int argc, char **argv,
 
 void profile_opts__release(struct profile_opts *o)
 {
+	linefilter__free(o->filter);
+	o->filter = NULL;
 	free(o->pids);
 	o->pids = NULL;
 	o->nr_pids = 0;

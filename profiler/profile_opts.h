@@ -24,6 +24,8 @@ enum profile_exit {
 /* -o's format: folded text or gzipped profile.proto */
 enum profile_format { PROFILE_FORMAT_AUTO, PROFILE_FOLDED, PROFILE_PPROF };
 
+struct linefilter;
+
 struct profile_opts {
 	uint32_t *pids; /* -p, owned (free with profile_opts__release) */
 	int nr_pids;
@@ -49,6 +51,8 @@ struct profile_opts {
 	const char *title; /* --title, NULL: made from the target */
 	bool folded_stdout; /* no -o and nothing rendered: folded to stdout */
 	enum profile_format format; /* --format, or from -o's name */
+	struct linefilter *filter; /* -I -X --tid --thread, owned; NULL: none */
+	bool quiet; /* -q: no start line, status or summary */
 	char **cmd; /* after "--": command to launch, NULL-ended */
 	/* -e: a probe run (no CPU sampling): stacks at each entry of the
 	 * matching Java methods, or with --count only calls per method */

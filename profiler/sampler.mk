@@ -47,7 +47,7 @@ UNIT_TESTS += $(BUILD)/tests/unit/test_prof_options \
 	$(BUILD)/tests/unit/test_prof_namecache
 $(BUILD)/tests/unit/test_prof_options: $(BUILD)/tests/unit/test_prof_options.o \
 		$(BUILD)/profiler/profile_opts.o $(BUILD)/profiler/cpus.o \
-		$(BUILD)/profiler/launch.o
+		$(BUILD)/profiler/launch.o $(BUILD)/profiler/linefilter.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 $(BUILD)/tests/unit/test_prof_slices: $(BUILD)/tests/unit/test_prof_slices.o \
@@ -63,6 +63,17 @@ $(BUILD)/tests/unit/test_prof_stackcache: \
 $(BUILD)/tests/unit/test_prof_namecache: \
 		$(BUILD)/tests/unit/test_prof_namecache.o \
 		$(BUILD)/profiler/namecache.o $(BUILD)/symbolizer/u64map.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+# What the run says as text: the line filter (-I -X --tid --thread), the
+# start and status lines, the top-N table for a terminal. Pure modules.
+PROFILE_CLI_OBJS := $(BUILD)/profiler/linefilter.o $(BUILD)/profiler/topn.o \
+	$(BUILD)/profiler/status.o
+MIXPROF_OBJS += $(PROFILE_CLI_OBJS)
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_textout
+$(BUILD)/tests/unit/test_prof_textout: $(BUILD)/tests/unit/test_prof_textout.o \
+		$(PROFILE_CLI_OBJS) $(BUILD)/symbolizer/fold.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

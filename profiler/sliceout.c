@@ -11,6 +11,7 @@
 #include "fold.h"
 #include "pprof.h"
 #include "sliceout.h"
+#include "topn.h"
 
 struct slice {
 	struct fold *fold; /* NULL until its first line, after writing */
@@ -28,6 +29,7 @@ struct sliceout {
 	uint64_t total;
 	bool discard; /* count only */
 	bool pprof; /* files are gzipped profile.proto (meta), not text */
+	bool top, per_thread; /* a top-N table (topn.h), not the lines */
 	struct pprof_meta meta;
 };
 
@@ -85,6 +87,12 @@ void sliceout__free(struct sliceout *so)
 		fclose(so->out);
 	free(so->s);
 	free(so);
+}
+
+void sliceout__top(struct sliceout *so, bool per_thread)
+{
+	so->top = true;
+	so->per_thread = per_thread;
 }
 
 void sliceout__pprof(struct sliceout *so, const struct pprof_meta *m)
@@ -197,6 +205,8 @@ static int slice_write(struct sliceout *so, uint64_t idx)
 	}
 	if (so->pprof)
 		ret = write_pprof(so, idx, s->fold, f);
+	else if (so->top && s->fold)
+		ret = topn__write(s->fold, so->per_thread, SLICEOUT_TOP_N, f);
 	else if (s->fold)
 		ret = fold__write(s->fold, f);
 	if (fflush(f) && !ret)

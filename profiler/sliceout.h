@@ -36,6 +36,13 @@ struct pprof_meta;
  */
 void sliceout__pprof(struct sliceout *so, const struct pprof_meta *m);
 
+/*
+ * Write the whole run as a top-N table of frames (topn.h) instead of its
+ * folded lines: for a terminal. per_thread: lines carry a thread.
+ */
+#define SLICEOUT_TOP_N 25
+void sliceout__top(struct sliceout *so, bool per_thread);
+
 /* Count line (count samples) in slice idx. 0 or negative errno. */
 int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
 		  uint64_t count);

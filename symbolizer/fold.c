@@ -246,6 +246,19 @@ int fold__merge(struct fold *dst, const struct fold *src)
 	return 0;
 }
 
+uint64_t fold__count(const struct fold *f, const char *line)
+{
+	uint64_t h = hash(line);
+
+	if (!f->cap)
+		return 0;
+	for (size_t i = h & (f->cap - 1); f->slots[i].line;
+	     i = (i + 1) & (f->cap - 1))
+		if (f->slots[i].hash == h && !strcmp(f->slots[i].line, line))
+			return f->slots[i].count;
+	return 0;
+}
+
 uint64_t fold__total(const struct fold *f)
 {
 	return f->total;

@@ -44,6 +44,8 @@ void fold__free(struct fold *f);
 int fold__add(struct fold *f, const char *line, uint64_t count);
 /* Merge every line of src into dst. */
 int fold__merge(struct fold *dst, const struct fold *src);
+/* The count of line (0 when absent). */
+uint64_t fold__count(const struct fold *f, const char *line);
 uint64_t fold__total(const struct fold *f);
 size_t fold__lines(const struct fold *f);
 /*
