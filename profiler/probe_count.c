@@ -14,12 +14,16 @@ struct row {
 	unsigned site;
 	uint64_t count;
 	char *name;
+	/* it was called between these polls: from the one before its
+	 * first calls were seen to the one that saw its last (0: unknown) */
+	uint64_t from_ns, to_ns;
 };
 
 struct probe_count {
 	struct row *rows;
 	unsigned nr, cap;
 	unsigned last; /* index of the last site set: replies come in order */
+	uint64_t prev_ns, now_ns; /* the last two probe_count__tick()s */
 };
 
 struct probe_count *probe_count__new(void)
@@ -53,6 +57,23 @@ static struct row *find(struct probe_count *t, unsigned site)
 	return NULL;
 }
 
+void probe_count__tick(struct probe_count *t, uint64_t now_ns)
+{
+	t->prev_ns = t->now_ns ? t->now_ns : now_ns;
+	t->now_ns = now_ns;
+}
+
+/* count calls seen at this poll: the window they fall in grows. */
+static void seen(struct probe_count *t, struct row *r, uint64_t count)
+{
+	if (count <= r->count)
+		return;
+	if (!r->count)
+		r->from_ns = t->prev_ns;
+	r->to_ns = t->now_ns;
+	r->count = count;
+}
+
 int probe_count__set(struct probe_count *t, unsigned site, uint64_t count,
 		     const char *name)
 {
@@ -60,8 +81,7 @@ int probe_count__set(struct probe_count *t, unsigned site, uint64_t count,
 
 	if (r) {
 		t->last = r - t->rows + 1;
-		if (count > r->count)
-			r->count = count;
+		seen(t, r, count);
 		return 0;
 	}
 	if (t->nr == t->cap) {
@@ -78,7 +98,9 @@ int probe_count__set(struct probe_count *t, unsigned site, uint64_t count,
 	if (!r->name)
 		return -ENOMEM;
 	r->site = site;
-	r->count = count;
+	r->count = 0;
+	r->from_ns = r->to_ns = 0;
+	seen(t, r, count);
 	t->nr++;
 	t->last = t->nr;
 	return 0;
@@ -109,16 +131,28 @@ static int by_total(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Calls per second while r was being called; secs when not known. */
+static double rate(const struct row *r, double secs)
+{
+	double window = r->to_ns > r->from_ns ? (r->to_ns - r->from_ns) / 1e9
+					      : secs;
+
+	return window > 0 ? r->count / window : 0.0;
+}
+
 int probe_count__print(struct probe_count *t, FILE *out, double secs)
 {
+	int w = 6; /* "METHOD"; names set the column, however long */
 	unsigned i;
 
 	qsort(t->rows, t->nr, sizeof(*t->rows), by_total);
 	t->last = 0;
-	fprintf(out, "%-60s %14s %14s\n", "METHOD", "TOTAL", "CALLS_PER_S");
 	for (i = 0; i < t->nr; i++)
-		fprintf(out, "%-60s %14" PRIu64 " %14.1f\n", t->rows[i].name,
-			t->rows[i].count,
-			secs > 0 ? t->rows[i].count / secs : 0.0);
+		if ((int)strlen(t->rows[i].name) > w)
+			w = (int)strlen(t->rows[i].name);
+	fprintf(out, "%-*s %14s %14s\n", w, "METHOD", "TOTAL", "CALLS_PER_S");
+	for (i = 0; i < t->nr; i++)
+		fprintf(out, "%-*s %14" PRIu64 " %14.1f\n", w, t->rows[i].name,
+			t->rows[i].count, rate(&t->rows[i], secs));
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

@@ -2,9 +2,11 @@
  * probes_run: one probe run's connection to the agent (probes_run.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "probectl.h"
 #include "probes_run.h"
 #include "procinfo.h"
@@ -76,11 +78,41 @@ fail:
  * "mixprof: -e 'P': why". The agent's messages name the pattern again
  * and speak its protocol ("add 'wait'"): keep only the reason.
  */
+/*
+ * A pattern whose class has no package ("java:Servlet.doGet": one '.'
+ * before any '(' and no '/'): classes match with their package, which
+ * users of other tools often leave out.
+ */
+static bool lacks_package(const char *pattern)
+{
+	const char *p = strchr(pattern, ':'), *end;
+	int dots = 0;
+
+	p = p ? p + 1 : pattern;
+	end = strchr(p, '(');
+	for (; *p && p != end; p++) {
+		if (*p == '/' || *p == '*')
+			return false;
+		dots += *p == '.';
+	}
+	return dots == 1;
+}
+
 static void add_error(const char *pattern, int ret, char *err)
 {
 	const char *why = err;
 	char *p;
 
+	if (ret == -ENOENT && lacks_package(pattern)) {
+		const char *m = strchr(pattern, ':');
+
+		fprintf(stderr,
+			"mixprof: -e '%s': no loaded method matches (a class "
+			"is matched with its package: if it has one, try "
+			"'java:*.%s')\n",
+			pattern, m ? m + 1 : pattern);
+		return;
+	}
 	if (ret == -ENOENT)
 		why = "no loaded method matches";
 	else if (ret == -EINVAL && (p = strstr(err, "': ")))
@@ -89,6 +121,15 @@ static void add_error(const char *pattern, int ret, char *err)
 		why = strerror(-ret);
 	fprintf(stderr, "mixprof: -e '%s': %s%s\n", pattern,
 		ret == -EINVAL ? "bad pattern: " : "", why);
+}
+
+/* now, CLOCK_MONOTONIC: the probe table's ticks */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 int probes_run__add(struct probes_run *pr)
@@ -110,6 +151,7 @@ int probes_run__add(struct probes_run *pr)
 		}
 		pr->sites += n;
 	}
+	probe_count__tick(pr->table, mono_ns()); /* counting starts */
 	return 0;
 }
 
@@ -137,6 +179,7 @@ int probes_run__poll(struct probes_run *pr)
 
 	if (pr->gone)
 		return -EPIPE;
+	probe_count__tick(pr->table, mono_ns());
 	ret = probectl__counts(pr->c, on_count, pr->table);
 	if (ret && ret != -ENOMEM)
 		pr->gone = true; /* the JVM went away: keep what we have */

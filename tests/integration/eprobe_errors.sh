@@ -35,11 +35,13 @@ expect 2 "^mixprof: -e 'java:Probe Calls.work': bad pattern: " \
 	-p "$pid" -e 'java:Probe Calls.work' --count 1
 expect 2 "^mixprof: -e 'java:ProbeCalls': bad pattern: " \
 	-p "$pid" -e 'java:ProbeCalls' --count 1
-expect 1 "^mixprof: -e 'java:ProbeCalls\$Target.nope': no loaded method matches\$" \
+expect 1 "^mixprof: -e 'java:ProbeCalls\$Target.nope': no loaded method matches (a class" \
 	-p "$pid" -e 'java:ProbeCalls$Target.nope' 1
 # the second pattern fails: the first one's probe goes too
-expect 1 "^mixprof: -e 'java:No.such': no loaded method matches\$" \
+expect 1 "^mixprof: -e 'java:No.such': no loaded method matches (a class is matched with its package: if it has one, try 'java:\*.No.such')\$" \
 	-p "$pid" -e 'java:ProbeCalls$Target.work' -e 'java:No.such' 1
+expect 1 "^mixprof: -e 'java:pkg.No.such': no loaded method matches\$" \
+	-p "$pid" -e 'java:pkg.No.such' 1
 agent_clean "$pid"
 exec 7>&-
 wait "$pid" || die "JVM failed"
