@@ -131,6 +131,17 @@ static int by_total(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+int probe_count__each(const struct probe_count *t,
+		      int (*fn)(const char *name, uint64_t count, void *ctx),
+		      void *ctx)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; !ret && i < t->nr; i++)
+		ret = fn(t->rows[i].name, t->rows[i].count, ctx);
+	return ret;
+}
+
 /* Calls per second while r was being called; secs when not known. */
 static double rate(const struct row *r, double secs)
 {

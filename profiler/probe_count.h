@@ -34,6 +34,11 @@ int probe_count__set(struct probe_count *t, unsigned site, uint64_t count,
  */
 void probe_count__tick(struct probe_count *t, uint64_t now_ns);
 
+/* fn on each method and its calls; stops at fn's non-zero return. */
+int probe_count__each(const struct probe_count *t,
+		      int (*fn)(const char *name, uint64_t count, void *ctx),
+		      void *ctx);
+
 /* Calls of every method together. */
 uint64_t probe_count__total(const struct probe_count *t);
 /* Methods in the table. */

@@ -849,6 +849,43 @@ static int render(struct run *r)
 }
 
 /* Detach first, so nothing can count any more; then drain it all. */
+struct count_line {
+	struct pprof_writer *w;
+	char *buf;
+	size_t cap;
+};
+
+/* One method's calls as a one-frame stack under the process "java". */
+static int count_line(const char *name, uint64_t count, void *ctx)
+{
+	struct count_line *cl = ctx;
+	int n = snprintf(cl->buf, cl->cap, "java;%s_[j]", name);
+
+	if (n < 0 || (size_t)n >= cl->cap)
+		return 0; /* a name longer than any method's: left out */
+	return pprof_writer__add(cl->w, cl->buf, n, count);
+}
+
+/* --count as pprof: each probed method a sample, valued in calls. */
+static int count_pprof(struct run *r)
+{
+	struct pprof_meta m = {.type = "calls", .unit = "count",
+			       .duration_ns = r->end_ns - r->tb.start_ns,
+			       .time_ns = (uint64_t)r->wall_start * 1000000000ULL};
+	struct count_line cl = {.cap = 65536};
+	int ret = -ENOMEM;
+
+	cl.w = pprof_writer__new(&m);
+	cl.buf = malloc(cl.cap);
+	if (cl.w && cl.buf)
+		ret = probe_count__each(probes_run__table(r->pr), count_line,
+					&cl);
+	ret = ret ?: pprof_writer__write(cl.w, r->table);
+	pprof_writer__free(cl.w);
+	free(cl.buf);
+	return ret;
+}
+
 static int finish(struct run *r)
 {
 	int ret;
@@ -875,8 +912,11 @@ static int finish(struct run *r)
 	if (!ret && r->ro)
 		ret = render(r);
 	if (!ret && r->table) {
-		ret = probe_count__print(probes_run__table(r->pr), r->table,
-					 (r->end_ns - r->tb.start_ns) / 1e9);
+		ret = r->o.format == PROFILE_PPROF
+			  ? count_pprof(r)
+			  : probe_count__print(probes_run__table(r->pr),
+					       r->table,
+					       (r->end_ns - r->tb.start_ns) / 1e9);
 		if (ret)
 			fprintf(stderr, "mixprof: writing %s: %s\n",
 				r->o.output ? r->o.output : "stdout",

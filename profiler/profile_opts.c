@@ -441,12 +441,6 @@ static int check_format(struct profile_opts *o, char *err, size_t errlen)
 			 "pprof (or use -o DIR -i SECS --format pprof)");
 		return -EINVAL;
 	}
-	if (o->nr_probes && o->count) {
-		snprintf(err, errlen,
-			 "--count prints a table: leave out --format pprof, or "
-			 "--count for stacks as pprof");
-		return -EINVAL;
-	}
 	if (!o->output && isatty(STDOUT_FILENO)) {
 		snprintf(err, errlen,
 			 "--format pprof is binary: give -o FILE.pb.gz or "

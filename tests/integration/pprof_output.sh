@@ -2,7 +2,7 @@
 # pprof output read by a real reader (`go tool pprof`, Debian's golang-go):
 # a whole CPU run, its slices, and a probe run. Totals must equal what
 # mixprof counted (its summary's "N written", slices.tsv, and ProbeMain's
-# exactly 5000 calls); Java, native and kernel functions must be there,
+# exactly 5000 calls, as stacks and as --count's table); Java, native and kernel functions must be there,
 # told apart by their mapping and system name; our own renderer reads the
 # same file back with the same total.
 source "$(dirname "$0")/../lib/common.sh"
@@ -71,7 +71,14 @@ note "slices: $n files, totals match slices.tsv"
 got=$(pprof_total "$TMPD/p.pb.gz")
 [ "$got" = 5000 ] || die "probe run: pprof reads $got calls, want 5000"
 go tool pprof -top "$TMPD/p.pb.gz" 2>&1 | grep -q 'Type: calls' || die "no calls sample type"
-note "probes: 5000 calls"
+"$MIXPROF" -e 'java:ProbeMain$First.work' --count -o "$TMPD/c.pb.gz" \
+	-- "$java" -cp "$PROBE_FIX" ProbeMain >/dev/null 2>"$TMPD/c.err" ||
+	{ cat "$TMPD/c.err"; die "probe count run failed"; }
+got=$(pprof_total "$TMPD/c.pb.gz")
+[ "$got" = 5000 ] || die "--count: pprof reads $got calls, want 5000"
+go tool pprof -top "$TMPD/c.pb.gz" 2>&1 | grep -q 'ProbeMain\$First.work(I)I' ||
+	die "--count: no method in pprof -top"
+note "probes: 5000 calls, as stacks and as --count"
 
 # Bad input: a clear one-line error, exit 2.
 st=0; "$MIXPROF" --format xml -o "$TMPD/x" 1 2>"$TMPD/e" || st=$?
