@@ -21,6 +21,7 @@ enum {
 	OPT_PER_THREAD,
 	OPT_NO_ANNOTATE,
 	OPT_NO_ATTACH,
+	OPT_AGENT,
 	OPT_BUCKET_MS,
 	OPT_STACK_DEPTH,
 	OPT_COUNTS_SIZE,
@@ -57,6 +58,7 @@ static const struct option long_opts[] = {
     {"per-thread", no_argument, NULL, OPT_PER_THREAD},
     {"no-annotate", no_argument, NULL, OPT_NO_ANNOTATE},
     {"no-attach", no_argument, NULL, OPT_NO_ATTACH},
+    {"agent", no_argument, NULL, OPT_AGENT},
     {"bucket-ms", required_argument, NULL, OPT_BUCKET_MS},
     {"stack-depth", required_argument, NULL, OPT_STACK_DEPTH},
     {"counts-size", required_argument, NULL, OPT_COUNTS_SIZE},
@@ -116,6 +118,8 @@ void profile_opts__usage(FILE *out, const char *prog)
 "      --stack-storage-size N  distinct stacks the kernel may hold at once\n"
 "                           (16384; memory is taken as stacks come)\n"
 "      --no-annotate        no _[j] _[i] _[k] frame suffixes\n"
+"      --agent              load the map agent (libjmap.so) into a -p JVM\n"
+"                           that has none (today's default)\n"
 "      --no-attach          do not load the map agent into a running JVM\n"
 "Java method entry probes (instead of CPU sampling; one JVM, -p or a\n"
 "command; the agent instruments the methods and removes it at the end):\n"
@@ -371,6 +375,9 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 		return 0;
 	case OPT_NO_ANNOTATE:
 		o->annotate = false;
+		return 0;
+	case OPT_AGENT:
+		o->attach = true;
 		return 0;
 	case OPT_NO_ATTACH:
 		o->attach = false;

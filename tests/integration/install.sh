@@ -26,7 +26,7 @@ java -cp "$SAMPLES" Ratio 8 >"$TMPD/ready" &
 pid=$!
 PIDS_TO_KILL+=($pid)
 wait_for 10 grep -qs ready "$TMPD/ready" || die "Ratio did not start"
-"$T/bin/mixprof" -F 499 -p "$pid" -o "$TMPD/p.folded" 3 2>"$TMPD/p.err" ||
+"$T/bin/mixprof" -F 499 -p "$pid" --agent -o "$TMPD/p.folded" 3 2>"$TMPD/p.err" ||
 	{ cat "$TMPD/p.err"; die "installed -p run"; }
 grep -q "$T/lib/mixprof/libjmap.so" "/proc/$pid/maps" || die "-p: the installed agent is not in the JVM"
 grep -q 'Ratio\.\(one\|two\|three\)_\[j\]' "$TMPD/p.folded" || die "-p: no compiled Java frame named"
