@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jvmnames: the agentless Java namer (nmethod.c, jthreads.c) against the
+ * agent's perf map of the same live JVM, the agent being the ground truth
+ * (it asks the JVM through JVMTI).
+ *
+ *     jvmnames PID MAP [MINPCT]
+ *
+ * For each compiled method in MAP still current (no later line covers its
+ * code), find its nmethod (by its code start: the test's stand-in for the
+ * BPF unwinder's segment-map lookup), read its Method* and debug data,
+ * and compare: the method's name; for pcs at the start, middle and end of
+ * each inline and gap line, the inlined chain ("a->b->c") against the
+ * line's name. Then each Java thread's whole name against the start of its
+ * kernel comm. Prints the counts; exits 1 below MINPCT (default 99)
+ * percent agreement, or when a count is empty.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "hotspot.h"
+//#include "jthreads.h"
+#include "nmethod.h"
+#include "vmstructs.h"
+
+struct line {
+	uint64_t start, size;
+	char *name;
+	int rec; /* index of its record's method line */
+};
+
+struct ctx {
+	const struct hotspot_mem *m;
+	const struct hotspot_layout *hl;
+	struct nm_layout l;
+	long methods, superseded, not_found, outer_ok, outer_bad, wrappers;
+	long pcs, pcs_ok, pcs_bad, gone;
+	double load_us;
+	long loads;
+};
+
+static int read_map(const char *path, struct line **out, size_t *n)
+{
+	FILE *f = fopen(path, "re");
+	char buf[8192];
+	size_t cap = 0;
+	int cur = -1;
+
+	if (!f)
+		return -errno;
+	*n = 0;
+	*out = NULL;
+	while (fgets(buf, sizeof(buf), f)) {
+		unsigned long long s, z;
+		int pos = 0;
+		struct line *l;
+
+		buf[strcspn(buf, "\n")] = '\0';
+		if (sscanf(buf, "%llx %llx %n", &s, &z, &pos) != 2 || !pos)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 4096;
+			*out = realloc(*out, cap * sizeof(**out));
+			if (!*out)
+				return -ENOMEM;
+		}
+		l = &(*out)[*n];
+		*l = (struct line){s, z, strdup(buf + pos), -1};
+		/* a method line opens a record unless it tiles the current */
+		if (!strstr(l->name, "->") &&
+		    (cur < 0 || s == (*out)[cur].start ||
+		     s < (*out)[cur].start ||
+		     s + z > (*out)[cur].start + (*out)[cur].size))
+			cur = *n;
+		l->rec = cur;
+		(*n)++;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The nmethod whose code begins at start: scan back for its header. */
+static uint64_t find_nmethod(struct ctx *c, uint64_t start)
+{
+	static uint8_t win[16384 + 512];
+	size_t w = 16384;
+	struct nm_info i;
+
+	while (w >= 1024 && c->m->read(c->m->ctx, start - w, win, w + 512))
+		w /= 2;
+	if (w < 1024)
+		return 0;
+	for (size_t off = w - 64; off + 8 <= w; off -= 8) {
+		uint64_t cand = start - w + off, v;
+		int32_t v32;
+
+		if (c->l.immutable) {
+			memcpy(&v32, win + off + c->l.cb_code_offset, 4);
+			if ((uint64_t)v32 != start - cand)
+				continue;
+		} else {
+			memcpy(&v, win + off + c->l.cb_code_begin, 8);
+			if (v != start)
+				continue;
+		}
+		if (!nmethod__read(c->m, &c->l, cand, &i) &&
+		    i.code_begin == start)
+			return cand;
+		if (!off)
+			break;
+	}
+	return 0;
+}
+
+/* "outer->...->inner" at pc, or -errno. */
+static int chain_name(struct ctx *c, const struct nm_debug *d, uint64_t pc,
+		      char *buf, size_t cap)
+{
+	struct nm_scope s[NM_MAX_SCOPES];
+	char name[768];
+	size_t len = 0;
+	int n = nm_chain_at(&c->l, d, pc, s, NM_MAX_SCOPES), ret;
+
+	if (n < 0)
+		return n;
+	buf[0] = '\0';
+	for (int i = n - 1; i >= 0; i--) {
+		ret = hotspot__method_name(c->m, c->hl, s[i].method, name,
+					   sizeof(name));
+		if (ret < 0)
+			return ret;
+		ret = snprintf(buf + len, cap - len, "%s%s", len ? "->" : "",
+			       name);
+		if (ret < 0 || (size_t)ret >= cap - len)
+			return -ENOSPC;
+		len += ret;
+	}
+	return n;
+}
+
+static double now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static void check_pc(struct ctx *c, const struct nm_debug *d, uint64_t pc,
+		     const char *want)
+{
+	char got[8192];
+	int ret = chain_name(c, d, pc, got, sizeof(got));
+
+	c->pcs++;
+	if (ret > 0 && !strcmp(got, want)) {
+		c->pcs_ok++;
+		return;
+	}
+	if (c->pcs_bad++ < 10)
+		fprintf(stderr, "nmethod %" PRIx64 " pc %" PRIx64
+			": want %s, got %s (%s)\n", d->info.addr, pc, want,
+			ret > 0 ? got : "-", ret > 0 ? "" : strerror(-ret));
+}
+
+/* One current record: lines[r] and the lines tiling it up to end. */
+static void check_record(struct ctx *c, struct line *ls, size_t r, size_t end)
+{
+	struct nm_debug d;
+	char name[1024];
+	uint64_t nm;
+	double t0;
+	int ret;
+
+	c->methods++;
+	nm = find_nmethod(c, ls[r].start);
+	if (!nm) {
+		c->not_found++;
+		return;
+	}
+	t0 = now_us();
+	ret = nmethod__load(c->m, &c->l, nm, &d);
+	if (ret) {
+		c->gone++;
+		return;
+	}
+	ret = hotspot__method_name(c->m, c->hl, d.info.method, name,
+				   sizeof(name));
+	c->load_us += now_us() - t0;
+	c->loads++;
+	if (nmethod__same(c->m, &c->l, nm, d.info.compile_id,
+			  d.info.method) != 1) {
+		c->gone++;
+		goto out;
+	}
+	if (ret > 0 && !strcmp(name, ls[r].name)) {
+		c->outer_ok++;
+	} else if (d.info.comp_level == 0 && ret > 0 &&
+		   !strncmp(name, "java/lang/invoke/MethodHandle.", 30) &&
+		   !strncmp(ls[r].name, "java/lang/invoke/MethodHandle.", 30)) {
+		/*
+		 * Method handle intrinsics (invokeBasic, linkTo*) are native
+		 * wrappers of Method*s created per signature outside their
+		 * class's method array: JVMTI gives the agent one name for
+		 * all of them, the nmethod its own.
+		 */
+		c->wrappers++;
+	} else if (c->outer_bad++ < 10) {
+		fprintf(stderr, "%" PRIx64 ": want %s, got %s\n", ls[r].start,
+			ls[r].name, ret > 0 ? name : "-");
+	}
+	for (size_t i = r + 1; i < end; i++) {
+		uint64_t s = ls[i].start, z = ls[i].size;
+
+		check_pc(c, &d, s, ls[i].name);
+		check_pc(c, &d, s + z / 2, ls[i].name);
+		check_pc(c, &d, s + z - 1, ls[i].name);
+	}
+out:
+	nm_debug__release(&d);
+}
+
+/* Whether a later record's code overlaps record r's (r is stale then). */
+static int superseded(struct line *ls, size_t n, size_t r)
+{
+	for (size_t j = r + 1; j < n; j++)
+		if (ls[j].rec == (int)j && ls[j].start < ls[r].start + ls[r].size &&
+		    ls[r].start < ls[j].start + ls[j].size)
+			return 1;
+	return 0;
+}
+
+static int check_code(struct ctx *c, const char *map, double minpct)
+{
+	struct line *ls;
+	size_t n, r, e;
+	double pct;
+
+	if (read_map(map, &ls, &n)) {
+		fprintf(stderr, "jvmnames: %s: cannot read\n", map);
+		return 1;
+	}
+	for (r = 0; r < n; r = e) {
+		for (e = r + 1; e < n && ls[e].rec == (int)r; e++)
+			;
+		/* Java methods only: stubs and the interpreter have no '.' */
+		if (!strchr(ls[r].name, '.') || ls[r].name[0] == '[')
+			continue;
+		if (superseded(ls, n, r))
+			c->superseded++;
+		else
+			check_record(c, ls, r, e);
+	}
+	pct = c->pcs ? 100.0 * c->pcs_ok / c->pcs : 0;
+	printf("methods %ld (superseded %ld), nmethod not found %ld, gone %ld\n",
+	       c->methods, c->superseded, c->not_found, c->gone);
+	printf("outer names %ld right, %ld wrong, %ld method handle intrinsics "
+	       "named apart from the agent\n", c->outer_ok, c->outer_bad,
+	       c->wrappers);
+	printf("inline pcs %ld, chains right %ld (%.2f%%)\n", c->pcs, c->pcs_ok,
+	       pct);
+	printf("read cost %.1f us per nmethod (%ld)\n",
+	       c->loads ? c->load_us / c->loads : 0, c->loads);
+	return !c->pcs || pct < minpct || c->outer_ok < 100 ||
+	       100.0 * c->outer_ok / (c->outer_ok + c->outer_bad) < minpct;
+}
+
+int main(int argc, char **argv)
+{
+	struct ctx c = {};
+	struct vmstructs *vs;
+	struct hotspot *h;
+	uint32_t pid;
+	int major, ret;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: jvmnames PID MAP [MINPCT]\n");
+		return 2;
+	}
+	pid = strtoul(argv[1], NULL, 10);
+	h = hotspot__open(pid);
+	if (!h) {
+		fprintf(stderr, "jvmnames: %u: %s\n", pid, strerror(errno));
+		return 1;
+	}
+	c.m = hotspot__mem(h);
+	c.hl = hotspot__layout(h);
+	vs = vmstructs__open(pid, c.m);
+	major = vs ? vmstructs__jdk_major(vs, c.m) : -errno;
+	ret = major < 0 ? major : nm_layout__init(&c.l, vs, major);
+	if (ret) {
+		fprintf(stderr, "jvmnames: %u: nmethod layout: %s\n", pid,
+			strerror(-ret));
+		return 1;
+	}
+	printf("JDK %d\n", major);
+	ret = check_code(&c, argv[2], argc > 3 ? atof(argv[3]) : 99);
+	//ret |= jthreads__check(pid, c.m, vs, stdout);
+	vmstructs__free(vs);
+	hotspot__free(h);
+	return ret;
+}
