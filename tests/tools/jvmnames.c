@@ -4,7 +4,7 @@
  * agent's perf map of the same live JVM, the agent being the ground truth
  * (it asks the JVM through JVMTI).
  *
- *     jvmnames PID MAP [MINPCT]
+ *     jvmnames PID MAP [MINPCT [LINES]]
  *
  * For each compiled method in MAP still current (no later line covers its
  * code), find its nmethod (by its code start: the test's stand-in for the
@@ -13,7 +13,9 @@
  * each inline and gap line, the inlined chain ("a->b->c") against the
  * line's name. Then each Java thread's whole name against the start of its
  * kernel comm. Prints the counts; exits 1 below MINPCT (default 99)
- * percent agreement, or when a count is empty.
+ * percent agreement, or when a count is empty. With LINES, writes there
+ * "Class.method bci line" for each frame of the JNames workload met, the
+ * line read from the JVM (jlines.c), for the caller to check with javap.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,7 +24,8 @@
 #include <string.h>
 #include <time.h>
 #include "hotspot.h"
-//#include "jthreads.h"
+#include "jlines.h"
+#include "jthreads.h"
 #include "nmethod.h"
 #include "vmstructs.h"
 
@@ -36,6 +39,9 @@ struct ctx {
 	const struct hotspot_mem *m;
 	const struct hotspot_layout *hl;
 	struct nm_layout l;
+	struct jline_layout jl;
+	FILE *lines; /* "name bci line" of JNames' frames, for the script */
+	long lines_n, lines_bad;
 	long methods, superseded, not_found, outer_ok, outer_bad, wrappers;
 	long pcs, pcs_ok, pcs_bad, gone;
 	double load_us;
@@ -115,6 +121,22 @@ static uint64_t find_nmethod(struct ctx *c, uint64_t start)
 	return 0;
 }
 
+/* The workload's own frames: their line, for a check against javap. */
+static void note_line(struct ctx *c, const char *name, int bci,
+		      uint64_t method)
+{
+	int line;
+
+	if (!c->lines || strncmp(name, "JNames", 6))
+		return;
+	line = jline__at(c->m, &c->jl, method, bci);
+	c->lines_n++;
+	/* -ENOENT: no table (a lambda form, a class built without -g) */
+	if (line < 0 && line != -ENOENT)
+		c->lines_bad++;
+	fprintf(c->lines, "%s %d %d\n", name, bci < 0 ? 0 : bci, line);
+}
+
 /* "outer->...->inner" at pc, or -errno. */
 static int chain_name(struct ctx *c, const struct nm_debug *d, uint64_t pc,
 		      char *buf, size_t cap)
@@ -132,6 +154,7 @@ static int chain_name(struct ctx *c, const struct nm_debug *d, uint64_t pc,
 					   sizeof(name));
 		if (ret < 0)
 			return ret;
+		note_line(c, name, s[i].bci, s[i].method);
 		ret = snprintf(buf + len, cap - len, "%s%s", len ? "->" : "",
 			       name);
 		if (ret < 0 || (size_t)ret >= cap - len)
@@ -262,10 +285,73 @@ static int check_code(struct ctx *c, const char *map, double minpct)
 	       c->wrappers);
 	printf("inline pcs %ld, chains right %ld (%.2f%%)\n", c->pcs, c->pcs_ok,
 	       pct);
+	printf("lines of JNames frames %ld, unreadable %ld (no table: not "
+	       "counted)\n", c->lines_n,
+	       c->lines_bad);
 	printf("read cost %.1f us per nmethod (%ld)\n",
 	       c->loads ? c->load_us / c->loads : 0, c->loads);
 	return !c->pcs || pct < minpct || c->outer_ok < 100 ||
-	       100.0 * c->outer_ok / (c->outer_ok + c->outer_bad) < minpct;
+	       100.0 * c->outer_ok / (c->outer_ok + c->outer_bad) < minpct ||
+	       (c->lines && (!c->lines_n || c->lines_bad));
+}
+
+struct thr {
+	uint32_t pid;
+	int n, workers, comm_ok, worker_names;
+	char seen[16]; /* worker numbers 1..15 seen */
+};
+
+/* Each Java thread: its kernel comm must be the first 15 bytes of its
+ * whole name (HotSpot names the native thread after the Java one). */
+static int one_thread(void *arg, int32_t tid, const char *name)
+{
+	struct thr *t = arg;
+	char fn[64], comm[64] = "";
+	FILE *f;
+	int w;
+
+	snprintf(fn, sizeof(fn), "/proc/%u/task/%d/comm", t->pid, tid);
+	f = fopen(fn, "re");
+	if (f) {
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = '\0';
+		comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	t->n++;
+	if (comm[0] && !strncmp(comm, name, 15) && strlen(comm) ==
+	    (strlen(name) < 15 ? strlen(name) : 15))
+		t->comm_ok++;
+	printf("thread %d comm '%s' name '%s'\n", tid, comm, name);
+	if (sscanf(name, "mixprof-names-worker-%d", &w) == 1 && w > 0 &&
+	    w < 16) {
+		t->workers++;
+		t->seen[w] = 1;
+		t->worker_names += !strncmp(comm, name, 15);
+	}
+	return 0;
+}
+
+static int check_threads(struct ctx *c, uint32_t pid,
+			 const struct vmstructs *vs, int major)
+{
+	struct jthreads *jt = jthreads__new(c->m, c->hl, vs, major);
+	struct thr t = {.pid = pid};
+	int n;
+
+	if (!jt) {
+		fprintf(stderr, "jvmnames: %u: threads: %s\n", pid,
+			strerror(errno));
+		return 1;
+	}
+	n = jthreads__each(jt, one_thread, &t);
+	jthreads__free(jt);
+	printf("java threads %d, comm = name's first 15 bytes: %d; workers %d"
+	       " (1: %d, 10: %d)\n", n, t.comm_ok, t.workers, t.seen[1],
+	       t.seen[10]);
+	/* the workload's "-1" and "-10" share their comm: both whole */
+	return n <= 0 || !t.seen[1] || !t.seen[10] ||
+	       t.worker_names != t.workers || t.comm_ok < n / 2;
 }
 
 int main(int argc, char **argv)
@@ -277,7 +363,7 @@ int main(int argc, char **argv)
 	int major, ret;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: jvmnames PID MAP [MINPCT]\n");
+		fprintf(stderr, "usage: jvmnames PID MAP [MINPCT [LINES]]\n");
 		return 2;
 	}
 	pid = strtoul(argv[1], NULL, 10);
@@ -291,14 +377,22 @@ int main(int argc, char **argv)
 	vs = vmstructs__open(pid, c.m);
 	major = vs ? vmstructs__jdk_major(vs, c.m) : -errno;
 	ret = major < 0 ? major : nm_layout__init(&c.l, vs, major);
+	if (!ret)
+		ret = jline_layout__init(&c.jl, vs, c.l.u5_x);
 	if (ret) {
 		fprintf(stderr, "jvmnames: %u: nmethod layout: %s\n", pid,
 			strerror(-ret));
 		return 1;
 	}
 	printf("JDK %d\n", major);
+	if (argc > 4 && !(c.lines = fopen(argv[4], "we"))) {
+		fprintf(stderr, "jvmnames: %s: %s\n", argv[4], strerror(errno));
+		return 1;
+	}
 	ret = check_code(&c, argv[2], argc > 3 ? atof(argv[3]) : 99);
-	//ret |= jthreads__check(pid, c.m, vs, stdout);
+	ret |= check_threads(&c, pid, vs, major);
+	if (c.lines)
+		fclose(c.lines);
 	vmstructs__free(vs);
 	hotspot__free(h);
 	return ret;
