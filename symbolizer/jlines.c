@@ -16,6 +16,16 @@ static int32_t decode_sign(uint32_t v)
 	return (int32_t)(v >> 1) ^ -(int32_t)(v & 1);
 }
 
+/* A failed escape: the buffer ended inside it (-E2BIG: read more), or it
+ * holds an excluded byte (-EINVAL). */
+static int cut_short(const uint8_t *buf, size_t len, size_t from, int x)
+{
+	for (size_t i = from; i < len; i++)
+		if (buf[i] < x)
+			return -EINVAL;
+	return -E2BIG;
+}
+
 int jline_decode(const uint8_t *buf, size_t len, int x, int bci)
 {
 	int64_t cur_bci = 0, cur_line = 0;
@@ -32,9 +42,11 @@ int jline_decode(const uint8_t *buf, size_t len, int x, int bci)
 		if (!next)
 			return line;
 		if (next == 0xff) {
+			size_t esc = pos;
+
 			if (u5_read(buf, len, &pos, x, &a) ||
 			    u5_read(buf, len, &pos, x, &b))
-				return pos + 5 >= len ? -E2BIG : -EINVAL;
+				return cut_short(buf, len, esc, x);
 			cur_bci += decode_sign(a);
 			cur_line += decode_sign(b);
 		} else {
