@@ -131,6 +131,12 @@ int nm_layout__init(struct nm_layout *l, const struct vmstructs *vs, int major)
 	l->pcdesc_size = vmstructs__type_size(vs, "PcDesc");
 	if (l->pcdesc_size < 16 || l->pcdesc_size > 64)
 		return -ENOENT;
+	/* CodeHeap::allocate hands out the space right after a HeapBlock */
+	l->hb_size = vmstructs__type_size(vs, "HeapBlock");
+	if (l->hb_size < 8 || l->hb_size > 64 ||
+	    opt_field(vs, "HeapBlock::Header", "_used", &l->hb_used) ||
+	    l->hb_used >= l->hb_size)
+		l->hb_size = l->hb_used = NM_NONE;
 	l->immutable = !vmstructs__field(vs, "nmethod", "_immutable_data", &v);
 	ret = l->immutable ? layout_25(l, vs) : layout_17(l, vs);
 	return ret || !header_fits(l) ? -ENOENT : 0;
@@ -250,11 +256,14 @@ int nmethod__same(const struct hotspot_mem *m, const struct nm_layout *l,
 {
 	int32_t c;
 	uint64_t mt;
+	uint8_t used = 1;
 
 	if (rd(m, nm + l->compile_id, &c, sizeof(c)) ||
-	    rd(m, nm + l->method, &mt, sizeof(mt)))
+	    rd(m, nm + l->method, &mt, sizeof(mt)) ||
+	    (l->hb_size != NM_NONE &&
+	     rd(m, nm - l->hb_size + l->hb_used, &used, 1)))
 		return -EFAULT;
-	return c == cid && (!method || mt == method);
+	return c == cid && (!method || mt == method) && used;
 }
 
 void nm_debug__release(struct nm_debug *d)

@@ -46,6 +46,9 @@ struct nm_layout {
 	uint32_t immutable_data, immutable_size, scopes_data_offset;
 	uint32_t pcdesc_size, pc_offset, scope_decode_offset, obj_decode_offset,
 	    pc_flags;
+	/* the code heap's block header just before each blob: its size and
+	 * where its "used" byte lies (NM_NONE: not published, not checked) */
+	uint32_t hb_size, hb_used;
 };
 
 /* 0; -ENOENT (a field missing: a layout we do not know); -ENOTSUP (a JDK
@@ -70,8 +73,9 @@ struct nm_info {
  * cannot be an nmethod). */
 int nmethod__read(const struct hotspot_mem *m, const struct nm_layout *l,
 		  uint64_t nm, struct nm_info *out);
-/* 1 when nm still holds compile id cid of method (0: don't care), 0 when
- * not (freed, reused), -EFAULT when unreadable. */
+/* 1 when nm still holds compile id cid of method (0: don't care) and its
+ * code heap block is in use, 0 when not (freed, reused), -EFAULT when
+ * unreadable. */
 int nmethod__same(const struct hotspot_mem *m, const struct nm_layout *l,
 		  uint64_t nm, int32_t cid, uint64_t method);
 

@@ -5,6 +5,7 @@
  * (it asks the JVM through JVMTI).
  *
  *     jvmnames PID MAP [MINPCT [LINES]]
+ *     jvmnames --churn MS PID MAP
  *
  * For each compiled method in MAP still current (no later line covers its
  * code), find its nmethod (by its code start: the test's stand-in for the
@@ -16,6 +17,12 @@
  * percent agreement, or when a count is empty. With LINES, writes there
  * "Class.method bci line" for each frame of the JNames workload met, the
  * line read from the JVM (jlines.c), for the caller to check with javap.
+ *
+ * --churn: what a profiler meets when it names code after the sample:
+ * every live nmethod of MAP gets its header read (what BPF would record:
+ * address, compile id, Method*), then after MS milliseconds its debug
+ * data; counts those gone by then (freed or reused: nmethod__same) and
+ * checks that the others still name as the agent does.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "hotspot.h"
 #include "jlines.h"
 #include "jthreads.h"
@@ -44,8 +52,10 @@ struct ctx {
 	long lines_n, lines_bad;
 	long methods, superseded, not_found, outer_ok, outer_bad, wrappers;
 	long pcs, pcs_ok, pcs_bad, gone;
-	double load_us;
-	long loads;
+	double load_us[4096]; /* per nmethod: header, debug data, name */
+	long loads, reads, load_reads;
+	struct hotspot_mem counted; /* c->m through count_read */
+	const struct hotspot_mem *inner;
 };
 
 static int read_map(const char *path, struct line **out, size_t *n)
@@ -164,6 +174,22 @@ static int chain_name(struct ctx *c, const struct nm_debug *d, uint64_t pc,
 	return n;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Every read of the target goes through here: counted. */
+static int count_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct ctx *c = ctx;
+
+	c->reads++;
+	return c->inner->read(c->inner->ctx, addr, buf, len);
+}
+
 static double now_us(void)
 {
 	struct timespec t;
@@ -196,6 +222,7 @@ static void check_record(struct ctx *c, struct line *ls, size_t r, size_t end)
 	char name[1024];
 	uint64_t nm;
 	double t0;
+	long r0;
 	int ret;
 
 	c->methods++;
@@ -205,6 +232,7 @@ static void check_record(struct ctx *c, struct line *ls, size_t r, size_t end)
 		return;
 	}
 	t0 = now_us();
+	r0 = c->reads;
 	ret = nmethod__load(c->m, &c->l, nm, &d);
 	if (ret) {
 		c->gone++;
@@ -212,8 +240,9 @@ static void check_record(struct ctx *c, struct line *ls, size_t r, size_t end)
 	}
 	ret = hotspot__method_name(c->m, c->hl, d.info.method, name,
 				   sizeof(name));
-	c->load_us += now_us() - t0;
-	c->loads++;
+	if (c->loads < 4096)
+		c->load_us[c->loads++] = now_us() - t0;
+	c->load_reads += c->reads - r0;
 	if (nmethod__same(c->m, &c->l, nm, d.info.compile_id,
 			  d.info.method) != 1) {
 		c->gone++;
@@ -288,11 +317,78 @@ static int check_code(struct ctx *c, const char *map, double minpct)
 	printf("lines of JNames frames %ld, unreadable %ld (no table: not "
 	       "counted)\n", c->lines_n,
 	       c->lines_bad);
-	printf("read cost %.1f us per nmethod (%ld)\n",
-	       c->loads ? c->load_us / c->loads : 0, c->loads);
+	qsort(c->load_us, c->loads, sizeof(double), cmp_double);
+	printf("read cost per nmethod (header, debug data, name; %ld): "
+	       "median %.1f us, fastest %.1f us, %.1f reads\n", c->loads,
+	       c->loads ? c->load_us[c->loads / 2] : 0,
+	       c->loads ? c->load_us[0] : 0,
+	       c->loads ? (double)c->load_reads / c->loads : 0);
 	return !c->pcs || pct < minpct || c->outer_ok < 100 ||
 	       100.0 * c->outer_ok / (c->outer_ok + c->outer_bad) < minpct ||
 	       (c->lines && (!c->lines_n || c->lines_bad));
+}
+
+/* --churn: record now, name after ms. */
+static int churn(struct ctx *c, const char *map, int ms)
+{
+	struct rec {
+		uint64_t nm, method;
+		int32_t cid;
+		const char *name;
+	} *r;
+	struct line *ls;
+	size_t n, i, e, nr = 0;
+	long gone = 0, named = 0, bad = 0;
+	struct nm_info info;
+	struct nm_debug d;
+	char name[1024];
+
+	if (read_map(map, &ls, &n) || !(r = calloc(n + 1, sizeof(*r))))
+		return 1;
+	for (i = 0; i < n; i = e) {
+		uint64_t nm;
+
+		for (e = i + 1; e < n && ls[e].rec == (int)i; e++)
+			;
+		if (!strchr(ls[i].name, '.') || superseded(ls, n, i) ||
+		    !(nm = find_nmethod(c, ls[i].start)) ||
+		    nmethod__read(c->m, &c->l, nm, &info) ||
+		    nmethod__same(c->m, &c->l, nm, info.compile_id,
+				  info.method) != 1)
+			continue; /* not live now: no sample could name it */
+		r[nr++] = (struct rec){nm, info.method, info.compile_id,
+				       ls[i].name};
+	}
+	usleep(ms * 1000);
+	for (i = 0; i < nr; i++) {
+		if (nmethod__load(c->m, &c->l, r[i].nm, &d)) {
+			if (gone++ < 5 && getenv("JVMNAMES_DEBUG"))
+				fprintf(stderr, "gone (unreadable): %s\n",
+					r[i].name);
+			continue;
+		}
+		if (hotspot__method_name(c->m, c->hl, d.info.method, name,
+					 sizeof(name)) < 0 ||
+		    nmethod__same(c->m, &c->l, r[i].nm, r[i].cid,
+				  r[i].method) != 1) {
+			/* read, then checked: a torn read is dropped */
+			if (gone++ < 5 && getenv("JVMNAMES_DEBUG"))
+				fprintf(stderr, "gone: %s\n", r[i].name);
+		} else if (!strcmp(name, r[i].name) ||
+			   (d.info.comp_level == 0 &&
+			    !strncmp(name, "java/lang/invoke/MethodHandle.", 30))) {
+			named++;
+		} else if (bad++ < 10) {
+			fprintf(stderr, "%" PRIx64 " cid %d: want %s, got %s\n",
+				r[i].nm, r[i].cid, r[i].name, name);
+		}
+		nm_debug__release(&d);
+	}
+	printf("churn: %zu live nmethods recorded, after %d ms: %ld gone "
+	       "(%.2f%%), %ld named right, %ld wrong\n", nr, ms, gone,
+	       nr ? 100.0 * gone / nr : 0, named, bad);
+	free(r);
+	return !nr || bad;
 }
 
 struct thr {
@@ -362,8 +458,16 @@ int main(int argc, char **argv)
 	uint32_t pid;
 	int major, ret;
 
+	int churn_ms = -1;
+
+	if (argc > 2 && !strcmp(argv[1], "--churn")) {
+		churn_ms = atoi(argv[2]);
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: jvmnames PID MAP [MINPCT [LINES]]\n");
+		fprintf(stderr, "usage: jvmnames PID MAP [MINPCT [LINES]]\n"
+				"       jvmnames --churn MS PID MAP\n");
 		return 2;
 	}
 	pid = strtoul(argv[1], NULL, 10);
@@ -372,7 +476,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "jvmnames: %u: %s\n", pid, strerror(errno));
 		return 1;
 	}
-	c.m = hotspot__mem(h);
+	c.inner = hotspot__mem(h);
+	c.counted = (struct hotspot_mem){count_read, &c};
+	c.m = &c.counted;
 	c.hl = hotspot__layout(h);
 	vs = vmstructs__open(pid, c.m);
 	major = vs ? vmstructs__jdk_major(vs, c.m) : -errno;
@@ -385,6 +491,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("JDK %d\n", major);
+	if (churn_ms >= 0)
+		return churn(&c, argv[2], churn_ms);
 	if (argc > 4 && !(c.lines = fopen(argv[4], "we"))) {
 		fprintf(stderr, "jvmnames: %s: %s\n", argv[4], strerror(errno));
 		return 1;

@@ -309,6 +309,8 @@ static struct nm_layout layout_17(void)
 	l.comp_level = 308;
 	l.comp_level_size = 4;
 	l.state = 315;
+	l.hb_size = 16;
+	l.hb_used = 8;
 	return l;
 }
 
@@ -337,6 +339,8 @@ static struct nm_layout layout_25(void)
 	l.comp_level = 216;
 	l.comp_level_size = 1;
 	l.state = 219;
+	l.hb_size = 8;
+	l.hb_used = 4;
 	return l;
 }
 
@@ -377,6 +381,9 @@ static void check_nmethod(const struct nm_layout *l, uint64_t nm)
 	CHECK_INT(nmethod__same(&mem, l, nm, 78, 0x1000), 0);
 	CHECK_INT(nmethod__same(&mem, l, nm, 77, 0x3000), 0);
 	CHECK_INT(nmethod__same(&mem, l, 16, 77, 0), -EFAULT);
+	/* its code heap block freed: gone, whatever the header says */
+	img[nm - (uintptr_t)img - l->hb_size + l->hb_used] = 0;
+	CHECK_INT(nmethod__same(&mem, l, nm, 77, 0x1000), 0);
 	nm_debug__release(&d);
 	nm_debug__release(NULL);
 }
@@ -388,6 +395,7 @@ static void test_nmethod_17(void)
 	struct nm_info i;
 
 	memset(img, 0, sizeof(img));
+	img[nm - l.hb_size + l.hb_used] = 1;
 	put32(nm + l.cb_size, 0x800);
 	put64(nm + l.cb_code_begin, at(nm + 0x200));
 	put64(nm + l.cb_code_end, at(nm + 0x400));
@@ -431,6 +439,7 @@ static void test_nmethod_25(void)
 	size_t nm = 0x2000, imm = 0x3000, mut = 0x3800, slen;
 
 	memset(img, 0, sizeof(img));
+	img[nm - l.hb_size + l.hb_used] = 1;
 	put32(nm + l.cb_size, 0x800);
 	put32(nm + l.cb_code_offset, 0x200);
 	put32(nm + l.cb_data_offset, 0x400);
@@ -452,6 +461,7 @@ static void test_nmethod_25(void)
 	put32(nm + l.immutable_size, 0x40 + slen);
 	check_nmethod(&l, at(nm));
 	/* relocations larger than the block */
+	img[nm - l.hb_size + l.hb_used] = 1;
 	put32(nm + l.cb_reloc_size, 0x30);
 	CHECK_INT(nmethod__load(&mem, &l, at(nm), &(struct nm_debug){}),
 		  -EINVAL);
