@@ -88,12 +88,13 @@ int jline_layout__init(struct jline_layout *jl, const struct vmstructs *vs,
 	if (!need(vs, "ConstMethod", "_flags._flags", &jl->off_flags)) {
 		jl->flags_size = 4;
 		if (vmstructs__constant(
-			vs, "ConstMethodFlags::_misc_has_linenumber_table", &bit))
+			vs, "ConstMethodFlags::_misc_has_linenumber_table",
+			&bit))
 			return -ENOENT;
 	} else if (!need(vs, "ConstMethod", "_flags", &jl->off_flags)) {
 		jl->flags_size = 2;
-		if (vmstructs__constant(vs, "ConstMethod::_has_linenumber_table",
-					&bit))
+		if (vmstructs__constant(
+			vs, "ConstMethod::_has_linenumber_table", &bit))
 			return -ENOENT;
 	} else {
 		return -ENOENT;

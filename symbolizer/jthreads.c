@@ -99,8 +99,7 @@ static bool put_utf8(uint32_t c, char **p, const char *end)
 	return true;
 }
 
-int jstring_utf8(const uint8_t *b, size_t len, int coder, char *out,
-		 size_t cap)
+int jstring_utf8(const uint8_t *b, size_t len, int coder, char *out, size_t cap)
 {
 	char *p = out, *end = out + cap - 1;
 	size_t i = 0;
@@ -159,8 +158,7 @@ struct jthreads {
 	uint32_t oop_klass, arr_len, arr_base;
 	uint32_t ik_constants, k_super;
 	/* JDK 21+: InstanceKlass::_fieldinfo_stream; JDK 17: _fields */
-	uint32_t ik_stream, ik_fields, ik_java_count, arr_u1_data,
-	    arr_u2_data;
+	uint32_t ik_stream, ik_fields, ik_java_count, arr_u1_data, arr_u2_data;
 	struct jfield_flags ff;
 	struct jfield_u2 fu2;
 	struct field_cache thread_name[8], str_value, str_coder;
@@ -218,10 +216,17 @@ static int jvm_flag(const struct hotspot_mem *m, const struct vmstructs *vs,
 		return -ENOENT;
 	for (uint64_t i = 0; i < num && i < 10000; i++) {
 		uint64_t e = flags + i * size;
+		/* a name near the end of libjvm's data: read to the page end */
+		size_t len = sizeof(name) - 1;
 
-		if (rd64(m, e + o_name, &np) || !np ||
-		    rd(m, np, name, sizeof(name)) ||
-		    strncmp(name, want, sizeof(name)))
+		if (rd64(m, e + o_name, &np) || !np)
+			continue;
+		if (4096 - (np & 4095) < len)
+			len = 4096 - (np & 4095);
+		if (rd(m, np, name, len))
+			continue;
+		name[len] = '\0';
+		if (strcmp(name, want))
 			continue;
 		if (rd64(m, e + o_addr, &addr) || rd(m, addr, &v, 1))
 			return -ENOENT;
@@ -252,9 +257,12 @@ static int init_fields(struct jthreads *t, const struct vmstructs *vs)
 
 	if (!field(vs, "InstanceKlass", "_fieldinfo_stream", &t->ik_stream)) {
 		if (field(vs, "Array<u1>", "_data", &t->arr_u1_data) ||
-		    vmstructs__constant(vs, "FieldInfo::FieldFlags::_ff_initialized", &c[0]) ||
-		    vmstructs__constant(vs, "FieldInfo::FieldFlags::_ff_generic", &c[1]) ||
-		    vmstructs__constant(vs, "FieldInfo::FieldFlags::_ff_contended", &c[2]))
+		    vmstructs__constant(
+			vs, "FieldInfo::FieldFlags::_ff_initialized", &c[0]) ||
+		    vmstructs__constant(
+			vs, "FieldInfo::FieldFlags::_ff_generic", &c[1]) ||
+		    vmstructs__constant(
+			vs, "FieldInfo::FieldFlags::_ff_contended", &c[2]))
 			return -ENOENT;
 		t->ff = (struct jfield_flags){c[0], c[1], c[2]};
 		t->ik_fields = NM_NONE;
@@ -262,11 +270,13 @@ static int init_fields(struct jthreads *t, const struct vmstructs *vs)
 	}
 	t->ik_stream = NM_NONE;
 	if (field(vs, "InstanceKlass", "_fields", &t->ik_fields) ||
-	    field(vs, "InstanceKlass", "_java_fields_count", &t->ik_java_count) ||
+	    field(vs, "InstanceKlass", "_java_fields_count",
+		  &t->ik_java_count) ||
 	    field(vs, "Array<u2>", "_data", &t->arr_u2_data) ||
 	    vmstructs__constant(vs, "FieldInfo::field_slots", &c[0]) ||
 	    vmstructs__constant(vs, "FieldInfo::name_index_offset", &c[1]) ||
-	    vmstructs__constant(vs, "FieldInfo::signature_index_offset", &c[2]) ||
+	    vmstructs__constant(vs, "FieldInfo::signature_index_offset",
+				&c[2]) ||
 	    vmstructs__constant(vs, "FieldInfo::low_packed_offset", &c[3]) ||
 	    vmstructs__constant(vs, "FieldInfo::high_packed_offset", &c[4]) ||
 	    vmstructs__constant(vs, "FIELDINFO_TAG_SIZE", &c[5]) ||
@@ -290,7 +300,8 @@ static int init_offsets(struct jthreads *t, const struct vmstructs *vs)
 	    field(vs, "OSThread", "_thread_id", &t->os_tid) ||
 	    field(vs, "JavaThread", "_threadObj", &t->jt_obj) ||
 	    field(vs, "OopHandle", "_obj", &t->oh_obj) ||
-	    field(vs, "oopDesc", "_metadata._compressed_klass", &t->oop_klass) ||
+	    field(vs, "oopDesc", "_metadata._compressed_klass",
+		  &t->oop_klass) ||
 	    field(vs, "InstanceKlass", "_constants", &t->ik_constants) ||
 	    field(vs, "Klass", "_super", &t->k_super))
 		return -ENOENT;
@@ -309,9 +320,9 @@ static int init_encoding(struct jthreads *t, const struct vmstructs *vs)
 		return -ENOENT;
 	t->coops = coops;
 	t->ccp = ccp;
-	if (coops && base_shift(t->m, vs, "CompressedOops", "_narrow_oop._base",
-				"_narrow_oop._shift", &t->oop_base,
-				&t->oop_shift))
+	if (coops &&
+	    base_shift(t->m, vs, "CompressedOops", "_narrow_oop._base",
+		       "_narrow_oop._shift", &t->oop_base, &t->oop_shift))
 		return -ENOENT;
 	if (ccp && base_shift(t->m, vs, "CompressedKlassPointers",
 			      "_narrow_klass._base", "_narrow_klass._shift",
@@ -390,13 +401,12 @@ static int klass_fields(struct jthreads *t, uint64_t k, struct jfield *f,
 	void *buf;
 	int n;
 
-	if (rd64(t->m, k + (t->ik_stream != NM_NONE ? t->ik_stream
-						     : t->ik_fields),
+	if (rd64(t->m,
+		 k + (t->ik_stream != NM_NONE ? t->ik_stream : t->ik_fields),
 		 &arr) ||
 	    !arr || rd(t->m, arr, &len, 4) || len < 0 || len > 1 << 20)
 		return -EFAULT;
-	if (t->ik_stream == NM_NONE &&
-	    rd(t->m, k + t->ik_java_count, &cnt, 2))
+	if (t->ik_stream == NM_NONE && rd(t->m, k + t->ik_java_count, &cnt, 2))
 		return -EFAULT;
 	buf = malloc(len ? (size_t)len * 2 : 1);
 	if (!buf)
@@ -498,8 +508,8 @@ static int read_string(struct jthreads *t, uint64_t s, char *out, size_t cap)
 }
 
 /* One JavaThread: its tid and name. */
-static int thread_name(struct jthreads *t, uint64_t jt, int32_t *tid,
-		       char *out, size_t cap)
+static int thread_name(struct jthreads *t, uint64_t jt, int32_t *tid, char *out,
+		       size_t cap)
 {
 	uint64_t os, h, obj, k, name;
 	uint32_t noff;
@@ -508,8 +518,8 @@ static int thread_name(struct jthreads *t, uint64_t jt, int32_t *tid,
 	    rd(t->m, os + t->os_tid, tid, 4) ||
 	    rd64(t->m, jt + t->jt_obj + t->oh_obj, &h) || !h ||
 	    rd64(t->m, h, &obj) || !obj || klass_of(t, obj, &k) ||
-	    cached_offset(t, t->thread_name, 8, k, "name",
-			  "Ljava/lang/String;", &noff) ||
+	    cached_offset(t, t->thread_name, 8, k, "name", "Ljava/lang/String;",
+			  &noff) ||
 	    oop_field(t, obj, noff, &name) || !name)
 		return -EFAULT;
 	return read_string(t, name, out, cap);

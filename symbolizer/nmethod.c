@@ -233,8 +233,9 @@ int nmethod__read(const struct hotspot_mem *m, const struct nm_layout *l,
 	o->method = u64_at(h, l->method);
 	o->compile_id = i32_at(h, l->compile_id);
 	o->entry_bci = i32_at(h, l->entry_bci);
-	o->comp_level = l->comp_level_size == 1 ? (int8_t)h[l->comp_level]
-						: (int8_t)i32_at(h, l->comp_level);
+	o->comp_level = l->comp_level_size == 1
+			    ? (int8_t)h[l->comp_level]
+			    : (int8_t)i32_at(h, l->comp_level);
 	o->state = (int8_t)h[l->state];
 	o->size = (uint32_t)i32_at(h, l->cb_size);
 	ret = l->immutable ? ranges_25(l, h, o) : ranges_17(l, h, o);
@@ -312,8 +313,8 @@ int nmethod__load(const struct hotspot_mem *m, const struct nm_layout *l,
 	d->nmeta = (i->meta_end - i->meta_begin) / 8;
 	if (!(d->pcs = copy_out(m, i->pcs_begin, i->pcs_end, &ret)) ||
 	    !(d->scopes = copy_out(m, i->scopes_begin, i->scopes_end, &ret)) ||
-	    !(d->meta = copy_out(m, i->meta_begin,
-				 i->meta_begin + d->nmeta * 8, &ret))) {
+	    !(d->meta = copy_out(m, i->meta_begin, i->meta_begin + d->nmeta * 8,
+				 &ret))) {
 		nm_debug__release(d);
 		return ret;
 	}
@@ -344,8 +345,8 @@ int u5_read(const uint8_t *buf, size_t len, size_t *pos, int x, uint32_t *v)
 	return -EINVAL; /* not reached: i == 4 returns */
 }
 
-static struct nm_pcdesc pcdesc_at(const struct nm_layout *l,
-				  const uint8_t *pcs, size_t i)
+static struct nm_pcdesc pcdesc_at(const struct nm_layout *l, const uint8_t *pcs,
+				  size_t i)
 {
 	const uint8_t *p = pcs + i * l->pcdesc_size;
 
@@ -393,8 +394,8 @@ static int scope_at(const struct nm_debug *d, int x, uint32_t off,
 	size_t pos = off;
 	uint32_t midx, bci;
 
-	if (off >= d->scopes_len || u5_read(d->scopes, d->scopes_len, &pos, x,
-					     sender) ||
+	if (off >= d->scopes_len ||
+	    u5_read(d->scopes, d->scopes_len, &pos, x, sender) ||
 	    u5_read(d->scopes, d->scopes_len, &pos, x, &midx) ||
 	    u5_read(d->scopes, d->scopes_len, &pos, x, &bci))
 		return -EINVAL;

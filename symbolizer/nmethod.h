@@ -54,8 +54,7 @@ struct nm_layout {
 /* 0; -ENOENT (a field missing: a layout we do not know); -ENOTSUP (a JDK
  * whose debug stream encoding is unchecked: 18 to 20). major: the JVM's
  * Abstract_VM_Version::_vm_major_version. */
-int nm_layout__init(struct nm_layout *l, const struct vmstructs *vs,
-		    int major);
+int nm_layout__init(struct nm_layout *l, const struct vmstructs *vs, int major);
 
 /* The header of one nmethod, addresses in the target. */
 struct nm_info {

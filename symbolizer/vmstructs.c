@@ -64,8 +64,8 @@ static int rd_str(const struct hotspot_mem *m, uint64_t addr, char *buf,
 	return strlen(buf) < cap - 1 ? 0 : -EINVAL;
 }
 
-static int add(struct vmstructs *vs, char prefix, const char *a,
-	       const char *b, char kind, int64_t val, const char *ctype)
+static int add(struct vmstructs *vs, char prefix, const char *a, const char *b,
+	       char kind, int64_t val, const char *ctype)
 {
 	size_t la = strlen(a), lb = b ? strlen(b) : 0;
 	char *key;
@@ -122,8 +122,8 @@ static void rd_ctype(const struct hotspot_mem *m, uint64_t e, uint64_t ts_off,
 static int read_structs(struct vmstructs *vs, const struct hotspot_mem *m,
 			const uint64_t *syms, uint64_t ts_off)
 {
-	uint64_t a[6] = {syms[HS_S_TYPE],   syms[HS_S_FIELD],
-			 syms[HS_S_STATIC], syms[HS_S_OFFSET],
+	uint64_t a[6] = {syms[HS_S_TYPE],    syms[HS_S_FIELD],
+			 syms[HS_S_STATIC],  syms[HS_S_OFFSET],
 			 syms[HS_S_ADDRESS], syms[HS_S_STRIDE]};
 	uint64_t l[6], base, e, tp, fp, off, addr;
 	char type[NAME_LEN], field[NAME_LEN], ctype[NAME_LEN];
@@ -294,7 +294,7 @@ int vmstructs__field(const struct vmstructs *vs, const char *type,
 }
 
 uint64_t vmstructs__field_size(const struct vmstructs *vs, const char *type,
-				const char *field)
+			       const char *field)
 {
 	const struct entry *e = find(vs, 'F', type, field);
 

@@ -98,6 +98,13 @@ static int read_map(const char *path, struct line **out, size_t *n)
 	return 0;
 }
 
+static void free_map(struct line *ls, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ls[i].name);
+	free(ls);
+}
+
 /* The nmethod whose code begins at start: scan back for its header. */
 static uint64_t find_nmethod(struct ctx *c, uint64_t start)
 {
@@ -132,8 +139,7 @@ static uint64_t find_nmethod(struct ctx *c, uint64_t start)
 }
 
 /* The workload's own frames: their line, for a check against javap. */
-static void note_line(struct ctx *c, const char *name, int bci,
-		      uint64_t method)
+static void note_line(struct ctx *c, const char *name, int bci, uint64_t method)
 {
 	int line;
 
@@ -210,9 +216,11 @@ static void check_pc(struct ctx *c, const struct nm_debug *d, uint64_t pc,
 		return;
 	}
 	if (c->pcs_bad++ < 10)
-		fprintf(stderr, "nmethod %" PRIx64 " pc %" PRIx64
-			": want %s, got %s (%s)\n", d->info.addr, pc, want,
-			ret > 0 ? got : "-", ret > 0 ? "" : strerror(-ret));
+		fprintf(stderr,
+			"nmethod %" PRIx64 " pc %" PRIx64
+			": want %s, got %s (%s)\n",
+			d->info.addr, pc, want, ret > 0 ? got : "-",
+			ret > 0 ? "" : strerror(-ret));
 }
 
 /* One current record: lines[r] and the lines tiling it up to end. */
@@ -243,8 +251,8 @@ static void check_record(struct ctx *c, struct line *ls, size_t r, size_t end)
 	if (c->loads < 4096)
 		c->load_us[c->loads++] = now_us() - t0;
 	c->load_reads += c->reads - r0;
-	if (nmethod__same(c->m, &c->l, nm, d.info.compile_id,
-			  d.info.method) != 1) {
+	if (nmethod__same(c->m, &c->l, nm, d.info.compile_id, d.info.method) !=
+	    1) {
 		c->gone++;
 		goto out;
 	}
@@ -279,7 +287,8 @@ out:
 static int superseded(struct line *ls, size_t n, size_t r)
 {
 	for (size_t j = r + 1; j < n; j++)
-		if (ls[j].rec == (int)j && ls[j].start < ls[r].start + ls[r].size &&
+		if (ls[j].rec == (int)j &&
+		    ls[j].start < ls[r].start + ls[r].size &&
 		    ls[r].start < ls[j].start + ls[j].size)
 			return 1;
 	return 0;
@@ -306,21 +315,23 @@ static int check_code(struct ctx *c, const char *map, double minpct)
 		else
 			check_record(c, ls, r, e);
 	}
+	free_map(ls, n);
 	pct = c->pcs ? 100.0 * c->pcs_ok / c->pcs : 0;
-	printf("methods %ld (superseded %ld), nmethod not found %ld, gone %ld\n",
-	       c->methods, c->superseded, c->not_found, c->gone);
+	printf(
+	    "methods %ld (superseded %ld), nmethod not found %ld, gone %ld\n",
+	    c->methods, c->superseded, c->not_found, c->gone);
 	printf("outer names %ld right, %ld wrong, %ld method handle intrinsics "
-	       "named apart from the agent\n", c->outer_ok, c->outer_bad,
-	       c->wrappers);
+	       "named apart from the agent\n",
+	       c->outer_ok, c->outer_bad, c->wrappers);
 	printf("inline pcs %ld, chains right %ld (%.2f%%)\n", c->pcs, c->pcs_ok,
 	       pct);
 	printf("lines of JNames frames %ld, unreadable %ld (no table: not "
-	       "counted)\n", c->lines_n,
-	       c->lines_bad);
+	       "counted)\n",
+	       c->lines_n, c->lines_bad);
 	qsort(c->load_us, c->loads, sizeof(double), cmp_double);
 	printf("read cost per nmethod (header, debug data, name; %ld): "
-	       "median %.1f us, fastest %.1f us, %.1f reads\n", c->loads,
-	       c->loads ? c->load_us[c->loads / 2] : 0,
+	       "median %.1f us, fastest %.1f us, %.1f reads\n",
+	       c->loads, c->loads ? c->load_us[c->loads / 2] : 0,
 	       c->loads ? c->load_us[0] : 0,
 	       c->loads ? (double)c->load_reads / c->loads : 0);
 	return !c->pcs || pct < minpct || c->outer_ok < 100 ||
@@ -335,7 +346,7 @@ static int churn(struct ctx *c, const char *map, int ms)
 		uint64_t nm, method;
 		int32_t cid;
 		const char *name;
-	} *r;
+	} * r;
 	struct line *ls;
 	size_t n, i, e, nr = 0;
 	long gone = 0, named = 0, bad = 0;
@@ -356,8 +367,8 @@ static int churn(struct ctx *c, const char *map, int ms)
 		    nmethod__same(c->m, &c->l, nm, info.compile_id,
 				  info.method) != 1)
 			continue; /* not live now: no sample could name it */
-		r[nr++] = (struct rec){nm, info.method, info.compile_id,
-				       ls[i].name};
+		r[nr++] =
+		    (struct rec){nm, info.method, info.compile_id, ls[i].name};
 	}
 	usleep(ms * 1000);
 	for (i = 0; i < nr; i++) {
@@ -376,7 +387,8 @@ static int churn(struct ctx *c, const char *map, int ms)
 				fprintf(stderr, "gone: %s\n", r[i].name);
 		} else if (!strcmp(name, r[i].name) ||
 			   (d.info.comp_level == 0 &&
-			    !strncmp(name, "java/lang/invoke/MethodHandle.", 30))) {
+			    !strncmp(name, "java/lang/invoke/MethodHandle.",
+				     30))) {
 			named++;
 		} else if (bad++ < 10) {
 			fprintf(stderr, "%" PRIx64 " cid %d: want %s, got %s\n",
@@ -384,9 +396,10 @@ static int churn(struct ctx *c, const char *map, int ms)
 		}
 		nm_debug__release(&d);
 	}
+	free_map(ls, n);
 	printf("churn: %zu live nmethods recorded, after %d ms: %ld gone "
-	       "(%.2f%%), %ld named right, %ld wrong\n", nr, ms, gone,
-	       nr ? 100.0 * gone / nr : 0, named, bad);
+	       "(%.2f%%), %ld named right, %ld wrong\n",
+	       nr, ms, gone, nr ? 100.0 * gone / nr : 0, named, bad);
 	free(r);
 	return !nr || bad;
 }
@@ -415,8 +428,8 @@ static int one_thread(void *arg, int32_t tid, const char *name)
 		fclose(f);
 	}
 	t->n++;
-	if (comm[0] && !strncmp(comm, name, 15) && strlen(comm) ==
-	    (strlen(name) < 15 ? strlen(name) : 15))
+	if (comm[0] && !strncmp(comm, name, 15) &&
+	    strlen(comm) == (strlen(name) < 15 ? strlen(name) : 15))
 		t->comm_ok++;
 	printf("thread %d comm '%s' name '%s'\n", tid, comm, name);
 	if (sscanf(name, "mixprof-names-worker-%d", &w) == 1 && w > 0 &&
@@ -443,8 +456,8 @@ static int check_threads(struct ctx *c, uint32_t pid,
 	n = jthreads__each(jt, one_thread, &t);
 	jthreads__free(jt);
 	printf("java threads %d, comm = name's first 15 bytes: %d; workers %d"
-	       " (1: %d, 10: %d)\n", n, t.comm_ok, t.workers, t.seen[1],
-	       t.seen[10]);
+	       " (1: %d, 10: %d)\n",
+	       n, t.comm_ok, t.workers, t.seen[1], t.seen[10]);
 	/* the workload's "-1" and "-10" share their comm: both whole */
 	return n <= 0 || !t.seen[1] || !t.seen[10] ||
 	       t.worker_names != t.workers || t.comm_ok < n / 2;
@@ -491,14 +504,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("JDK %d\n", major);
-	if (churn_ms >= 0)
-		return churn(&c, argv[2], churn_ms);
+	if (churn_ms >= 0) {
+		ret = churn(&c, argv[2], churn_ms);
+		goto out;
+	}
 	if (argc > 4 && !(c.lines = fopen(argv[4], "we"))) {
 		fprintf(stderr, "jvmnames: %s: %s\n", argv[4], strerror(errno));
 		return 1;
 	}
 	ret = check_code(&c, argv[2], argc > 3 ? atof(argv[3]) : 99);
 	ret |= check_threads(&c, pid, vs, major);
+out:
 	if (c.lines)
 		fclose(c.lines);
 	vmstructs__free(vs);

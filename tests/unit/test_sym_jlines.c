@@ -25,7 +25,10 @@ static size_t u5_put(uint8_t *p, uint32_t v, int x)
 	return i;
 }
 
-static uint32_t sign(int32_t v) { return ((uint32_t)v << 1) ^ (uint32_t)(v >> 31); }
+static uint32_t sign(int32_t v)
+{
+	return ((uint32_t)v << 1) ^ (uint32_t)(v >> 31);
+}
 
 /* pairs[] of (bci, line) into buf, terminated: the length. */
 static size_t encode(uint8_t *buf, const int (*pairs)[2], int n, int x)
@@ -55,8 +58,8 @@ static void test_decode(void)
 {
 	/* small steps, a big jump forward, a line going back (a loop's
 	 * condition after its body), a bci delta of 31 and 0xff's edge */
-	static const int pairs[][2] = {{0, 27},	  {4, 28},    {12, 29},
-				       {50, 900}, {60, 31},   {91, 32},
+	static const int pairs[][2] = {{0, 27},	  {4, 28},	{12, 29},
+				       {50, 900}, {60, 31},	{91, 32},
 				       {122, 39}, {5000, 70000}};
 	uint8_t buf[128];
 

@@ -26,8 +26,8 @@ static size_t u5_put(uint8_t *p, uint32_t v, int x)
 /* JDK 25's FieldFlags bit numbers (its VMStructs constants). */
 static const struct jfield_flags ff = {0, 2, 4};
 
-static size_t put_field(uint8_t *p, uint32_t name, uint32_t sig,
-			uint32_t off, uint32_t flags)
+static size_t put_field(uint8_t *p, uint32_t name, uint32_t sig, uint32_t off,
+			uint32_t flags)
 {
 	size_t n = 0;
 
@@ -79,9 +79,24 @@ static void test_u2(void)
 	 * offset packed << 2 with tag 1 (FIELDINFO_TAG_OFFSET) */
 	static const struct jfield_u2 l = {6, 1, 2, 4, 5, 2, 1};
 	uint16_t a[] = {
-	    0x2, 20, 21, 0, (12 << 2 | 1), 0,
-	    0x2, 22, 23, 0, (uint16_t)(0x12345 << 2 | 1), 0x12345 >> 14,
-	    0x0, 99, 98, 0, 0, 0, /* an injected field past java_count */
+	    0x2,
+	    20,
+	    21,
+	    0,
+	    (12 << 2 | 1),
+	    0,
+	    0x2,
+	    22,
+	    23,
+	    0,
+	    (uint16_t)(0x12345 << 2 | 1),
+	    0x12345 >> 14,
+	    0x0,
+	    99,
+	    98,
+	    0,
+	    0,
+	    0, /* an injected field past java_count */
 	};
 	struct jfield f[4];
 
@@ -101,16 +116,16 @@ static void test_string(void)
 	char out[32];
 	const uint8_t latin1[] = "http-nio-8080-exec-10\xe9";
 	/* "Gr\u00fc\u00dfe-\u6f22-" and U+1F600 as a surrogate pair */
-	const uint8_t utf16[] = {'G', 0, 'r', 0, 0xfc, 0, 0xdf, 0, 'e', 0,
-				 '-', 0, 0x22, 0x6f, '-', 0, 0x3d, 0xd8,
-				 0x00, 0xde};
+	const uint8_t utf16[] = {'G', 0,   'r',	 0,    0xfc, 0,	   0xdf,
+				 0,   'e', 0,	 '-',  0,    0x22, 0x6f,
+				 '-', 0,   0x3d, 0xd8, 0x00, 0xde};
 
-	CHECK_INT(jstring_utf8(latin1, sizeof(latin1) - 1, 0, out,
-			       sizeof(out)), 23);
+	CHECK_INT(jstring_utf8(latin1, sizeof(latin1) - 1, 0, out, sizeof(out)),
+		  23);
 	CHECK_STR(out, "http-nio-8080-exec-10\xc3\xa9");
-	CHECK_INT(jstring_utf8(utf16, sizeof(utf16), 1, out, sizeof(out)),
-		  16);
-	CHECK_STR(out, "Gr\xc3\xbc\xc3\x9f" "e-\xe6\xbc\xa2-\xf0\x9f\x98\x80");
+	CHECK_INT(jstring_utf8(utf16, sizeof(utf16), 1, out, sizeof(out)), 16);
+	CHECK_STR(out, "Gr\xc3\xbc\xc3\x9f"
+		       "e-\xe6\xbc\xa2-\xf0\x9f\x98\x80");
 	/* a lone surrogate, an odd length, an unknown coder */
 	CHECK_INT(jstring_utf8(utf16 + 16, 2, 1, out, sizeof(out)), 3);
 	CHECK_STR(out, "\xef\xbf\xbd");

@@ -36,10 +36,9 @@ static void test_u5_vectors(void)
 	static const struct {
 		uint32_t v;
 		size_t len;
-	} vec[] = {{0, 1},	   {0xbe, 1},	    {0xbf, 2},
-		   {0x307e, 2},	   {0x307f, 3},	    {0xc207e, 3},
-		   {0xc207f, 4},   {0x308207e, 4},  {0x308207f, 5},
-		   {UINT32_MAX, 5}};
+	} vec[] = {{0, 1},	   {0xbe, 1},	   {0xbf, 2},	 {0x307e, 2},
+		   {0x307f, 3},	   {0xc207e, 3},   {0xc207f, 4}, {0x308207e, 4},
+		   {0x308207f, 5}, {UINT32_MAX, 5}};
 	uint8_t b[8];
 
 	for (size_t i = 0; i < sizeof(vec) / sizeof(vec[0]); i++) {
@@ -282,10 +281,22 @@ static int img_read(void *ctx, uint64_t addr, void *buf, size_t len)
 
 static const struct hotspot_mem mem = {img_read, NULL};
 
-static void put64(size_t off, uint64_t v) { memcpy(img + off, &v, 8); }
-static void put32(size_t off, uint32_t v) { memcpy(img + off, &v, 4); }
-static void put16(size_t off, uint16_t v) { memcpy(img + off, &v, 2); }
-static uint64_t at(size_t off) { return (uintptr_t)img + off; }
+static void put64(size_t off, uint64_t v)
+{
+	memcpy(img + off, &v, 8);
+}
+static void put32(size_t off, uint32_t v)
+{
+	memcpy(img + off, &v, 4);
+}
+static void put16(size_t off, uint16_t v)
+{
+	memcpy(img + off, &v, 2);
+}
+static uint64_t at(size_t off)
+{
+	return (uintptr_t)img + off;
+}
 
 /* JDK 17's offsets, as its VMStructs gives them. */
 static struct nm_layout layout_17(void)
