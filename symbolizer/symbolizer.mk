@@ -2,7 +2,7 @@
 # its unit tests, the ELF fixtures they read, a fuzz target and a bench.
 SYM_SRCS := symtab strpool demangle kallsyms jitline jitmap procmaps \
 	elf_syms debuginfo elf_cache process symbolizer fold hotspot \
-	kernel u64map vmstructs nmethod jlines jthreads jframe
+	kernel u64map vmstructs nmethod jlines jthreads jframe jnamer
 SYMBOLIZER_OBJS := $(SYM_SRCS:%=$(BUILD)/symbolizer/%.o)
 SYMBOLIZER_LIBS := -lelf -lz -lstdc++
 CPPFLAGS_symbolizer := -Isymbolizer

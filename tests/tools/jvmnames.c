@@ -17,6 +17,7 @@
  * percent agreement, or when a count is empty. With LINES, writes there
  * "Class.method bci line" for each frame of the JNames workload met, the
  * line read from the JVM (jlines.c), for the caller to check with javap.
+ * Chains and lines are asked of jnamer, as the profiler will ask.
  *
  * --churn: what a profiler meets when it names code after the sample:
  * every live nmethod of MAP gets its header read (what BPF would record:
@@ -32,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "hotspot.h"
-#include "jlines.h"
+#include "jnamer.h"
 #include "jthreads.h"
 #include "nmethod.h"
 #include "vmstructs.h"
@@ -47,9 +48,9 @@ struct ctx {
 	const struct hotspot_mem *m;
 	const struct hotspot_layout *hl;
 	struct nm_layout l;
-	struct jline_layout jl;
+	struct jnamer *jn; /* what the profiler will call, on the same pcs */
 	FILE *lines; /* "name bci line" of JNames' frames, for the script */
-	long lines_n, lines_bad;
+	long lines_n;
 	long methods, superseded, not_found, outer_ok, outer_bad, wrappers;
 	long pcs, pcs_ok, pcs_bad, gone;
 	double load_us[4096]; /* per nmethod: header, debug data, name */
@@ -138,41 +139,35 @@ static uint64_t find_nmethod(struct ctx *c, uint64_t start)
 	return 0;
 }
 
-/* The workload's own frames: their line, for a check against javap. */
-static void note_line(struct ctx *c, const char *name, int bci, uint64_t method)
+/* The workload's own frames: their line, for a check against javap;
+ * -2 when jnamer has none (no table: a lambda form). */
+static void note_line(struct ctx *c, const char *name, int bci, int line)
 {
-	int line;
-
 	if (!c->lines || strncmp(name, "JNames", 6))
 		return;
-	line = jline__at(c->m, &c->jl, method, bci);
 	c->lines_n++;
-	/* -ENOENT: no table (a lambda form, a class built without -g) */
-	if (line < 0 && line != -ENOENT)
-		c->lines_bad++;
-	fprintf(c->lines, "%s %d %d\n", name, bci < 0 ? 0 : bci, line);
+	fprintf(c->lines, "%s %d %d\n", name, bci < 0 ? 0 : bci,
+		line > 0 ? line : -2);
 }
 
-/* "outer->...->inner" at pc, or -errno. */
+/* "outer->...->inner" at pc through jnamer (as the profiler will name
+ * it), or -errno. */
 static int chain_name(struct ctx *c, const struct nm_debug *d, uint64_t pc,
 		      char *buf, size_t cap)
 {
-	struct nm_scope s[NM_MAX_SCOPES];
-	char name[768];
+	struct jnamer_frame f[NM_MAX_SCOPES];
 	size_t len = 0;
-	int n = nm_chain_at(&c->l, d, pc, s, NM_MAX_SCOPES), ret;
+	int n = jnamer__compiled(c->jn, d->info.addr, d->info.compile_id, pc, f,
+				 NM_MAX_SCOPES),
+	    ret;
 
 	if (n < 0)
 		return n;
 	buf[0] = '\0';
 	for (int i = n - 1; i >= 0; i--) {
-		ret = hotspot__method_name(c->m, c->hl, s[i].method, name,
-					   sizeof(name));
-		if (ret < 0)
-			return ret;
-		note_line(c, name, s[i].bci, s[i].method);
+		note_line(c, f[i].name, f[i].bci, f[i].line);
 		ret = snprintf(buf + len, cap - len, "%s%s", len ? "->" : "",
-			       name);
+			       f[i].name);
 		if (ret < 0 || (size_t)ret >= cap - len)
 			return -ENOSPC;
 		len += ret;
@@ -325,9 +320,14 @@ static int check_code(struct ctx *c, const char *map, double minpct)
 	       c->outer_ok, c->outer_bad, c->wrappers);
 	printf("inline pcs %ld, chains right %ld (%.2f%%)\n", c->pcs, c->pcs_ok,
 	       pct);
-	printf("lines of JNames frames %ld, unreadable %ld (no table: not "
-	       "counted)\n",
-	       c->lines_n, c->lines_bad);
+	printf("lines of JNames frames %ld\n", c->lines_n);
+	printf("jnamer: %llu lookups, %llu cached, %llu nmethods read, %llu "
+	       "gone, %llu bad\n",
+	       (unsigned long long)jnamer__stats(c->jn)->lookups,
+	       (unsigned long long)jnamer__stats(c->jn)->hits,
+	       (unsigned long long)jnamer__stats(c->jn)->loads,
+	       (unsigned long long)jnamer__stats(c->jn)->gone,
+	       (unsigned long long)jnamer__stats(c->jn)->bad);
 	qsort(c->load_us, c->loads, sizeof(double), cmp_double);
 	printf("read cost per nmethod (header, debug data, name; %ld): "
 	       "median %.1f us, fastest %.1f us, %.1f reads\n",
@@ -336,7 +336,7 @@ static int check_code(struct ctx *c, const char *map, double minpct)
 	       c->loads ? (double)c->load_reads / c->loads : 0);
 	return !c->pcs || pct < minpct || c->outer_ok < 100 ||
 	       100.0 * c->outer_ok / (c->outer_ok + c->outer_bad) < minpct ||
-	       (c->lines && (!c->lines_n || c->lines_bad));
+	       (c->lines && !c->lines_n);
 }
 
 /* --churn: record now, name after ms. */
@@ -496,8 +496,9 @@ int main(int argc, char **argv)
 	vs = vmstructs__open(pid, c.m);
 	major = vs ? vmstructs__jdk_major(vs, c.m) : -errno;
 	ret = major < 0 ? major : nm_layout__init(&c.l, vs, major);
-	if (!ret)
-		ret = jline_layout__init(&c.jl, vs, c.l.u5_x);
+	c.jn = ret ? NULL : jnamer__open(pid, JN_LINES);
+	if (!ret && !c.jn)
+		ret = -errno;
 	if (ret) {
 		fprintf(stderr, "jvmnames: %u: nmethod layout: %s\n", pid,
 			strerror(-ret));
@@ -517,6 +518,7 @@ int main(int argc, char **argv)
 out:
 	if (c.lines)
 		fclose(c.lines);
+	jnamer__free(c.jn);
 	vmstructs__free(vs);
 	hotspot__free(h);
 	return ret;
