@@ -17,6 +17,7 @@
 #include "vmstructs.h"
 
 #define LOADED 16 /* nmethods whose debug data is kept */
+#define MAX_CHAINS (1u << 18) /* then the cache starts again: < 40 MB */
 
 /* The frames of one (nmethod, compile id, pc offset). */
 struct chain {
@@ -220,6 +221,8 @@ int jnamer__compiled(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 	if (c && c->nm == nm && c->cid == cid && c->pc_off == pc_off) {
 		j->st.hits++;
 	} else {
+		if (j->chains.n >= MAX_CHAINS)
+			u64map__clear(&j->chains, free_val);
 		ret = resolve(j, nm, cid, pc, &c);
 		if (ret) {
 			j->st.gone += ret == -ESTALE;

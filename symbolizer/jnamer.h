@@ -56,7 +56,8 @@ int jnamer__compiled(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
  * The whole name of Java thread tid into buf: its length, -ENOENT (not a
  * Java thread, or gone), -ENOSPC (cut). Names are cached; a tid not in
  * the cache makes one walk of the thread list, as does
- * jnamer__threads_refresh (for threads renamed since).
+ * jnamer__threads_refresh: call it when a thread is seen to start or
+ * change its comm (a renamed thread, a tid reused by a new thread).
  */
 int jnamer__thread(struct jnamer *j, int32_t tid, char *buf, size_t cap);
 int jnamer__threads_refresh(struct jnamer *j);

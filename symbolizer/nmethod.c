@@ -215,9 +215,10 @@ static int ranges_25(const struct nm_layout *l, const uint8_t *h,
 	return 0;
 }
 
+/* [b, e) can be a section: ordered, bounded, empty or not at address 0. */
 static bool range_ok(uint64_t b, uint64_t e, uint64_t max)
 {
-	return b && e >= b && e - b <= max;
+	return e >= b && e - b <= max && (b || e == b);
 }
 
 int nmethod__read(const struct hotspot_mem *m, const struct nm_layout *l,
@@ -435,6 +436,13 @@ int nm_chain_at(const struct nm_layout *l, const struct nm_debug *d,
 
 	if (pc < d->info.code_begin || pc >= d->info.code_end)
 		return -ERANGE;
+	/* no debug data (a native wrapper): the method itself */
+	if (!d->pcs_len && !d->scopes_len) {
+		if (max < 1 || !d->info.method)
+			return -EINVAL;
+		out[0] = (struct nm_scope){d->info.method, -1};
+		return 1;
+	}
 	ret = nm_pcdesc_find(l, d->pcs, d->pcs_len,
 			     (int32_t)(pc - d->info.code_begin), &pd);
 	if (ret)

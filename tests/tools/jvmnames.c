@@ -113,9 +113,9 @@ static uint64_t find_nmethod(struct ctx *c, uint64_t start)
 	size_t w = 16384;
 	struct nm_info i;
 
-	while (w >= 1024 && c->m->read(c->m->ctx, start - w, win, w + 512))
+	while (w >= 256 && c->m->read(c->m->ctx, start - w, win, w + 512))
 		w /= 2;
-	if (w < 1024)
+	if (w < 256)
 		return 0;
 	for (size_t off = w - 64; off + 8 <= w; off -= 8) {
 		uint64_t cand = start - w + off, v;
@@ -231,7 +231,9 @@ static void check_record(struct ctx *c, struct line *ls, size_t r, size_t end)
 	c->methods++;
 	nm = find_nmethod(c, ls[r].start);
 	if (!nm) {
-		c->not_found++;
+		if (c->not_found++ < 3)
+			fprintf(stderr, "no nmethod at %" PRIx64 " %s\n",
+				ls[r].start, ls[r].name);
 		return;
 	}
 	t0 = now_us();

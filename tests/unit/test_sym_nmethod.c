@@ -471,6 +471,21 @@ static void test_nmethod_25(void)
 	put_debug(imm + 0x10, imm + 0x40, mut + 0x18, 1, &slen);
 	put32(nm + l.immutable_size, 0x40 + slen);
 	check_nmethod(&l, at(nm));
+	/* a native wrapper: no debug data at all, its method alone */
+	put64(nm + l.immutable_data, 0);
+	put32(nm + l.scopes_pcs_offset, 0);
+	put32(nm + l.scopes_data_offset, 0);
+	put32(nm + l.immutable_size, 0);
+	{
+		struct nm_debug d;
+		struct nm_scope s[2];
+
+		CHECK_INT(nmethod__load(&mem, &l, at(nm), &d), 0);
+		CHECK_INT(nm_chain_at(&l, &d, at(nm + 0x210), s, 2), 1);
+		CHECK_INT(s[0].method, 0x1000);
+		CHECK_INT(s[0].bci, -1);
+		nm_debug__release(&d);
+	}
 	/* relocations larger than the block */
 	img[nm - l.hb_size + l.hb_used] = 1;
 	put32(nm + l.cb_reloc_size, 0x30);
