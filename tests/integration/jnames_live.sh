@@ -67,7 +67,7 @@ for jdk in $(jdks); do
 	PIDS_TO_KILL+=("$pid")
 	wait_for 30 wait_map "$pid" 'JNames\$Point.dist2->JNames\$Point.x' ||
 		die "no inlined JNames code in the map: $(cat "$TMPD/out")"
-	sleep 2 # more methods compiled, C2 among them
+	sleep 1 # more methods compiled, C2 among them
 	"$JVMNAMES" "$pid" "$TMPD/perf-$pid.map" 99 "$TMPD/lines" \
 		>"$TMPD/names" 2>"$TMPD/names.err" || {
 		cat "$TMPD/names" "$TMPD/names.err"
