@@ -17,7 +17,7 @@
 #include "vmstructs.h"
 
 #define LOADED 16 /* nmethods whose debug data is kept */
-#define MAX_CHAINS (1u << 18) /* then the cache starts again: < 40 MB */
+#define MAX_CHAINS (1u << 16) /* then the cache starts again: ~10 MB */
 
 /* The frames of one (nmethod, compile id, pc offset). */
 struct chain {
