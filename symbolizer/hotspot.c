@@ -593,3 +593,101 @@ void hotspot__free(struct hotspot *h)
 {
 	free(h);
 }
+
+/* ---- more of a live JVM: its memory, any exported variable ------------- */
+
+const struct hotspot_mem *hotspot__mem(const struct hotspot *h)
+{
+	return &h->mem;
+}
+
+/* names[] in the ELF's .dynsym: vals[] get their link-time values. */
+static int elf_lookup_names(int fd, const char *const *names, int n,
+			    uint64_t *vals, uint64_t *load0)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	size_t nph, i;
+	int left = n;
+	GElf_Phdr ph;
+
+	if (!e)
+		return -ENOEXEC;
+	*load0 = UINT64_MAX;
+	if (!elf_getphdrnum(e, &nph))
+		for (i = 0; i < nph; i++)
+			if (gelf_getphdr(e, i, &ph) && ph.p_type == PT_LOAD &&
+			    ph.p_offset == 0)
+				*load0 = ph.p_vaddr;
+	while ((scn = elf_nextscn(e, scn)) && left) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM ||
+		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize && left; i++) {
+			GElf_Sym s;
+			const char *nm;
+
+			if (!gelf_getsym(d, i, &s) || !s.st_value)
+				continue;
+			nm = elf_strptr(e, sh.sh_link, s.st_name);
+			for (int k = 0; nm && k < n; k++)
+				if (!vals[k] && !strcmp(nm, names[k])) {
+					vals[k] = s.st_value;
+					left--;
+				}
+		}
+	}
+	elf_end(e);
+	return left || *load0 == UINT64_MAX ? -ENOENT : 0;
+}
+
+int hotspot__jvm_syms(uint32_t pid, const char *const *names, int n,
+		      uint64_t *vals)
+{
+	char path[4096], fn[4200];
+	uint64_t start, load0;
+	int fd, ret;
+
+	ret = find_libjvm(pid, path, sizeof(path), &start);
+	if (ret)
+		return ret;
+	snprintf(fn, sizeof(fn), "/proc/%u/root%s", pid, path);
+	fd = open(fn, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ENOENT : -errno;
+	elf_version(EV_CURRENT);
+	memset(vals, 0, n * sizeof(*vals));
+	ret = elf_lookup_names(fd, names, n, vals, &load0);
+	close(fd);
+	for (int k = 0; !ret && k < n; k++)
+		vals[k] += start - load0;
+	return ret;
+}
+
+int hotspot__method_name(const struct hotspot_mem *m,
+			 const struct hotspot_layout *l, uint64_t method,
+			 char *buf, size_t cap)
+{
+	char klass[512], name[256];
+	uint64_t cm, cp, holder, ksym, nsym;
+	uint16_t ni;
+	int ret;
+
+	if (rd_u64(m, method + l->off_const_method, &cm) ||
+	    rd_u64(m, cm + l->off_constants, &cp) ||
+	    rd(m, cm + l->off_name_index, &ni, sizeof(ni)) ||
+	    rd_u64(m, cp + l->off_pool_holder, &holder) ||
+	    rd_u64(m, holder + l->off_klass_name, &ksym) ||
+	    rd_u64(m, cp + l->cp_size + (uint64_t)ni * 8, &nsym))
+		return -EFAULT;
+	ret = hotspot__symbol(m, l, ksym, klass, sizeof(klass));
+	if (ret < 0)
+		return ret;
+	ret = hotspot__symbol(m, l, nsym, name, sizeof(name));
+	if (ret < 0)
+		return ret;
+	return hotspot__frame_name(buf, cap, klass, name);
+}

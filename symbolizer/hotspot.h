@@ -119,4 +119,24 @@ int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf, size_t cap,
 			 int32_t *hash);
 void hotspot__free(struct hotspot *h);
 
+/* ---- appended: what the compiled-code namer needs of a live JVM ---- */
+
+/* The reader of h's memory (process_vm_readv), valid while h lives. */
+const struct hotspot_mem *hotspot__mem(const struct hotspot *h);
+/*
+ * The addresses in pid of libjvm.so's exported variables names[0..n-1]
+ * into vals[]: 0, -ENOENT (no libjvm.so, or a name it does not export),
+ * -ESRCH, or -errno of opening the library.
+ */
+int hotspot__jvm_syms(uint32_t pid, const char *const *names, int n,
+		      uint64_t *vals);
+
+/*
+ * "pkg/Class.method" of Method* method (hotspot__frame_name's form), read
+ * now: its length, -EFAULT, -EINVAL (not Symbols), or -ENOSPC.
+ */
+int hotspot__method_name(const struct hotspot_mem *m,
+			 const struct hotspot_layout *l, uint64_t method,
+			 char *buf, size_t cap);
+
 #endif

@@ -2,7 +2,7 @@
 # its unit tests, the ELF fixtures they read, a fuzz target and a bench.
 SYM_SRCS := symtab strpool demangle kallsyms jitline jitmap procmaps \
 	elf_syms debuginfo elf_cache process symbolizer fold hotspot \
-	kernel u64map
+	kernel u64map vmstructs nmethod jlines jthreads jframe jnamer
 SYMBOLIZER_OBJS := $(SYM_SRCS:%=$(BUILD)/symbolizer/%.o)
 SYMBOLIZER_LIBS := -lelf -lz -lstdc++
 CPPFLAGS_symbolizer := -Isymbolizer
@@ -79,3 +79,10 @@ $(BUILD)/tests/unit/test_interp_hotspot: $(BUILD)/tests/unit/test_interp_hotspot
 		$(BUILD)/symbolizer/hotspot.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lelf
+
+# jvmnames: the agentless Java namer against the agent's map of a live JVM
+# (tests/integration/jnames_*.sh).
+BINS += $(BUILD)/tests/jvmnames
+$(BUILD)/tests/jvmnames: $(BUILD)/tests/tools/jvmnames.o $(SYMBOLIZER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)

@@ -1,7 +1,9 @@
 /*
  * One fuzz step over every text parser of the symbolizer: JIT map lines
  * (through jitmap, fed in two pieces so partial lines are exercised, then
- * looked up), kallsyms, /proc/PID/maps, and ELF from memory. Shared by
+ * looked up), kallsyms, /proc/PID/maps, ELF from memory, and the bytes a
+ * JVM's memory gives the Java namer (debug streams, PcDescs, line tables,
+ * field tables, String bytes). Shared by
  * the libFuzzer target (fuzz/parsers.c) and the seeded unit test.
  * Returns 0; a crash or sanitizer report is the failure.
  */
@@ -13,9 +15,54 @@
 #include <string.h>
 #include "elf_syms.h"
 #include "jitmap.h"
+#include "jlines.h"
+#include "jthreads.h"
+#include "nmethod.h"
 #include "kallsyms.h"
 #include "procmaps.h"
 #include "strpool.h"
+
+/* The Java namer's decoders over the same bytes, both UNSIGNED5 biases. */
+static inline void sym_fuzz_java(const uint8_t *data, size_t len)
+{
+	static const struct jfield_flags ff = {0, 2, 4};
+	static const struct jfield_u2 fu2 = {6, 1, 2, 4, 5, 2, 1};
+	struct nm_layout l;
+	struct nm_debug d;
+	struct nm_scope s[8];
+	struct nm_pcdesc pd;
+	struct jfield f[16];
+	uint64_t meta[2] = {0x1000, 0x2000};
+	char out[64];
+
+	memset(&l, 0xff, sizeof(l));
+	l.pcdesc_size = 16;
+	l.pc_offset = 0;
+	l.scope_decode_offset = 4;
+	l.obj_decode_offset = 8;
+	l.pc_flags = 12;
+	memset(&d, 0, sizeof(d));
+	d.info.method = 0x1000;
+	d.scopes = (uint8_t *)data;
+	d.scopes_len = len;
+	d.meta = meta;
+	d.nmeta = 2;
+	for (int x = 0; x <= 1; x++) {
+		size_t pos = 0;
+		uint32_t v;
+
+		while (!u5_read(data, len, &pos, x, &v))
+			;
+		for (size_t i = 0; i < len && i < 32; i++)
+			nm_scope_chain(&d, x, (int32_t)i, s, 8);
+		jline_decode(data, len, x, len ? data[0] : 0);
+		jfields_stream(data, len, x, &ff, f, 16);
+	}
+	nm_pcdesc_find(&l, data, len, len ? (int8_t)data[0] : 0, &pd);
+	jfields_u2((const uint16_t *)data, len / 2, len ? data[0] % 4 : 0, &fu2,
+		   f, 16);
+	jstring_utf8(data, len, len & 1, out, sizeof(out));
+}
 
 static inline int sym_fuzz_one(const uint8_t *data, size_t len)
 {
@@ -63,6 +110,7 @@ static inline int sym_fuzz_one(const uint8_t *data, size_t len)
 	if (e && !elfsyms__finish(e))
 		elfsyms__find(e, len);
 	elfsyms__free(e);
+	sym_fuzz_java(data, len);
 	return 0;
 }
 

@@ -1,0 +1,43 @@
+/*
+ * jframe: how a Java frame is marked in folded stacks, as async-profiler
+ * writes it, so flame graph tools colour them alike:
+ *
+ *   _[0]  interpreted             _[1]  compiled by C1 (tiers 1 to 3)
+ *   _[j]  compiled by C2 / JVMCI  _[i]  inlined into the frame below it
+ *   _[k]  kernel
+ *
+ * and "Class.method:LINE" for --lines. Pure; nothing here reads a JVM.
+ */
+#ifndef MIXPROF_JFRAME_H
+#define MIXPROF_JFRAME_H
+
+#include <stddef.h>
+
+enum jframe_kind {
+	JF_INTERPRETED,
+	JF_COMPILED, /* the outermost method of an nmethod */
+	JF_INLINED, /* a method inlined into it (any but the outermost) */
+	JF_KERNEL,
+};
+
+/*
+ * The suffix of a frame of this kind; comp_level (the nmethod's tier, 0
+ * to 4) matters for JF_COMPILED only: 1-3 "_[1]", 4 "_[j]", 0 (a native
+ * wrapper, compiled code that is not a compilation of bytecodes) "_[j]"
+ * too. "" for a kind we do not know.
+ */
+const char *jframe_suffix(enum jframe_kind kind, int comp_level);
+
+/*
+ * The kind of each frame of an inline chain of n methods, innermost
+ * first (as nm_scope_chain gives them): all JF_INLINED but the last.
+ */
+void jframe_chain_kinds(int n, enum jframe_kind *kinds);
+
+/*
+ * "name:line" into out, or name alone when line <= 0 (no line table):
+ * the length, or -ENOSPC.
+ */
+int jframe_with_line(char *out, size_t cap, const char *name, int line);
+
+#endif

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jnamer: a JVM's compiled frames and thread names with their caches
+ * (see jnamer.h).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hotspot.h"
+#include "jlines.h"
+#include "jnamer.h"
+#include "jthreads.h"
+#include "nmethod.h"
+#include "strpool.h"
+#include "u64map.h"
+#include "vmstructs.h"
+
+#define LOADED 16 /* nmethods whose debug data is kept */
+#define MAX_CHAINS (1u << 16) /* then the cache starts again: ~10 MB */
+
+/* The frames of one (nmethod, compile id, pc offset). */
+struct chain {
+	uint64_t nm;
+	int32_t cid, pc_off;
+	int n;
+	struct jnamer_frame f[];
+};
+
+struct jnamer {
+	uint32_t pid;
+	int flags;
+	struct hotspot *h;
+	const struct hotspot_mem *m;
+	const struct hotspot_layout *hl;
+	struct vmstructs *vs;
+	struct nm_layout l;
+	struct jline_layout jl;
+	bool lines_ok;
+	struct jthreads *jt; /* opened on the first thread asked */
+	int major;
+	struct strpool *pool;
+	struct u64map chains; /* key_of(nm, cid, pc_off) -> struct chain */
+	struct u64map threads; /* tid + 1 -> name in pool */
+	struct nm_debug loaded[LOADED];
+	unsigned int next_slot;
+	struct jnamer_stats st;
+};
+
+struct jnamer *jnamer__open(uint32_t pid, int flags)
+{
+	struct jnamer *j = calloc(1, sizeof(*j));
+	int ret = -ENOMEM;
+
+	if (!j)
+		goto fail;
+	j->pid = pid;
+	j->flags = flags;
+	j->h = hotspot__open(pid);
+	if (!j->h) {
+		ret = -errno;
+		goto fail;
+	}
+	j->m = hotspot__mem(j->h);
+	j->hl = hotspot__layout(j->h);
+	j->vs = vmstructs__open(pid, j->m);
+	if (!j->vs) {
+		ret = -errno;
+		goto fail;
+	}
+	j->major = vmstructs__jdk_major(j->vs, j->m);
+	ret = j->major < 0 ? j->major : nm_layout__init(&j->l, j->vs, j->major);
+	if (ret)
+		goto fail;
+	j->lines_ok = !jline_layout__init(&j->jl, j->vs, j->l.u5_x);
+	j->pool = strpool__new();
+	if (j->pool)
+		return j;
+	ret = -ENOMEM;
+fail:
+	jnamer__free(j);
+	errno = -ret;
+	return NULL;
+}
+
+static void free_val(void *v)
+{
+	free(v);
+}
+
+void jnamer__free(struct jnamer *j)
+{
+	if (!j)
+		return;
+	for (int i = 0; i < LOADED; i++)
+		nm_debug__release(&j->loaded[i]);
+	u64map__clear(&j->chains, free_val);
+	u64map__release(&j->chains);
+	u64map__release(&j->threads);
+	strpool__free(j->pool);
+	jthreads__free(j->jt);
+	vmstructs__free(j->vs);
+	hotspot__free(j->h);
+	free(j);
+}
+
+const struct jnamer_stats *jnamer__stats(const struct jnamer *j)
+{
+	return &j->st;
+}
+
+/* A non-zero hash of the identity; the entry keeps it whole. */
+static uint64_t key_of(uint64_t nm, int32_t cid, int32_t pc_off)
+{
+	uint64_t k = nm ^ ((uint64_t)(uint32_t)cid << 40) ^
+		     ((uint64_t)(uint32_t)pc_off * 0x9e3779b97f4a7c15ull);
+
+	return k ? k : 1;
+}
+
+/* nm's debug data: kept, or read now (and checked to be cid's). */
+static int debug_of(struct jnamer *j, uint64_t nm, int32_t cid,
+		    struct nm_debug **out)
+{
+	struct nm_debug *d;
+	int ret;
+
+	for (int i = 0; i < LOADED; i++)
+		if (j->loaded[i].info.addr == nm &&
+		    j->loaded[i].info.compile_id == cid && j->loaded[i].pcs) {
+			*out = &j->loaded[i];
+			return 0;
+		}
+	d = &j->loaded[j->next_slot++ % LOADED];
+	nm_debug__release(d);
+	memset(d, 0, sizeof(*d));
+	ret = nmethod__load(j->m, &j->l, nm, d);
+	j->st.loads++;
+	if (!ret && d->info.compile_id != cid)
+		ret = -ESTALE;
+	if (ret) {
+		nm_debug__release(d);
+		memset(d, 0, sizeof(*d));
+		return ret == -EFAULT || ret == -EINVAL ? -ESTALE : ret;
+	}
+	*out = d;
+	return 0;
+}
+
+/* The frames of one chain, named now. */
+static int name_chain(struct jnamer *j, const struct nm_debug *d,
+		      const struct nm_scope *s, int n, struct chain *c)
+{
+	enum jframe_kind kinds[NM_MAX_SCOPES];
+	char name[1024];
+
+	jframe_chain_kinds(n, kinds);
+	for (int i = 0; i < n; i++) {
+		int len = hotspot__method_name(j->m, j->hl, s[i].method, name,
+					       sizeof(name));
+		int line = 0;
+
+		if (len < 0)
+			return len;
+		if ((j->flags & JN_LINES) && j->lines_ok)
+			line = jline__at(j->m, &j->jl, s[i].method, s[i].bci);
+		c->f[i] = (struct jnamer_frame){
+		    strpool__intern(j->pool, name, len), s[i].bci,
+		    line > 0 ? line : 0, kinds[i], d->info.comp_level};
+		if (!c->f[i].name)
+			return -ENOMEM;
+	}
+	c->n = n;
+	return 0;
+}
+
+/* Resolve (nm, cid, pc) now: a new chain entry, or -errno. */
+static int resolve(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
+		   struct chain **out)
+{
+	struct nm_scope s[NM_MAX_SCOPES];
+	struct nm_debug *d;
+	struct chain *c;
+	int n, ret;
+
+	ret = debug_of(j, nm, cid, &d);
+	if (ret)
+		return ret;
+	n = nm_chain_at(&j->l, d, pc, s, NM_MAX_SCOPES);
+	if (n <= 0)
+		return n == -ERANGE ? n : -EINVAL;
+	c = calloc(1, sizeof(*c) + n * sizeof(c->f[0]));
+	if (!c)
+		return -ENOMEM;
+	*c = (struct chain){nm, cid, (int32_t)(pc - nm), 0};
+	ret = name_chain(j, d, s, n, c);
+	/* read, then check: names read from freed code are dropped */
+	if (!ret && nmethod__same(j->m, &j->l, nm, cid, d->info.method) != 1)
+		ret = -ESTALE;
+	if (ret) {
+		free(c);
+		return ret == -EFAULT ? -ESTALE : ret;
+	}
+	*out = c;
+	return 0;
+}
+
+int jnamer__compiled(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
+		     struct jnamer_frame *out, int max)
+{
+	int32_t pc_off = (int32_t)(pc - nm);
+	uint64_t key = key_of(nm, cid, pc_off);
+	struct chain *c;
+	bool added;
+	void **slot;
+	int ret;
+
+	j->st.lookups++;
+	slot = u64map__find(&j->chains, key);
+	c = slot ? *slot : NULL;
+	if (c && c->nm == nm && c->cid == cid && c->pc_off == pc_off) {
+		j->st.hits++;
+	} else {
+		if (j->chains.n >= MAX_CHAINS)
+			u64map__clear(&j->chains, free_val);
+		ret = resolve(j, nm, cid, pc, &c);
+		if (ret) {
+			j->st.gone += ret == -ESTALE;
+			j->st.bad += ret == -EINVAL;
+			return ret;
+		}
+		slot = u64map__add(&j->chains, key, &added);
+		if (!slot) {
+			free(c);
+			return -ENOMEM;
+		}
+		if (!added)
+			free(*slot); /* a colliding identity: the newer wins */
+		*slot = c;
+	}
+	if (c->n > max)
+		return -ENOSPC;
+	memcpy(out, c->f, c->n * sizeof(*out));
+	return c->n;
+}
+
+/* ---- threads ----------------------------------------------------------- */
+
+static int keep_thread(void *arg, int32_t tid, const char *name)
+{
+	struct jnamer *j = arg;
+	bool added;
+	void **slot =
+	    u64map__add(&j->threads, (uint64_t)(uint32_t)tid + 1, &added);
+	const char *cur = slot && !added ? *slot : NULL;
+
+	if (!slot)
+		return -ENOMEM;
+	if (!cur || strcmp(cur, name))
+		*slot = (void *)strpool__intern(j->pool, name, strlen(name));
+	return 0;
+}
+
+int jnamer__threads_refresh(struct jnamer *j)
+{
+	if (!j->jt) {
+		j->jt = jthreads__new(j->m, j->hl, j->vs, j->major);
+		if (!j->jt)
+			return -errno;
+	}
+	return jthreads__each(j->jt, keep_thread, j);
+}
+
+int jnamer__thread(struct jnamer *j, int32_t tid, char *buf, size_t cap)
+{
+	uint64_t key = (uint64_t)(uint32_t)tid + 1;
+	void **slot = u64map__find(&j->threads, key);
+	size_t len;
+
+	if (!slot || !*slot) {
+		int ret = jnamer__threads_refresh(j);
+
+		if (ret < 0)
+			return ret;
+		slot = u64map__find(&j->threads, key);
+		if (!slot || !*slot)
+			return -ENOENT;
+	}
+	len = strlen(*slot);
+	if (len >= cap) {
+		memcpy(buf, *slot, cap - 1);
+		buf[cap - 1] = '\0';
+		return -ENOSPC;
+	}
+	memcpy(buf, *slot, len + 1);
+	return (int)len;
+}

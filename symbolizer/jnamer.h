@@ -1,0 +1,67 @@
+/*
+ * jnamer: one JVM's compiled Java frames and thread names, named from its
+ * own memory: the entry point the profiler calls once the BPF unwinder
+ * records, per compiled frame, the nmethod it found and that nmethod's
+ * compile id (both read at sample time) and the pc.
+ *
+ * It ties nmethod.c (debug data, identity), hotspot.c (Method* names),
+ * jlines.c and jthreads.c together and caches what it read: the frames of
+ * each (nmethod, compile id, pc offset) sampled, and a few nmethods'
+ * debug data (samples of one method come together). Nothing is cached by
+ * Method* alone: a Method* freed by class unloading can come back as
+ * another method's, while a compile id is never reused.
+ *
+ * Names and frames it returns live as long as the jnamer. Nothing here
+ * prints; errors come back as -errno (or NULL + errno). Not thread-safe.
+ */
+#ifndef MIXPROF_JNAMER_H
+#define MIXPROF_JNAMER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "jframe.h"
+
+struct jnamer_frame {
+	const char *name; /* "pkg/Class.method", as the agent names it */
+	int32_t bci; /* -1: the method's entry */
+	int line; /* > 0, or 0: unknown (no table, or lines not asked) */
+	enum jframe_kind kind; /* JF_COMPILED (outermost) or JF_INLINED */
+	int comp_level; /* the nmethod's tier: 1-3 C1, 4 C2/JVMCI */
+};
+
+struct jnamer_stats {
+	uint64_t lookups, hits; /* jnamer__compiled calls, cache hits */
+	uint64_t loads; /* nmethods whose debug data was read */
+	uint64_t gone; /* code freed or reused before it was read */
+	uint64_t bad; /* debug data that did not decode */
+};
+
+#define JN_LINES 1 /* read source lines too (for --lines) */
+
+/*
+ * The namer of JVM pid: NULL and errno ENOENT (not a HotSpot JVM, or a
+ * layout we do not know), ENOTSUP (JDK 18-20), EAGAIN (starting), ESRCH,
+ * ENOMEM.
+ */
+struct jnamer *jnamer__open(uint32_t pid, int flags);
+/*
+ * The frames at pc of nmethod nm (compile id cid), innermost first, into
+ * out[0..max): their count; -ESTALE when that code is gone (the caller
+ * names the frame by the Method* it recorded and counts it), -ERANGE (pc
+ * outside the code), -EINVAL (debug data that does not decode), -EFAULT.
+ */
+int jnamer__compiled(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
+		     struct jnamer_frame *out, int max);
+/*
+ * The whole name of Java thread tid into buf: its length, -ENOENT (not a
+ * Java thread, or gone), -ENOSPC (cut). Names are cached; a tid not in
+ * the cache makes one walk of the thread list, as does
+ * jnamer__threads_refresh: call it when a thread is seen to start or
+ * change its comm (a renamed thread, a tid reused by a new thread).
+ */
+int jnamer__thread(struct jnamer *j, int32_t tid, char *buf, size_t cap);
+int jnamer__threads_refresh(struct jnamer *j);
+const struct jnamer_stats *jnamer__stats(const struct jnamer *j);
+void jnamer__free(struct jnamer *j);
+
+#endif

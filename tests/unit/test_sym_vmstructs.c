@@ -1,0 +1,292 @@
+/*
+ * vmstructs.c over fake tables laid out as HotSpot exports them (in our
+ * own memory, read through a memcpy "target"): fields, statics, type
+ * sizes, field sizes through their C type, int and long constants; then
+ * nm_layout__init and jline_layout__init on a JDK 17 and a JDK 25 set of
+ * names, and what they refuse.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "check.h"
+#include "jlines.h"
+#include "nmethod.h"
+#include "vmstructs.h"
+
+struct vmstruct_entry {
+	const char *type, *field, *type_string;
+	int32_t is_static;
+	uint64_t offset;
+	void *address;
+};
+struct vmtype_entry {
+	const char *type, *superclass;
+	int32_t is_oop, is_int, is_unsigned;
+	uint64_t size;
+};
+struct int_entry {
+	const char *name;
+	int32_t value;
+};
+struct long_entry {
+	const char *name;
+	uint64_t value;
+};
+
+/*
+ * The tables' names are short literals that the reader reads 80 bytes
+ * at a time, as process_vm_readv lets it do in a JVM: a byte copy the
+ * address sanitizer does not watch, so the test also runs under it.
+ */
+__attribute__((no_sanitize("address"))) static int
+local_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	const volatile uint8_t *p = (const volatile uint8_t *)(uintptr_t)addr;
+	uint8_t *q = buf;
+
+	(void)ctx;
+	if (!addr)
+		return -EFAULT;
+	for (size_t i = 0; i < len; i++)
+		q[i] = p[i];
+	return 0;
+}
+static const struct hotspot_mem mem = {local_read, NULL};
+
+static int32_t major_17 = 17, major_25 = 25;
+
+#define F(t, f, ts, off)                                                       \
+	{                                                                      \
+		t, f, ts, 0, off, NULL                                         \
+	}
+#define END                                                                    \
+	{                                                                      \
+		NULL, NULL, NULL, 0, 0, NULL                                   \
+	}
+
+static struct vmstruct_entry s17[] = {
+    F("CodeBlob", "_size", "int", 12),
+    F("CodeBlob", "_code_begin", "address", 32),
+    F("CodeBlob", "_code_end", "address", 40),
+    F("CompiledMethod", "_method", "Method*", 112),
+    F("CompiledMethod", "_scopes_data_begin", "address", 120),
+    F("nmethod", "_entry_bci", "int", 192),
+    F("nmethod", "_entry_point", "address", 216),
+    F("nmethod", "_verified_entry_point", "address", 224),
+    F("nmethod", "_metadata_offset", "int", 260),
+    F("nmethod", "_scopes_pcs_offset", "int", 268),
+    F("nmethod", "_dependencies_offset", "int", 272),
+    F("nmethod", "_compile_id", "int", 304),
+    F("nmethod", "_comp_level", "int", 308),
+    F("nmethod", "_state", "signed char", 315),
+    F("PcDesc", "_pc_offset", "int", 0),
+    F("PcDesc", "_scope_decode_offset", "int", 4),
+    F("PcDesc", "_obj_decode_offset", "int", 8),
+    F("PcDesc", "_flags", "int", 12),
+    F("Method", "_constMethod", "ConstMethod*", 8),
+    F("ConstMethod", "_flags", "u2", 28),
+    F("ConstMethod", "_code_size", "u2", 32),
+    {"Abstract_VM_Version", "_vm_major_version", "int", 1, 0, &major_17},
+    END,
+};
+
+static struct vmstruct_entry s25[] = {
+    F("CodeBlob", "_mutable_data", "address", 16),
+    F("CodeBlob", "_size", "int", 24),
+    F("CodeBlob", "_relocation_size", "int", 28),
+    F("CodeBlob", "_code_offset", "int", 36),
+    F("CodeBlob", "_data_offset", "int", 40),
+    F("CodeBlob", "_mutable_data_size", "int", 48),
+    F("nmethod", "_method", "Method*", 80),
+    F("nmethod", "_immutable_data", "address", 96),
+    F("nmethod", "_entry_offset", "uint16_t", 152),
+    F("nmethod", "_verified_entry_offset", "uint16_t", 154),
+    F("nmethod", "_entry_bci", "int", 156),
+    F("nmethod", "_immutable_data_size", "int", 160),
+    F("nmethod", "_scopes_pcs_offset", "int", 196),
+    F("nmethod", "_scopes_data_offset", "int", 200),
+    F("nmethod", "_compile_id", "int", 212),
+    F("nmethod", "_comp_level", "CompLevel", 216),
+    F("nmethod", "_state", "signed char", 219),
+    F("PcDesc", "_pc_offset", "int", 0),
+    F("PcDesc", "_scope_decode_offset", "int", 4),
+    F("PcDesc", "_obj_decode_offset", "int", 8),
+    F("PcDesc", "_flags", "int", 12),
+    F("Method", "_constMethod", "ConstMethod*", 8),
+    F("ConstMethod", "_flags._flags", "u4", 28),
+    F("ConstMethod", "_code_size", "u2", 34),
+    {"Abstract_VM_Version", "_vm_major_version", "int", 1, 0, &major_25},
+    END,
+};
+
+static struct vmtype_entry types[] = {
+    {"int", NULL, 0, 1, 0, 4},	   {"u2", NULL, 0, 1, 1, 2},
+    {"u4", NULL, 0, 1, 1, 4},	   {"CompLevel", NULL, 0, 1, 0, 1},
+    {"PcDesc", NULL, 0, 0, 0, 16}, {"ConstMethod", NULL, 0, 0, 0, 48},
+    {NULL, NULL, 0, 0, 0, 0},
+};
+static struct int_entry ints17[] = {{"ConstMethod::_has_linenumber_table", 1},
+				    {NULL, 0}};
+static struct int_entry ints25[] = {
+    {"ConstMethodFlags::_misc_has_linenumber_table", 1}, {NULL, 0}};
+static struct long_entry longs[] = {{"markWord::hash_mask", 0x7fffffff},
+				    {NULL, 0}};
+
+/* The entry-layout variables, as libjvm.so exports them. */
+static uint64_t s_type = offsetof(struct vmstruct_entry, type),
+		s_field = offsetof(struct vmstruct_entry, field),
+		s_tstr = offsetof(struct vmstruct_entry, type_string),
+		s_static = offsetof(struct vmstruct_entry, is_static),
+		s_offset = offsetof(struct vmstruct_entry, offset),
+		s_address = offsetof(struct vmstruct_entry, address),
+		s_stride = sizeof(struct vmstruct_entry),
+		t_type = offsetof(struct vmtype_entry, type),
+		t_size = offsetof(struct vmtype_entry, size),
+		t_stride = sizeof(struct vmtype_entry),
+		i_name = offsetof(struct int_entry, name),
+		i_value = offsetof(struct int_entry, value),
+		i_stride = sizeof(struct int_entry),
+		l_name = offsetof(struct long_entry, name),
+		l_value = offsetof(struct long_entry, value),
+		l_stride = sizeof(struct long_entry);
+static void *structs_p, *types_p = types, *ints_p, *longs_p = longs;
+
+static struct vmstructs *open_tables(struct vmstruct_entry *s,
+				     struct int_entry *ints)
+{
+	uint64_t syms[HS_NR_SYMS], c[VMC_NR_SYMS];
+
+	structs_p = s;
+	ints_p = ints;
+	syms[HS_STRUCTS] = (uintptr_t)&structs_p;
+	syms[HS_S_TYPE] = (uintptr_t)&s_type;
+	syms[HS_S_FIELD] = (uintptr_t)&s_field;
+	syms[HS_S_STATIC] = (uintptr_t)&s_static;
+	syms[HS_S_OFFSET] = (uintptr_t)&s_offset;
+	syms[HS_S_ADDRESS] = (uintptr_t)&s_address;
+	syms[HS_S_STRIDE] = (uintptr_t)&s_stride;
+	syms[HS_TYPES] = (uintptr_t)&types_p;
+	syms[HS_T_TYPE] = (uintptr_t)&t_type;
+	syms[HS_T_SIZE] = (uintptr_t)&t_size;
+	syms[HS_T_STRIDE] = (uintptr_t)&t_stride;
+	c[VMC_INT] = (uintptr_t)&ints_p;
+	c[VMC_INT_NAME] = (uintptr_t)&i_name;
+	c[VMC_INT_VALUE] = (uintptr_t)&i_value;
+	c[VMC_INT_STRIDE] = (uintptr_t)&i_stride;
+	c[VMC_LONG] = (uintptr_t)&longs_p;
+	c[VMC_LONG_NAME] = (uintptr_t)&l_name;
+	c[VMC_LONG_VALUE] = (uintptr_t)&l_value;
+	c[VMC_LONG_STRIDE] = (uintptr_t)&l_stride;
+	c[VMC_S_TYPESTR] = (uintptr_t)&s_tstr;
+	return vmstructs__read(&mem, syms, c);
+}
+
+static void test_dictionary(void)
+{
+	struct vmstructs *vs = open_tables(s25, ints25);
+	uint64_t v;
+	int64_t c;
+
+	CHECK(vs != NULL);
+	if (!vs)
+		return;
+	CHECK_INT(vmstructs__field(vs, "nmethod", "_compile_id", &v), 0);
+	CHECK_INT(v, 212);
+	CHECK_INT(vmstructs__field(vs, "Abstract_VM_Version",
+				   "_vm_major_version", &v),
+		  0);
+	CHECK_INT(v, (uintptr_t)&major_25); /* a static: its address */
+	CHECK_INT(vmstructs__field(vs, "nmethod", "_nope", &v), -ENOENT);
+	CHECK_INT(vmstructs__field(vs, "nmethodX", "_compile_id", &v), -ENOENT);
+	CHECK_INT(vmstructs__type_size(vs, "PcDesc"), 16);
+	CHECK_INT(vmstructs__type_size(vs, "Nope"), 0);
+	CHECK_INT(vmstructs__field_size(vs, "nmethod", "_comp_level"), 1);
+	CHECK_INT(vmstructs__field_size(vs, "nmethod", "_compile_id"), 4);
+	CHECK_INT(vmstructs__field_size(vs, "nmethod", "_method"), 0);
+	CHECK_INT(vmstructs__constant(
+		      vs, "ConstMethodFlags::_misc_has_linenumber_table", &c),
+		  0);
+	CHECK_INT(c, 1);
+	CHECK_INT(vmstructs__constant(vs, "markWord::hash_mask", &c), 0);
+	CHECK_INT(c, 0x7fffffff);
+	CHECK_INT(vmstructs__constant(vs, "nope", &c), -ENOENT);
+	CHECK_INT(vmstructs__jdk_major(vs, &mem), 25);
+	vmstructs__free(vs);
+	vmstructs__free(NULL);
+}
+
+static void test_layouts(void)
+{
+	struct vmstructs *vs = open_tables(s17, ints17);
+	struct nm_layout l;
+	struct jline_layout jl;
+
+	CHECK(vs != NULL);
+	if (!vs)
+		return;
+	CHECK_INT(nm_layout__init(&l, vs, 17), 0);
+	CHECK_INT(l.immutable, 0);
+	CHECK_INT(l.u5_x, 0);
+	CHECK_INT(l.comp_level_size, 4);
+	CHECK_INT(l.metadata_offset, 260);
+	CHECK_INT(l.immutable_data, NM_NONE);
+	CHECK_INT(nm_layout__init(&l, vs, 19), -ENOTSUP);
+	CHECK_INT(jline_layout__init(&jl, vs, 0), 0);
+	CHECK_INT(jl.flags_size, 2);
+	CHECK_INT(jl.off_code_size, 32);
+	CHECK_INT(jl.cm_size, 48);
+	vmstructs__free(vs);
+
+	vs = open_tables(s25, ints25);
+	CHECK(vs != NULL);
+	if (!vs)
+		return;
+	CHECK_INT(nm_layout__init(&l, vs, 25), 0);
+	CHECK_INT(l.immutable, 1);
+	CHECK_INT(l.u5_x, 1);
+	CHECK_INT(l.comp_level_size, 1);
+	CHECK_INT(l.scopes_data_offset, 200);
+	CHECK_INT(l.pcdesc_size, 16);
+	CHECK_INT(jline_layout__init(&jl, vs, 1), 0);
+	CHECK_INT(jl.flags_size, 4);
+	vmstructs__free(vs);
+
+	/* a JDK 25 table without its line-number constant, and one field
+	 * missing: refused, not guessed */
+	vs = open_tables(s25, ints17);
+	CHECK(vs && jline_layout__init(&jl, vs, 1) == -ENOENT);
+	vmstructs__free(vs);
+	s25[12].field = "_scopes_pcs_offsetX";
+	vs = open_tables(s25, ints25);
+	CHECK(vs && nm_layout__init(&l, vs, 25) == -ENOENT);
+	vmstructs__free(vs);
+	s25[12].field = "_scopes_pcs_offset";
+}
+
+static void test_garbage(void)
+{
+	uint64_t syms[HS_NR_SYMS] = {}, c[VMC_NR_SYMS] = {};
+	static uint64_t huge = 1 << 20;
+
+	/* unreadable variables */
+	CHECK(!vmstructs__read(&mem, syms, c) && errno == EFAULT);
+	/* a stride no table has */
+	vmstructs__free(open_tables(s25, ints25)); /* sets the pointers */
+	syms[HS_STRUCTS] = (uintptr_t)&structs_p;
+	syms[HS_S_TYPE] = (uintptr_t)&s_type;
+	syms[HS_S_FIELD] = (uintptr_t)&s_field;
+	syms[HS_S_STATIC] = (uintptr_t)&s_static;
+	syms[HS_S_OFFSET] = (uintptr_t)&s_offset;
+	syms[HS_S_ADDRESS] = (uintptr_t)&s_address;
+	syms[HS_S_STRIDE] = (uintptr_t)&huge;
+	CHECK(!vmstructs__read(&mem, syms, c) && errno == ENOENT);
+}
+
+int main(void)
+{
+	test_dictionary();
+	test_layouts();
+	test_garbage();
+	return check_report();
+}
