@@ -246,9 +246,10 @@ static void set_hook(bool on)
 		P.hook_on = on;
 }
 
-typedef bool (*class_filter)(const char *cls, size_t n, const void *arg);
+typedef bool (*class_filter)(jclass k, const char *cls, size_t n,
+			     const void *arg);
 
-/* The loaded, modifiable classes whose name passes filter, retransformed.
+/* The loaded, modifiable classes that pass filter, retransformed.
  * A batch failure is retried class by class so one bad class does not
  * stop the others. */
 static void retransform(JNIEnv *env, class_filter filter, const void *arg)
@@ -267,7 +268,8 @@ static void retransform(JNIEnv *env, class_filter filter, const void *arg)
 		sig = NULL;
 		if (!(*P.jvmti)->GetClassSignature(P.jvmti, all[i], &sig,
 						   NULL) &&
-		    sig[0] == 'L' && filter(sig + 1, strlen(sig) - 2, arg) &&
+		    sig[0] == 'L' &&
+		    filter(all[i], sig + 1, strlen(sig) - 2, arg) &&
 		    !(*P.jvmti)->IsModifiableClass(P.jvmti, all[i], &mod) &&
 		    mod)
 			pick[k++] = all[i];
@@ -289,12 +291,49 @@ static void retransform(JNIEnv *env, class_filter filter, const void *arg)
 	(*P.jvmti)->Deallocate(P.jvmti, (unsigned char *)all);
 }
 
-static bool by_pattern(const char *cls, size_t n, const void *arg)
+/* Whether method m has code and its name and descriptor match p. */
+static bool method_matches(jmethodID m, const struct probe *p)
 {
-	return probe_class_match(arg, cls, n);
+	char *name = NULL, *desc = NULL;
+	jint mods = 0;
+	bool ok;
+
+	ok = !(*P.jvmti)->GetMethodModifiers(P.jvmti, m, &mods) &&
+	     !(mods & (CF_ACC_ABSTRACT | CF_ACC_NATIVE)) &&
+	     !(*P.jvmti)->GetMethodName(P.jvmti, m, &name, &desc, NULL) &&
+	     pattern__method(&p->pat, name, strlen(name), desc, strlen(desc));
+	(*P.jvmti)->Deallocate(P.jvmti, (unsigned char *)name);
+	(*P.jvmti)->Deallocate(P.jvmti, (unsigned char *)desc);
+	return ok;
 }
 
-static bool by_name(const char *cls, size_t n, const void *arg)
+/*
+ * A class the pattern names that declares a method it matches. Only
+ * those are retransformed: a retransform replaces every method of the
+ * class, and HotSpot never compiles a replaced version again, so a
+ * thread looping in any of its methods at that moment runs interpreted
+ * until that call returns. A class not yet prepared (no methods to ask
+ * about, so none running) is left to the hook.
+ */
+static bool by_pattern(jclass k, const char *cls, size_t n, const void *arg)
+{
+	jmethodID *ms = NULL;
+	jint nm = 0, i;
+	jvmtiError err;
+	bool hit = false;
+
+	if (!probe_class_match(arg, cls, n))
+		return false;
+	err = (*P.jvmti)->GetClassMethods(P.jvmti, k, &nm, &ms);
+	if (err)
+		return err == JVMTI_ERROR_CLASS_NOT_PREPARED;
+	for (i = 0; i < nm && !hit; i++)
+		hit = method_matches(ms[i], arg);
+	(*P.jvmti)->Deallocate(P.jvmti, (unsigned char *)ms);
+	return hit;
+}
+
+static bool by_name(jclass k, const char *cls, size_t n, const void *arg)
 {
 	char *const *names = arg;
 
