@@ -553,6 +553,12 @@ static int events(bool attach)
 	return err ? -1 : 0;
 }
 
+void probes__rebind(void)
+{
+	if (P.jvmti)
+		control__start(P.vm, P.dir);
+}
+
 int probes__init(JavaVM *vm, const char *dir, bool attach)
 {
 	jvmtiEnv *jvmti;

@@ -31,6 +31,10 @@
  * (logged: the rest of the agent runs on without probes). */
 int probes__init(JavaVM *vm, const char *dir, bool attach);
 
+/* Attached again: bind the control socket if it is not up (a file
+ * another user put at its path made it fail and may be gone). Logs. */
+void probes__rebind(void);
+
 /*
  * Add a probe. With stacks its sites fire the USDT probe; with wait a
  * pattern matching no loaded method is kept for classes loaded later,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "agentfiles.h"
 #include "probectl.h"
 #include "probes_run.h"
 #include "procinfo.h"
@@ -21,8 +22,18 @@ struct probes_run {
 
 static void open_error(int pid, int ret)
 {
+	char msg[1024];
+	bool present;
+
 	if (ret == -ENOENT && !proc_is_jvm(pid))
 		fprintf(stderr, "mixprof: -e: process %d is not a JVM\n", pid);
+	else if (ret == -ENOENT &&
+		 agentfile__check(pid, AGENTFILE_SOCKET, &present, msg,
+				  sizeof(msg)) == 1)
+		fprintf(stderr,
+			"mixprof: -e: JVM %d: %s: its agent will not serve "
+			"probes on it; remove it and run mixprof again\n",
+			pid, msg);
 	else if (ret == -ENOENT)
 		fprintf(stderr,
 			"mixprof: -e: JVM %d has no probe control socket "

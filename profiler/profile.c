@@ -906,7 +906,7 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	if (setup_render(r) || setup_table(r))
 		return EXIT_PROF_FAIL;
 	for (i = 0; i < r->o.nr_pids; i++)
-		jvmprep(r->o.pids[i], r->o.attach);
+		jvmprep(r->o.pids[i], r->o.attach, r->o.nr_probes > 0);
 	ret = cpus__online(&r->cpus, &r->nr_cpus);
 	if (ret) {
 		fprintf(stderr, "mixprof: online CPUs: %s\n", strerror(-ret));
