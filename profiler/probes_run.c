@@ -2,9 +2,12 @@
  * probes_run: one probe run's connection to the agent (probes_run.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "agentfiles.h"
 #include "probectl.h"
 #include "probes_run.h"
@@ -18,7 +21,51 @@ struct probes_run {
 	struct probe_count *table;
 	unsigned sites;
 	bool gone; /* connection lost: counts are the last read */
+	int tmpfd; /* the JVM's /tmp (O_PATH), for its socket once it dies */
+	struct proc_status st; /* the JVM's uid and pid as it sees it */
 };
+
+/*
+ * Keep what removing the agent's socket needs after the JVM is gone:
+ * its /tmp (through /proc/PID/root, which dies with it), its uid, its
+ * own pid number. -1 in tmpfd when any is missing: nothing is removed.
+ */
+static void keep_socket_dir(struct probes_run *pr)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/root/tmp", pr->cfg.pid);
+	if (!procinfo_read_status(pr->cfg.pid, &pr->st))
+		pr->tmpfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* Whether the JVM has ended (a zombie has: its agent is gone). */
+static bool jvm_ended(int pid)
+{
+	struct proc_status st;
+	int ret = procinfo_read_status(pid, &st);
+
+	return ret == -ESRCH || (!ret && (st.state == 'Z' || st.state == 'X'));
+}
+
+/*
+ * A JVM killed (SIGKILL, a crash) cannot remove its control socket, and
+ * a stale one of another user makes the next JVM with that pid refuse to
+ * serve probes. Remove it when the JVM has ended: only a socket (never a
+ * link, never followed) that belongs to the JVM's user.
+ */
+static void remove_dead_socket(struct probes_run *pr)
+{
+	char name[64];
+	struct stat st;
+
+	if (pr->tmpfd < 0 || !jvm_ended(pr->cfg.pid))
+		return;
+	snprintf(name, sizeof(name), ".mixprof-jmap-%d", (int)pr->st.nspid);
+	if (!fstatat(pr->tmpfd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+	    S_ISSOCK(st.st_mode) && st.st_uid == pr->st.euid)
+		unlinkat(pr->tmpfd, name, 0);
+}
 
 static void open_error(int pid, int ret)
 {
@@ -57,6 +104,8 @@ int probes_run__open(const struct probes_run_cfg *cfg, int timeout_ms,
 	struct probes_run *pr = calloc(1, sizeof(*pr));
 	int ret = -ENOMEM, left = timeout_ms;
 
+	if (pr)
+		pr->tmpfd = -1;
 	if (!pr || !(pr->table = probe_count__new()))
 		goto fail;
 	pr->cfg = *cfg;
@@ -75,6 +124,7 @@ int probes_run__open(const struct probes_run_cfg *cfg, int timeout_ms,
 	}
 	if (ret)
 		goto fail;
+	keep_socket_dir(pr);
 	*out = pr;
 	return 0;
 fail:
@@ -172,6 +222,9 @@ void probes_run__close(struct probes_run *pr)
 	if (!pr)
 		return;
 	probes_run__end(pr);
+	remove_dead_socket(pr);
+	if (pr->tmpfd >= 0)
+		close(pr->tmpfd);
 	probe_count__free(pr->table);
 	free(pr);
 }

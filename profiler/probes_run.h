@@ -52,7 +52,9 @@ struct probe_count *probes_run__table(struct probes_run *pr);
 /* Close the connection now (the agent removes the instrumentation); the
  * table stays. */
 void probes_run__end(struct probes_run *pr);
-/* End, and free the table. NULL ok. */
+/* End, and free the table. NULL ok. When the JVM has ended (killed: it
+ * could not), its control socket is removed if it is a socket of the
+ * JVM's user. */
 void probes_run__close(struct probes_run *pr);
 
 #endif

@@ -2,7 +2,9 @@
 # Whatever ends mixprof -e, the instrumentation goes with it: after
 # SIGKILL (stack mode: BPF attached, probes armed) the agent has no probe,
 # later calls reach no removed site, no BPF program is left, and the next
-# mixprof -e gets the probes and counts exactly again.
+# mixprof -e gets the probes and counts exactly again. A JVM killed
+# during a run cannot remove its control socket: mixprof does, on its way
+# out.
 source "$(dirname "$0")/../lib/common.sh"
 source "$TOP/tests/fixtures/agent/helpers.sh"
 source "$TOP/tests/fixtures/probe/helpers.sh"
@@ -32,4 +34,17 @@ for jdk in $(eprobe_jdks); do
 	wait "$pid" || die "JVM failed"
 	no_jmap_lines "$TMPD/jvm.err"
 	note "SIGKILL: probes and BPF gone; next run exact"
+
+	jvm_start jvm "$jdk/bin/java" -cp "$PROBE_FIX" ProbeCalls
+	jvm_go 1
+	sock=/tmp/.mixprof-jmap-$pid
+	eprobe_start "$TMPD/j.out" "$TMPD/j.err" -p "$pid" --count \
+		-e 'java:ProbeCalls$Target.work'
+	[ -S "$sock" ] || die "no agent socket $sock"
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null || true
+	wait "$mp" || die "mixprof failed when the JVM was killed: $(cat "$TMPD/j.err")"
+	exec 7>&-
+	[ ! -e "$sock" ] || die "$sock left after the JVM was killed"
+	note "JVM killed during a run: its socket removed"
 done
