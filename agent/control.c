@@ -86,6 +86,10 @@ int control__handle(JNIEnv *env, char *line, struct strbuf *r)
 		return cmd_probe(env, args ? args : "", r);
 	if (args)
 		return strbuf__addf(r, "error '%s' takes no arguments\n", line);
+	if (!strcmp(line, "replaced")) {
+		n = probes__replaced(env, r);
+		return n < 0 ? n : strbuf__addf(r, "ok %d\n", n);
+	}
 	if (!strcmp(line, "counts") || !strcmp(line, "list")) {
 		n = line[0] == 'c' ? probes__counts(env, r) : probes__list(r);
 		if (line[0] == 'c')
@@ -109,7 +113,8 @@ int control__handle(JNIEnv *env, char *line, struct strbuf *r)
 	}
 	return strbuf__addf(r,
 			    "error unknown command '%.40s' "
-			    "(probe, counts, list, status, clear, go)\n",
+			    "(probe, counts, list, replaced, status, clear, "
+			    "go)\n",
 			    line);
 }
 

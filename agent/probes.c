@@ -15,6 +15,7 @@
 #include "pattern.h"
 #include "probe_class.h"
 #include "probes.h"
+#include "replaced.h"
 
 #define MAX_PROBES 64
 
@@ -249,10 +250,19 @@ static void set_hook(bool on)
 typedef bool (*class_filter)(jclass k, const char *cls, size_t n,
 			     const void *arg);
 
+static bool method_matches(jmethodID m, const struct probe *p);
+
+static bool probed_method(jmethodID m, const void *p)
+{
+	return method_matches(m, p);
+}
+
 /* The loaded, modifiable classes that pass filter, retransformed.
  * A batch failure is retried class by class so one bad class does not
- * stop the others. */
-static void retransform(JNIEnv *env, class_filter filter, const void *arg)
+ * stop the others. With a probe p (adding it), the frames left in the
+ * old versions of the classes' other methods are noted (replaced.h). */
+static void retransform(JNIEnv *env, class_filter filter, const void *arg,
+			const struct probe *p)
 {
 	jclass *all = NULL, *pick;
 	jint n = 0, i, k = 0;
@@ -278,6 +288,8 @@ static void retransform(JNIEnv *env, class_filter filter, const void *arg)
 		(*P.jvmti)->Deallocate(P.jvmti, (unsigned char *)sig);
 	}
 	err = k ? (*P.jvmti)->RetransformClasses(P.jvmti, k, pick) : 0;
+	if (!err && p)
+		replaced__note(P.jvmti, env, pick, k, probed_method, p);
 	if (err == JVMTI_ERROR_WRONG_PHASE)
 		err = 0; /* the JVM is ending: nothing left to restore */
 	for (i = 0; err && i < k; i++) {
@@ -417,7 +429,7 @@ int probes__add(JNIEnv *env, const char *text, bool stacks, bool wait,
 	if (ret)
 		return ret;
 	set_hook(true);
-	retransform(env, by_pattern, &pat);
+	retransform(env, by_pattern, &pat, &pat);
 	pthread_mutex_lock(&P.lock);
 	p = &P.probes[P.nprobes - 1]; /* only this thread adds or removes */
 	*id = p->id;
@@ -454,6 +466,7 @@ void probes__clear(JNIEnv *env)
 
 	if (read_counts(env))
 		memset(snap, 0, sizeof(snap)); /* strays are counted high */
+	replaced__reset(env);
 	pthread_mutex_lock(&P.lock);
 	__atomic_store_n(&P.nprobes, 0, __ATOMIC_RELEASE);
 	for (i = 0; i < P.nsites; i++) {
@@ -471,7 +484,7 @@ void probes__clear(JNIEnv *env)
 	set_hook(false);
 	if (n && (names = realloc(names, (n + 1) * sizeof(*names)))) {
 		names[n] = NULL;
-		retransform(env, by_name, names);
+		retransform(env, by_name, names, NULL);
 	}
 	for (i = 0; names && i < n; i++)
 		free(names[i]);
@@ -490,6 +503,11 @@ int probes__counts(JNIEnv *env, struct strbuf *out)
 		    (unsigned long long)snap[P.sites[i].id], P.sites[i].name);
 	pthread_mutex_unlock(&P.lock);
 	return ret ? ret : (int)i;
+}
+
+int probes__replaced(JNIEnv *env, struct strbuf *out)
+{
+	return P.jvmti ? replaced__report(P.jvmti, env, out) : 0;
 }
 
 int probes__list(struct strbuf *out)

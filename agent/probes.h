@@ -51,6 +51,9 @@ void probes__clear(JNIEnv *env);
  * returns how many, -ENOMEM, or -EIO when the counters could not be
  * read (logged once). */
 int probes__counts(JNIEnv *env, struct strbuf *out);
+/* Lines "CLASS.METHOD THREAD" of frames left running a method version
+ * that adding a probe replaced (replaced.h); how many, or -ENOMEM. */
+int probes__replaced(JNIEnv *env, struct strbuf *out);
 /* Lines "PROBE SITES stacks|count PATTERN"; how many, or -ENOMEM. */
 int probes__list(struct strbuf *out);
 /* Active probes, live sites, calls to sites no longer live. */

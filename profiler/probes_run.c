@@ -22,6 +22,7 @@ struct probes_run {
 	unsigned sites;
 	bool gone; /* connection lost: counts are the last read */
 	int tmpfd; /* the JVM's /tmp (O_PATH), for its socket once it dies */
+	char replaced[8192]; /* the agent's last "replaced" reply */
 	struct proc_status st; /* the JVM's uid and pid as it sees it */
 };
 
@@ -209,8 +210,52 @@ struct probe_count *probes_run__table(struct probes_run *pr)
 	return pr->table;
 }
 
+void probes_run__watch(struct probes_run *pr)
+{
+	if (!pr->gone &&
+	    probectl__request(pr->c, "replaced", pr->replaced,
+			      sizeof(pr->replaced)))
+		pr->replaced[0] = 0; /* an agent without it, or gone */
+}
+
+/*
+ * The calls the agent still finds inside old versions of the probed
+ * classes' methods (agent/replaced.h), one line each: they run
+ * interpreted until they return, also once the probes are gone.
+ */
+static void report_replaced(const struct probes_run *pr)
+{
+	const char *p = pr->replaced, *nl, *sp;
+	bool head = false;
+	int i;
+
+	for (; (nl = strchr(p, '\n')) && strncmp(p, "ok", 2); p = nl + 1) {
+		sp = memchr(p, ' ', (size_t)(nl - p));
+		if (!sp)
+			break;
+		if (!head)
+			fprintf(stderr,
+				"mixprof: calls that were running when the "
+				"probes replaced their class still run its old "
+				"version, interpreted (HotSpot never compiles a "
+				"replaced method) until they return, also after "
+				"mixprof: a loop in the probed class stays slow "
+				"until it ends\n");
+		head = true;
+		fprintf(stderr, "mixprof:   ");
+		for (i = 0; p + i < sp; i++)
+			fputc(p[i] == '/' ? '.' : p[i], stderr);
+		fprintf(stderr, " in thread '%.*s'\n", (int)(nl - sp - 1),
+			sp + 1);
+	}
+}
+
 void probes_run__end(struct probes_run *pr)
 {
+	if (pr->c && !pr->gone) {
+		probes_run__watch(pr);
+		report_replaced(pr);
+	}
 	if (pr->c)
 		probectl__close(pr->c);
 	pr->c = NULL;

@@ -49,7 +49,13 @@ unsigned probes_run__sites(const struct probes_run *pr);
 int probes_run__poll(struct probes_run *pr);
 struct probe_count *probes_run__table(struct probes_run *pr);
 
-/* Close the connection now (the agent removes the instrumentation); the
+/* Ask which calls still run replaced method versions (agent/replaced.h);
+ * asked every tick, so calls that return are dropped and those left at
+ * the end (reported by probes_run__end) ran all along. */
+void probes_run__watch(struct probes_run *pr);
+
+/* Name the calls still in replaced method versions (stderr), then close
+ * the connection now (the agent removes the instrumentation); the
  * table stays. */
 void probes_run__end(struct probes_run *pr);
 /* End, and free the table. NULL ok. When the JVM has ended (killed: it

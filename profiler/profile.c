@@ -569,6 +569,8 @@ static int loop(struct run *r, const sigset_t *sigs)
 		 * so its last counts and stacks are read while it lives */
 		if (r->pr && (r->o.count || r->launched))
 			probes_run__poll(r->pr);
+		if (r->pr)
+			probes_run__watch(r->pr);
 	}
 }
 

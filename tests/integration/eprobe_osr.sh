@@ -7,7 +7,9 @@
 # same loop's own, never with a fixed time. The pattern's class part also
 # names the loop's class, which declares no matching method and must not
 # be retransformed: HotSpot never compiles a replaced method again, so
-# that would leave the loop interpreted for good.
+# that would leave the loop interpreted for good. That is what happens
+# when the probed method is in the loop's own class (no fix is possible):
+# then mixprof names the loop and its thread.
 source "$(dirname "$0")/../lib/common.sh"
 source "$TOP/tests/fixtures/agent/helpers.sh"
 source "$TOP/tests/fixtures/probe/helpers.sh"
@@ -20,14 +22,18 @@ rates() {
 	grep -c '^rate ' "$TMPD/jvm.out" || true
 }
 
-# speed N: the median of the loop's next N rates (from now on).
+# speed N [best]: the median (or the best) of the loop's next N rates.
+# Other processes share the CPUs: the best rate after the probes is
+# compared with the median before (interpreted code is 20-30x slower, so
+# noise cannot pass for recovery).
 speed() {
-	local from
+	local from pick=$((($1 + 1) / 2))
+	[ "${2:-}" != best ] || pick=$1
 	from=$(rates)
 	wait_for 30 lines_ge "$TMPD/jvm.out" '^rate ' $((from + $1)) ||
 		die "ProbedLoop stopped reporting: $(cat "$TMPD/jvm.err")"
 	sed -n 's/^rate //p' "$TMPD/jvm.out" | sed -n "$((from + 1)),$((from + $1))p" |
-		sort -n | sed -n "$((($1 + 1) / 2))p"
+		sort -n | sed -n "${pick}p"
 }
 
 # strays: "0 0 STRAYS" when the agent has no probe left (STRAYS: calls
@@ -55,10 +61,12 @@ for jdk in $(eprobe_jdks); do
 	wait "$mp" || die "mixprof failed: $(cat "$TMPD/c.err")"
 	grep -q '^ProbedLoop\$Callee.tiny(I)I  *[1-9]' "$TMPD/c.out" ||
 		die "tiny not counted: $(cat "$TMPD/c.out")"
+	! grep -q 'in thread' "$TMPD/c.err" ||
+		die "calls named as left in replaced code: $(cat "$TMPD/c.err")"
 	s1=$(strays)
 	[ -n "$s1" ] || die "probes left after a normal end: $(strays)"
 	speed 4 >/dev/null # settle: recompiles
-	after=$(speed 4)
+	after=$(speed 6 best)
 	recovered "$before" "$after" "normal end"
 	[ "$(strays)" = "$s1" ] || die "instrumented code still runs: $s1, then $(strays)"
 
@@ -68,7 +76,7 @@ for jdk in $(eprobe_jdks); do
 	eprobe_end KILL
 	wait_for 10 grep -q . <(strays) || die "probes left after kill -9"
 	speed 4 >/dev/null
-	killed=$(speed 4)
+	killed=$(speed 6 best)
 	recovered "$before" "$killed" "kill -9"
 
 	kill "$pid"
@@ -77,4 +85,19 @@ for jdk in $(eprobe_jdks); do
 	no_jmap_lines "$TMPD/jvm.err"
 	note "calls/s: $before before, $during with the probe," \
 		"$after after it, $killed after kill -9 of mixprof"
+
+	# the loop in the probed class: it stays interpreted, and is named
+	jvm_start jvm "$jdk/bin/java" -cp "$SAMPLES" ProbedLoop 120 local
+	wait_for 60 grep -q '^ready' "$TMPD/jvm.out" ||
+		die "ProbedLoop not ready: $(cat "$TMPD/jvm.err")"
+	before=$(speed 4)
+	"$MIXPROF" -p "$pid" --count -e 'java:ProbedLoop.local' 2 \
+		>"$TMPD/l.out" 2>"$TMPD/l.err" || die "mixprof failed: $(cat "$TMPD/l.err")"
+	grep -q "^mixprof:   ProbedLoop.loopLocal in thread 'probed-loop'$" "$TMPD/l.err" ||
+		die "the loop left interpreted is not named: $(cat "$TMPD/l.err")"
+	after=$(speed 4)
+	kill "$pid"
+	wait "$pid" 2>/dev/null || true
+	exec 7>&-
+	note "loop in the probed class: $before calls/s before, $after after; named"
 done
