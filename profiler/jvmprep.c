@@ -102,6 +102,11 @@ static enum file_state agent_file(uint32_t pid, enum agentfile kind)
 	return FILE_REFUSED;
 }
 
+void jvmprep_launched(uint32_t pid)
+{
+	agent_file(pid, AGENTFILE_MAP);
+}
+
 /*
  * A JVM profiled with -p needs our agent for Java names (and for probes
  * its control socket), and frame pointers in compiled code for whole

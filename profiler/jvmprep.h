@@ -22,4 +22,9 @@ char *agent_path(void);
  */
 void jvmprep(uint32_t pid, bool attach, bool probes);
 
+/* A command just launched (held before exec), whose agent will come from
+ * JAVA_TOOL_OPTIONS: name another user's file squatting its map path
+ * (pids are predictable). A squatted socket is named by the probe run. */
+void jvmprep_launched(uint32_t pid);
+
 #endif

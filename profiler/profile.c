@@ -373,6 +373,7 @@ static int setup_launch(struct run *r)
 		return ret;
 	}
 	r->launched = true;
+	jvmprep_launched(r->child.pid);
 	return sampler__add_target(r->smp, r->child.pid);
 }
 
