@@ -568,10 +568,12 @@ static int loop(struct run *r, const sigset_t *sigs)
 		/* every tick, after the drain: a JVM that exits takes its
 		 * counts along; one we launched waits at exit for this poll,
 		 * so its last counts and stacks are read while it lives */
-		if (r->pr && (r->o.count || r->launched))
+		if (r->pr && (r->o.count || r->launched)) {
 			probes_run__poll(r->pr);
-		if (r->pr)
+			/* not alone: a stopped JVM's agent answers nothing
+			 * and a request waits (probectl.h) */
 			probes_run__watch(r->pr);
+		}
 	}
 }
 
