@@ -4,7 +4,8 @@
 # later calls reach no removed site, no BPF program is left, and the next
 # mixprof -e gets the probes and counts exactly again. A JVM killed
 # during a run cannot remove its control socket: mixprof does, on its way
-# out.
+# out; one killed with no mixprof around leaves it until the next agent
+# of the same user starts, which removes it.
 source "$(dirname "$0")/../lib/common.sh"
 source "$TOP/tests/fixtures/agent/helpers.sh"
 source "$TOP/tests/fixtures/probe/helpers.sh"
@@ -47,4 +48,21 @@ for jdk in $(eprobe_jdks); do
 	exec 7>&-
 	[ ! -e "$sock" ] || die "$sock left after the JVM was killed"
 	note "JVM killed during a run: its socket removed"
+
+	jvm_start jvm "$jdk/bin/java" -agentpath:"$AGENT" -cp "$PROBE_FIX" ProbeCalls
+	dead=$pid
+	wait_for 30 test -S "/tmp/.mixprof-jmap-$dead" || die "no agent socket"
+	kill -9 "$dead"
+	wait "$dead" 2>/dev/null || true
+	exec 7>&-
+	[ -S "/tmp/.mixprof-jmap-$dead" ] || die "the killed JVM removed its socket?"
+	jvm_start jvm "$jdk/bin/java" -agentpath:"$AGENT" -cp "$PROBE_FIX" ProbeCalls
+	wait_for 30 test -S "/tmp/.mixprof-jmap-$pid" || die "no agent socket"
+	wait_for 10 test ! -e "/tmp/.mixprof-jmap-$dead" ||
+		die "the next agent left the dead JVM's socket"
+	jvm_go 1
+	exec 7>&-
+	kill "$pid"
+	wait "$pid" 2>/dev/null || true
+	note "JVM killed alone: the next agent removed its socket"
 done
