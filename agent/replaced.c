@@ -53,41 +53,45 @@ struct note {
 	const void *arg;
 };
 
-/* The frames of one thread's whole stack that are in the classes. */
-static void note_stack(jvmtiEnv *jvmti, JNIEnv *env,
-		       const jvmtiStackInfo *si, const struct note *w)
+/* The frames of thread t's whole stack that are in the classes. */
+static void note_stack(jvmtiEnv *jvmti, JNIEnv *env, jthread t,
+		       const struct note *w)
 {
+	static jvmtiFrameInfo fr[SNAP_FRAMES]; /* control thread only */
+	jint nf = 0, d;
 	jmethodID m;
 	jclass k;
-	jint d;
 
-	if (si->frame_count >= SNAP_FRAMES)
+	if ((*jvmti)->GetStackTrace(jvmti, t, 0, SNAP_FRAMES, fr, &nf) ||
+	    nf >= SNAP_FRAMES)
 		return;
-	for (d = 0; d < si->frame_count; d++) {
-		m = si->frame_buffer[d].method;
+	for (d = 0; d < nf; d++) {
+		m = fr[d].method;
 		if (w->skip(m, w->arg) ||
 		    (*jvmti)->GetMethodDeclaringClass(jvmti, m, &k))
 			continue;
 		if (in_classes(env, k, w->classes, w->n))
-			keep(env, si->thread, m, si->frame_count - 1 - d);
+			keep(env, t, m, nf - 1 - d);
 		(*env)->DeleteLocalRef(env, k);
 	}
 }
 
+/* Thread by thread (a handshake each), not GetAllStackTraces, which
+ * stops every thread at a safepoint for the whole walk. */
 void replaced__note(jvmtiEnv *jvmti, JNIEnv *env, const jclass *classes,
 		    jint n, replaced_skip skip, const void *arg)
 {
 	struct note w = {classes, n, skip, arg};
-	jvmtiStackInfo *si = NULL;
+	jthread *ts = NULL;
 	jint nt = 0, i;
 
-	if (!n || (*jvmti)->GetAllStackTraces(jvmti, SNAP_FRAMES, &si, &nt))
+	if (!n || (*jvmti)->GetAllThreads(jvmti, &nt, &ts))
 		return;
 	for (i = 0; i < nt; i++) {
-		note_stack(jvmti, env, &si[i], &w);
-		(*env)->DeleteLocalRef(env, si[i].thread);
+		note_stack(jvmti, env, ts[i], &w);
+		(*env)->DeleteLocalRef(env, ts[i]);
 	}
-	(*jvmti)->Deallocate(jvmti, (unsigned char *)si);
+	(*jvmti)->Deallocate(jvmti, (unsigned char *)ts);
 }
 
 /* Whether frame f is still (or again) where it was noted. */
