@@ -1,8 +1,11 @@
 /*
  * probes: Java method entry probes, the JVMTI side. A probe is a pattern
  * (pattern.h); every method it matches becomes a site with its own id and
- * counter. Matching classes already loaded are retransformed, classes
- * loaded later are rewritten by the ClassFileLoadHook, both by inject.c.
+ * counter. Loaded classes that declare a matching method are
+ * retransformed (no other: a retransform leaves a call running in any
+ * method of the class interpreted until it returns, see replaced.h),
+ * classes loaded later are rewritten by the ClassFileLoadHook, both by
+ * inject.c.
  * Removing the probes retransforms those classes again with the hook
  * returning nothing: the JVM goes back to the original bytes.
  *
