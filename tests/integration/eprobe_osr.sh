@@ -56,8 +56,8 @@ for jdk in $(eprobe_jdks); do
 	before=$(speed 4)
 
 	# a normal end: the probes leave when mixprof does
-	eprobe_start "$TMPD/c.out" "$TMPD/c.err" -p "$pid" --count -e "$PAT" 3
-	during=$(speed 3)
+	eprobe_start "$TMPD/c.out" "$TMPD/c.err" -p "$pid" --count -e "$PAT" 2
+	during=$(speed 2)
 	wait "$mp" || die "mixprof failed: $(cat "$TMPD/c.err")"
 	grep -q '^ProbedLoop\$Callee.tiny(I)I  *[1-9]' "$TMPD/c.out" ||
 		die "tiny not counted: $(cat "$TMPD/c.out")"
@@ -65,8 +65,8 @@ for jdk in $(eprobe_jdks); do
 		die "calls named as left in replaced code: $(cat "$TMPD/c.err")"
 	s1=$(strays)
 	[ -n "$s1" ] || die "probes left after a normal end: $(strays)"
-	speed 4 >/dev/null # settle: recompiles
-	after=$(speed 6 best)
+	speed 2 >/dev/null # settle: recompiles
+	after=$(speed 4 best)
 	recovered "$before" "$after" "normal end"
 	[ "$(strays)" = "$s1" ] || die "instrumented code still runs: $s1, then $(strays)"
 
@@ -75,8 +75,8 @@ for jdk in $(eprobe_jdks); do
 	speed 2 >/dev/null
 	eprobe_end KILL
 	wait_for 10 grep -q . <(strays) || die "probes left after kill -9"
-	speed 4 >/dev/null
-	killed=$(speed 6 best)
+	speed 2 >/dev/null
+	killed=$(speed 4 best)
 	recovered "$before" "$killed" "kill -9"
 
 	kill "$pid"
@@ -90,12 +90,12 @@ for jdk in $(eprobe_jdks); do
 	jvm_start jvm "$jdk/bin/java" -cp "$SAMPLES" ProbedLoop 120 local
 	wait_for 60 grep -q '^ready' "$TMPD/jvm.out" ||
 		die "ProbedLoop not ready: $(cat "$TMPD/jvm.err")"
-	before=$(speed 4)
-	"$MIXPROF" -p "$pid" --count -e 'java:ProbedLoop.local' 2 \
+	before=$(speed 2)
+	"$MIXPROF" -p "$pid" --count -e 'java:ProbedLoop.local' 1 \
 		>"$TMPD/l.out" 2>"$TMPD/l.err" || die "mixprof failed: $(cat "$TMPD/l.err")"
 	grep -q "^mixprof:   ProbedLoop.loopLocal in thread 'probed-loop'$" "$TMPD/l.err" ||
 		die "the loop left interpreted is not named: $(cat "$TMPD/l.err")"
-	after=$(speed 4)
+	after=$(speed 2)
 	kill "$pid"
 	wait "$pid" 2>/dev/null || true
 	exec 7>&-
