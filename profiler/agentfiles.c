@@ -7,6 +7,7 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "agentfiles.h"
 #include "procinfo.h"
 
@@ -58,9 +59,9 @@ int agentfile__check(pid_t pid, enum agentfile kind, bool *present,
 		     char *msg, size_t msglen)
 {
 	struct proc_status ps;
-	char name[64], path[128], why[700];
+	char name[64], why[700];
 	struct stat st;
-	int ret;
+	int ret, tmpfd;
 
 	*present = false;
 	ret = procinfo_read_status(pid, &ps);
@@ -69,9 +70,14 @@ int agentfile__check(pid_t pid, enum agentfile kind, bool *present,
 	snprintf(name, sizeof(name),
 		 kind == AGENTFILE_MAP ? "perf-%d.map" : ".mixprof-jmap-%d",
 		 (int)ps.nspid);
-	snprintf(path, sizeof(path), "/proc/%d/root/tmp/%s", (int)pid, name);
-	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW))
-		return errno == ENOENT ? 0 : -errno;
+	/* its /tmp resolved inside its root: a link there is not ours */
+	tmpfd = procinfo_open_tmp(pid);
+	if (tmpfd < 0)
+		return tmpfd;
+	ret = fstatat(tmpfd, name, &st, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+	close(tmpfd);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
 	*present = true;
 	if (!agentfile__refused(kind, &st, ps.euid, why, sizeof(why)))
 		return 0;

@@ -33,11 +33,10 @@ struct probes_run {
  */
 static void keep_socket_dir(struct probes_run *pr)
 {
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/root/tmp", pr->cfg.pid);
 	if (!procinfo_read_status(pr->cfg.pid, &pr->st))
-		pr->tmpfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		pr->tmpfd = procinfo_open_tmp(pr->cfg.pid);
+	if (pr->tmpfd < 0)
+		pr->tmpfd = -1;
 }
 
 /* Whether the JVM has ended (a zombie has: its agent is gone). */
