@@ -78,8 +78,8 @@ static void note_stack(jvmtiEnv *jvmti, JNIEnv *env, jthread t,
 
 /* Thread by thread (a handshake each), not GetAllStackTraces, which
  * stops every thread at a safepoint for the whole walk. */
-void replaced__note(jvmtiEnv *jvmti, JNIEnv *env, const jclass *classes,
-		    jint n, replaced_skip skip, const void *arg)
+void replaced__note(jvmtiEnv *jvmti, JNIEnv *env, const jclass *classes, jint n,
+		    replaced_skip skip, const void *arg)
 {
 	struct note w = {classes, n, skip, arg};
 	jthread *ts = NULL;

@@ -28,8 +28,8 @@
  * but those of methods skip says yes to (the probed ones: a frame seen
  * there is mostly a call of the new version, entered just now). */
 typedef bool (*replaced_skip)(jmethodID m, const void *arg);
-void replaced__note(jvmtiEnv *jvmti, JNIEnv *env, const jclass *classes,
-		    jint n, replaced_skip skip, const void *arg);
+void replaced__note(jvmtiEnv *jvmti, JNIEnv *env, const jclass *classes, jint n,
+		    replaced_skip skip, const void *arg);
 
 /* Lines "CLASS.METHOD THREAD_NAME" (slashed class, the thread's name with
  * control characters as '?') of noted frames still there; how many, or

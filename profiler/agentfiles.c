@@ -55,8 +55,8 @@ bool agentfile__refused(enum agentfile kind, const struct stat *st,
 	return false;
 }
 
-int agentfile__check(pid_t pid, enum agentfile kind, bool *present,
-		     char *msg, size_t msglen)
+int agentfile__check(pid_t pid, enum agentfile kind, bool *present, char *msg,
+		     size_t msglen)
 {
 	struct proc_status ps;
 	char name[64], why[700];

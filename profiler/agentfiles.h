@@ -38,7 +38,7 @@ bool agentfile__refused(enum agentfile kind, const struct stat *st,
  * 0 when nothing is there (*present false) or a file the agent takes
  * (*present true); -errno (no such process, /proc unreadable).
  */
-int agentfile__check(pid_t pid, enum agentfile kind, bool *present,
-		     char *msg, size_t msglen);
+int agentfile__check(pid_t pid, enum agentfile kind, bool *present, char *msg,
+		     size_t msglen);
 
 #endif

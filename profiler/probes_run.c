@@ -211,9 +211,8 @@ struct probe_count *probes_run__table(struct probes_run *pr)
 
 void probes_run__watch(struct probes_run *pr)
 {
-	if (!pr->gone &&
-	    probectl__request(pr->c, "replaced", pr->replaced,
-			      sizeof(pr->replaced)))
+	if (!pr->gone && probectl__request(pr->c, "replaced", pr->replaced,
+					   sizeof(pr->replaced)))
 		pr->replaced[0] = 0; /* an agent without it, or gone */
 }
 
@@ -233,13 +232,12 @@ static void report_replaced(const struct probes_run *pr)
 		if (!sp)
 			break;
 		if (!head)
-			fprintf(stderr,
-				"mixprof: calls that were running when the "
-				"probes replaced their class still run its old "
-				"version, interpreted (HotSpot never compiles a "
-				"replaced method) until they return, also after "
-				"mixprof: a loop in the probed class stays slow "
-				"until it ends\n");
+			fputs("mixprof: these calls were running when the "
+			      "probes replaced their class and still run its "
+			      "old version, interpreted (HotSpot never "
+			      "compiles a replaced method), until they "
+			      "return, also after mixprof ends:\n",
+			      stderr);
 		head = true;
 		fprintf(stderr, "mixprof:   ");
 		for (i = 0; p + i < sp; i++)
