@@ -216,6 +216,22 @@ void probes_run__watch(struct probes_run *pr)
 		pr->replaced[0] = 0; /* an agent without it, or gone */
 }
 
+/* [p, end) on stderr, what the JVM side sent: no control characters
+ * (a hostile JVM writes the reply); a class name dotted. */
+static void put_clean(const char *p, const char *end, bool dots)
+{
+	char c;
+
+	for (; p < end; p++) {
+		c = *p;
+		if ((unsigned char)c < 0x20 || c == 0x7f)
+			c = '?';
+		else if (dots && c == '/')
+			c = '.';
+		fputc(c, stderr);
+	}
+}
+
 /*
  * The calls the agent still finds inside old versions of the probed
  * classes' methods (agent/replaced.h), one line each: they run
@@ -225,7 +241,6 @@ static void report_replaced(const struct probes_run *pr)
 {
 	const char *p = pr->replaced, *nl, *sp;
 	bool head = false;
-	int i;
 
 	for (; (nl = strchr(p, '\n')) && strncmp(p, "ok", 2); p = nl + 1) {
 		sp = memchr(p, ' ', (size_t)(nl - p));
@@ -240,10 +255,10 @@ static void report_replaced(const struct probes_run *pr)
 			      stderr);
 		head = true;
 		fprintf(stderr, "mixprof:   ");
-		for (i = 0; p + i < sp; i++)
-			fputc(p[i] == '/' ? '.' : p[i], stderr);
-		fprintf(stderr, " in thread '%.*s'\n", (int)(nl - sp - 1),
-			sp + 1);
+		put_clean(p, sp, true);
+		fprintf(stderr, " in thread '");
+		put_clean(sp + 1, nl, false);
+		fprintf(stderr, "'\n");
 	}
 }
 
