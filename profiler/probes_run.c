@@ -262,9 +262,18 @@ static void report_replaced(const struct probes_run *pr)
 	}
 }
 
+/* A stopped JVM (SIGSTOP, a debugger) answers nothing: do not ask. */
+static bool jvm_stopped(int pid)
+{
+	struct proc_status st;
+
+	return !procinfo_read_status(pid, &st) &&
+	       (st.state == 'T' || st.state == 't');
+}
+
 void probes_run__end(struct probes_run *pr)
 {
-	if (pr->c && !pr->gone) {
+	if (pr->c && !pr->gone && !jvm_stopped(pr->cfg.pid)) {
 		probes_run__watch(pr);
 		report_replaced(pr);
 	}
