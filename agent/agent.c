@@ -198,6 +198,10 @@ static jint start(JavaVM *vm, const char *options, bool attach)
 		if (a->opts.probes)
 			probes__init(vm, a->opts.dir, attach);
 	} else if (!keep) {
+		/* attached again where this copy runs: the map is there, but
+		 * the control socket may have failed (a file in its way) */
+		if (!ret && attach && running && a->opts.probes)
+			probes__rebind();
 		agent_free(a);
 	}
 	/* at launch only option errors stop the JVM: it runs on unmapped */

@@ -1,8 +1,11 @@
 /*
  * control: the socket, its thread and the line protocol. See control.h.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +89,10 @@ int control__handle(JNIEnv *env, char *line, struct strbuf *r)
 		return cmd_probe(env, args ? args : "", r);
 	if (args)
 		return strbuf__addf(r, "error '%s' takes no arguments\n", line);
+	if (!strcmp(line, "replaced")) {
+		n = probes__replaced(env, r);
+		return n < 0 ? n : strbuf__addf(r, "ok %d\n", n);
+	}
 	if (!strcmp(line, "counts") || !strcmp(line, "list")) {
 		n = line[0] == 'c' ? probes__counts(env, r) : probes__list(r);
 		if (line[0] == 'c')
@@ -109,7 +116,8 @@ int control__handle(JNIEnv *env, char *line, struct strbuf *r)
 	}
 	return strbuf__addf(r,
 			    "error unknown command '%.40s' "
-			    "(probe, counts, list, status, clear, go)\n",
+			    "(probe, counts, list, replaced, status, clear, "
+			    "go)\n",
 			    line);
 }
 
@@ -242,10 +250,73 @@ static void session(int fd)
 	}
 }
 
+/* Whether nobody listens on socket name in dirfd (a dead JVM's). */
+static bool unanswered(int dirfd, const char *name)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd, ret;
+
+	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path),
+			     "/proc/self/fd/%d/%s", dirfd,
+			     name) >= sizeof(sa.sun_path))
+		return false;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return false;
+	ret = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	ret = ret && errno == ECONNREFUSED;
+	close(fd);
+	return ret;
+}
+
+/*
+ * A JVM that was killed leaves its socket behind, and a JVM of another
+ * user that gets its pid then cannot serve probes. Remove those of our
+ * user in dir whose pid is gone: a socket (lstat, never followed), no
+ * such process here, and nobody listening (a JVM in another pid
+ * namespace sharing the directory may still use it).
+ */
+static void sweep_stale(const char *dir)
+{
+	const char *prefix = ".mixprof-jmap-";
+	struct dirent *de;
+	struct stat st;
+	char *end;
+	long pid;
+	int dfd;
+	DIR *d;
+
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || !(d = fdopendir(dfd))) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		pid = strtol(de->d_name + strlen(prefix), &end, 10);
+		if (*end || pid <= 0 || pid == getpid() ||
+		    !(kill((pid_t)pid, 0) && errno == ESRCH) ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISSOCK(st.st_mode) || st.st_uid != geteuid() ||
+		    !unanswered(dfd, de->d_name))
+			continue;
+		unlinkat(dfd, de->d_name, 0);
+	}
+	closedir(d);
+}
+
 static void *serve(void *arg)
 {
+	char dir[sizeof(sock_path)];
 	int fd;
 
+	/* here, not in VMInit or the attach: reading the directory can take
+	 * a while and the JVM need not wait for it */
+	snprintf(dir, sizeof(dir), "%.*s",
+		 (int)(strrchr(sock_path, '/') - sock_path), sock_path);
+	sweep_stale(dir[0] ? dir : "/");
 	for (;;) {
 		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0) {

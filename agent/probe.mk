@@ -3,7 +3,7 @@
 # agent.mk. Odd-shaped Java fixtures are compiled for the tests.
 PROBE_PURE := classfile inject pattern
 PROBE_OBJS := $(patsubst %,$(BUILD)/agent/%.o,$(PROBE_PURE) probes \
-	probe_class control)
+	probe_class control replaced)
 
 # the probe's native keeps frame pointers so user stacks unwind from it
 $(BUILD)/agent/probe_class.o: CFLAGS += -fno-omit-frame-pointer

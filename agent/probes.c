@@ -15,6 +15,7 @@
 #include "pattern.h"
 #include "probe_class.h"
 #include "probes.h"
+#include "replaced.h"
 
 #define MAX_PROBES 64
 
@@ -246,12 +247,22 @@ static void set_hook(bool on)
 		P.hook_on = on;
 }
 
-typedef bool (*class_filter)(const char *cls, size_t n, const void *arg);
+typedef bool (*class_filter)(jclass k, const char *cls, size_t n,
+			     const void *arg);
 
-/* The loaded, modifiable classes whose name passes filter, retransformed.
+static bool method_matches(jmethodID m, const struct probe *p);
+
+static bool probed_method(jmethodID m, const void *p)
+{
+	return method_matches(m, p);
+}
+
+/* The loaded, modifiable classes that pass filter, retransformed.
  * A batch failure is retried class by class so one bad class does not
- * stop the others. */
-static void retransform(JNIEnv *env, class_filter filter, const void *arg)
+ * stop the others. With a probe p (adding it), the frames left in the
+ * old versions of the classes' other methods are noted (replaced.h). */
+static void retransform(JNIEnv *env, class_filter filter, const void *arg,
+			const struct probe *p)
 {
 	jclass *all = NULL, *pick;
 	jint n = 0, i, k = 0;
@@ -267,7 +278,8 @@ static void retransform(JNIEnv *env, class_filter filter, const void *arg)
 		sig = NULL;
 		if (!(*P.jvmti)->GetClassSignature(P.jvmti, all[i], &sig,
 						   NULL) &&
-		    sig[0] == 'L' && filter(sig + 1, strlen(sig) - 2, arg) &&
+		    sig[0] == 'L' &&
+		    filter(all[i], sig + 1, strlen(sig) - 2, arg) &&
 		    !(*P.jvmti)->IsModifiableClass(P.jvmti, all[i], &mod) &&
 		    mod)
 			pick[k++] = all[i];
@@ -276,6 +288,8 @@ static void retransform(JNIEnv *env, class_filter filter, const void *arg)
 		(*P.jvmti)->Deallocate(P.jvmti, (unsigned char *)sig);
 	}
 	err = k ? (*P.jvmti)->RetransformClasses(P.jvmti, k, pick) : 0;
+	if (!err && p)
+		replaced__note(P.jvmti, env, pick, k, probed_method, p);
 	if (err == JVMTI_ERROR_WRONG_PHASE)
 		err = 0; /* the JVM is ending: nothing left to restore */
 	for (i = 0; err && i < k; i++) {
@@ -289,12 +303,49 @@ static void retransform(JNIEnv *env, class_filter filter, const void *arg)
 	(*P.jvmti)->Deallocate(P.jvmti, (unsigned char *)all);
 }
 
-static bool by_pattern(const char *cls, size_t n, const void *arg)
+/* Whether method m has code and its name and descriptor match p. */
+static bool method_matches(jmethodID m, const struct probe *p)
 {
-	return probe_class_match(arg, cls, n);
+	char *name = NULL, *desc = NULL;
+	jint mods = 0;
+	bool ok;
+
+	ok = !(*P.jvmti)->GetMethodModifiers(P.jvmti, m, &mods) &&
+	     !(mods & (CF_ACC_ABSTRACT | CF_ACC_NATIVE)) &&
+	     !(*P.jvmti)->GetMethodName(P.jvmti, m, &name, &desc, NULL) &&
+	     pattern__method(&p->pat, name, strlen(name), desc, strlen(desc));
+	(*P.jvmti)->Deallocate(P.jvmti, (unsigned char *)name);
+	(*P.jvmti)->Deallocate(P.jvmti, (unsigned char *)desc);
+	return ok;
 }
 
-static bool by_name(const char *cls, size_t n, const void *arg)
+/*
+ * A class the pattern names that declares a method it matches. Only
+ * those are retransformed: a retransform replaces every method of the
+ * class, and HotSpot never compiles a replaced version again, so a
+ * thread looping in any of its methods at that moment runs interpreted
+ * until that call returns. A class not yet prepared (no methods to ask
+ * about, so none running) is left to the hook.
+ */
+static bool by_pattern(jclass k, const char *cls, size_t n, const void *arg)
+{
+	jmethodID *ms = NULL;
+	jint nm = 0, i;
+	jvmtiError err;
+	bool hit = false;
+
+	if (!probe_class_match(arg, cls, n))
+		return false;
+	err = (*P.jvmti)->GetClassMethods(P.jvmti, k, &nm, &ms);
+	if (err)
+		return err == JVMTI_ERROR_CLASS_NOT_PREPARED;
+	for (i = 0; i < nm && !hit; i++)
+		hit = method_matches(ms[i], arg);
+	(*P.jvmti)->Deallocate(P.jvmti, (unsigned char *)ms);
+	return hit;
+}
+
+static bool by_name(jclass k, const char *cls, size_t n, const void *arg)
 {
 	char *const *names = arg;
 
@@ -378,7 +429,7 @@ int probes__add(JNIEnv *env, const char *text, bool stacks, bool wait,
 	if (ret)
 		return ret;
 	set_hook(true);
-	retransform(env, by_pattern, &pat);
+	retransform(env, by_pattern, &pat, &pat);
 	pthread_mutex_lock(&P.lock);
 	p = &P.probes[P.nprobes - 1]; /* only this thread adds or removes */
 	*id = p->id;
@@ -415,6 +466,7 @@ void probes__clear(JNIEnv *env)
 
 	if (read_counts(env))
 		memset(snap, 0, sizeof(snap)); /* strays are counted high */
+	replaced__reset(env);
 	pthread_mutex_lock(&P.lock);
 	__atomic_store_n(&P.nprobes, 0, __ATOMIC_RELEASE);
 	for (i = 0; i < P.nsites; i++) {
@@ -432,7 +484,7 @@ void probes__clear(JNIEnv *env)
 	set_hook(false);
 	if (n && (names = realloc(names, (n + 1) * sizeof(*names)))) {
 		names[n] = NULL;
-		retransform(env, by_name, names);
+		retransform(env, by_name, names, NULL);
 	}
 	for (i = 0; names && i < n; i++)
 		free(names[i]);
@@ -451,6 +503,11 @@ int probes__counts(JNIEnv *env, struct strbuf *out)
 		    (unsigned long long)snap[P.sites[i].id], P.sites[i].name);
 	pthread_mutex_unlock(&P.lock);
 	return ret ? ret : (int)i;
+}
+
+int probes__replaced(JNIEnv *env, struct strbuf *out)
+{
+	return P.jvmti ? replaced__report(P.jvmti, env, out) : 0;
 }
 
 int probes__list(struct strbuf *out)
@@ -512,6 +569,12 @@ static int events(bool attach)
 	if (err)
 		jmap_log_jvmti(P.jvmti, err, "probe events; probes disabled");
 	return err ? -1 : 0;
+}
+
+void probes__rebind(void)
+{
+	if (P.jvmti)
+		control__start(P.vm, P.dir);
 }
 
 int probes__init(JavaVM *vm, const char *dir, bool attach)

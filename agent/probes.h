@@ -1,8 +1,11 @@
 /*
  * probes: Java method entry probes, the JVMTI side. A probe is a pattern
  * (pattern.h); every method it matches becomes a site with its own id and
- * counter. Matching classes already loaded are retransformed, classes
- * loaded later are rewritten by the ClassFileLoadHook, both by inject.c.
+ * counter. Loaded classes that declare a matching method are
+ * retransformed (no other: a retransform leaves a call running in any
+ * method of the class interpreted until it returns, see replaced.h),
+ * classes loaded later are rewritten by the ClassFileLoadHook, both by
+ * inject.c.
  * Removing the probes retransforms those classes again with the hook
  * returning nothing: the JVM goes back to the original bytes.
  *
@@ -31,6 +34,10 @@
  * (logged: the rest of the agent runs on without probes). */
 int probes__init(JavaVM *vm, const char *dir, bool attach);
 
+/* Attached again: bind the control socket if it is not up (a file
+ * another user put at its path made it fail and may be gone). Logs. */
+void probes__rebind(void);
+
 /*
  * Add a probe. With stacks its sites fire the USDT probe; with wait a
  * pattern matching no loaded method is kept for classes loaded later,
@@ -47,6 +54,9 @@ void probes__clear(JNIEnv *env);
  * returns how many, -ENOMEM, or -EIO when the counters could not be
  * read (logged once). */
 int probes__counts(JNIEnv *env, struct strbuf *out);
+/* Lines "CLASS.METHOD THREAD" of frames left running a method version
+ * that adding a probe replaced (replaced.h); how many, or -ENOMEM. */
+int probes__replaced(JNIEnv *env, struct strbuf *out);
 /* Lines "PROBE SITES stacks|count PATTERN"; how many, or -ENOMEM. */
 int probes__list(struct strbuf *out);
 /* Active probes, live sites, calls to sites no longer live. */

@@ -7,6 +7,13 @@
  * Everything in the JVM's namespace is reached through /proc/PID/root and
  * /proc/PID/cwd, opened while we are still ourselves; the socket is
  * connected through /proc/self/fd/N/, which also keeps sun_path short.
+ *
+ * Two attaches at once must send one SIGQUIT: a second one that arrives
+ * after the listener started makes the JVM print a thread dump on its
+ * stdout. Attachers serialise "is there a socket? trigger, signal, wait"
+ * with flock on /proc/PID/environ: only root and the JVM's own user can
+ * open it, so no stranger can hold the lock, and it needs no file of
+ * ours anywhere.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +22,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -32,6 +40,7 @@ struct target {
 	pid_t pid;
 	struct proc_status st;
 	int rootfd, tmpfd, cwdfd; /* the JVM's /, /tmp and cwd (O_PATH) */
+	int lockfd; /* /proc/PID/environ, serialises SIGQUIT; -1: none */
 	char sock[32]; /* ".java_pid<nspid>" below tmpfd */
 	char trigger[32]; /* ".attach_pid<nspid>" */
 };
@@ -57,6 +66,8 @@ static void target_close(struct target *t)
 		close(t->tmpfd);
 	if (t->cwdfd >= 0)
 		close(t->cwdfd);
+	if (t->lockfd >= 0)
+		close(t->lockfd);
 }
 
 /*
@@ -70,7 +81,7 @@ static int target_open(struct target *t, pid_t pid, char *err, size_t errlen)
 	int ret;
 
 	t->pid = pid;
-	t->rootfd = t->tmpfd = t->cwdfd = -1;
+	t->rootfd = t->tmpfd = t->cwdfd = t->lockfd = -1;
 	ret = procinfo_read_status(pid, &t->st);
 	if (ret == -ESRCH)
 		return fail(err, errlen, ret, "no process %d", (int)pid);
@@ -104,6 +115,9 @@ static int target_open(struct target *t, pid_t pid, char *err, size_t errlen)
 	/* no cwd (deleted, unreadable) is fine: the trigger can go to /tmp */
 	snprintf(path, sizeof(path), "/proc/%d/cwd", (int)pid);
 	t->cwdfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* while still root: a JVM that is not dumpable denies its user */
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	t->lockfd = open(path, O_RDONLY | O_CLOEXEC);
 	snprintf(t->sock, sizeof(t->sock), ".java_pid%d", (int)t->st.nspid);
 	snprintf(t->trigger, sizeof(t->trigger), ".attach_pid%d",
 		 (int)t->st.nspid);
@@ -152,14 +166,38 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
 }
 
-/* Ask the JVM to start its attach listener and wait for the socket. */
-static int start_listener(struct target *t, int timeout_ms, char *err,
-			  size_t errlen)
+/*
+ * Take the attach lock of the JVM, waiting until wait_end at most: an
+ * attacher holds it only until the socket appears (milliseconds), so a
+ * long wait means a stuck JVM or a peer that went astray; then go on
+ * unserialised, as without the lock. true when taken.
+ */
+static bool lock_listener(struct target *t, long wait_end)
 {
-	long deadline = now_ms() + timeout_ms;
+	struct timespec nap = {0, 5000000};
+
+	if (t->lockfd < 0)
+		return false;
+	while (flock(t->lockfd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return false;
+		if (now_ms() >= wait_end)
+			return false;
+		nanosleep(&nap, NULL);
+	}
+	return true;
+}
+
+/* Trigger, SIGQUIT and wait for the socket, unless a racing attacher has
+ * already made the JVM start its listener. */
+static int ask_listener(struct target *t, long deadline, int timeout_ms,
+			char *err, size_t errlen)
+{
 	int dirfd = t->cwdfd, ret = 0;
 	struct timespec nap = {0, 0};
 
+	if (socket_exists(t))
+		return 0;
 	/* SIGQUIT's default action kills: only send it to a handler */
 	if (!t->st.quit_caught)
 		return fail(err, errlen, -EHOSTDOWN,
@@ -206,6 +244,19 @@ static int start_listener(struct target *t, int timeout_ms, char *err,
 	}
 out_unlink:
 	unlinkat(dirfd, t->trigger, 0);
+	return ret;
+}
+
+/* Ask the JVM to start its attach listener and wait for the socket. */
+static int start_listener(struct target *t, int timeout_ms, char *err,
+			  size_t errlen)
+{
+	long deadline = now_ms() + timeout_ms;
+	bool locked = lock_listener(t, deadline - timeout_ms / 2);
+	int ret = ask_listener(t, deadline, timeout_ms, err, errlen);
+
+	if (locked)
+		flock(t->lockfd, LOCK_UN);
 	return ret;
 }
 

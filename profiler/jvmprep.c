@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "agentfiles.h"
 #include "agentpath.h"
 #include "attach.h"
 #include "jmap_status.h"
@@ -58,15 +59,57 @@ static void attach_agent(uint32_t pid)
 			pid, jmap_status_str(status));
 }
 
+enum file_state { FILE_ABSENT, FILE_OK, FILE_REFUSED };
+
 /*
- * A JVM profiled with -p needs our agent for Java names, and frame
- * pointers in compiled code for whole stacks.
+ * The agent's file of kind for pid. When another user's file (or a link,
+ * a FIFO...) squats the map's path, say which, whose and what to do; a
+ * squatted socket is named by the probe run, which finds no socket.
  */
-void jvmprep(uint32_t pid, bool attach)
+static enum file_state agent_file(uint32_t pid, enum agentfile kind)
 {
+	char msg[1024];
+	bool present;
+	int ret = agentfile__check(pid, kind, &present, msg, sizeof(msg));
+
+	if (ret < 0)
+		return FILE_ABSENT; /* the attach names the problem */
+	if (!ret)
+		return present ? FILE_OK : FILE_ABSENT;
+	if (kind == AGENTFILE_MAP)
+		fprintf(stderr,
+			"mixprof: %u: %s: the agent will not write this JVM's "
+			"map through it, so its Java frames show as "
+			"[unknown]; remove it and run mixprof again\n",
+			pid, msg);
+	return FILE_REFUSED;
+}
+
+void jvmprep_launched(uint32_t pid)
+{
+	agent_file(pid, AGENTFILE_MAP);
+}
+
+/*
+ * A JVM profiled with -p needs our agent for Java names (and for probes
+ * its control socket), and frame pointers in compiled code for whole
+ * stacks. The agent is loaded when the JVM lacks it, and for probes also
+ * when its socket is missing: loading it where it runs is harmless and
+ * makes it retry the socket (a file was in the way, removed since). A
+ * file squatting the map's path is named instead of loading: the agent
+ * would refuse it again.
+ */
+void jvmprep(uint32_t pid, bool attach, bool probes)
+{
+	enum file_state map, sock = FILE_OK;
+
 	if (!proc_is_jvm(pid))
 		return;
-	if (attach && !has_agent(pid))
+	map = agent_file(pid, AGENTFILE_MAP);
+	if (probes)
+		sock = agent_file(pid, AGENTFILE_SOCKET);
+	if (attach && map != FILE_REFUSED &&
+	    ((map == FILE_ABSENT && !has_agent(pid)) || sock == FILE_ABSENT))
 		attach_agent(pid);
 	if (!hotspot_preserves_fp(pid))
 		fprintf(stderr,

@@ -2,11 +2,15 @@
  * probes_run: one probe run's connection to the agent (probes_run.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
+#include "agentfiles.h"
 #include "probectl.h"
 #include "probes_run.h"
 #include "procinfo.h"
@@ -19,12 +23,66 @@ struct probes_run {
 	struct probe_count *table;
 	unsigned sites;
 	bool gone; /* connection lost: counts are the last read */
+	int tmpfd; /* the JVM's /tmp (O_PATH), for its socket once it dies */
+	char replaced[8192]; /* the agent's last "replaced" reply */
+	struct proc_status st; /* the JVM's uid and pid as it sees it */
 };
+
+/*
+ * Keep what removing the agent's socket needs after the JVM is gone:
+ * its /tmp (through /proc/PID/root, which dies with it), its uid, its
+ * own pid number. -1 in tmpfd when any is missing: nothing is removed.
+ */
+static void keep_socket_dir(struct probes_run *pr)
+{
+	if (!procinfo_read_status(pr->cfg.pid, &pr->st))
+		pr->tmpfd = procinfo_open_tmp(pr->cfg.pid);
+	if (pr->tmpfd < 0)
+		pr->tmpfd = -1;
+}
+
+/* Whether the JVM has ended (a zombie has: its agent is gone). */
+static bool jvm_ended(int pid)
+{
+	struct proc_status st;
+	int ret = procinfo_read_status(pid, &st);
+
+	return ret == -ESRCH || (!ret && (st.state == 'Z' || st.state == 'X'));
+}
+
+/*
+ * A JVM killed (SIGKILL, a crash) cannot remove its control socket, and
+ * a stale one of another user makes the next JVM with that pid refuse to
+ * serve probes. Remove it when the JVM has ended: only a socket (never a
+ * link, never followed) that belongs to the JVM's user.
+ */
+static void remove_dead_socket(struct probes_run *pr)
+{
+	char name[64];
+	struct stat st;
+
+	if (pr->tmpfd < 0 || !jvm_ended(pr->cfg.pid))
+		return;
+	snprintf(name, sizeof(name), ".mixprof-jmap-%d", (int)pr->st.nspid);
+	if (!fstatat(pr->tmpfd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+	    S_ISSOCK(st.st_mode) && st.st_uid == pr->st.euid)
+		unlinkat(pr->tmpfd, name, 0);
+}
 
 static void open_error(int pid, int ret)
 {
+	char msg[1024];
+	bool present;
+
 	if (ret == -ENOENT && !proc_is_jvm(pid))
 		fprintf(stderr, "mixprof: -e: process %d is not a JVM\n", pid);
+	else if (ret == -ENOENT &&
+		 agentfile__check(pid, AGENTFILE_SOCKET, &present, msg,
+				  sizeof(msg)) == 1)
+		fprintf(stderr,
+			"mixprof: -e: JVM %d: %s: its agent will not serve "
+			"probes on it; remove it and run mixprof again\n",
+			pid, msg);
 	else if (ret == -ENOENT)
 		fprintf(stderr,
 			"mixprof: -e: JVM %d has no probe control socket "
@@ -48,6 +106,8 @@ int probes_run__open(const struct probes_run_cfg *cfg, int timeout_ms,
 	struct probes_run *pr = calloc(1, sizeof(*pr));
 	int ret = -ENOMEM, left = timeout_ms;
 
+	if (pr)
+		pr->tmpfd = -1;
 	if (!pr || !(pr->table = probe_count__new()))
 		goto fail;
 	pr->cfg = *cfg;
@@ -66,6 +126,7 @@ int probes_run__open(const struct probes_run_cfg *cfg, int timeout_ms,
 	}
 	if (ret)
 		goto fail;
+	keep_socket_dir(pr);
 	*out = pr;
 	return 0;
 fail:
@@ -191,8 +252,74 @@ struct probe_count *probes_run__table(struct probes_run *pr)
 	return pr->table;
 }
 
+void probes_run__watch(struct probes_run *pr)
+{
+	if (!pr->gone && probectl__request(pr->c, "replaced", pr->replaced,
+					   sizeof(pr->replaced)))
+		pr->replaced[0] = 0; /* an agent without it, or gone */
+}
+
+/* [p, end) on stderr, what the JVM side sent: no control characters
+ * (a hostile JVM writes the reply); a class name dotted. */
+static void put_clean(const char *p, const char *end, bool dots)
+{
+	char c;
+
+	for (; p < end; p++) {
+		c = *p;
+		if ((unsigned char)c < 0x20 || c == 0x7f)
+			c = '?';
+		else if (dots && c == '/')
+			c = '.';
+		fputc(c, stderr);
+	}
+}
+
+/*
+ * The calls the agent still finds inside old versions of the probed
+ * classes' methods (agent/replaced.h), one line each: they run
+ * interpreted until they return, also once the probes are gone.
+ */
+static void report_replaced(const struct probes_run *pr)
+{
+	const char *p = pr->replaced, *nl, *sp;
+	bool head = false;
+
+	for (; (nl = strchr(p, '\n')) && strncmp(p, "ok", 2); p = nl + 1) {
+		sp = memchr(p, ' ', (size_t)(nl - p));
+		if (!sp)
+			break;
+		if (!head)
+			fputs("mixprof: these calls were running when the "
+			      "probes replaced their class and still run its "
+			      "old version, interpreted (HotSpot never "
+			      "compiles a replaced method), until they "
+			      "return, also after mixprof ends:\n",
+			      stderr);
+		head = true;
+		fprintf(stderr, "mixprof:   ");
+		put_clean(p, sp, true);
+		fprintf(stderr, " in thread '");
+		put_clean(sp + 1, nl, false);
+		fprintf(stderr, "'\n");
+	}
+}
+
+/* A stopped JVM (SIGSTOP, a debugger) answers nothing: do not ask. */
+static bool jvm_stopped(int pid)
+{
+	struct proc_status st;
+
+	return !procinfo_read_status(pid, &st) &&
+	       (st.state == 'T' || st.state == 't');
+}
+
 void probes_run__end(struct probes_run *pr)
 {
+	if (pr->c && !pr->gone && !jvm_stopped(pr->cfg.pid)) {
+		probes_run__watch(pr);
+		report_replaced(pr);
+	}
 	if (pr->c)
 		probectl__close(pr->c);
 	pr->c = NULL;
@@ -204,6 +331,9 @@ void probes_run__close(struct probes_run *pr)
 	if (!pr)
 		return;
 	probes_run__end(pr);
+	remove_dead_socket(pr);
+	if (pr->tmpfd >= 0)
+		close(pr->tmpfd);
 	probe_count__free(pr->table);
 	free(pr);
 }

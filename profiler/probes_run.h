@@ -49,10 +49,20 @@ unsigned probes_run__sites(const struct probes_run *pr);
 int probes_run__poll(struct probes_run *pr);
 struct probe_count *probes_run__table(struct probes_run *pr);
 
-/* Close the connection now (the agent removes the instrumentation); the
+/* Ask which calls still run replaced method versions (agent/replaced.h).
+ * Asked with every counts poll, so calls that return are dropped and
+ * those left at the end (reported by probes_run__end) ran all along;
+ * without polls (-p in stack mode) only the end asks, and a method
+ * entered again at the same depth passes for one that never returned. */
+void probes_run__watch(struct probes_run *pr);
+
+/* Name the calls still in replaced method versions (stderr), then close
+ * the connection now (the agent removes the instrumentation); the
  * table stays. */
 void probes_run__end(struct probes_run *pr);
-/* End, and free the table. NULL ok. */
+/* End, and free the table. NULL ok. When the JVM has ended (killed: it
+ * could not), its control socket is removed if it is a socket of the
+ * JVM's user. */
 void probes_run__close(struct probes_run *pr);
 
 #endif

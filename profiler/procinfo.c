@@ -243,3 +243,17 @@ int procinfo_open_in_root(int rootfd, const char *path, int flags, mode_t mode)
 	    syscall(SYS_openat2, rootfd, *path ? path : ".", &how, sizeof(how));
 	return fd < 0 ? -errno : (int)fd;
 }
+
+int procinfo_open_tmp(pid_t pid)
+{
+	char path[64];
+	int rootfd, fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
+	rootfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	fd = procinfo_open_in_root(rootfd, "/tmp", O_PATH | O_DIRECTORY, 0);
+	close(rootfd);
+	return fd;
+}

@@ -55,4 +55,8 @@ int proc_nspid(pid_t pid);
  */
 int procinfo_open_in_root(int rootfd, const char *path, int flags, mode_t mode);
 
+/* Process pid's /tmp as it sees it (O_PATH directory, resolved inside its
+ * root as above), or -errno. */
+int procinfo_open_tmp(pid_t pid);
+
 #endif

@@ -385,6 +385,7 @@ static int setup_launch(struct run *r)
 		return ret;
 	}
 	r->launched = true;
+	jvmprep_launched(r->child.pid);
 	return sampler__add_target(r->smp, r->child.pid);
 }
 
@@ -621,8 +622,12 @@ static int loop(struct run *r, const sigset_t *sigs)
 		/* every tick, after the drain: a JVM that exits takes its
 		 * counts along; one we launched waits at exit for this poll,
 		 * so its last counts and stacks are read while it lives */
-		if (r->pr && (r->o.count || r->launched))
+		if (r->pr && (r->o.count || r->launched)) {
 			probes_run__poll(r->pr);
+			/* not alone: a stopped JVM's agent answers nothing
+			 * and a request waits (probectl.h) */
+			probes_run__watch(r->pr);
+		}
 		if (tick % (1000 / TICK_MS) == 0)
 			show_status(r);
 	}
@@ -1047,7 +1052,7 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	if (setup_render(r) || setup_table(r))
 		return EXIT_PROF_FAIL;
 	for (i = 0; i < r->o.nr_pids; i++)
-		jvmprep(r->o.pids[i], r->o.attach);
+		jvmprep(r->o.pids[i], r->o.attach, r->o.nr_probes > 0);
 	ret = cpus__online(&r->cpus, &r->nr_cpus);
 	if (ret) {
 		fprintf(stderr, "mixprof: online CPUs: %s\n", strerror(-ret));

@@ -2,7 +2,10 @@
 # Whatever ends mixprof -e, the instrumentation goes with it: after
 # SIGKILL (stack mode: BPF attached, probes armed) the agent has no probe,
 # later calls reach no removed site, no BPF program is left, and the next
-# mixprof -e gets the probes and counts exactly again.
+# mixprof -e gets the probes and counts exactly again. A JVM killed
+# during a run cannot remove its control socket: mixprof does, on its way
+# out; one killed with no mixprof around leaves it until the next agent
+# of the same user starts, which removes it.
 source "$(dirname "$0")/../lib/common.sh"
 source "$TOP/tests/fixtures/agent/helpers.sh"
 source "$TOP/tests/fixtures/probe/helpers.sh"
@@ -32,4 +35,34 @@ for jdk in $(eprobe_jdks); do
 	wait "$pid" || die "JVM failed"
 	no_jmap_lines "$TMPD/jvm.err"
 	note "SIGKILL: probes and BPF gone; next run exact"
+
+	jvm_start jvm "$jdk/bin/java" -cp "$PROBE_FIX" ProbeCalls
+	jvm_go 1
+	sock=/tmp/.mixprof-jmap-$pid
+	eprobe_start "$TMPD/j.out" "$TMPD/j.err" -p "$pid" --count \
+		-e 'java:ProbeCalls$Target.work'
+	[ -S "$sock" ] || die "no agent socket $sock"
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null || true
+	wait "$mp" || die "mixprof failed when the JVM was killed: $(cat "$TMPD/j.err")"
+	exec 7>&-
+	[ ! -e "$sock" ] || die "$sock left after the JVM was killed"
+	note "JVM killed during a run: its socket removed"
+
+	jvm_start jvm "$jdk/bin/java" -agentpath:"$AGENT" -cp "$PROBE_FIX" ProbeCalls
+	dead=$pid
+	wait_for 30 test -S "/tmp/.mixprof-jmap-$dead" || die "no agent socket"
+	kill -9 "$dead"
+	wait "$dead" 2>/dev/null || true
+	exec 7>&-
+	[ -S "/tmp/.mixprof-jmap-$dead" ] || die "the killed JVM removed its socket?"
+	jvm_start jvm "$jdk/bin/java" -agentpath:"$AGENT" -cp "$PROBE_FIX" ProbeCalls
+	wait_for 30 test -S "/tmp/.mixprof-jmap-$pid" || die "no agent socket"
+	wait_for 10 test ! -e "/tmp/.mixprof-jmap-$dead" ||
+		die "the next agent left the dead JVM's socket"
+	jvm_go 1
+	exec 7>&-
+	kill "$pid"
+	wait "$pid" 2>/dev/null || true
+	note "JVM killed alone: the next agent removed its socket"
 done
