@@ -3,7 +3,7 @@
 # is touched, with the agent's own message.
 ATTACH_OBJS := $(addprefix $(BUILD)/profiler/, attach_cmd.o hotspot_attach.o \
 	hotspot_proto.o hotspot_flags.o procinfo.o attach_creds.o \
-	attach_agentfile.o)
+	attach_agentfile.o) $(COMMON_OBJS)
 MIXPROF_OBJS += $(ATTACH_OBJS) $(BUILD)/agent/options.o
 
 ATTACH_TESTS := $(addprefix $(BUILD)/tests/unit/, test_attach_proto \
