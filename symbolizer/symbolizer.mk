@@ -77,6 +77,6 @@ $(BUILD)/symbolizer/fuzz_parsers: symbolizer/fuzz/parsers.c $(SYM_SRCS:%=symboli
 # pure parts over fake tables; the live path is tests/integration/interp_*.
 UNIT_TESTS += $(BUILD)/tests/unit/test_interp_hotspot
 $(BUILD)/tests/unit/test_interp_hotspot: $(BUILD)/tests/unit/test_interp_hotspot.o \
-		$(BUILD)/symbolizer/hotspot.o
+		$(BUILD)/symbolizer/hotspot.o $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lelf
