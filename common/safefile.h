@@ -31,6 +31,7 @@
 #ifndef MIXPROF_COMMON_SAFEFILE_H
 #define MIXPROF_COMMON_SAFEFILE_H
 
+#include <fcntl.h> /* AT_FDCWD */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

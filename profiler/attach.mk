@@ -10,9 +10,10 @@ ATTACH_TESTS := $(addprefix $(BUILD)/tests/unit/, test_attach_proto \
 	test_attach_procinfo test_attach_flags test_attach_cmd)
 UNIT_TESTS += $(ATTACH_TESTS)
 $(BUILD)/tests/unit/test_attach_proto: $(BUILD)/profiler/hotspot_proto.o
-$(BUILD)/tests/unit/test_attach_procinfo: $(BUILD)/profiler/procinfo.o
+$(BUILD)/tests/unit/test_attach_procinfo: $(BUILD)/profiler/procinfo.o \
+	$(COMMON_OBJS)
 $(BUILD)/tests/unit/test_attach_flags: $(BUILD)/profiler/hotspot_flags.o \
-	$(BUILD)/profiler/procinfo.o
+	$(BUILD)/profiler/procinfo.o $(COMMON_OBJS)
 $(BUILD)/tests/unit/test_attach_cmd: $(ATTACH_OBJS) $(BUILD)/agent/options.o
 $(ATTACH_TESTS): %: %.o
 	$(call msg,LINK,$@)

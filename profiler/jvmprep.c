@@ -6,9 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/safefile.h"
 #include "attach.h"
 #include "jmap_status.h"
 #include "jvmprep.h"
+
+/* /proc files: read as what the target controls (common/safefile.h) */
+static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
 
 /* Path of libjmap.so next to the mixprof binary, or NULL if absent. */
 char *agent_path(void)
@@ -37,7 +41,7 @@ static bool has_agent(uint32_t pid)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
-	f = fopen(path, "r");
+	f = safe_fopen_in(AT_FDCWD, path, &proc_file);
 	if (!f)
 		return false;
 	while (!found && getline(&line, &cap, f) > 0)
