@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include "common/safefile.h"
 #include "cpus.h"
 #include "jvmprep.h"
 #include "ksymbpf.h"
@@ -873,10 +874,10 @@ static int setup_table(struct run *r)
 {
 	if (!r->o.count)
 		return 0;
-	r->table = r->o.output ? fopen(r->o.output, "w") : stdout;
+	r->table = r->o.output ? safe_fcreate(r->o.output) : stdout;
 	if (!r->table) {
 		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
-			strerror(errno));
+			safe_strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -900,7 +901,7 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 		     : sliceout__new_discard(&r->tb);
 	if (!r->out) {
 		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
-			strerror(errno));
+			safe_strerror(errno));
 		return EXIT_PROF_FAIL;
 	}
 	if (setup_render(r) || setup_table(r))

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
+#include "common/safefile.h"
 #include "fold.h"
 #include "sliceout.h"
 
@@ -19,6 +20,7 @@ struct slice {
 struct sliceout {
 	const struct timebase *tb; /* the run's, outlives us */
 	const char *path;
+	int dirfd; /* the directory of slices, checked once (safefile.h) */
 	FILE *out; /* without slices */
 	struct slice *s;
 	uint64_t nr, next; /* slices known; first not yet written */
@@ -34,19 +36,15 @@ struct sliceout *sliceout__new(const struct timebase *tb, const char *path)
 		return NULL;
 	so->tb = tb;
 	so->path = path;
+	so->dirfd = -1;
 	if (tb->slice_ns) {
-		struct stat st;
-
-		if (mkdir(path, 0755) && errno != EEXIST)
-			goto fail;
-		if (stat(path, &st))
-			goto fail;
-		if (!S_ISDIR(st.st_mode)) {
-			errno = ENOTDIR;
+		so->dirfd = safe_outdir(path, true);
+		if (so->dirfd < 0) {
+			errno = -so->dirfd;
 			goto fail;
 		}
 	} else {
-		so->out = path ? fopen(path, "w") : stdout;
+		so->out = path ? safe_fcreate(path) : stdout;
 		if (!so->out)
 			goto fail;
 	}
@@ -63,6 +61,7 @@ struct sliceout *sliceout__new_discard(const struct timebase *tb)
 	if (!so)
 		return NULL;
 	so->tb = tb;
+	so->dirfd = -1;
 	so->discard = true;
 	return so;
 }
@@ -77,6 +76,8 @@ void sliceout__free(struct sliceout *so)
 		fold__free(so->s[i].fold);
 	if (so->out && so->out != stdout)
 		fclose(so->out);
+	if (so->dirfd >= 0)
+		close(so->dirfd);
 	free(so->s);
 	free(so);
 }
@@ -117,11 +118,22 @@ int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
 	return fold__add(s->fold, line, count);
 }
 
+/* name in the directory, through its fd; errors said naming the file */
+static FILE *create_in_dir(struct sliceout *so, const char *name)
+{
+	FILE *f = safe_fcreate_at(so->dirfd, name);
+
+	if (!f)
+		fprintf(stderr, "mixprof: %s/%s: %s: refused\n", so->path, name,
+			safe_strerror(errno));
+	return f;
+}
+
 /* Write slice idx to its file (the output file without slices). */
 static int slice_write(struct sliceout *so, uint64_t idx)
 {
 	struct slice *s = slice_get(so, idx);
-	char path[4096];
+	char name[64];
 	FILE *f = so->out;
 	int ret = 0;
 
@@ -132,9 +144,8 @@ static int slice_write(struct sliceout *so, uint64_t idx)
 		return 0;
 	}
 	if (!f) {
-		snprintf(path, sizeof(path), "%s/slice-%04" PRIu64 ".folded",
-			 so->path, idx);
-		f = fopen(path, "w");
+		snprintf(name, sizeof(name), "slice-%04" PRIu64 ".folded", idx);
+		f = create_in_dir(so, name);
 		if (!f)
 			return -errno;
 	}
@@ -171,13 +182,11 @@ int sliceout__flush(struct sliceout *so, uint64_t done_ns)
 /* DIR/slices.tsv: index start_ns end_ns samples file [partial]. */
 static int write_tsv(struct sliceout *so, uint64_t n, uint64_t end_ns)
 {
-	char path[4096];
 	uint64_t i, s, e;
 	bool partial;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/slices.tsv", so->path);
-	f = fopen(path, "w");
+	f = create_in_dir(so, "slices.tsv");
 	if (!f)
 		return -errno;
 	fprintf(f, "# index\tstart_ns\tend_ns\tsamples\tfile\tpartial\n");
