@@ -788,7 +788,7 @@ static int finish(struct run *r)
 	ret = drain(r);
 	if (!ret)
 		ret = sliceout__finish(r->out, r->end_ns);
-	if (ret)
+	if (ret && !sliceout__said(r->out))
 		fprintf(stderr, "mixprof: writing %s: %s\n",
 			r->o.output ? r->o.output : "output", strerror(-ret));
 	/* the renderers print their own errors, naming their files */
@@ -928,7 +928,7 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 		return ret == -EPERM || ret == -EACCES ? EXIT_PROF_PERM
 						       : EXIT_PROF_FAIL;
 	ret = loop(r, sigs);
-	if (ret)
+	if (ret && !sliceout__said(r->out))
 		fprintf(stderr, "mixprof: %s\n", strerror(-ret));
 	return finish(r) || ret ? EXIT_PROF_FAIL : EXIT_PROF_OK;
 }

@@ -26,6 +26,7 @@ struct sliceout {
 	uint64_t nr, next; /* slices known; first not yet written */
 	uint64_t total;
 	bool discard; /* count only */
+	bool said; /* an error was said on stderr, naming its file */
 };
 
 struct sliceout *sliceout__new(const struct timebase *tb, const char *path)
@@ -123,9 +124,14 @@ static FILE *create_in_dir(struct sliceout *so, const char *name)
 {
 	FILE *f = safe_fcreate_at(so->dirfd, name);
 
-	if (!f)
+	if (!f) {
+		int err = errno;
+
 		fprintf(stderr, "mixprof: %s/%s: %s: refused\n", so->path, name,
-			safe_strerror(errno));
+			safe_strerror(err));
+		so->said = true;
+		errno = err;
+	}
 	return f;
 }
 
@@ -220,6 +226,11 @@ int sliceout__finish(struct sliceout *so, uint64_t end_ns)
 	}
 	so->next = n;
 	return write_tsv(so, n, end_ns);
+}
+
+bool sliceout__said(const struct sliceout *so)
+{
+	return so && so->said;
 }
 
 uint64_t sliceout__total(const struct sliceout *so)

@@ -29,6 +29,8 @@ struct sliceout *sliceout__new(const struct timebase *tb, const char *path);
  */
 struct sliceout *sliceout__new_discard(const struct timebase *tb);
 void sliceout__free(struct sliceout *so);
+/* Whether an error returned was already said on stderr (a refused file). */
+bool sliceout__said(const struct sliceout *so);
 
 /* Count line (count samples) in slice idx. 0 or negative errno. */
 int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
