@@ -100,8 +100,7 @@ static int write_graph(struct fg_tree *t, const struct fg_opts *o, int dfd,
 
 	if (!out) {
 		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", path,
-			safe_strerror(err));
+		fprintf(stderr, "mixprof: %s: %s\n", path, safe_strerror(err));
 		return err;
 	}
 	err = html ? flamegraph__write_html(t, o, out)
@@ -268,8 +267,7 @@ static int check_names(const struct fg_slicetab *st, const char *tsv)
 			"mixprof: %s: slice %llu: file '%s' is not a plain "
 			"name in the directory (absolute, '..' or a "
 			"subdirectory): refused\n",
-			tsv, (unsigned long long)st->v[i].index,
-			st->v[i].file);
+			tsv, (unsigned long long)st->v[i].index, st->v[i].file);
 		return -EXDEV;
 	}
 	return 0;

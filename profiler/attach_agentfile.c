@@ -113,7 +113,8 @@ static int place_copy(struct attach_agentfile *af, int tmpfd, char *name,
 	char priv[64];
 	int fd, err;
 
-	fd = openat(tmpfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd =
+	    openat(tmpfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0) {
 		bool same = same_content(af, fd);
 

@@ -20,9 +20,8 @@
  */
 static int try_file(struct elfsyms *e, const char *path, bool follow)
 {
-	const struct safe_in in = {.uid = SAFE_ANY_UID,
-				   .max_size = DEBUG_MAX,
-				   .follow = follow};
+	const struct safe_in in = {
+	    .uid = SAFE_ANY_UID, .max_size = DEBUG_MAX, .follow = follow};
 	int fd = safe_open_in(AT_FDCWD, path, &in);
 	int err;
 
