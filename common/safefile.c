@@ -120,13 +120,19 @@ int safe_outdir(const char *path, bool create)
 	return fd;
 }
 
-/* What an existing or new output file must be before it is truncated. */
+/*
+ * What an existing or new output file must be before it is truncated: 0,
+ * 1 for a character device (/dev/null: no user can make one, it is not
+ * truncated), or -errno.
+ */
 static int check_out(int dirfd, int fd)
 {
 	struct stat st, dst;
 
 	if (fstat(fd, &st) || fstat(dirfd, &dst))
 		return -errno;
+	if (S_ISCHR(st.st_mode) && st.st_nlink == 1)
+		return 1;
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
 	if (st.st_uid != geteuid() && st.st_uid != dst.st_uid)
@@ -152,6 +158,8 @@ int safe_create_at(int dirfd, const char *name)
 	err = check_out(dirfd, fd);
 	if (!err && ftruncate(fd, 0))
 		err = -errno;
+	if (err == 1)
+		err = 0;
 	if (!err)
 		err = clear_nonblock(fd);
 	if (err) {

@@ -16,7 +16,8 @@
  * must not be a link); a file in it is opened relative to that fd with
  * O_CREAT|O_NOFOLLOW|O_NONBLOCK and NOT O_TRUNC, must be a regular file
  * with no other hard link, owned by us (euid) or by the directory's
- * owner (who can replace it anyway), and only then is it truncated. So a
+ * owner (who can replace it anyway), and only then is it truncated (a
+ * character device such as /dev/null is written as is). So a
  * planted symlink, FIFO, another user's file in /tmp or a hard link to
  * someone's file is refused, and nothing can be swapped in between the
  * check and the write: everything goes through the fds.

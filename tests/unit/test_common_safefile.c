@@ -142,6 +142,10 @@ static void test_write(void)
 	if (f)
 		fclose(f);
 	CHECK(safe_fcreate(at("out.svg")) == NULL && errno == ELOOP);
+	f = safe_fcreate("/dev/null"); /* an operator's usual sink */
+	CHECK(f != NULL);
+	if (f)
+		fclose(f);
 	close(dfd);
 }
 
