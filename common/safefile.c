@@ -86,6 +86,45 @@ bool safe_name_ok(const char *name)
 	       strcmp(name, "..");
 }
 
+static bool ours_or_root(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
+/*
+ * Open the directory a link at p names, if only root or we can have made
+ * it and only root or we can swap it: the link owned by one of us, in a
+ * directory of one of us that nobody else may write or that is sticky.
+ * /var/run -> /run passes; a user's link in /tmp does not. fd or -ELOOP.
+ */
+static int follow_trusted(const char *p)
+{
+	const char *slash = strrchr(p, '/');
+	char *parent = slash == p ? strdup("/")
+		       : slash	  ? strndup(p, slash - p)
+				  : strdup(".");
+	struct stat ps, ls;
+	int pfd, fd = -ELOOP;
+
+	if (!parent)
+		return -ENOMEM;
+	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(parent);
+	if (pfd < 0)
+		return -errno;
+	if (!fstat(pfd, &ps) && ours_or_root(ps.st_uid) &&
+	    (!(ps.st_mode & (S_IWGRP | S_IWOTH)) || (ps.st_mode & S_ISVTX)) &&
+	    !fstatat(pfd, slash ? slash + 1 : p, &ls, AT_SYMLINK_NOFOLLOW) &&
+	    S_ISLNK(ls.st_mode) && ours_or_root(ls.st_uid)) {
+		fd = openat(pfd, slash ? slash + 1 : p,
+			    O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			fd = -errno;
+	}
+	close(pfd);
+	return fd;
+}
+
 int safe_outdir(const char *path, bool create)
 {
 	char *p = strdup(path);
@@ -105,9 +144,12 @@ int safe_outdir(const char *path, bool create)
 			       O_CLOEXEC);
 	if (!err && fd < 0) {
 		err = -errno;
-		/* O_DIRECTORY makes a link ENOTDIR: say what it is */
-		if (err == -ENOTDIR && !lstat(p, &st) && S_ISLNK(st.st_mode))
-			err = -ELOOP;
+		/* O_DIRECTORY makes a link ENOTDIR: root's or ours is
+		 * followed, another's refused as a link */
+		if (err == -ENOTDIR && !lstat(p, &st) && S_ISLNK(st.st_mode)) {
+			fd = follow_trusted(p);
+			err = fd < 0 ? fd : 0;
+		}
 	}
 	if (!err && fstat(fd, &st))
 		err = -errno;

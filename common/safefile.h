@@ -12,8 +12,10 @@
  * limit; then O_NONBLOCK is cleared.
  *
  * Writing: the directory is opened O_NOFOLLOW|O_DIRECTORY (the path up
- * to it is the operator's choice and resolved as usual, its last part
- * must not be a link); a file in it is opened relative to that fd with
+ * to it is the operator's choice and resolved as usual; its last part may
+ * be a link only if root or we own it and its directory, which nobody
+ * else may write unless sticky, as /var/run); a file in it
+ * is opened relative to that fd with
  * O_CREAT|O_NOFOLLOW|O_NONBLOCK and NOT O_TRUNC, must be a regular file
  * with no other hard link, owned by us (euid) or by the directory's
  * owner (who can replace it anyway), and only then is it truncated (a

@@ -43,10 +43,10 @@ intact "--montage run"
 grep -q "$W/slice-0000.folded: a symbolic link, not followed" \
 	"$TMPD/slices.err" || die "no clear refusal of slice-0000.folded"
 
-# the directory itself a link: refused, nothing made behind it
-as_user ln -s "$V" "$TMPD/wlink" 2>/dev/null || ln -s "$V" "$TMPD/wlink"
+# the directory itself the user's link: refused, nothing made behind it
+as_user ln -s "$V" "$W/wlink"
 rc=0
-bounded "$MIXPROF" -o "$TMPD/wlink" -i 1 -- sleep 1 >/dev/null \
+bounded "$MIXPROF" -o "$W/wlink" -i 1 -- sleep 1 >/dev/null \
 	2>"$TMPD/dir.err" || rc=$?
 cat "$TMPD/dir.err"
 [ $rc -ne 0 ] || die "-o DIR through a link did not fail"

@@ -154,10 +154,21 @@ static void test_dirs(void)
 	char sub[300];
 	int fd;
 
-	/* a directory named by a link is not opened, made or not */
+	/* a directory named by another user's link is not opened */
 	symlink("/etc", at("linkdir"));
+	lchown(at("linkdir"), OTHER_UID, OTHER_UID);
 	CHECK_INT(safe_outdir(at("linkdir"), true), -ELOOP);
 	CHECK_INT(safe_outdir(at("linkdir/"), false), -ELOOP);
+	/* ours (or root's) is followed */
+	symlink(dir, at("ourlink"));
+	fd = safe_outdir(at("ourlink"), false);
+	CHECK(fd >= 0);
+	close(fd);
+	/* but not where another user could swap it (0777, not sticky) */
+	mkdir(at("open"), 0777);
+	chmod(at("open"), 0777);
+	symlink(dir, at("open/link"));
+	CHECK_INT(safe_outdir(at("open/link"), false), -ELOOP);
 	CHECK_INT(safe_outdir(at("victim"), false), -ENOTDIR);
 	snprintf(sub, sizeof(sub), "%s/made", dir);
 	fd = safe_outdir(sub, true);
