@@ -399,25 +399,18 @@ static uint64_t head_hash(int fd, uint64_t upto)
 }
 
 /*
- * Read what the JIT map gained. A replaced (new inode), shrunk or
- * rewritten (its first bytes changed) file is read again from the start,
- * as a fresh snapshot (jcmd Compiler.perfmap rewrites the whole file).
- * A map last written before the process started belongs to an earlier
- * process with the same pid: ignored while so.
- */
-/*
  * Open the JIT map as what its process's user controls: a regular file
  * owned by that user or root, not a link, not a FIFO, not over
  * JIT_MAP_MAX (safefile.h). Anything else is ignored, said once per
- * process and reason: root must neither wait on it nor read a file the
- * user chose (its lines would show as frame names).
+ * process: root must neither wait on it nor read a file the user chose
+ * (its lines would show as frame names).
  */
 static int jit_open(struct symbolizer *s, struct proc *p, const char *path)
 {
 	struct safe_in in = {.uid = p->uid, .max_size = JIT_MAP_MAX};
 	int fd = safe_open_in(AT_FDCWD, path, &in);
 
-	if (fd >= 0 || p->jit_refused == fd ||
+	if (fd >= 0 || p->jit_refused ||
 	    (fd != -ELOOP && fd != -EINVAL && fd != -EPERM && fd != -EFBIG))
 		return fd; /* none (yet), or said already */
 	p->jit_refused = fd;
@@ -433,6 +426,13 @@ static int jit_open(struct symbolizer *s, struct proc *p, const char *path)
 	return fd;
 }
 
+/*
+ * Read what the JIT map gained. A replaced (new inode), shrunk or
+ * rewritten (its first bytes changed) file is read again from the start,
+ * as a fresh snapshot (jcmd Compiler.perfmap rewrites the whole file).
+ * A map last written before the process started belongs to an earlier
+ * process with the same pid: ignored while so.
+ */
 static int jit_refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 {
 	char path[PATH_MAX];
