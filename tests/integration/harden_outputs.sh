@@ -78,6 +78,22 @@ rc=0
 bounded "$MIXPROF" flamegraph -o "$W/fifo.svg" "$TMPD/in.flamegraph" 2>"$TMPD/fifo.err" || rc=$?
 [ $rc -ne 0 ] && grep -q 'fifo.svg: not a regular file' "$TMPD/fifo.err" || die "FIFO output not refused"
 
+# montage DIR of the user's: its links are not read nor written through
+rc=0
+bounded "$MIXPROF" montage "$W" 2>"$TMPD/mw.err" || rc=$?
+cat "$TMPD/mw.err"
+[ $rc -ne 0 ] && grep -q "$W/slices.tsv: a symbolic link" "$TMPD/mw.err" ||
+	die "montage read slices.tsv through a link"
+as_user rm "$W/slices.tsv"
+printf '0\t0\t1000000000\t1\tslice-0000.folded\t0\n' | as_user tee "$W/slices.tsv" >/dev/null
+rc=0
+bounded "$MIXPROF" montage "$W" 2>"$TMPD/mw.err" || rc=$?
+cat "$TMPD/mw.err"
+[ $rc -ne 0 ] || die "montage of links succeeded"
+grep -q "$W/index.html: a symbolic link" "$TMPD/mw.err" ||
+	die "montage did not refuse index.html"
+intact "montage of links"
+
 # montage DIR whose slices.tsv names files outside DIR
 M=$TMPD/m
 mkdir -p "$M/in" && chown -R "$HU:$HG" "$M"
