@@ -159,8 +159,9 @@ static int put_heatmap(struct renderout *ro, const struct fg_opts *o)
 	struct fg_load_stats st;
 	FILE *in = NULL, *out = NULL;
 	const char *path = ro->timed_path;
-	/* the file we just wrote, read back through the same directory */
-	const struct safe_in ours = {.uid = geteuid()};
+	/* the file just written, read back through the same directory fd
+	 * (it may be the directory owner's, reused: any owner) */
+	const struct safe_in ours = {.uid = SAFE_ANY_UID};
 	const char *why = NULL; /* an open refused, in words */
 	int err;
 
