@@ -44,6 +44,7 @@ all: deps
 deps:
 	$(Q)scripts/deps.sh
 
+include common/common.mk
 include agent/agent.mk
 include symbolizer/symbolizer.mk
 include profiler/profiler.mk

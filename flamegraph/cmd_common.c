@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "common/safefile.h"
 
 /* A whole number in [lo, hi]; false unless arg is exactly one. */
 static bool parse_uint(const char *arg, unsigned long lo, unsigned long hi,
@@ -89,9 +90,11 @@ FILE *fg_cmd_open_out(const char *path)
 
 	if (!path || !strcmp(path, "-"))
 		return stdout;
-	out = fopen(path, "w");
+	/* never through a link or into another user's file (safefile.h) */
+	out = safe_fcreate(path);
 	if (!out)
-		fprintf(stderr, "mixprof: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "mixprof: %s: %s\n", path,
+			safe_strerror(errno));
 	return out;
 }
 

@@ -1,14 +1,14 @@
 # The renderers (flame graph, montage, heat map): objects appended to
 # MIXPROF_OBJS, plus their unit tests. The JS and CSS in assets/ are linked
 # in by assets.S, so they are prerequisites of its object.
-CPPFLAGS_flamegraph := -Iflamegraph -Ipprof
+CPPFLAGS_flamegraph := -I. -Iflamegraph -Ipprof
 # main.c dispatches to the subcommands; the profiler may call the writers.
 CPPFLAGS_profiler += -Iflamegraph
 FG_SRCS := tree.c folded.c palette.c escape.c diff.c opts.c svg.c html.c \
 	json.c timed.c heatmap.c slicetab.c montage.c cmd_flamegraph.c \
 	cmd_heatmap.c cmd_montage.c cmd_common.c
 FG_OBJS := $(FG_SRCS:%.c=$(BUILD)/flamegraph/%.o) \
-	$(BUILD)/flamegraph/assets.o
+	$(BUILD)/flamegraph/assets.o $(COMMON_OBJS)
 FG_ASSETS := $(wildcard flamegraph/assets/*.js flamegraph/assets/*.css)
 MIXPROF_OBJS += $(FG_OBJS)
 MIXPROF_LIBS += -lm

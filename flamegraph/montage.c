@@ -3,31 +3,40 @@
  * thumbnails in time order with each slice's samples and top self frames,
  * so the phases of a warmup read at a glance. Colours come from names
  * alone (palette.h), so a frame looks the same in every slice.
+ *
+ * DIR may be another user's: it is opened once (common/safefile.h) and
+ * every file is read and written through that fd, without following
+ * links; a slices.tsv entry that is not a plain name in DIR (absolute,
+ * "..", a subdirectory) is refused before anything is written.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include "common/safefile.h"
 #include "assets.h"
 #include "draw.h"
 #include "escape.h"
 #include "slicetab.h"
 
 #define TOP_FRAMES 3
+#define TSV_MAX (64ULL << 20) /* slices.tsv; the folded files have no limit */
+
+/* what DIR holds, read as anyone's (the checks without an owner rule) */
+static const struct safe_in dir_file = {.uid = SAFE_ANY_UID};
 
 struct top {
 	uint32_t name;
 	uint64_t self;
 };
 
-/* "DIR/file" unless file is absolute; NULL on ENOMEM. */
+/* "DIR/file", for messages; NULL on ENOMEM. */
 static char *join(const char *dir, const char *file)
 {
 	char *p;
 
-	if (file[0] == '/')
-		return strdup(file);
 	if (asprintf(&p, "%s/%s", dir, file) < 0)
 		return NULL;
 	return p;
@@ -87,16 +96,16 @@ static void top_self(const struct fg_tree *t, struct top top[TOP_FRAMES])
 	free(self);
 }
 
-/* Write path from t, full size; errors printed naming path. */
-static int write_graph(struct fg_tree *t, const struct fg_opts *o,
-		       const char *path, bool html)
+/* Write name in dfd from t, full size; errors printed naming path. */
+static int write_graph(struct fg_tree *t, const struct fg_opts *o, int dfd,
+		       const char *name, const char *path, bool html)
 {
-	FILE *out = fopen(path, "w");
+	FILE *out = safe_fcreate_at(dfd, name);
 	int err;
 
 	if (!out) {
 		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "mixprof: %s: %s\n", path, safe_strerror(err));
 		return err;
 	}
 	err = html ? flamegraph__write_html(t, o, out)
@@ -161,11 +170,32 @@ static int put_card(FILE *out, const struct card *c, struct fg_tree *t)
 	return 0;
 }
 
-/* Load, render and describe slice s; errors printed. */
-static int do_slice(const char *dir, const struct card *tmpl, bool html,
-		    FILE *index)
+/* Load slice s's folded file (named in) from dfd; errors printed. */
+static int load_slice(struct fg_tree *t, int dfd, const struct fg_slice *s,
+		      const char *in)
 {
 	struct fg_load_opts lo = {.slot = FG_SLOT_VALUE};
+	struct fg_load_stats st;
+	FILE *f = safe_fopen_in(dfd, s->file, &dir_file);
+	int err;
+
+	/* An idle slice may have no file: an empty graph, not an error. */
+	if (!f && errno == ENOENT && !s->samples)
+		return 0;
+	if (!f) {
+		err = -errno;
+		fprintf(stderr, "mixprof: %s: %s\n", in, safe_strerror(err));
+		return err;
+	}
+	err = fg_load_folded(t, f, &lo, &st);
+	fclose(f);
+	return fg_load_report(in, err, &st, "no usable folded lines", true);
+}
+
+/* Load, render and describe slice s; errors printed. */
+static int do_slice(int dfd, const char *dir, const struct card *tmpl,
+		    bool html, FILE *index)
+{
 	struct card c = *tmpl;
 	struct fg_opts o = *c.o;
 	char *in = join(dir, c.s->file),
@@ -176,23 +206,18 @@ static int do_slice(const char *dir, const struct card *tmpl, bool html,
 
 	if (!in || !name || !t || !(path = join(dir, name)))
 		goto out;
-	/* An idle slice may have no file: it is an empty graph, not an error. */
-	if (c.s->samples || access(in, F_OK) == 0) {
-		err = fg_load_path(t, in, &lo);
-		if (err)
-			goto out;
-	}
+	err = load_slice(t, dfd, c.s, in);
+	if (err)
+		goto out;
 	snprintf(sub, sizeof(sub), "slice %" PRIu64 ": %.3f-%.3f s%s",
 		 c.s->index, (c.s->start_ns - c.t0) / 1e9,
 		 (c.s->end_ns - c.t0) / 1e9, c.s->partial ? " (partial)" : "");
 	o.subtitle = sub;
-	err = write_graph(t, &o, path, html);
+	err = write_graph(t, &o, dfd, name, path, html);
 	if (err)
 		goto out;
 	/* Link by name: index.html sits in dir, next to the graph. */
-	c.href = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-	if (c.s->file[0] == '/')
-		c.href = path;
+	c.href = name;
 	err = put_card(index, &c, t);
 out:
 	if (err == -ENOMEM)
@@ -209,12 +234,14 @@ out:
  * DIR/heatmap.html when one sits next to the slices (mixprof --heatmap
  * DIR --montage DIR), the same run seen at 20 ms.
  */
-static void put_index_head(FILE *out, const char *dir,
+static void put_index_head(FILE *out, int dfd, const char *dir,
 			   const struct fg_slicetab *st,
 			   const struct fg_opts *o)
 {
 	const char *title = o->title ? o->title : dir;
-	char *heat = join(dir, "heatmap.html");
+	struct stat sb;
+	bool heat = !fstatat(dfd, "heatmap.html", &sb, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISREG(sb.st_mode);
 
 	fputs(
 	    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -227,29 +254,53 @@ static void put_index_head(FILE *out, const char *dir,
 		"</h1>\n<div class=\"fg-sub\">%zu slices; time from the "
 		"first slice's start; click a graph to open it",
 		st->nr);
-	if (heat && access(heat, F_OK) == 0)
+	if (heat)
 		fputs("; <a class=\"mt-heat\" href=\"heatmap.html\">heat "
 		      "map</a> of the same run",
 		      out);
 	fputs("</div>\n<div class=\"mt-grid\">\n", out);
-	free(heat);
+}
+
+/* Every slice file must be a plain name in DIR: said naming the first
+ * that is not (-EXDEV), before anything is written. */
+static int check_names(const struct fg_slicetab *st, const char *tsv)
+{
+	for (size_t i = 0; i < st->nr; i++) {
+		if (safe_name_ok(st->v[i].file))
+			continue;
+		fprintf(stderr,
+			"mixprof: %s: slice %llu: file '%s' is not a plain "
+			"name in the directory (absolute, '..' or a "
+			"subdirectory): refused\n",
+			tsv, (unsigned long long)st->v[i].index, st->v[i].file);
+		return -EXDEV;
+	}
+	return 0;
 }
 
 int montage__write(const char *dir, const struct fg_opts *o, bool html)
 {
+	const struct safe_in tsv_in = {.uid = SAFE_ANY_UID,
+				       .max_size = TSV_MAX};
 	struct fg_slicetab st = {0};
 	char *tsv = join(dir, "slices.tsv"), *idx = join(dir, "index.html");
 	FILE *in = NULL, *out = NULL;
 	struct card c = {.o = o};
-	int err = -ENOMEM, failed = 0;
+	int err = -ENOMEM, failed = 0, dfd;
 	size_t i;
 
+	dfd = safe_outdir(dir, false);
+	if (dfd < 0) {
+		fprintf(stderr, "mixprof: %s: %s\n", dir, safe_strerror(dfd));
+		err = dfd;
+		goto out;
+	}
 	if (!tsv || !idx)
 		goto out;
-	in = fopen(tsv, "r");
+	in = safe_fopen_in(dfd, "slices.tsv", &tsv_in);
 	if (!in) {
 		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", tsv, strerror(errno));
+		fprintf(stderr, "mixprof: %s: %s\n", tsv, safe_strerror(err));
 		goto out;
 	}
 	err = fg_slicetab__load(&st, in, tsv);
@@ -260,19 +311,22 @@ int montage__write(const char *dir, const struct fg_opts *o, bool html)
 		err = -ENODATA;
 		goto out;
 	}
+	err = check_names(&st, tsv);
+	if (err)
+		goto out;
 	fg_slicetab__sort(&st);
-	out = fopen(idx, "w");
+	out = safe_fcreate_at(dfd, "index.html");
 	if (!out) {
 		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", idx, strerror(errno));
+		fprintf(stderr, "mixprof: %s: %s\n", idx, safe_strerror(err));
 		goto out;
 	}
-	put_index_head(out, dir, &st, o);
+	put_index_head(out, dfd, dir, &st, o);
 	c.t0 = st.v[0].start_ns;
 	/* A bad slice is reported and left out; the others still help. */
 	for (i = 0; i < st.nr; i++) {
 		c.s = &st.v[i];
-		err = do_slice(dir, &c, html, out);
+		err = do_slice(dfd, dir, &c, html, out);
 		if (err == -ENOMEM)
 			goto out;
 		if (err && !failed)
@@ -287,6 +341,8 @@ out:
 	}
 	if (in)
 		fclose(in);
+	if (dfd >= 0)
+		close(dfd);
 	fg_slicetab__release(&st);
 	free(tsv);
 	free(idx);

@@ -18,7 +18,7 @@
 
 struct fg_slice {
 	uint64_t index, start_ns, end_ns, samples;
-	char *file; /* owned; relative to DIR unless absolute */
+	char *file; /* owned; as written (montage takes plain names only) */
 	bool partial;
 };
 

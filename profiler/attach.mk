@@ -3,7 +3,7 @@
 # is touched, with the agent's own message.
 ATTACH_OBJS := $(addprefix $(BUILD)/profiler/, attach_cmd.o hotspot_attach.o \
 	hotspot_proto.o hotspot_flags.o procinfo.o attach_creds.o \
-	attach_agentfile.o agentpath.o agentfiles.o)
+	attach_agentfile.o agentpath.o agentfiles.o) $(COMMON_OBJS)
 MIXPROF_OBJS += $(ATTACH_OBJS) $(BUILD)/agent/options.o
 
 ATTACH_TESTS := $(addprefix $(BUILD)/tests/unit/, test_attach_proto \
@@ -11,11 +11,12 @@ ATTACH_TESTS := $(addprefix $(BUILD)/tests/unit/, test_attach_proto \
 	test_attach_agentfiles)
 UNIT_TESTS += $(ATTACH_TESTS)
 $(BUILD)/tests/unit/test_attach_proto: $(BUILD)/profiler/hotspot_proto.o
-$(BUILD)/tests/unit/test_attach_procinfo: $(BUILD)/profiler/procinfo.o
+$(BUILD)/tests/unit/test_attach_procinfo: $(BUILD)/profiler/procinfo.o \
+	$(COMMON_OBJS)
 $(BUILD)/tests/unit/test_attach_flags: $(BUILD)/profiler/hotspot_flags.o \
-	$(BUILD)/profiler/procinfo.o
+	$(BUILD)/profiler/procinfo.o $(COMMON_OBJS)
 $(BUILD)/tests/unit/test_attach_agentfiles: $(BUILD)/profiler/agentfiles.o \
-	$(BUILD)/profiler/procinfo.o
+	$(BUILD)/profiler/procinfo.o $(COMMON_OBJS)
 $(BUILD)/tests/unit/test_attach_cmd: $(ATTACH_OBJS) $(BUILD)/agent/options.o
 $(ATTACH_TESTS): %: %.o
 	$(call msg,LINK,$@)

@@ -47,7 +47,8 @@ static bool visible_and_readable(struct attach_agentfile *af, int rootfd)
 	bool same;
 	int fd;
 
-	fd = procinfo_open_in_root(rootfd, af->path, O_RDONLY, 0);
+	/* the JVM's user controls its root: a FIFO there must not hold us */
+	fd = procinfo_open_in_root(rootfd, af->path, O_RDONLY | O_NONBLOCK, 0);
 	if (fd < 0)
 		return false;
 	same = !fstat(fd, &st) && st.st_dev == af->st.st_dev &&
@@ -112,7 +113,8 @@ static int place_copy(struct attach_agentfile *af, int tmpfd, char *name,
 	char priv[64];
 	int fd, err;
 
-	fd = openat(tmpfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd =
+	    openat(tmpfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0) {
 		bool same = same_content(af, fd);
 

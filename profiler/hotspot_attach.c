@@ -14,6 +14,12 @@
  * with flock on /proc/PID/environ: only root and the JVM's own user can
  * open it, so no stranger can hold the lock, and it needs no file of
  * ours anywhere.
+ *
+ * The JVM's user controls all of it, so nothing may wait on them for
+ * good: the trigger is opened non-blocking (a FIFO is refused), connect
+ * and send are bounded by SO_SNDTIMEO, every wait is sliced and gives up
+ * when SIGINT, SIGTERM or SIGHUP is pending (mixprof -p blocks them to
+ * take them in its loop, which then still writes the whole result).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,9 +38,12 @@
 #include "attach_agentfile.h"
 #include "attach_creds.h"
 #include "hotspot_proto.h"
+#include "common/safefile.h"
 
 #define REPLY_MAX 8192
 #define REPLY_TIMEOUT_MS 30000 /* Agent_OnAttach may replay a big code cache */
+#define WAIT_SLICE_MS 100 /* how late a pending signal is noticed */
+#define SEND_TIMEOUT_S 5 /* connect and send to a full socket */
 
 struct target {
 	pid_t pid;
@@ -144,18 +153,32 @@ static int make_trigger(struct target *t, int dirfd)
 
 	if (dirfd < 0)
 		return -ENOENT;
+	/* non-blocking: a FIFO planted there must not hold us */
 	fd = openat(dirfd, t->trigger,
-		    O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		    O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		    0600);
 	if (fd < 0)
-		return -errno;
+		return errno == ENXIO ? -EINVAL : -errno;
 	if (fstat(fd, &st))
 		err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		err = -EINVAL; /* not ours to remove */
 	else if (st.st_uid != t->st.euid)
 		err = -EPERM;
 	close(fd);
-	if (err)
+	if (err == -EPERM)
 		unlinkat(dirfd, t->trigger, 0);
 	return err;
+}
+
+/* Whether the user asked us to stop (signals blocked, still pending). */
+static bool stop_pending(void)
+{
+	sigset_t p;
+
+	return !sigpending(&p) &&
+	       (sigismember(&p, SIGINT) == 1 || sigismember(&p, SIGTERM) == 1 ||
+		sigismember(&p, SIGHUP) == 1);
 }
 
 static long now_ms(void)
@@ -215,7 +238,8 @@ static int ask_listener(struct target *t, long deadline, int timeout_ms,
 			return fail(err, errlen, ret,
 				    "cannot create %s for JVM %d in its "
 				    "working directory or /tmp: %s",
-				    t->trigger, (int)t->pid, strerror(-ret));
+				    t->trigger, (int)t->pid,
+				    safe_strerror(ret));
 	}
 	if (kill(t->pid, SIGQUIT)) {
 		ret = fail(err, errlen, -errno, "cannot signal JVM %d: %s",
@@ -224,6 +248,12 @@ static int ask_listener(struct target *t, long deadline, int timeout_ms,
 	}
 	/* short naps first: a live JVM answers in a few milliseconds */
 	while (!socket_exists(t)) {
+		if (stop_pending()) {
+			ret = fail(err, errlen, -EINTR,
+				   "interrupted while attaching to JVM %d",
+				   (int)t->pid);
+			break;
+		}
 		if (kill(t->pid, 0) && errno == ESRCH) {
 			ret =
 			    fail(err, errlen, -ESRCH,
@@ -264,6 +294,7 @@ static int start_listener(struct target *t, int timeout_ms, char *err,
 static int connect_jvm(struct target *t, char *err, size_t errlen)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct timeval tv = {.tv_sec = SEND_TIMEOUT_S};
 	struct stat st;
 	int fd;
 
@@ -281,6 +312,8 @@ static int connect_jvm(struct target *t, char *err, size_t errlen)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return fail(err, errlen, -errno, "socket: %s", strerror(errno));
+	/* a socket nobody accepts on would hold connect and send for good */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		int e = errno;
 
@@ -321,13 +354,15 @@ static int read_reply(int fd, char *buf, size_t size, int timeout_ms)
 		left = (int)(deadline - now_ms());
 		if (left <= 0)
 			return -ETIMEDOUT;
-		n = poll(&p, 1, left);
+		if (stop_pending())
+			return -EINTR;
+		n = poll(&p, 1, left < WAIT_SLICE_MS ? left : WAIT_SLICE_MS);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
 		if (n == 0)
-			return -ETIMEDOUT;
+			continue;
 		n = read(fd, buf + len, size - len);
 		if (n < 0 && errno == EINTR)
 			continue;

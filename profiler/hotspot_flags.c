@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "common/safefile.h"
 #include "hotspot_flags.h"
 #include "procinfo.h"
 
@@ -170,17 +171,22 @@ int hotspot_perfdata_string(const void *data, size_t len, const char *key,
 	return -ENOENT;
 }
 
-/* Read at most max bytes of a file below dirfd into a buffer to free. */
+/*
+ * Read at most max bytes of a file below dirfd into a buffer to free.
+ * The JVM's user can swap what is there (hsperfdata in its /tmp): opened
+ * as what others control, so a FIFO cannot hold us (common/safefile.h).
+ */
 static ssize_t read_at(int dirfd, const char *path, size_t max, char **out)
 {
+	static const struct safe_in in = {.uid = SAFE_ANY_UID};
 	size_t len = 0;
 	ssize_t n = 0;
 	char *buf;
 	int fd;
 
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = safe_open_in(dirfd, path, &in);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	buf = malloc(max + 1);
 	if (!buf) {
 		close(fd);

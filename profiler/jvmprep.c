@@ -7,9 +7,13 @@
 #include <unistd.h>
 #include "agentfiles.h"
 #include "agentpath.h"
+#include "common/safefile.h"
 #include "attach.h"
 #include "jmap_status.h"
 #include "jvmprep.h"
+
+/* /proc files: read as what the target controls (common/safefile.h) */
+static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
 
 /* Is our agent (or the attacher's copy of it) mapped into pid? */
 static bool has_agent(uint32_t pid)
@@ -20,7 +24,7 @@ static bool has_agent(uint32_t pid)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
-	f = fopen(path, "r");
+	f = safe_fopen_in(AT_FDCWD, path, &proc_file);
 	if (!f)
 		return false;
 	while (!found && getline(&line, &cap, f) > 0)

@@ -49,12 +49,15 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
 }
 
+/* A socket whose backlog is full would hold connect for good: bounded. */
 static int try_connect(const struct sockaddr_un *sa)
 {
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), ret;
+	struct timeval tv = {.tv_sec = 1};
 
 	if (fd < 0)
 		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	if (!connect(fd, (const struct sockaddr *)sa, sizeof(*sa)))
 		return fd;
 	ret = -errno;

@@ -10,7 +10,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
+#include "common/safefile.h"
 #include "procinfo.h"
+
+/* /proc files: read as what the target controls (common/safefile.h) */
+static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
 
 /* The value of "Key:" at the start of a line, or NULL. */
 static const char *field(const char *line, const char *key)
@@ -148,9 +152,9 @@ static int read_proc_file(pid_t pid, const char *name, char **out)
 	int fd, err = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = safe_open_in(AT_FDCWD, path, &proc_file);
 	if (fd < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
+		return fd == -ENOENT ? -ESRCH : fd;
 	for (;;) {
 		if (!buf || len + 1 >= size) {
 			nbuf = realloc(buf, buf ? size *= 2 : size);
@@ -205,7 +209,7 @@ int procinfo_is_jvm(pid_t pid)
 	if (pid <= 0)
 		return -ESRCH;
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
+	f = safe_fopen_in(AT_FDCWD, path, &proc_file);
 	if (!f)
 		return errno == ENOENT ? -ESRCH : -errno;
 	while (!found && getline(&line, &size, f) > 0)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "agentpath.h"
+#include "common/safefile.h"
 #include "cpus.h"
 #include "jvmprep.h"
 #include "ksymbpf.h"
@@ -910,7 +911,7 @@ static int finish(struct run *r)
 	ret = drain(r);
 	if (!ret)
 		ret = sliceout__finish(r->out, r->end_ns);
-	if (ret)
+	if (ret && !sliceout__said(r->out))
 		fprintf(stderr, "mixprof: writing %s: %s\n",
 			r->o.output ? r->o.output : "output", strerror(-ret));
 	/* the renderers print their own errors, naming their files */
@@ -1001,10 +1002,10 @@ static int setup_table(struct run *r)
 {
 	if (!r->o.count)
 		return 0;
-	r->table = r->o.output ? fopen(r->o.output, "w") : stdout;
+	r->table = r->o.output ? safe_fcreate(r->o.output) : stdout;
 	if (!r->table) {
 		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
-			strerror(errno));
+			safe_strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -1041,7 +1042,7 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 		     : sliceout__new_discard(&r->tb);
 	if (!r->out) {
 		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
-			strerror(errno));
+			safe_strerror(errno));
 		return EXIT_PROF_FAIL;
 	}
 	if (r->o.format == PROFILE_PPROF)
@@ -1073,7 +1074,7 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 		return ret == -EPERM || ret == -EACCES ? EXIT_PROF_PERM
 						       : EXIT_PROF_FAIL;
 	ret = loop(r, sigs);
-	if (ret)
+	if (ret && !sliceout__said(r->out))
 		fprintf(stderr, "mixprof: %s\n", strerror(-ret));
 	if (finish(r) || ret)
 		return EXIT_PROF_FAIL;

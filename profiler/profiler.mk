@@ -1,6 +1,6 @@
 # mixprof: the sampler (BPF + user space), linked with the symbolizer and
 # the attacher. Module lists are extended by the fragments included here.
-CPPFLAGS_profiler := -Iprofiler -Isymbolizer -Iagent -I$(BUILD)/profiler $(JNI_CFLAGS)
+CPPFLAGS_profiler := -I. -Iprofiler -Isymbolizer -Iagent -I$(BUILD)/profiler $(JNI_CFLAGS)
 MIXPROF_OBJS := $(BUILD)/profiler/main.o
 MIXPROF_LIBS :=
 include profiler/attach.mk

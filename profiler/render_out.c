@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
+#include "common/safefile.h"
 #include "render.h"
 #include "render_out.h"
 #include "timedout.h"
@@ -15,31 +16,34 @@ struct renderout {
 	FILE *svg, *html; /* created early, filled at the end */
 	struct fg_tree *all; /* every line, for svg/html */
 	struct timedout *timed;
+	int heat_dirfd; /* --heatmap DIR, checked once (safefile.h) */
 	char *timed_path, *heat_path;
 };
 
-/* Create path now: a typo should fail before a long run, not after. */
+/*
+ * Create path now: a typo should fail before a long run, not after. No
+ * link followed, no file of another user reused (common/safefile.h).
+ */
 static FILE *create(const char *path)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = safe_fcreate(path);
 
 	if (!f)
-		fprintf(stderr, "mixprof: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "mixprof: %s: %s\n", path,
+			safe_strerror(errno));
 	return f;
 }
 
-/* DIR (made if missing), DIR/samples.timed open, DIR/heatmap.html named. */
+/* DIR (made if missing), DIR/samples.timed open, DIR/heatmap.html named;
+ * both files are reached through DIR's fd only. */
 static int setup_heatmap(struct renderout *ro, const struct timebase *tb)
 {
 	const char *dir = ro->cfg.heatmap;
-	struct stat st;
+	FILE *f;
 
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		goto fail;
-	if (stat(dir, &st))
-		goto fail;
-	if (!S_ISDIR(st.st_mode)) {
-		errno = ENOTDIR;
+	ro->heat_dirfd = safe_outdir(dir, true);
+	if (ro->heat_dirfd < 0) {
+		errno = -ro->heat_dirfd;
 		goto fail;
 	}
 	if (asprintf(&ro->timed_path, "%s/samples.timed", dir) < 0 ||
@@ -48,14 +52,14 @@ static int setup_heatmap(struct renderout *ro, const struct timebase *tb)
 		errno = ENOMEM;
 		goto fail;
 	}
-	ro->timed = timedout__new(tb, ro->timed_path);
-	if (!ro->timed) {
-		dir = ro->timed_path;
+	dir = ro->timed_path;
+	f = safe_fcreate_at(ro->heat_dirfd, "samples.timed");
+	if (!f || !(ro->timed = timedout__new(tb, f)))
 		goto fail;
-	}
 	return 0;
 fail:
-	fprintf(stderr, "mixprof: --heatmap %s: %s\n", dir, strerror(errno));
+	fprintf(stderr, "mixprof: --heatmap %s: %s\n", dir,
+		safe_strerror(errno));
 	return -errno;
 }
 
@@ -67,6 +71,7 @@ struct renderout *renderout__new(const struct render_cfg *cfg,
 
 	if (!ro)
 		goto fail;
+	ro->heat_dirfd = -1;
 	ro->cfg = *cfg;
 	if ((cfg->svg || cfg->html) && !(ro->all = fg_tree__new()))
 		goto fail;
@@ -96,6 +101,8 @@ void renderout__free(struct renderout *ro)
 		fclose(ro->html);
 	fg_tree__free(ro->all);
 	timedout__free(ro->timed);
+	if (ro->heat_dirfd >= 0)
+		close(ro->heat_dirfd);
 	free(ro->timed_path);
 	free(ro->heat_path);
 	free(ro);
@@ -152,19 +159,26 @@ static int put_heatmap(struct renderout *ro, const struct fg_opts *o)
 	struct fg_load_stats st;
 	FILE *in = NULL, *out = NULL;
 	const char *path = ro->timed_path;
+	/* the file just written, read back through the same directory fd
+	 * (it may be the directory owner's, reused: any owner) */
+	const struct safe_in ours = {.uid = SAFE_ANY_UID};
+	const char *why = NULL; /* an open refused, in words */
 	int err;
 
 	err = timedout__finish(ro->timed);
 	if (err || !tm)
 		goto out;
-	in = fopen(ro->timed_path, "r");
-	err = in ? fg_timed__load(tm, in, &st) : -errno;
+	in = safe_fopen_in(ro->heat_dirfd, "samples.timed", &ours);
+	if (!in)
+		why = safe_strerror(err = -errno);
+	else
+		err = fg_timed__load(tm, in, &st);
 	if (err)
 		goto out;
 	path = ro->heat_path;
-	out = fopen(ro->heat_path, "w");
+	out = safe_fcreate_at(ro->heat_dirfd, "heatmap.html");
 	if (!out) {
-		err = -errno;
+		why = safe_strerror(err = -errno);
 		goto out;
 	}
 	err = heatmap__write_html(tm, o, out);
@@ -174,7 +188,8 @@ out:
 	if (!tm)
 		err = -ENOMEM;
 	if (err)
-		fprintf(stderr, "mixprof: %s: %s\n", path, strerror(-err));
+		fprintf(stderr, "mixprof: %s: %s\n", path,
+			why ? why : strerror(-err));
 	else
 		fprintf(stderr, "mixprof: heat map in %s\n", ro->heat_path);
 	if (in)

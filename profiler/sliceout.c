@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
+#include "common/safefile.h"
 #include "fold.h"
 #include "pprof.h"
 #include "sliceout.h"
@@ -22,6 +24,7 @@ struct slice {
 struct sliceout {
 	const struct timebase *tb; /* the run's, outlives us */
 	const char *path;
+	int dirfd; /* the directory of slices, checked once (safefile.h) */
 	FILE *out; /* without slices */
 	struct slice *s;
 	uint64_t nr, next; /* slices known; first not yet written */
@@ -31,6 +34,7 @@ struct sliceout {
 	bool pprof; /* files are gzipped profile.proto (meta), not text */
 	bool top, per_thread; /* a top-N table (topn.h), not the lines */
 	struct pprof_meta meta;
+	bool said; /* an error was said on stderr, naming its file */
 };
 
 struct sliceout *sliceout__new(const struct timebase *tb, const char *path)
@@ -42,19 +46,15 @@ struct sliceout *sliceout__new(const struct timebase *tb, const char *path)
 	so->tb = tb;
 	so->path = path;
 	so->end_ns = UINT64_MAX;
+	so->dirfd = -1;
 	if (tb->slice_ns) {
-		struct stat st;
-
-		if (mkdir(path, 0755) && errno != EEXIST)
-			goto fail;
-		if (stat(path, &st))
-			goto fail;
-		if (!S_ISDIR(st.st_mode)) {
-			errno = ENOTDIR;
+		so->dirfd = safe_outdir(path, true);
+		if (so->dirfd < 0) {
+			errno = -so->dirfd;
 			goto fail;
 		}
 	} else {
-		so->out = path ? fopen(path, "w") : stdout;
+		so->out = path ? safe_fcreate(path) : stdout;
 		if (!so->out)
 			goto fail;
 	}
@@ -71,6 +71,7 @@ struct sliceout *sliceout__new_discard(const struct timebase *tb)
 	if (!so)
 		return NULL;
 	so->tb = tb;
+	so->dirfd = -1;
 	so->discard = true;
 	return so;
 }
@@ -85,6 +86,8 @@ void sliceout__free(struct sliceout *so)
 		fold__free(so->s[i].fold);
 	if (so->out && so->out != stdout)
 		fclose(so->out);
+	if (so->dirfd >= 0)
+		close(so->dirfd);
 	free(so->s);
 	free(so);
 }
@@ -182,11 +185,27 @@ static int write_pprof(struct sliceout *so, uint64_t idx, const struct fold *f,
 	return ret;
 }
 
+/* name in the directory, through its fd; errors said naming the file */
+static FILE *create_in_dir(struct sliceout *so, const char *name)
+{
+	FILE *f = safe_fcreate_at(so->dirfd, name);
+
+	if (!f) {
+		int err = errno;
+
+		fprintf(stderr, "mixprof: %s/%s: %s: refused\n", so->path, name,
+			safe_strerror(err));
+		so->said = true;
+		errno = err;
+	}
+	return f;
+}
+
 /* Write slice idx to its file (the output file without slices). */
 static int slice_write(struct sliceout *so, uint64_t idx)
 {
 	struct slice *s = slice_get(so, idx);
-	char path[4096], name[64];
+	char name[64];
 	FILE *f = so->out;
 	int ret = 0;
 
@@ -198,8 +217,7 @@ static int slice_write(struct sliceout *so, uint64_t idx)
 	}
 	if (!f) {
 		slice_name(so, idx, name, sizeof(name));
-		snprintf(path, sizeof(path), "%s/%s", so->path, name);
-		f = fopen(path, "w");
+		f = create_in_dir(so, name);
 		if (!f)
 			return -errno;
 	}
@@ -240,14 +258,12 @@ int sliceout__flush(struct sliceout *so, uint64_t done_ns)
 /* DIR/slices.tsv: index start_ns end_ns samples file [partial]. */
 static int write_tsv(struct sliceout *so, uint64_t n, uint64_t end_ns)
 {
-	char path[4096];
 	uint64_t i, s, e;
 	bool partial;
 	char name[64];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/slices.tsv", so->path);
-	f = fopen(path, "w");
+	f = create_in_dir(so, "slices.tsv");
 	if (!f)
 		return -errno;
 	fprintf(f, "# index\tstart_ns\tend_ns\tsamples\tfile\tpartial\n");
@@ -283,6 +299,11 @@ int sliceout__finish(struct sliceout *so, uint64_t end_ns)
 	}
 	so->next = n;
 	return write_tsv(so, n, end_ns);
+}
+
+bool sliceout__said(const struct sliceout *so)
+{
+	return so && so->said;
 }
 
 uint64_t sliceout__total(const struct sliceout *so)

@@ -18,7 +18,9 @@ struct sliceout;
  * tb is the run's time base (kept by pointer: start_ns is set later).
  * path: the output file (NULL: stdout) or, with tb->slice_ns, the
  * directory (created if missing). Opens it now, so a bad path fails
- * before profiling. NULL and errno.
+ * before profiling. Files are made as common/safefile.h says (no link
+ * followed, nothing written outside the directory); a refused slice file
+ * is said on stderr naming it. NULL and errno (safe_strerror words it).
  */
 struct sliceout *sliceout__new(const struct timebase *tb, const char *path);
 /*
@@ -27,6 +29,8 @@ struct sliceout *sliceout__new(const struct timebase *tb, const char *path);
  */
 struct sliceout *sliceout__new_discard(const struct timebase *tb);
 void sliceout__free(struct sliceout *so);
+/* Whether an error returned was already said on stderr (a refused file). */
+bool sliceout__said(const struct sliceout *so);
 
 struct pprof_meta;
 /*

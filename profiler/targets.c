@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/safefile.h"
 #include "targets.h"
 
 struct pidset {
@@ -103,11 +104,12 @@ void pidset__for_each(struct pidset *p,
 /* Read a small /proc file into buf. Bytes read or negative errno. */
 static int read_small(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
+	int fd = safe_open_in(AT_FDCWD, path, &proc_file);
 	ssize_t n;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n < 0)

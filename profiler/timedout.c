@@ -26,18 +26,17 @@ struct timedout {
 	bool header; /* written */
 };
 
-struct timedout *timedout__new(const struct timebase *tb, const char *path)
+struct timedout *timedout__new(const struct timebase *tb, FILE *out)
 {
 	struct timedout *to = calloc(1, sizeof(*to));
 
-	if (!to)
-		return NULL;
-	to->tb = tb;
-	to->out = fopen(path, "w");
-	if (!to->out) {
-		free(to);
+	if (!to) {
+		fclose(out);
+		errno = ENOMEM;
 		return NULL;
 	}
+	to->tb = tb;
+	to->out = out;
 	return to;
 }
 

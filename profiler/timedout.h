@@ -15,16 +15,18 @@
 #define MIXPROF_TIMEDOUT_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "slices.h"
 
 struct timedout;
 
 /*
- * Create (truncate) path now, so a bad path fails before profiling. tb is
- * the run's time base, kept by pointer: start_ns is set later, and the
- * header is written with the first flush. NULL and errno.
+ * Write into out, created by the caller now (so a bad path fails before
+ * profiling); owned from here on, closed by finish or free. tb is the
+ * run's time base, kept by pointer: start_ns is set later, and the header
+ * is written with the first flush. NULL and errno (out then closed).
  */
-struct timedout *timedout__new(const struct timebase *tb, const char *path);
+struct timedout *timedout__new(const struct timebase *tb, FILE *out);
 /* Closes the file if timedout__finish() did not. Accepts NULL. */
 void timedout__free(struct timedout *to);
 

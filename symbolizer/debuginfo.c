@@ -3,14 +3,26 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/safefile.h"
 #include "debuginfo.h"
 
-static int try_file(struct elfsyms *e, const char *path)
+#define DEBUG_MAX (4ULL << 30) /* no debug file is bigger */
+
+/*
+ * A debug file's name comes from the binary (.gnu_debuglink), whose owner
+ * may be any user: it is opened as what others control (safefile.h), so a
+ * FIFO or a device cannot hang us. Links are followed only in the
+ * build-id tree, which distributions fill with links.
+ */
+static int try_file(struct elfsyms *e, const char *path, bool follow)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const struct safe_in in = {
+	    .uid = SAFE_ANY_UID, .max_size = DEBUG_MAX, .follow = follow};
+	int fd = safe_open_in(AT_FDCWD, path, &in);
 	int err;
 
 	if (fd < 0)
@@ -37,7 +49,7 @@ static int by_build_id(struct elfsyms *e, const char *root,
 		     debug_root, hex, hex + 2);
 	if (n < 0 || (size_t)n >= sizeof(p))
 		return -ENOENT;
-	return try_file(e, p);
+	return try_file(e, p, true);
 }
 
 static int by_debuglink(struct elfsyms *e, const char *root, const char *path,
@@ -53,15 +65,15 @@ static int by_debuglink(struct elfsyms *e, const char *root, const char *path,
 	dlen = slash - path;
 	if (snprintf(p, sizeof(p), "%s%.*s/%s", root, dlen, path, link) <
 		(int)sizeof(p) &&
-	    !try_file(e, p))
+	    !try_file(e, p, false))
 		return 0;
 	if (snprintf(p, sizeof(p), "%s%.*s/.debug/%s", root, dlen, path, link) <
 		(int)sizeof(p) &&
-	    !try_file(e, p))
+	    !try_file(e, p, false))
 		return 0;
 	if (snprintf(p, sizeof(p), "%s%s%.*s/%s", root, debug_root, dlen, path,
 		     link) < (int)sizeof(p) &&
-	    !try_file(e, p))
+	    !try_file(e, p, false))
 		return 0;
 	return -ENOENT;
 }

@@ -11,8 +11,11 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 #include <elf.h>
+#include "common/safefile.h"
 #include "debuginfo.h"
 #include "sym_internal.h"
+
+#define ELF_MAX (4ULL << 30) /* no code or debug file is bigger */
 
 static size_t slot_of(uint64_t dev, uint64_t ino, size_t cap)
 {
@@ -45,16 +48,27 @@ static int grow(struct symbolizer *s)
 	return 0;
 }
 
-/* Parse one file and, when it has no .symtab, its debug file. */
+/*
+ * Parse one file and, when it has no .symtab, its debug file. open_path
+ * is /proc/PID/map_files/..., a link the kernel resolves to the mapped
+ * file itself, so it is followed; alt_path is the file's name under the
+ * process's root, which its user may have replaced since: no link, and
+ * never a FIFO (safefile.h).
+ */
 static struct elfsyms *load(struct symbolizer *s, const char *open_path,
 			    const char *alt_path, const char *root,
 			    const char *path)
 {
+	static const struct safe_in mapped = {.uid = SAFE_ANY_UID,
+					      .max_size = ELF_MAX,
+					      .follow = true},
+				    named = {.uid = SAFE_ANY_UID,
+					     .max_size = ELF_MAX};
 	struct elfsyms *e;
-	int fd = open(open_path, O_RDONLY | O_CLOEXEC);
+	int fd = safe_open_in(AT_FDCWD, open_path, &mapped);
 
 	if (fd < 0 && alt_path)
-		fd = open(alt_path, O_RDONLY | O_CLOEXEC);
+		fd = safe_open_in(AT_FDCWD, alt_path, &named);
 	if (fd < 0)
 		return NULL;
 	e = elfsyms__from_fd(fd);

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include "common/safefile.h"
 #include "hotspot.h"
 
 const char *const hotspot_sym_names[HS_NR_SYMS] = {
@@ -35,6 +36,12 @@ const char *const hotspot_sym_names[HS_NR_SYMS] = {
     [HS_T_SIZE] = "gHotSpotVMTypeEntrySizeOffset",
     [HS_T_STRIDE] = "gHotSpotVMTypeEntryArrayStride",
 };
+
+/* /proc files and libjvm.so under the process's root: opened as what
+ * the target controls (safefile.h), so a planted FIFO cannot hang us */
+static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
+static const struct safe_in libjvm_file = {.uid = SAFE_ANY_UID,
+					   .max_size = 4ULL << 30};
 
 #define MAX_ENTRIES 20000 /* a table longer than this is not VMStructs */
 #define NAME_MAX_LEN 80 /* type and field names we compare are short */
@@ -393,7 +400,7 @@ static int find_libjvm(uint32_t pid, char *path, size_t cap, uint64_t *start)
 	FILE *f;
 
 	snprintf(fn, sizeof(fn), "/proc/%u/maps", pid);
-	f = fopen(fn, "re");
+	f = safe_fopen_in(AT_FDCWD, fn, &proc_file);
 	if (!f)
 		return -ESRCH;
 	while (fgets(line, sizeof(line), f)) {
@@ -515,9 +522,9 @@ static int read_offsets(struct hotspot *h, struct hotspot_layout *l)
 		return ret;
 	/* through the process's root: a container's libjvm is its own */
 	snprintf(fn, sizeof(fn), "/proc/%u/root%s", h->pid, path);
-	fd = open(fn, O_RDONLY | O_CLOEXEC);
+	fd = safe_open_in(AT_FDCWD, fn, &libjvm_file);
 	if (fd < 0)
-		return errno == ENOENT ? -ENOENT : -errno;
+		return fd;
 	if (fstat(fd, &st))
 		st.st_ino = 0; /* not cached */
 	else if ((c = cache_find(&st))) {

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/safefile.h"
 #include "procmaps.h"
 #include "sym_internal.h"
 
@@ -21,16 +22,23 @@
 #define JIT_HEAD 256 /* bytes hashed to notice a rewritten map */
 #define MAPS_MAX_AGE_NS (5 * 1000 * 1000 * 1000ULL)
 #define PROC_CHECK_NS (1000 * 1000000ULL) /* stat/status at most this often */
+#define JIT_MAP_MAX (1ULL << 30) /* a bigger perf map is not a JVM's */
+#define PROC_FILE_MAX (64 << 20) /* /proc text we read whole */
 
-/* Read a whole (/proc) file, whose size stat cannot tell. -errno or 0. */
+/*
+ * Read a whole (/proc) file, whose size stat cannot tell, up to
+ * PROC_FILE_MAX. Opened as what a target controls (safefile.h). -errno
+ * or 0.
+ */
 static int read_all(const char *path, char **buf, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
+	int fd = safe_open_in(AT_FDCWD, path, &proc_file);
 	size_t cap = 16384, n = 0;
 	char *b;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	b = malloc(cap);
 	while (b) {
 		ssize_t r = read(fd, b + n, cap - n - 1);
@@ -51,6 +59,8 @@ static int read_all(const char *path, char **buf, size_t *len)
 			return 0;
 		}
 		n += r;
+		if (n >= PROC_FILE_MAX)
+			break;
 		if (cap - n < 4096) {
 			char *nb = realloc(b, cap * 2);
 
@@ -93,23 +103,40 @@ static uint64_t status_field(const char *buf, const char *key)
 	return f ? strtoull(f + strlen(key), NULL, 10) : 0;
 }
 
+/* The effective uid ("Uid:" second field), or (uid_t)-1. */
+static uid_t status_euid(const char *buf)
+{
+	const char *f = strstr(buf, "\nUid:");
+	unsigned long uid;
+	char *end;
+
+	if (!f)
+		return (uid_t)-1;
+	strtoul(f + 5, &end, 10); /* the real uid */
+	uid = strtoul(end, NULL, 10);
+	return uid > UINT32_MAX - 1 ? (uid_t)-1 : (uid_t)uid;
+}
+
 /*
  * From /proc/PID/status: the innermost namespace pid ("NSpid:" last
- * field, else pid) and a digest of the executable mappings' sizes
- * (VmExe, VmLib), which changes when code is mapped or unmapped.
+ * field, else pid), the effective uid (whose perf map we trust) and a
+ * digest of the executable mappings' sizes (VmExe, VmLib), which changes
+ * when code is mapped or unmapped.
  */
-static uint32_t read_status(uint32_t pid, uint64_t *vm_exec)
+static uint32_t read_status(uint32_t pid, uint64_t *vm_exec, uid_t *uid)
 {
 	char path[64], *buf, *line, *end, *last = NULL;
 	uint32_t ns = pid;
 	size_t len;
 
 	*vm_exec = 0;
+	*uid = (uid_t)-1;
 	snprintf(path, sizeof(path), "/proc/%u/status", pid);
 	if (read_all(path, &buf, &len))
 		return pid;
 	*vm_exec = status_field(buf, "\nVmExe:") * 1000003 ^
 		   status_field(buf, "\nVmLib:");
+	*uid = status_euid(buf);
 	line = strstr(buf, "\nNSpid:");
 	if (line) {
 		end = strchr(line + 1, '\n');
@@ -151,6 +178,7 @@ static void proc_reset(struct proc *p)
 	p->jit = NULL;
 	p->jit_dev = p->jit_ino = p->jit_off = p->jit_head = 0;
 	p->jit_seen = p->jit_stale = false;
+	p->jit_refused = 0;
 	p->gone = false;
 }
 
@@ -371,6 +399,34 @@ static uint64_t head_hash(int fd, uint64_t upto)
 }
 
 /*
+ * Open the JIT map as what its process's user controls: a regular file
+ * owned by that user or root, not a link, not a FIFO, not over
+ * JIT_MAP_MAX (safefile.h). Anything else is ignored, said once per
+ * process: root must neither wait on it nor read a file the user chose
+ * (its lines would show as frame names).
+ */
+static int jit_open(struct symbolizer *s, struct proc *p, const char *path)
+{
+	struct safe_in in = {.uid = p->uid, .max_size = JIT_MAP_MAX};
+	int fd = safe_open_in(AT_FDCWD, path, &in);
+
+	if (fd >= 0 || p->jit_refused ||
+	    (fd != -ELOOP && fd != -EINVAL && fd != -EPERM && fd != -EFBIG))
+		return fd; /* none (yet), or said already */
+	p->jit_refused = fd;
+	s->st.maps_refused++;
+	if (fd == -EPERM)
+		fprintf(stderr,
+			"mixprof: %s: owned by another user than the "
+			"process's (uid %u) or root: ignored\n",
+			path, (unsigned)p->uid);
+	else
+		fprintf(stderr, "mixprof: %s: %s: ignored\n", path,
+			safe_strerror(fd));
+	return fd;
+}
+
+/*
  * Read what the JIT map gained. A replaced (new inode), shrunk or
  * rewritten (its first bytes changed) file is read again from the start,
  * as a fresh snapshot (jcmd Compiler.perfmap rewrites the whole file).
@@ -386,9 +442,9 @@ static int jit_refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 
 	snprintf(path, sizeof(path), "/proc/%u/root%s/perf-%u.map", p->pid,
 		 s->map_dir, p->nspid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = jit_open(s, p, path);
 	if (fd < 0)
-		return 0; /* no map: not a JIT process (yet) */
+		return 0; /* no (usable) map: not a JIT process (yet) */
 	if (fstat(fd, &st)) {
 		close(fd);
 		return 0;
@@ -460,6 +516,7 @@ int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 {
 	uint64_t starttime, vm_exec;
 	uint32_t nspid;
+	uid_t uid;
 	bool known = p->maps_hash != 0 || p->jit_seen;
 
 	/*
@@ -482,7 +539,9 @@ int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 		proc_reset(p); /* the pid now names another process */
 		proc__changed(s, p);
 	}
-	nspid = read_status(p->pid, &vm_exec);
+	nspid = read_status(p->pid, &vm_exec, &uid);
+	/* setuid() changes it without a new process; unknown: root only */
+	p->uid = uid == (uid_t)-1 ? 0 : uid;
 	if (p->starttime != starttime || !known) {
 		p->starttime = starttime;
 		p->start_real_ns = start_realtime(starttime);

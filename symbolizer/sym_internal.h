@@ -44,6 +44,8 @@ struct proc {
 				 * file rewritten in place (jcmd) */
 	uint64_t jit_last_look; /* now_ns of the last refresh that read it */
 	bool jit_seen, jit_stale;
+	int jit_refused; /* the first refusal of its map, said (-errno) */
+	uid_t uid; /* effective, /proc/PID/status: who may own its map */
 	/* symbolizer__version's gen: a fresh serial on any change that can
 	 * rename an address, JIT lines added aside; 0 before the first */
 	uint64_t version;

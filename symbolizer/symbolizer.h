@@ -159,6 +159,9 @@ void symbolizer__kernel_want(struct symbolizer *s, uint64_t ip);
 struct symbolizer_stats {
 	uint64_t map_lines_bad; /* JIT map lines skipped as malformed */
 	uint64_t maps_stale; /* maps ignored: older than their process */
+	uint64_t maps_refused; /* maps ignored: a link, not a regular file,
+				* another user's or too big (said once per
+				* process on stderr) */
 	uint64_t frames; /* frames resolved */
 	uint64_t frames_unknown; /* of which FRAME_UNKNOWN */
 	uint64_t jit_gap_max_ns; /* longest time between two reads of

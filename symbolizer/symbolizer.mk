@@ -3,9 +3,9 @@
 SYM_SRCS := symtab strpool demangle kallsyms jitline jitmap procmaps \
 	elf_syms debuginfo elf_cache process symbolizer fold hotspot \
 	kernel u64map vmstructs nmethod jlines jthreads jframe jnamer
-SYMBOLIZER_OBJS := $(SYM_SRCS:%=$(BUILD)/symbolizer/%.o)
+SYMBOLIZER_OBJS := $(SYM_SRCS:%=$(BUILD)/symbolizer/%.o) $(COMMON_OBJS)
 SYMBOLIZER_LIBS := -lelf -lz -lstdc++
-CPPFLAGS_symbolizer := -Isymbolizer
+CPPFLAGS_symbolizer := -I. -Isymbolizer
 
 # ELF test cases, built from tests/fixtures/symbolizer/elf/*.c into
 # $(BUILD)/tests/fixtures/symbolizer (SYM_FIX): PIE, non-PIE, a shared
@@ -66,17 +66,18 @@ CPPFLAGS_bench += -Isymbolizer
 # Run: $(BUILD)/symbolizer/fuzz_parsers -max_total_time=60
 .PHONY: sym-fuzz
 sym-fuzz: $(BUILD)/symbolizer/fuzz_parsers
-$(BUILD)/symbolizer/fuzz_parsers: symbolizer/fuzz/parsers.c $(SYM_SRCS:%=symbolizer/%.c)
+$(BUILD)/symbolizer/fuzz_parsers: symbolizer/fuzz/parsers.c $(SYM_SRCS:%=symbolizer/%.c) \
+		common/safefile.c
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
-		-Isymbolizer -o $@ $^ $(SYMBOLIZER_LIBS)
+		-I. -Isymbolizer -o $@ $^ $(SYMBOLIZER_LIBS)
 
 # hotspot.c (VMStructs, Symbols, frame names for interpreted frames): its
 # pure parts over fake tables; the live path is tests/integration/interp_*.
 UNIT_TESTS += $(BUILD)/tests/unit/test_interp_hotspot
 $(BUILD)/tests/unit/test_interp_hotspot: $(BUILD)/tests/unit/test_interp_hotspot.o \
-		$(BUILD)/symbolizer/hotspot.o
+		$(BUILD)/symbolizer/hotspot.o $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lelf
 

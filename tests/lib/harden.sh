@@ -1,0 +1,61 @@
+# Sourced by the harden_* integration tests, after common.sh: a throwaway
+# unprivileged user ($HU, group $HG) who plants files for root's mixprof,
+# removed (with its processes, which the test lists in PIDS_TO_KILL) on
+# every exit path.
+HU=mxh$$$RANDOM
+useradd -M -r -s /usr/sbin/nologin "$HU" || die "useradd $HU"
+HG=$(id -gn "$HU")
+
+cleanup_harden() {
+	cleanup_common # kills PIDS_TO_KILL, removes TMPD
+	userdel "$HU" 2>/dev/null || true
+	id "$HU" >/dev/null 2>&1 && echo "warning: user $HU left" >&2
+	return 0
+}
+trap cleanup_harden EXIT
+
+# as_user CMD...: run CMD as the throwaway user
+as_user() { setpriv --reuid="$HU" --regid="$HG" --clear-groups "$@"; }
+
+# bounded CMD...: run CMD under a 30 s timeout; fail the test when it hung
+# (said on the test's own stderr, fd 9, whatever the caller redirects)
+exec 9>&2
+bounded() {
+	local rc=0
+	timeout --kill-after=5 30 "$@" || rc=$?
+	[ $rc -ne 124 ] && [ $rc -ne 137 ] || die "hung (timed out): $*" 2>&9
+	return $rc
+}
+
+# user_jvm DIR: start a JVM of the user spinning in Spin.spin (JIT code,
+# so its perf map is looked up), working directory DIR; its pid in JPID.
+user_jvm() {
+	if [ ! -f "$TMPD/cls/Spin.class" ]; then
+		mkdir -p "$TMPD/cls"
+		cat >"$TMPD/Spin.java" <<'JAVA'
+public class Spin {
+	static long spin(long x) {
+		for (int i = 0; i < 100000; i++)
+			x = x * 31 + (i ^ (x >>> 7));
+		return x;
+	}
+
+	public static void main(String[] args) {
+		long x = 1;
+		for (;;)
+			x = spin(x) | 1;
+	}
+}
+JAVA
+		javac --release 17 -d "$TMPD/cls" "$TMPD/Spin.java" ||
+			die "javac Spin"
+		chmod -R a+rX "$TMPD/cls"
+	fi
+	(cd "$1" && exec setpriv --reuid="$HU" --regid="$HG" --clear-groups \
+		java -XX:-UsePerfData -cp "$TMPD/cls" Spin) &
+	JPID=$!
+	PIDS_TO_KILL+=("$JPID")
+	wait_for 20 grep -q libjvm "/proc/$JPID/maps" || die "JVM did not start"
+	wait_for 20 grep -qs "^Uid:.*$(id -u "$HU")" "/proc/$JPID/status" ||
+		die "JVM not run by $HU"
+}
