@@ -23,6 +23,7 @@
 /* interp__version of keys without a list: not a JVM (yet), or a JVM */
 #define V_NONE 1
 #define V_JVM 2
+#define MAX_THREADS 8192 /* Java threads of one JVM given anchors */
 
 enum jvm_state { J_TRY, J_JVM, J_NOT };
 
@@ -33,6 +34,9 @@ struct jvm {
 	uint64_t next_try_ns;
 	uint64_t start, end; /* the interpreter, once known */
 	struct hotspot *h;
+	bool anchors; /* its threads go to the sampler's java_threads */
+	uint32_t *tids; /* the tids given to it, sorted */
+	size_t ntids;
 };
 
 /* (pid, class Symbol*, method Symbol*) -> name */
@@ -76,6 +80,7 @@ struct interp {
 	uint32_t self; /* our pid */
 	struct interp_stack scratch;
 	struct interp_stats st;
+	struct hotspot_thread *threads; /* MAX_THREADS: a JVM's thread list */
 };
 
 static uint64_t mix(uint64_t h)
@@ -115,8 +120,11 @@ void interp__free(struct interp *in)
 {
 	if (!in)
 		return;
-	for (size_t i = 0; i < in->jvms_cap; i++)
+	for (size_t i = 0; i < in->jvms_cap; i++) {
 		hotspot__free(in->jvms[i].h);
+		free(in->jvms[i].tids);
+	}
+	free(in->threads);
 	free(in->jvms);
 	free(in->names);
 	free_lists(in->lists, in->lists_cap);
@@ -172,6 +180,101 @@ static struct jvm *jvm_find(const struct interp *in, uint32_t pid)
 	return j->pid ? j : NULL;
 }
 
+/* ---- threads ------------------------------------------------------------ */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	return cmp_u32(&((const struct hotspot_thread *)a)->tid,
+		       &((const struct hotspot_thread *)b)->tid);
+}
+
+/*
+ * Give the sampler j's Java threads now (tid -> JavaThread*), and take
+ * back those gone: once per tick, so a new thread's first tick or so of
+ * samples has no anchor (STAT_NO_THREAD counts its broken walks).
+ */
+static void refresh_threads(struct interp *in, struct jvm *j)
+{
+	struct hotspot_thread *t = in->threads;
+	uint32_t *tids;
+	size_t k = 0;
+	int n;
+
+	if (!t && !(t = in->threads = calloc(MAX_THREADS, sizeof(*t))))
+		return;
+	n = hotspot__threads(j->h, t, MAX_THREADS);
+	if (n < 0)
+		return; /* keep what we gave: the JVM may be exiting */
+	qsort(t, n, sizeof(*t), cmp_thread);
+	tids = malloc((n ? n : 1) * sizeof(*tids));
+	if (!tids)
+		return;
+	for (int i = 0; i < n; i++) {
+		tids[i] = t[i].tid;
+		if (sampler__set_thread(in->smp, t[i].tid, t[i].thread))
+			in->st.threads_full++;
+	}
+	/* both sorted: the old tids not in the new list are gone */
+	for (size_t i = 0; i < j->ntids; i++) {
+		while (k < (size_t)n && tids[k] < j->tids[i])
+			k++;
+		if (k == (size_t)n || tids[k] != j->tids[i])
+			sampler__clear_thread(in->smp, j->tids[i]);
+	}
+	free(j->tids);
+	j->tids = tids;
+	j->ntids = n;
+}
+
+/* A new tick: every JVM's threads again. */
+static void refresh_all_threads(struct interp *in)
+{
+	for (size_t i = 0; i < in->jvms_cap; i++) {
+		struct jvm *j = &in->jvms[i];
+
+		if (j->pid && j->state == J_JVM && j->anchors && j->h)
+			refresh_threads(in, j);
+	}
+}
+
+/*
+ * The HotSpot unwinder's part of p (sampler.h), when the layout has it;
+ * whether the frame anchors are usable too.
+ */
+static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
+{
+	if (!u->ok || !u->nheaps || u->nheaps > UNWIND_HEAPS)
+		return false;
+	p->nheaps = u->nheaps;
+	for (uint32_t i = 0; i < u->nheaps; i++) {
+		p->heap[i].lo = u->heap[i].lo;
+		p->heap[i].hi = u->heap[i].hi;
+		p->heap[i].segmap = u->heap[i].segmap;
+		p->heap[i].log2_seg = u->heap[i].log2_seg;
+	}
+	p->flags = (u->code_is_offset ? UNWIND_CODE_OFFSET : 0) |
+		   (u->fc16 ? UNWIND_FC16 : 0);
+	p->hb_size = u->hb_size;
+	p->off_cb_size = u->off_cb_size;
+	p->off_cb_frame_complete = u->off_cb_frame_complete;
+	p->off_cb_frame_size = u->off_cb_frame_size;
+	p->off_cb_code = u->off_cb_code;
+	/* the BPF walk reads the anchor's three words at once */
+	if (!u->threads_ok || u->off_fa_pc != u->off_fa_sp + 8 ||
+	    u->off_fa_fp != u->off_fa_sp + 16)
+		return false;
+	p->off_anchor = u->off_jt_anchor + u->off_fa_sp;
+	p->flags |= UNWIND_ANCHORS;
+	return true;
+}
+
 /*
  * Is pid a JVM whose interpreter we can walk? A JVM being launched maps
  * libjvm.so and generates its interpreter within its first few hundred
@@ -213,6 +316,7 @@ static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.cp_base = l->cp_size;
 	p.off_klass_name = l->off_klass_name;
 	p.off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF == INTERP_NO_OFF */
+	j->anchors = unwind_fields(&l->u, &p);
 	if (sampler__set_interp(in->smp, j->pid, &p)) {
 		hotspot__free(j->h);
 		j->h = NULL;
@@ -223,6 +327,10 @@ static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	j->end = l->interp_end;
 	j->state = J_JVM;
 	in->st.jvms++;
+	if (p.nheaps)
+		in->st.unwound++;
+	if (j->anchors)
+		refresh_threads(in, j);
 }
 
 /* ---- names -------------------------------------------------------------- */
@@ -461,6 +569,7 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 
 	if (now_ns != in->now_ns) { /* a new tick */
 		in->now_ns = now_ns;
+		refresh_all_threads(in);
 		/* lists nobody used for 10 s: their keys are long drained */
 		if (now_ns - in->last_sweep_ns > 10 * RESOLVE_NS) {
 			in->last_sweep_ns = now_ns;

@@ -60,6 +60,8 @@ struct interp_stats {
 	uint64_t jvms; /* processes whose interpreter is walked */
 	uint64_t misaligned; /* listed frames whose pc did not match */
 	uint64_t unreadable; /* listed frames without readable names */
+	uint64_t unwound; /* of the JVMs: compiled frames unwound */
+	uint64_t threads_full; /* Java threads the sampler had no room for */
 };
 void interp__stats(const struct interp *in, struct interp_stats *st);
 

@@ -9,6 +9,7 @@
 #include "attach.h"
 #include "jmap_status.h"
 #include "jvmprep.h"
+#include "launch.h"
 
 /* Path of libjmap.so next to the mixprof binary, or NULL if absent. */
 char *agent_path(void)
@@ -85,7 +86,9 @@ void jvmprep(uint32_t pid, bool attach)
 		return;
 	if (attach && !has_agent(pid))
 		attach_agent(pid);
-	if (!hotspot_preserves_fp(pid))
+	/* the HotSpot unwinder needs no flag: the summary tells how many
+	 * stacks reached their thread's root */
+	if (launch__needs_fp() && !hotspot_preserves_fp(pid))
 		fprintf(stderr,
 			"mixprof: %u: JVM runs without "
 			"-XX:+PreserveFramePointer: callers of compiled Java "

@@ -74,6 +74,7 @@ struct run {
 	bool launched, child_done;
 	int child_status;
 	int old_maxstack;
+	uint32_t unwind_mode; /* enum unwind_mode */
 	uint64_t now_ns, end_ns;
 	bool final;
 	bool full; /* refresh every process, not only JVMs */
@@ -281,11 +282,12 @@ static int setup_depth(struct run *r)
 	cur = maxstack__get();
 	if (cur < 8)
 		return ret;
+	/* user stacks are walked by our own program: only the kernel's
+	 * own stacks are cut at its limit */
 	fprintf(stderr,
 		"mixprof: cannot raise kernel.perf_event_max_stack "
-		"to %u (%s); stacks are cut at %d frames\n",
+		"to %u (%s); kernel stacks are cut at %d frames\n",
 		r->o.stack_depth, strerror(-ret), cur);
-	r->o.stack_depth = cur;
 	return 0;
 }
 
@@ -304,6 +306,26 @@ static uint32_t auto_counts_size(const struct run *r)
 	while (size < keys && size < (1U << 24))
 		size <<= 1;
 	return size;
+}
+
+/*
+ * MIXPROF_UNWIND (a debug switch): "fp" walks JVMs by frame pointers
+ * only, "check" walks each JVM sample both ways and counts agreement;
+ * unset or "hotspot", the HotSpot unwinder. -EINVAL for anything else.
+ */
+static int unwind_mode(uint32_t *mode)
+{
+	const char *e = getenv("MIXPROF_UNWIND");
+
+	if (!e || !strcmp(e, "hotspot"))
+		*mode = UNWIND_MODE_HOTSPOT;
+	else if (!strcmp(e, "fp"))
+		*mode = UNWIND_MODE_FP;
+	else if (!strcmp(e, "check"))
+		*mode = UNWIND_MODE_CHECK;
+	else
+		return -EINVAL;
+	return 0;
 }
 
 static int setup_bpf(struct run *r)
@@ -327,6 +349,13 @@ static int setup_bpf(struct run *r)
 	char caps[64];
 	int i, ret;
 
+	if (unwind_mode(&cfg.unwind_mode)) {
+		fprintf(stderr, "mixprof: MIXPROF_UNWIND=%s: not fp, hotspot "
+				"or check\n",
+			getenv("MIXPROF_UNWIND"));
+		return -EINVAL;
+	}
+	r->unwind_mode = cfg.unwind_mode;
 	r->smp = sampler__new(&cfg);
 	if (!r->smp) {
 		ret = -errno;
@@ -639,6 +668,65 @@ static void lost_stacks(const struct stackfold_stats *fs, const uint64_t *st)
 	fprintf(stderr, ")\n");
 }
 
+/*
+ * Whole stacks: how many user stacks reach their thread's root, which
+ * walks broke and why (each with what to do), and in check mode how
+ * often the HotSpot walk and the frame-pointer walk agreed.
+ */
+static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
+			const uint64_t *st)
+{
+	static const char *const why[UNWIND_NR][2] = {
+	    [UNWIND_NO_BLOB] = {"no codeblob", "a pc in the code cache that "
+					       "HotSpot's tables do not place"},
+	    [UNWIND_BAD_PC] = {"bad pc", "a compiled frame whose caller is "
+					 "not code: a layout we do not know"},
+	    [UNWIND_BAD_FP] = {"bad fp",
+			       "native code built without frame pointers, or "
+			       "a Java thread younger than a drain tick"},
+	    [UNWIND_BAD_SP] = {"bad sp", "a walk leaving the thread's stack"},
+	    [UNWIND_READ] = {"unreadable", "stack memory gone (a thread "
+					   "exiting)"},
+	    [UNWIND_EARLY] = {"jvm not read yet",
+				"samples of a JVM's first tick, before its "
+				"tables were read"},
+	};
+	uint64_t broken = 0;
+
+	if (!fs->user_samples)
+		return;
+	for (int i = 0; i < UNWIND_NR; i++)
+		broken += fs->broken[i];
+	fprintf(stderr,
+		"mixprof:   whole stacks: %.1f%% of %" PRIu64
+		" samples with a user stack reach their thread's root; "
+		"%" PRIu64 " walks broke\n",
+		100.0 * fs->root_samples / fs->user_samples, fs->user_samples,
+		broken);
+	for (int i = 1; i < UNWIND_NR; i++)
+		if (fs->broken[i])
+			fprintf(stderr,
+				"mixprof:     %" PRIu64 " [unwind: %s]: %s\n",
+				fs->broken[i], why[i][0], why[i][1]);
+	if (verbose)
+		fprintf(stderr,
+			"mixprof:   unwinder: %" PRIu64 " resumed at a Java "
+			"frame anchor, %" PRIu64 " broken native walks "
+			"of threads not (yet) known as Java threads\n",
+			st[STAT_ANCHOR], st[STAT_NO_THREAD]);
+	if (r->unwind_mode == UNWIND_MODE_CHECK)
+		fprintf(stderr,
+			"mixprof:   check: the HotSpot and frame-pointer walks "
+			"agree on %" PRIu64 " of %" PRIu64 " JVM samples "
+			"(%.2f%%)\n",
+			st[STAT_CHECK_SAME],
+			st[STAT_CHECK_SAME] + st[STAT_CHECK_DIFF],
+			st[STAT_CHECK_SAME] + st[STAT_CHECK_DIFF]
+			    ? 100.0 * st[STAT_CHECK_SAME] /
+				  (st[STAT_CHECK_SAME] + st[STAT_CHECK_DIFF])
+			    : 0.0);
+}
+
 /* Account for every sample: what was written, what was lost and why. */
 static void summary(struct run *r)
 {
@@ -684,6 +772,8 @@ static void summary(struct run *r)
 			"mixprof:   %" PRIu64 " stacks truncated at "
 			"%u frames (raise --stack-depth)\n",
 			fs->truncated, r->o.stack_depth);
+	if (!r->o.kernel_only)
+		stack_truth(r, fs, st);
 	if (st[STAT_USER_EMPTY] && !r->o.kernel_only)
 		fprintf(stderr,
 			"mixprof:   %" PRIu64 " samples without a "

@@ -13,7 +13,8 @@
 #include "sampler_int.h"
 
 _Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
-_Static_assert(sizeof(struct interp_proc) == 48, "interp_proc layout");
+_Static_assert(sizeof(struct interp_proc) == 208, "interp_proc layout");
+_Static_assert(sizeof(struct unwind_heap) == 32, "unwind_heap layout");
 _Static_assert(sizeof(struct interp_frame) == 40, "interp_frame layout");
 _Static_assert(sizeof(struct interp_stack) == 8 + 40 * INTERP_MAX_FRAMES,
 	       "interp_stack layout");
@@ -103,6 +104,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	skel->rodata->user_stacks = cfg->user;
 	skel->rodata->kernel_stacks = cfg->kernel;
 	skel->rodata->interp_walk = cfg->user && !cfg->no_interp;
+	skel->rodata->unwind_mode = cfg->unwind_mode;
 	ret = size_maps(skel, cfg);
 	if (ret)
 		goto fail;
@@ -270,6 +272,22 @@ int sampler__set_interp(struct sampler *s, uint32_t pid,
 int sampler__clear_interp(struct sampler *s, uint32_t pid)
 {
 	if (bpf_map__delete_elem(s->skel->maps.interp_procs, &pid, sizeof(pid),
+				 0))
+		return -errno;
+	return 0;
+}
+
+int sampler__set_thread(struct sampler *s, uint32_t tid, uint64_t thread)
+{
+	if (bpf_map__update_elem(s->skel->maps.java_threads, &tid, sizeof(tid),
+				 &thread, sizeof(thread), BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+int sampler__clear_thread(struct sampler *s, uint32_t tid)
+{
+	if (bpf_map__delete_elem(s->skel->maps.java_threads, &tid, sizeof(tid),
 				 0))
 		return -errno;
 	return 0;

@@ -28,6 +28,9 @@ struct stackfold_cfg {
 /* Per-run counts of samples (not keys) that lost something. */
 struct stackfold_stats {
 	uint64_t truncated; /* a stack hit depth */
+	uint64_t user_samples; /* samples with a user stack */
+	uint64_t root_samples; /* ... whose stack reaches a thread's root */
+	uint64_t broken[UNWIND_NR]; /* ... whose walk broke, by reason */
 	uint64_t user_lost; /* user stack missing from the stack map */
 	uint64_t kern_lost; /* kernel stack missing */
 	/* interpreted frames (frames and samples, weighted by count) */
