@@ -588,6 +588,14 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 		list_of(in, k);
 }
 
+void interp__prepare(struct interp *in, uint32_t pid)
+{
+	struct jvm *j = pid != in->self ? jvm_get(in, pid) : NULL;
+
+	if (j && j->state == J_TRY)
+		jvm_try(in, j, 0);
+}
+
 int interp__names(struct interp *in, const struct sample_key *k,
 		  const uint64_t *ips, int n, const char **names)
 {

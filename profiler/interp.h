@@ -36,6 +36,12 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 		  uint64_t now_ns);
 
 /*
+ * Learn process pid now, before sampling starts (-p): a running JVM's
+ * first samples are then unwound by its own tables, not walked "pending".
+ */
+void interp__prepare(struct interp *in, uint32_t pid);
+
+/*
  * Names for the interpreted frames of k, whose user stack is ips[0..n)
  * (leaf first, as the stack map holds it): names[i] gets the name of
  * frame i, or NULL when it is not an interpreted frame we could name.

@@ -509,6 +509,9 @@ static int start(struct run *r)
 	if (r->o.nr_probes)
 		return start_probes(r);
 
+	/* running JVMs unwound by their tables from the first sample */
+	for (int i = 0; i < r->o.nr_pids; i++)
+		stackfold__prepare(r->sf, r->o.pids[i]);
 	/* time starts when sampling does, not when loading did */
 	r->tb.start_ns = now_ns();
 	r->wall_start = time(NULL);

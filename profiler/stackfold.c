@@ -463,6 +463,12 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)
 	return &sf->st;
 }
 
+void stackfold__prepare(struct stackfold *sf, uint32_t pid)
+{
+	if (sf->interp)
+		interp__prepare(sf->interp, pid);
+}
+
 void stackfold__seen(struct stackfold *sf, const struct sample_key *k,
 		     uint64_t now_ns)
 {

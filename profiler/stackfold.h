@@ -63,6 +63,9 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    const char *proc_comm);
 const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
 
+/* A process known before sampling starts (-p): interp__prepare(). */
+void stackfold__prepare(struct stackfold *sf, uint32_t pid);
+
 /*
  * Key k is in the counts map at now_ns (call for every key, every drain
  * tick, before it is taken): names its interpreted frames while the
