@@ -588,6 +588,16 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 		list_of(in, k);
 }
 
+int interp__describe(const struct interp *in, uint32_t pid, char *buf,
+		     size_t cap)
+{
+	const struct jvm *j = jvm_find(in, pid);
+
+	if (!j || j->state != J_JVM || !j->h)
+		return -ENOENT;
+	return hotspot__unwind_describe(&hotspot__layout(j->h)->u, buf, cap);
+}
+
 void interp__prepare(struct interp *in, uint32_t pid)
 {
 	struct jvm *j = pid != in->self ? jvm_get(in, pid) : NULL;

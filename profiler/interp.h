@@ -18,6 +18,7 @@
 #define MIXPROF_INTERP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "sampler_ctl.h"
 
@@ -40,6 +41,10 @@ void interp__seen(struct interp *in, const struct sample_key *k,
  * first samples are then unwound by its own tables, not walked "pending".
  */
 void interp__prepare(struct interp *in, uint32_t pid);
+
+/* What the unwinder knows of JVM pid, one line: its length, or -ENOENT. */
+int interp__describe(const struct interp *in, uint32_t pid, char *buf,
+		     size_t cap);
 
 /*
  * Names for the interpreted frames of k, whose user stack is ips[0..n)

@@ -510,8 +510,14 @@ static int start(struct run *r)
 		return start_probes(r);
 
 	/* running JVMs unwound by their tables from the first sample */
-	for (int i = 0; i < r->o.nr_pids; i++)
-		stackfold__prepare(r->sf, r->o.pids[i]);
+	for (int i = 0; i < r->o.nr_pids; i++) {
+		char d[512];
+
+		if (stackfold__prepare(r->sf, r->o.pids[i], d, sizeof(d)) >
+			0 &&
+		    verbose)
+			fprintf(stderr, "mixprof: %u: %s\n", r->o.pids[i], d);
+	}
 	/* time starts when sampling does, not when loading did */
 	r->tb.start_ns = now_ns();
 	r->wall_start = time(NULL);

@@ -463,10 +463,13 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)
 	return &sf->st;
 }
 
-void stackfold__prepare(struct stackfold *sf, uint32_t pid)
+int stackfold__prepare(struct stackfold *sf, uint32_t pid, char *buf,
+		       size_t cap)
 {
-	if (sf->interp)
-		interp__prepare(sf->interp, pid);
+	if (!sf->interp)
+		return -ENOENT;
+	interp__prepare(sf->interp, pid);
+	return interp__describe(sf->interp, pid, buf, cap);
 }
 
 void stackfold__seen(struct stackfold *sf, const struct sample_key *k,

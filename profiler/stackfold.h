@@ -63,8 +63,12 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    const char *proc_comm);
 const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
 
-/* A process known before sampling starts (-p): interp__prepare(). */
-void stackfold__prepare(struct stackfold *sf, uint32_t pid);
+/*
+ * A process known before sampling starts (-p): interp__prepare(), then
+ * interp__describe() into buf (its length, or -ENOENT: not a JVM).
+ */
+int stackfold__prepare(struct stackfold *sf, uint32_t pid, char *buf,
+		       size_t cap);
 
 /*
  * Key k is in the counts map at now_ns (call for every key, every drain

@@ -821,6 +821,31 @@ int hotspot__method_symbols(struct hotspot *h, uint64_t method,
 	return 0;
 }
 
+int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
+			     size_t cap)
+{
+	size_t n;
+
+	if (!u->ok)
+		return snprintf(buf, cap, "no unwinder (CodeBlob or CodeHeap "
+					  "fields missing)");
+	n = snprintf(buf, cap,
+		     "CodeBlob _size %u _frame_size %u "
+		     "_frame_complete_offset %u%s %s %u, HeapBlock %u bytes, "
+		     "anchor %s at JavaThread+%u, %u heaps:",
+		     u->off_cb_size, u->off_cb_frame_size,
+		     u->off_cb_frame_complete, u->fc16 ? " (s16)" : "",
+		     u->code_is_offset ? "_code_offset" : "_code_begin",
+		     u->off_cb_code, u->hb_size, u->threads_ok ? "yes" : "no",
+		     u->off_jt_anchor, u->nheaps);
+	for (uint32_t i = 0; i < u->nheaps && n < cap; i++)
+		n += snprintf(buf + n, cap - n,
+			      " [%#" PRIx64 "-%#" PRIx64 " seg %u]",
+			      u->heap[i].lo, u->heap[i].hi,
+			      1u << u->heap[i].log2_seg);
+	return n < cap ? (int)n : (int)cap - 1;
+}
+
 int hotspot__threads(struct hotspot *h, struct hotspot_thread *out, int cap)
 {
 	return hotspot__threads_read(&h->mem, &h->layout.u, out, cap);

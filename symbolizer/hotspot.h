@@ -183,6 +183,10 @@ int hotspot__method_symbols(struct hotspot *h, uint64_t method,
  */
 int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf, size_t cap,
 			 int32_t *hash);
+/* The unwinder's offsets and heaps, one line into buf: its length. */
+int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
+			     size_t cap);
+
 /* hotspot__threads_read() on this JVM. */
 int hotspot__threads(struct hotspot *h, struct hotspot_thread *out, int cap);
 void hotspot__free(struct hotspot *h);
