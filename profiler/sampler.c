@@ -3,6 +3,7 @@
  * each online CPU (see sampler_ctl.h); the drain is in drain.c.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,30 @@ static int load_fork(struct sampler *s)
 	return fork_bpf__load(f) ? -errno : 0;
 }
 
+/*
+ * MIXPROF_VERIFIER_STATS (a debug switch, for the bench): ask the
+ * verifier for its statistics of prog before the load (before), print
+ * its "processed N insns" line after it.
+ */
+static void verifier_stats(struct bpf_program *prog, bool before)
+{
+	static char log[64 << 10];
+	char *p;
+
+	if (!getenv("MIXPROF_VERIFIER_STATS"))
+		return;
+	if (before) {
+		log[0] = 0;
+		bpf_program__set_log_buf(prog, log, sizeof(log));
+		bpf_program__set_log_level(prog, 4);
+		return;
+	}
+	p = strstr(log, "processed ");
+	if (p)
+		fprintf(stderr, "mixprof: verifier: %.*s\n",
+			(int)strcspn(p, "\n"), p);
+}
+
 struct sampler *sampler__new(const struct sampler_cfg *cfg)
 {
 	struct sampler *s = calloc(1, sizeof(*s));
@@ -112,7 +137,9 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	bpf_program__set_autoload(cfg->usdt ? skel->progs.mixprof_sample
 					    : skel->progs.mixprof_entry,
 				  false);
+	verifier_stats(skel->progs.mixprof_sample, true);
 	ret = sampler_bpf__load(skel);
+	verifier_stats(skel->progs.mixprof_sample, false);
 	if (!ret && cfg->filter_pids && !cfg->usdt)
 		ret = load_fork(s);
 	if (ret)
