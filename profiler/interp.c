@@ -489,46 +489,71 @@ static void renamed(struct interp *in, struct list_ent *e)
 	}
 }
 
-/* Name the frames of e from the BPF list (the interp map entry). */
+/* Name one listed frame s of j into f. */
+static void name_frame(struct interp *in, struct jvm *j,
+		       const struct interp_frame *s, struct list_frame *f)
+{
+	uint64_t ks = s->klass_name, ns = s->name;
+
+	f->idx = s->idx;
+	f->ip = s->ip;
+	f->name = NULL;
+	/* a pending walk kept every frame and its pc: only the interpreted
+	 * ones count (a known JVM's list has only those, without their pc) */
+	if (s->ip && !in_interp(j, s->ip))
+		return;
+	/* a pending walk kept only the Method*: follow it now (a JVM's
+	 * first moments, long before any class unloads) */
+	if (!ks && s->method) {
+		hotspot__method_symbols(j->h, s->method, &ks, &ns);
+		f->name = name_of(in, j, ks, ns, -1);
+		return;
+	}
+	f->name = name_of(in, j, ks, ns,
+			  hotspot__layout(j->h)->off_sym_hash == HOTSPOT_NO_OFF
+			      ? -1
+			      : (int64_t)s->hashes);
+}
+
+/*
+ * Name the frames of e from the BPF list (the interp map entry) and the
+ * chunks it links to (deeper stacks: sampler.h). A chunk gone since (the
+ * LRU map evicted it) leaves a list named before as it was; a new one
+ * gets the frames that could be read.
+ */
 static int resolve(struct interp *in, struct jvm *j, struct list_ent *e)
 {
 	struct interp_stack *st = &in->scratch;
-	struct list_frame *f;
-	uint32_t i, nr;
+	struct list_frame *f = NULL, *nf;
+	uint64_t key = e->id;
+	uint32_t i, n, nr = 0;
 
-	if (sampler__interp(in->smp, e->id, st))
-		return -ENOENT;
-	nr = st->nr < INTERP_MAX_FRAMES ? st->nr : INTERP_MAX_FRAMES;
-	f = realloc(e->f, (nr ? nr : 1) * sizeof(*f));
-	if (!f)
+	for (int c = 0; c < INTERP_MAX_CHUNKS && key; c++) {
+		if (c ? sampler__interp_chunk(in->smp, key, st)
+		      : sampler__interp(in->smp, key, st)) {
+			if (!c || e->nr) {
+				free(f);
+				return -ENOENT;
+			}
+			break;
+		}
+		n = st->nr < INTERP_MAX_FRAMES ? st->nr : INTERP_MAX_FRAMES;
+		nf = realloc(f, (nr + n ? nr + n : 1) * sizeof(*f));
+		if (!nf) {
+			free(f);
+			return -ENOMEM;
+		}
+		f = nf;
+		for (i = 0; i < n; i++)
+			name_frame(in, j, &st->f[i], &f[nr + i]);
+		nr += n;
+		key = st->prev;
+	}
+	if (!f && !(f = malloc(sizeof(*f))))
 		return -ENOMEM;
+	free(e->f);
 	e->f = f;
 	e->nr = nr;
-	for (i = 0; i < nr; i++) {
-		struct interp_frame *s = &st->f[i];
-		uint64_t ks = s->klass_name, ns = s->name;
-
-		f[i].idx = s->idx;
-		f[i].ip = s->ip;
-		f[i].name = NULL;
-		/* a pending walk kept every frame and its pc: only the
-		 * interpreted ones count (a known JVM's list has only those,
-		 * without their pc) */
-		if (s->ip && !in_interp(j, s->ip))
-			continue;
-		/* a pending walk kept only the Method*: follow it now (a
-		 * JVM's first moments, long before any class unloads) */
-		if (!ks && s->method) {
-			hotspot__method_symbols(j->h, s->method, &ks, &ns);
-			f[i].name = name_of(in, j, ks, ns, -1);
-			continue;
-		}
-		f[i].name = name_of(in, j, ks, ns,
-				    hotspot__layout(j->h)->off_sym_hash ==
-					    HOTSPOT_NO_OFF
-					? -1
-					: (int64_t)s->hashes);
-	}
 	e->resolved_ns = in->now_ns;
 	renamed(in, e);
 	return 0;

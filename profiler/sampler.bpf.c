@@ -112,6 +112,14 @@ struct {
 	__uint(max_entries, 4096); /* set by user space before load */
 } interp SEC(".maps");
 
+/* full chunks of deep interpreted lists (sampler.h): evicted when old */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, __u64);
+	__type(value, struct interp_stack);
+	__uint(max_entries, 1024);
+} interp_chunks SEC(".maps");
+
 /* one stack under construction per CPU (too big for the BPF stack) */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -272,7 +280,7 @@ struct walk {
 	__u32 tid;
 	__u32 hotspot; /* the HotSpot rules (not UNWIND_MODE_FP) */
 	__u32 a_state; /* the frame anchor: enum anchor_state */
-	__u32 pad;
+	__u32 chunks; /* interpreted frames' chunks stored (sampler.h) */
 	__u64 a_sp, a_pc, a_fp; /* the anchor, once read */
 };
 
@@ -417,8 +425,18 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx,
 		if (bpf_probe_read_user(fr, 16, (const void *)w->fp))
 			return -1;
 	}
-	if (n >= INTERP_MAX_FRAMES)
-		return 0;
+	if (n >= INTERP_MAX_FRAMES) {
+		/* full: store it as a chunk, the next one links to it */
+		__u64 key = mix(w->h, INTERP_CHUNK_TAG);
+
+		if (w->chunks + 1 >= INTERP_MAX_CHUNKS)
+			return 0;
+		if (bpf_map_update_elem(&interp_chunks, &key, st, BPF_ANY))
+			return 0;
+		w->chunks++;
+		st->prev = key;
+		n = 0;
+	}
 	f = &st->f[n & (INTERP_MAX_FRAMES - 1)];
 	f->idx = idx;
 	f->hashes = 0;
@@ -861,6 +879,7 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tid,
 		return STACK_NONE;
 	w.p = p;
 	w.st->nr = 0;
+	w.st->prev = 0;
 	w.ip = ip;
 	w.sp = sp;
 	w.sp0 = sp;

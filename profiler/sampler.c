@@ -17,7 +17,7 @@ _Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
 _Static_assert(sizeof(struct interp_proc) == 208, "interp_proc layout");
 _Static_assert(sizeof(struct unwind_heap) == 32, "unwind_heap layout");
 _Static_assert(sizeof(struct interp_frame) == 40, "interp_frame layout");
-_Static_assert(sizeof(struct interp_stack) == 8 + 40 * INTERP_MAX_FRAMES,
+_Static_assert(sizeof(struct interp_stack) == 16 + 40 * INTERP_MAX_FRAMES,
 	       "interp_stack layout");
 _Static_assert((INTERP_MAX_FRAMES & (INTERP_MAX_FRAMES - 1)) == 0,
 	       "BPF masks frame indices with INTERP_MAX_FRAMES - 1");
@@ -316,6 +316,15 @@ int sampler__clear_thread(struct sampler *s, uint32_t tid)
 {
 	if (bpf_map__delete_elem(s->skel->maps.java_threads, &tid, sizeof(tid),
 				 0))
+		return -errno;
+	return 0;
+}
+
+int sampler__interp_chunk(struct sampler *s, uint64_t key,
+			  struct interp_stack *out)
+{
+	if (bpf_map__lookup_elem(s->skel->maps.interp_chunks, &key, sizeof(key),
+				 out, sizeof(*out), 0))
 		return -errno;
 	return 0;
 }

@@ -192,11 +192,23 @@ struct interp_frame {
 	__u64 name; /* Symbol* of the method's name, or 0 */
 };
 
+/*
+ * A list, or a chunk of one. A stack with more than INTERP_MAX_FRAMES
+ * interpreted frames is kept in chunks of that many: the walk stores each
+ * full chunk in the interp_chunks map (an LRU: nothing need free them)
+ * under a key from the hash of every frame so far, and links the next
+ * chunk to it (prev); the list in the interp map is the last, outermost
+ * chunk. Up to INTERP_MAX_CHUNKS chunks: every interpreted frame of a
+ * 4,096-frame stack is named.
+ */
 struct interp_stack {
 	__u32 nr; /* frames used */
 	__u32 pad;
+	__u64 prev; /* the chunk of the frames nearer the leaf, or 0 */
 	struct interp_frame f[INTERP_MAX_FRAMES];
 };
+#define INTERP_MAX_CHUNKS 64
+#define INTERP_CHUNK_TAG 0x636875ULL /* chunk keys apart from list ids */
 
 /* Per-CPU counters for the end-of-run summary: index into stats map. */
 enum sampler_stat {

@@ -105,6 +105,9 @@ int sampler__clear_interp(struct sampler *s, uint32_t pid);
  * *out; 0, or -ENOENT when gone. Entries live until their keys are taken.
  */
 int sampler__interp(struct sampler *s, uint64_t id, struct interp_stack *out);
+/* A chunk of a deep list (its prev link), as sampler__interp. */
+int sampler__interp_chunk(struct sampler *s, uint64_t key,
+			  struct interp_stack *out);
 /*
  * Java thread tid's JavaThread* (the unwinder's frame anchors), or forget
  * the thread. 0 or negative errno (-E2BIG: the map is full).
