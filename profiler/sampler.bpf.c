@@ -266,17 +266,15 @@ static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
 	return store_stack((__u64)n / 8, lost, true);
 }
 
-/* State of one user stack walk, shared with the bpf_loop callbacks. */
+/* One step of a user stack walk (unwind_step, check mode's walk). */
 struct walk {
 	const struct interp_proc *p; /* the JVM, or NULL: fp rules alone */
 	struct interp_stack *st;
 	__u64 h; /* hash of the kept interpreted frames: their list's id */
-	__u64 *ips; /* the user stack being taken (stack_scratch) */
+	__u64 *ips; /* the stack taken (check mode) */
 	__u64 *t; /* the CPU's walk_scratch */
 	__u64 ip, sp, fp; /* the current frame's pc, sp and frame pointer */
 	__u64 sp0; /* the sample's sp: the stack's bottom */
-	__u32 nr; /* frames kept */
-	__u32 end; /* enum unwind_reason that ended the walk, or 0 */
 	__u32 tid;
 	__u32 hotspot; /* the HotSpot rules (not UNWIND_MODE_FP) */
 	__u32 a_state; /* the frame anchor: enum anchor_state */
@@ -744,44 +742,119 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 }
 
 /*
+ * What a walk carries from step to step, per CPU: scalars only, so that
+ * the step can be a global function (below) that finds its pointers
+ * itself.
+ */
+struct wstate {
+	__u64 ip, sp, fp, sp0, h;
+	__u64 a_sp, a_pc, a_fp;
+	__u32 tgid, tid, hotspot, a_state, chunks, jvm;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct wstate);
+	__uint(max_entries, 1);
+} walk_state SEC(".maps");
+
+/*
+ * Go from frame idx (the CPU's walk_state) to its caller by the rules of
+ * its code (sampler.h): STEP_ON, STEP_END (the stack's natural end: a
+ * zero fp) or -enum unwind_reason. A global function, verified once
+ * whatever the caller's state: inlined into the bpf_loop callback, the
+ * walk's branches made the verifier process 32k instructions, and a
+ * start-up that slow under CPU contention (a JVM at nice -15) missed
+ * whole seconds of a -p run.
+ */
+__noinline int unwind_step(__u32 idx)
+{
+	__u32 zero = 0;
+	struct wstate *s = bpf_map_lookup_elem(&walk_state, &zero);
+	struct walk w = {};
+	__u64 blob;
+	int r;
+
+	if (!s)
+		return -UNWIND_READ;
+	w.t = bpf_map_lookup_elem(&walk_scratch, &zero);
+	w.st = bpf_map_lookup_elem(&interp_scratch, &zero);
+	if (!w.t || !w.st)
+		return -UNWIND_READ;
+	if (s->jvm)
+		w.p = bpf_map_lookup_elem(&interp_procs, &s->tgid);
+	w.ip = s->ip;
+	w.sp = s->sp;
+	w.fp = s->fp;
+	w.sp0 = s->sp0;
+	w.h = s->h;
+	w.a_sp = s->a_sp;
+	w.a_pc = s->a_pc;
+	w.a_fp = s->a_fp;
+	w.tid = s->tid;
+	w.hotspot = s->hotspot;
+	w.a_state = s->a_state;
+	w.chunks = s->chunks;
+	if (w.p && w.ip >= w.p->code_start && w.ip < w.p->code_end)
+		r = interp_step(&w, idx);
+	else if (w.hotspot && w.p && w.p->nheaps &&
+		 (blob = find_blob(w.p, w.ip)))
+		r = blob_step(&w, idx, blob);
+	else if (w.hotspot && w.p && w.p->nheaps && in_code(w.p, w.ip))
+		r = -UNWIND_NO_BLOB;
+	else
+		r = native_step(&w);
+	if (r == STEP_ON && w.sp - w.sp0 > UNWIND_MAX_SPAN)
+		r = w.p && !w.p->off_const_method ? -UNWIND_EARLY
+						  : -UNWIND_BAD_SP;
+	s->ip = w.ip;
+	s->sp = w.sp;
+	s->fp = w.fp;
+	s->h = w.h;
+	s->a_sp = w.a_sp;
+	s->a_pc = w.a_pc;
+	s->a_fp = w.a_fp;
+	s->a_state = w.a_state;
+	s->chunks = w.chunks;
+	return r;
+}
+
+/* The bpf_loop callback's state: the stack being taken. */
+struct loop {
+	__u64 *ips; /* stack_scratch */
+	struct wstate *s;
+	__u32 nr; /* frames kept */
+	__u32 end; /* enum unwind_reason that ended the walk, or 0 */
+};
+
+/*
  * One step of the user stack walk: keep the pc, then go to the caller
- * by the rules of its code (sampler.h). Ends at the stack's natural end
- * (a zero pc or fp) or with w->end set to why it broke.
+ * (unwind_step). A walk that broke ends with its marked frame.
  */
 static long walk_step(__u32 i, void *arg)
 {
-	struct walk *w = arg;
-	__u64 j = i, blob;
+	struct loop *l = arg;
+	__u64 j = i;
 	int r;
 
 	/* step i keeps frame i: index by i, which the verifier need not
-	 * track exactly (an exact w->idx would make every step a new
+	 * track exactly (an exact l->nr would make every step a new
 	 * state) */
 	asm volatile("" : "+r"(j)); /* checked, then used */
-	if (j >= max_frames || !w->ip)
+	if (j >= max_frames || !l->s->ip)
 		return 1;
-	w->ips[j] = w->ip;
-	w->nr = j + 1;
-	if (w->p && w->ip >= w->p->code_start && w->ip < w->p->code_end)
-		r = interp_step(w, i);
-	else if (w->hotspot && w->p && w->p->nheaps &&
-		 (blob = find_blob(w->p, w->ip)))
-		r = blob_step(w, i, blob);
-	else if (w->hotspot && w->p && w->p->nheaps && in_code(w->p, w->ip))
-		r = -UNWIND_NO_BLOB;
-	else
-		r = native_step(w);
-	if (r == STEP_ON && w->sp - w->sp0 > UNWIND_MAX_SPAN)
-		r = w->p && !w->p->off_const_method ? -UNWIND_EARLY
-						    : -UNWIND_BAD_SP;
+	l->ips[j] = l->s->ip;
+	l->nr = j + 1;
+	r = unwind_step(i);
 	if (r < 0 && -r < UNWIND_NR) {
 		/* broken: one marked frame ends the stack, right here (the
-		 * index known to the verifier, unlike w->nr after the loop) */
-		w->end = -r;
+		 * index known to the verifier, unlike l->nr after the loop) */
+		l->end = -r;
 		stat_inc(STAT_UNWIND - r);
 		if (j + 1 < max_frames) {
-			w->ips[j + 1] = UNWIND_MARK(-r);
-			w->nr = j + 2;
+			l->ips[j + 1] = UNWIND_MARK(-r);
+			l->nr = j + 2;
 		}
 	}
 	return r != STEP_ON;
@@ -834,69 +907,76 @@ static long check_step(__u32 i, void *arg)
 }
 
 /*
- * Check mode: walk the same sample by frame pointers alone and count
- * whether it gives the frames the HotSpot walk stored (n of them, its
+ * Check mode: walk the sample of process tgid by frame pointers alone
+ * and count whether it gives the n frames the HotSpot walk stored (its
  * mark excluded). On a JVM run with -XX:+PreserveFramePointer both are
- * right, so they must agree.
+ * right, so they must agree. A global function: its own stack frame.
  */
-static __always_inline void check_walk(const struct walk *hw, __u64 ip,
-				       __u64 sp, __u64 fp)
+__noinline int check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp, __u32 n)
 {
 	struct check c = {};
+	__u32 zero = 0;
 
-	c.w.p = hw->p;
-	c.w.ips = hw->ips;
-	c.w.t = hw->t;
+	c.w.p = bpf_map_lookup_elem(&interp_procs, &tgid);
+	c.w.t = bpf_map_lookup_elem(&walk_scratch, &zero);
+	c.w.ips = stack_buf();
+	if (!c.w.p || !c.w.t || !c.w.ips)
+		return 0;
 	c.w.ip = ip;
 	c.w.sp = sp;
 	c.w.fp = fp;
 	c.w.sp0 = sp;
-	c.n = hw->nr;
-	if (hw->end && c.n)
-		c.n--; /* its mark */
+	c.n = n;
 	bpf_loop(max_frames, check_step, &c, 0);
 	stat_inc(c.differ ? STAT_CHECK_DIFF : STAT_CHECK_SAME);
+	return 0;
 }
 
 /*
- * The user stack of a sample, walked here from pc ip, sp and frame
- * pointer fp instead of by the kernel (sampler.h): the stack's key (as
- * take_stack), and in *interp_id the id of the list of interpreted
+ * The user stack of a sample of tgid/tid, walked here from pc ip, sp and
+ * frame pointer fp instead of by the kernel (sampler.h): the stack's key
+ * (as take_stack), and in *interp_id the id of the list of interpreted
  * frames, or 0 (none, or the interp map full). p: the JVM, or NULL.
  */
-static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tid,
-				       __u64 ip, __u64 sp, __u64 fp,
+static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
+				       __u32 tid, __u64 ip, __u64 sp, __u64 fp,
 				       __u64 *interp_id)
 {
-	struct walk w = {};
+	struct loop l = {};
+	struct interp_stack *st;
+	struct wstate *s;
 	__u32 zero = 0;
 	__u64 id, key;
 
-	w.ips = stack_buf();
-	w.st = bpf_map_lookup_elem(&interp_scratch, &zero);
-	w.t = bpf_map_lookup_elem(&walk_scratch, &zero);
-	if (!w.ips || !w.st || !w.t)
+	l.ips = stack_buf();
+	l.s = s = bpf_map_lookup_elem(&walk_state, &zero);
+	st = bpf_map_lookup_elem(&interp_scratch, &zero);
+	if (!l.ips || !s || !st)
 		return STACK_NONE;
-	w.p = p;
-	w.st->nr = 0;
-	w.st->prev = 0;
-	w.ip = ip;
-	w.sp = sp;
-	w.sp0 = sp;
-	w.fp = fp;
-	w.tid = tid;
-	w.hotspot = unwind_mode != UNWIND_MODE_FP;
-	w.h = 0xcbf29ce484222325ULL;
+	st->nr = 0;
+	st->prev = 0;
+	s->ip = ip;
+	s->sp = sp;
+	s->sp0 = sp;
+	s->fp = fp;
+	s->h = 0xcbf29ce484222325ULL;
+	s->a_sp = s->a_pc = s->a_fp = 0;
+	s->tgid = tgid;
+	s->tid = tid;
+	s->hotspot = unwind_mode != UNWIND_MODE_FP;
+	s->a_state = A_UNREAD;
+	s->chunks = 0;
+	s->jvm = p != NULL;
 	if (p)
 		stat_inc(STAT_INTERP_WALKS);
-	bpf_loop(max_frames, walk_step, &w, 0);
+	bpf_loop(max_frames, walk_step, &l, 0);
 	if (unwind_mode == UNWIND_MODE_CHECK && p && p->nheaps)
-		check_walk(&w, ip, sp, fp);
-	key = store_stack(w.nr, STAT_USER_LOST, false);
-	if (key <= STACK_LOST || !w.st->nr)
+		check_walk(tgid, ip, sp, fp, l.end && l.nr ? l.nr - 1 : l.nr);
+	key = store_stack(l.nr, STAT_USER_LOST, false);
+	if (key <= STACK_LOST || !st->nr)
 		return key;
-	id = w.h ? w.h : 1;
-	if (bpf_map_update_elem(&interp, &id, w.st, BPF_NOEXIST) &&
+	id = s->h ? s->h : 1;
+	if (bpf_map_update_elem(&interp, &id, st, BPF_NOEXIST) &&
 	    !bpf_map_lookup_elem(&interp, &id)) {
 		stat_inc(STAT_INTERP_FULL);
 		return key;
@@ -993,7 +1073,8 @@ int mixprof_sample(struct bpf_perf_event_data *ctx)
 		__u64 ip, sp, fp;
 
 		sample_user_regs(ctx, &ip, &sp, &fp);
-		key.user_stack = walk_user(p, tid, ip, sp, fp, &key.interp_id);
+		key.user_stack =
+		    walk_user(p, tgid, tid, ip, sp, fp, &key.interp_id);
 		if (key.user_stack == STACK_NONE)
 			stat_inc(STAT_USER_EMPTY);
 	}
@@ -1022,8 +1103,9 @@ int BPF_USDT(mixprof_entry, int site, int probe)
 	key_head(&key, tgid, tid);
 	key.kern_stack = STACK_NONE; /* none taken: not "lost" */
 	p = interp_proc_of(tgid);
-	key.user_stack = walk_user(p, tid, PT_REGS_IP(ctx), PT_REGS_SP(ctx),
-				   PT_REGS_FP(ctx), &key.interp_id);
+	key.user_stack = walk_user(p, tgid, tid, PT_REGS_IP(ctx),
+				   PT_REGS_SP(ctx), PT_REGS_FP(ctx),
+				   &key.interp_id);
 	count_key(&key);
 	return 0;
 }
