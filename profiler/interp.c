@@ -282,9 +282,10 @@ static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
  * unnamed: so ask every tick at first (and while it says -EAGAIN), then
  * once a second, and give up after about a minute. A process older than
  * YOUNG_NS without libjvm.so is given up at once: each try reads its
- * /proc/PID/maps, and a host has hundreds of processes.
+ * /proc/PID/maps, and a host has hundreds of processes. Returns the
+ * errno of a failed look, or 0.
  */
-static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
+static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 {
 	const struct hotspot_layout *l;
 	struct interp_proc p = {};
@@ -303,7 +304,7 @@ static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 		j->next_try_ns =
 		    now +
 		    (err == EAGAIN || j->tries < QUICK_TRIES ? 0 : RETRY_NS);
-		return;
+		return err;
 	}
 	l = hotspot__layout(j->h);
 	p.code_start = l->interp_start;
@@ -321,7 +322,7 @@ static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 		hotspot__free(j->h);
 		j->h = NULL;
 		j->state = J_NOT; /* 1024 JVMs at once: the rest stay unnamed */
-		return;
+		return 0;
 	}
 	j->start = l->interp_start;
 	j->end = l->interp_end;
@@ -331,6 +332,7 @@ static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 		in->st.unwound++;
 	if (j->anchors)
 		refresh_threads(in, j);
+	return 0;
 }
 
 /* ---- names -------------------------------------------------------------- */
@@ -627,8 +629,15 @@ void interp__prepare(struct interp *in, uint32_t pid)
 {
 	struct jvm *j = pid != in->self ? jvm_get(in, pid) : NULL;
 
-	if (j && j->state == J_TRY)
-		jvm_try(in, j, 0);
+	if (!j || j->state != J_TRY)
+		return;
+	/* running already and no libjvm.so: not a JVM (a JVM maps it
+	 * within milliseconds of its start); walk it by the fp rules now,
+	 * not "pending" for its first seconds */
+	if (jvm_try(in, j, 0) == ENOENT && j->state == J_TRY) {
+		j->state = J_NOT;
+		sampler__clear_interp(in->smp, pid);
+	}
 }
 
 int interp__names(struct interp *in, const struct sample_key *k,

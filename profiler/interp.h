@@ -38,7 +38,8 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 
 /*
  * Learn process pid now, before sampling starts (-p): a running JVM's
- * first samples are then unwound by its own tables, not walked "pending".
+ * first samples are then unwound by its own tables, and another
+ * process's by the frame-pointer rules, neither walked "pending".
  */
 void interp__prepare(struct interp *in, uint32_t pid);
 

@@ -696,9 +696,10 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 	    [UNWIND_BAD_SP] = {"bad sp", "a walk leaving the thread's stack"},
 	    [UNWIND_READ] = {"unreadable", "stack memory gone (a thread "
 					   "exiting)"},
-	    [UNWIND_EARLY] = {"jvm not read yet",
-				"samples of a JVM's first tick, before its "
-				"tables were read"},
+	    [UNWIND_EARLY] = {"not identified yet",
+			      "a launched process's first moments, walked "
+			      "as a JVM might be before its tables were "
+			      "read (up to 2 s for one that is not a JVM)"},
 	};
 	uint64_t broken = 0;
 

@@ -159,7 +159,7 @@ enum unwind_reason {
 	UNWIND_BAD_FP, /* native frame pointer below sp or unreadable */
 	UNWIND_BAD_SP, /* sp leaves the stack (span, frame size) */
 	UNWIND_READ, /* stack memory unreadable */
-	UNWIND_EARLY, /* a JVM whose tables were not read yet (sampler.h) */
+	UNWIND_EARLY, /* a "pending" target (above), not identified yet */
 	UNWIND_NR,
 };
 /* a non-canonical address: never a pc */

@@ -95,7 +95,7 @@ static const char *mark_name(uint64_t ip)
 	    [UNWIND_BAD_FP] = "[unwind: bad fp]",
 	    [UNWIND_BAD_SP] = "[unwind: bad sp]",
 	    [UNWIND_READ] = "[unwind: unreadable]",
-	    [UNWIND_EARLY] = "[unwind: jvm not read yet]",
+	    [UNWIND_EARLY] = "[unwind: not identified yet]",
 	};
 	uint32_t r = ip & 0xff;
 
