@@ -749,7 +749,7 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 struct wstate {
 	__u64 ip, sp, fp, sp0, h;
 	__u64 a_sp, a_pc, a_fp;
-	__u32 tgid, tid, hotspot, a_state, chunks, jvm;
+	__u32 tgid, tid, hotspot, a_state, chunks, pad;
 };
 
 struct {
@@ -760,15 +760,15 @@ struct {
 } walk_state SEC(".maps");
 
 /*
- * Go from frame idx (the CPU's walk_state) to its caller by the rules of
- * its code (sampler.h): STEP_ON, STEP_END (the stack's natural end: a
+ * Go from frame idx (the CPU's walk_state) of JVM p (or NULL: not a JVM)
+ * to its caller by the rules of its code (sampler.h): STEP_ON, STEP_END (the stack's natural end: a
  * zero fp) or -enum unwind_reason. A global function, verified once
  * whatever the caller's state: inlined into the bpf_loop callback, the
  * walk's branches made the verifier process 32k instructions, and a
  * start-up that slow under CPU contention (a JVM at nice -15) missed
  * whole seconds of a -p run.
  */
-__noinline int unwind_step(__u32 idx)
+__noinline int unwind_step(__u32 idx, const struct interp_proc *p)
 {
 	__u32 zero = 0;
 	struct wstate *s = bpf_map_lookup_elem(&walk_state, &zero);
@@ -782,8 +782,7 @@ __noinline int unwind_step(__u32 idx)
 	w.st = bpf_map_lookup_elem(&interp_scratch, &zero);
 	if (!w.t || !w.st)
 		return -UNWIND_READ;
-	if (s->jvm)
-		w.p = bpf_map_lookup_elem(&interp_procs, &s->tgid);
+	w.p = p; /* the caller's lookup: one per sample, not per frame */
 	w.ip = s->ip;
 	w.sp = s->sp;
 	w.fp = s->fp;
@@ -824,6 +823,7 @@ __noinline int unwind_step(__u32 idx)
 struct loop {
 	__u64 *ips; /* stack_scratch */
 	struct wstate *s;
+	const struct interp_proc *p; /* the JVM, or NULL */
 	__u32 nr; /* frames kept */
 	__u32 end; /* enum unwind_reason that ended the walk, or 0 */
 };
@@ -846,7 +846,7 @@ static long walk_step(__u32 i, void *arg)
 		return 1;
 	l->ips[j] = l->s->ip;
 	l->nr = j + 1;
-	r = unwind_step(i);
+	r = unwind_step(i, l->p);
 	if (r < 0 && -r < UNWIND_NR) {
 		/* broken: one marked frame ends the stack, right here (the
 		 * index known to the verifier, unlike l->nr after the loop) */
@@ -949,6 +949,7 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
 	__u64 id, key;
 
 	l.ips = stack_buf();
+	l.p = p;
 	l.s = s = bpf_map_lookup_elem(&walk_state, &zero);
 	st = bpf_map_lookup_elem(&interp_scratch, &zero);
 	if (!l.ips || !s || !st)
@@ -966,7 +967,6 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
 	s->hotspot = unwind_mode != UNWIND_MODE_FP;
 	s->a_state = A_UNREAD;
 	s->chunks = 0;
-	s->jvm = p != NULL;
 	if (p)
 		stat_inc(STAT_INTERP_WALKS);
 	bpf_loop(max_frames, walk_step, &l, 0);
