@@ -677,6 +677,35 @@ static void lost_stacks(const struct stackfold_stats *fs, const uint64_t *st)
 	fprintf(stderr, ")\n");
 }
 
+static int cmp_root(const void *a, const void *b)
+{
+	const struct stackfold_root *x = a, *y = b;
+
+	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
+}
+
+/* -v: the whole-stack share of the processes with the most samples. */
+static void roots_by_process(const struct run *r)
+{
+	const struct stackfold_root *t;
+	size_t cap = stackfold__roots(r->sf, &t), n = 0;
+	struct stackfold_root *v = calloc(cap ? cap : 1, sizeof(*v));
+
+	if (!v)
+		return;
+	for (size_t i = 0; i < cap; i++)
+		if (t[i].pid && t[i].samples)
+			v[n++] = t[i];
+	qsort(v, n, sizeof(*v), cmp_root);
+	for (size_t i = 0; i < n && i < 10; i++)
+		fprintf(stderr,
+			"mixprof:     pid %u: %.1f%% of %" PRIu64
+			" reach the root\n",
+			v[i].pid, 100.0 * v[i].root / v[i].samples,
+			v[i].samples);
+	free(v);
+}
+
 /*
  * Whole stacks: how many user stacks reach their thread's root, which
  * walks broke and why (each with what to do), and in check mode how
@@ -724,6 +753,8 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 			"frame anchor, %" PRIu64 " broken native walks "
 			"of threads not (yet) known as Java threads\n",
 			st[STAT_ANCHOR], st[STAT_NO_THREAD]);
+	if (verbose)
+		roots_by_process(r);
 	if (r->unwind_mode == UNWIND_MODE_CHECK)
 		fprintf(stderr,
 			"mixprof:   check: the HotSpot and frame-pointer walks "

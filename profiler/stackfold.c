@@ -24,6 +24,8 @@ struct stackfold {
 	struct interp *interp; /* NULL with no_interp or no user stacks */
 	const char **inames; /* depth: interpreted frame names, leaf first */
 	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
+	struct stackfold_root *roots; /* per process, open addressing */
+	size_t nroots, roots_cap;
 };
 
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
@@ -62,6 +64,7 @@ void stackfold__free(struct stackfold *sf)
 	interp__free(sf->interp);
 	free(sf->inames);
 	free(sf->adj);
+	free(sf->roots);
 	free(sf);
 }
 
@@ -318,6 +321,50 @@ static bool is_root(const char *name, size_t len)
 	return false;
 }
 
+static size_t root_slot(const struct stackfold_root *t, size_t cap,
+			uint32_t pid)
+{
+	size_t i = (pid * 0x9e3779b1u) & (cap - 1);
+
+	while (t[i].pid && t[i].pid != pid)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/* pid's counters, or NULL (no memory: only the run's totals count). */
+static struct stackfold_root *root_of(struct stackfold *sf, uint32_t pid)
+{
+	struct stackfold_root *t;
+	size_t cap, i;
+
+	if ((sf->nroots + 1) * 2 > sf->roots_cap) {
+		cap = sf->roots_cap ? sf->roots_cap * 2 : 64;
+		t = calloc(cap, sizeof(*t));
+		if (!t)
+			return NULL;
+		for (i = 0; i < sf->roots_cap; i++)
+			if (sf->roots[i].pid)
+				t[root_slot(t, cap, sf->roots[i].pid)] =
+				    sf->roots[i];
+		free(sf->roots);
+		sf->roots = t;
+		sf->roots_cap = cap;
+	}
+	i = root_slot(sf->roots, sf->roots_cap, pid);
+	if (!sf->roots[i].pid) {
+		sf->roots[i].pid = pid;
+		sf->nroots++;
+	}
+	return &sf->roots[i];
+}
+
+size_t stackfold__roots(const struct stackfold *sf,
+			const struct stackfold_root **out)
+{
+	*out = sf->roots;
+	return sf->roots_cap;
+}
+
 /*
  * The user frames of the line start at at (after its ';'); last is the
  * stack's outermost pc. Count whether the stack reaches a thread's root
@@ -325,15 +372,13 @@ static bool is_root(const char *name, size_t len)
  * start_thread or clone keep no frame pointer) lost nothing: its mark
  * is dropped.
  */
-static void user_end(struct stackfold *sf, size_t at, uint64_t last,
-		     uint64_t count)
+/* user_end's test of the line's user part p (see there). */
+static void user_root(struct stackfold *sf, char *p, uint64_t last,
+		      uint64_t count)
 {
-	char *p = sf->line.buf + at + (at ? 1 : 0), *e, *e2;
+	char *e, *e2;
 	size_t skip;
 
-	sf->st.user_samples += count;
-	if (at >= sf->line.len)
-		return;
 	e = strchr(p, ';');
 	if (!e)
 		e = p + strlen(p);
@@ -351,6 +396,22 @@ static void user_end(struct stackfold *sf, size_t at, uint64_t last,
 		return;
 	}
 	sf->st.broken[(last & 0xff) < UNWIND_NR ? last & 0xff : 0] += count;
+}
+
+static void user_end(struct stackfold *sf, uint32_t pid, size_t at,
+		     uint64_t last, uint64_t count)
+{
+	char *p = sf->line.buf + at + (at ? 1 : 0);
+	struct stackfold_root *r = root_of(sf, pid);
+	uint64_t before = sf->st.root_samples;
+
+	sf->st.user_samples += count;
+	if (r)
+		r->samples += count;
+	if (at < sf->line.len)
+		user_root(sf, p, last, count);
+	if (r)
+		r->root += sf->st.root_samples - before;
 }
 
 /* The root frames: process, thread, truncation mark. */
@@ -433,7 +494,7 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 
 		ret = push_side(sf, k, nu, when_ns, count, true);
 		if (!ret)
-			user_end(sf, at, sf->uips[nu - 1], count);
+			user_end(sf, k->pid, at, sf->uips[nu - 1], count);
 	}
 	if (!ret && sf->cfg.delimit && nu != -1 && nk != -1)
 		ret = fold_line__push_name(&sf->line, "-");

@@ -48,6 +48,12 @@ struct stackfold_stats {
 
 struct stackfold;
 
+/* Per process: samples with a user stack, and of them reaching a root. */
+struct stackfold_root {
+	uint32_t pid; /* 0: an empty slot */
+	uint64_t samples, root;
+};
+
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 				 struct sampler *smp, struct symbolizer *sym);
 void stackfold__free(struct stackfold *sf);
@@ -62,6 +68,12 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    uint64_t count, uint64_t when_ns,
 			    const char *proc_comm);
 const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
+/*
+ * The per-process counts: a table of the returned size in *out, empty
+ * slots with pid 0; valid until the next stackfold__line().
+ */
+size_t stackfold__roots(const struct stackfold *sf,
+			const struct stackfold_root **out);
 
 /*
  * A process known before sampling starts (-p): interp__prepare(), then
