@@ -733,8 +733,20 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 	ssp = w->sp + (__u64)bi.frame_size * 8;
 	if (bpf_probe_read_user(fr, 16, (const void *)(ssp - 16)))
 		return -UNWIND_READ;
+	if (!in_code(w->p, fr[1]) && !idx) {
+		/*
+		 * A leaf in its body with a word pushed on its frame (the
+		 * String compare intrinsics push a register around their
+		 * loop): the record one word further; else the edge slots.
+		 */
+		if (bpf_probe_read_user(fr, 16, (const void *)(ssp - 8)))
+			return -UNWIND_READ;
+		if (!in_code(w->p, fr[1]))
+			return leaf_slots(w);
+		ssp += 8;
+	}
 	if (!in_code(w->p, fr[1]))
-		return idx ? -UNWIND_BAD_PC : leaf_slots(w);
+		return -UNWIND_BAD_PC;
 	w->ip = fr[1];
 	w->fp = fr[0];
 	w->sp = ssp;
