@@ -7,6 +7,17 @@
  * ConstantPool::_pool_holder, Klass::_name, Symbol::_length,
  * Symbol::_body, AbstractInterpreter::_code (static StubQueue*),
  * StubQueue::_stub_buffer, StubQueue::_buffer_limit; type ConstantPool.
+ * For the unwinder (all or none; JDK 17 and 25 checked): CodeCache::_heaps
+ * (static), GrowableArrayBase::_len, GrowableArray<int>::_data,
+ * CodeHeap::_memory/_segmap/_log2_segment_size, VirtualSpace::
+ * _low_boundary/_high_boundary/_low, HeapBlock::Header::_used,
+ * CodeBlob::_size/_frame_complete_offset/_frame_size/_name and
+ * _code_begin (JDK < 23) or _code_offset, optional _kind; nmethod (or
+ * CompiledMethod) ::_method, _compile_id, _comp_level; type HeapBlock.
+ * For frame anchors: ThreadsSMRSupport::_java_thread_list (static),
+ * ThreadsList::_length/_threads, JavaThread::_anchor, JavaThread:: or
+ * Thread::_osthread, OSThread::_thread_id, JavaFrameAnchor::
+ * _last_Java_sp/_pc/_fp.
  */
 #include <errno.h>
 #include <fcntl.h>
