@@ -350,8 +350,9 @@ static int setup_bpf(struct run *r)
 	int i, ret;
 
 	if (unwind_mode(&cfg.unwind_mode)) {
-		fprintf(stderr, "mixprof: MIXPROF_UNWIND=%s: not fp, hotspot "
-				"or check\n",
+		fprintf(stderr,
+			"mixprof: MIXPROF_UNWIND=%s: not fp, hotspot "
+			"or check\n",
 			getenv("MIXPROF_UNWIND"));
 		return -EINVAL;
 	}
@@ -513,8 +514,7 @@ static int start(struct run *r)
 	for (int i = 0; i < r->o.nr_pids; i++) {
 		char d[512];
 
-		if (stackfold__prepare(r->sf, r->o.pids[i], d, sizeof(d)) >
-			0 &&
+		if (stackfold__prepare(r->sf, r->o.pids[i], d, sizeof(d)) > 0 &&
 		    verbose)
 			fprintf(stderr, "mixprof: %u: %s\n", r->o.pids[i], d);
 	}

@@ -390,8 +390,7 @@ static __always_inline int read_interp_frame(const struct walk *w,
 	__u64 *v = w->t; /* 5 words; fr: the next 3 */
 
 	if (w->p->method_slot == INTERP_METHOD_SLOT) {
-		if (bpf_probe_read_user(v, 5 * 8,
-					(const void *)(w->fp - 24)))
+		if (bpf_probe_read_user(v, 5 * 8, (const void *)(w->fp - 24)))
 			return -1;
 		*method = v[0];
 		fr[0] = v[3];
@@ -405,8 +404,7 @@ static __always_inline int read_interp_frame(const struct walk *w,
 }
 
 /* Keep the frame at w->ip/w->fp as interpreted; its caller's in fr. */
-static __always_inline int interp_frame(struct walk *w, __u32 idx,
-					__u64 *fr)
+static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
 {
 	struct interp_stack *st = w->st;
 	__u32 n = st->nr;
@@ -1115,9 +1113,9 @@ int BPF_USDT(mixprof_entry, int site, int probe)
 	key_head(&key, tgid, tid);
 	key.kern_stack = STACK_NONE; /* none taken: not "lost" */
 	p = interp_proc_of(tgid);
-	key.user_stack = walk_user(p, tgid, tid, PT_REGS_IP(ctx),
-				   PT_REGS_SP(ctx), PT_REGS_FP(ctx),
-				   &key.interp_id);
+	key.user_stack =
+	    walk_user(p, tgid, tid, PT_REGS_IP(ctx), PT_REGS_SP(ctx),
+		      PT_REGS_FP(ctx), &key.interp_id);
 	count_key(&key);
 	return 0;
 }

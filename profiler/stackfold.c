@@ -310,10 +310,16 @@ static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
 /* Is the frame named name..name+len where a thread's stack begins? */
 static bool is_root(const char *name, size_t len)
 {
-	static const char *const roots[] = {
-	    "start_thread", "clone", "clone3", "__clone", "__clone3", "_start",
-	    "thread_native_entry", "JavaMain", "__libc_start_main",
-	    "__libc_start_call_main"};
+	static const char *const roots[] = {"start_thread",
+					    "clone",
+					    "clone3",
+					    "__clone",
+					    "__clone3",
+					    "_start",
+					    "thread_native_entry",
+					    "JavaMain",
+					    "__libc_start_main",
+					    "__libc_start_call_main"};
 
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
 		if (strlen(roots[i]) == len && !memcmp(roots[i], name, len))
@@ -479,8 +485,7 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 		sf->st.user_lost += count;
 	if (nk == -2)
 		sf->st.kern_lost += count;
-	if ((nu == (int)d && !UNWIND_IS_MARK(sf->uips[nu - 1])) ||
-	    nk == (int)d)
+	if ((nu == (int)d && !UNWIND_IS_MARK(sf->uips[nu - 1])) || nk == (int)d)
 		sf->st.truncated += count;
 
 	fold_line__reset(&sf->line);

@@ -342,8 +342,8 @@ static void unwind_offsets(const struct hotspot_mem *m, const uint64_t *syms,
 	u->off_cb_frame_complete = val[W_CB_FRAME_COMPLETE];
 	u->off_cb_frame_size = val[W_CB_FRAME_SIZE];
 	u->off_cb_name = val[W_CB_NAME];
-	u->off_cb_code = val[u->code_is_offset ? W_CB_CODE_OFFSET
-					       : W_CB_CODE_BEGIN];
+	u->off_cb_code =
+	    val[u->code_is_offset ? W_CB_CODE_OFFSET : W_CB_CODE_BEGIN];
 	u->off_cb_kind = opt_off(val, found, W_CB_KIND);
 	u->off_nm_method = found[W_NM_METHOD]
 			       ? (uint32_t)val[W_NM_METHOD]
@@ -838,8 +838,9 @@ int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 	size_t n;
 
 	if (!u->ok)
-		return snprintf(buf, cap, "no unwinder (CodeBlob or CodeHeap "
-					  "fields missing)");
+		return snprintf(buf, cap,
+				"no unwinder (CodeBlob or CodeHeap "
+				"fields missing)");
 	n = snprintf(buf, cap,
 		     "CodeBlob _size %u _frame_size %u "
 		     "_frame_complete_offset %u%s %s %u, HeapBlock %u bytes, "
@@ -850,10 +851,9 @@ int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 		     u->off_cb_code, u->hb_size, u->threads_ok ? "yes" : "no",
 		     u->off_jt_anchor, u->nheaps);
 	for (uint32_t i = 0; i < u->nheaps && n < cap; i++)
-		n += snprintf(buf + n, cap - n,
-			      " [%#" PRIx64 "-%#" PRIx64 " seg %u]",
-			      u->heap[i].lo, u->heap[i].hi,
-			      1u << u->heap[i].log2_seg);
+		n += snprintf(
+		    buf + n, cap - n, " [%#" PRIx64 "-%#" PRIx64 " seg %u]",
+		    u->heap[i].lo, u->heap[i].hi, 1u << u->heap[i].log2_seg);
 	return n < cap ? (int)n : (int)cap - 1;
 }
 

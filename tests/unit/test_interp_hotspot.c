@@ -129,12 +129,16 @@ struct fake_heap { /* CodeHeap: _memory at 8, _segmap at 40, log2 at 72 */
 	struct fake_vs segmap;
 	int32_t log2;
 };
-static struct fake_heap heap_a = {0, {0x7f0010000000ULL, 0x7f0011000000ULL,
-				      0x7f0010000000ULL},
-				  {0, 0, 0x7f00aa000000ULL}, 7},
-			heap_b = {0, {0x7f0020000000ULL, 0x7f0022000000ULL,
-				      0x7f0020000000ULL},
-				  {0, 0, 0x7f00bb000000ULL}, 6};
+static struct fake_heap heap_a = {0,
+				  {0x7f0010000000ULL, 0x7f0011000000ULL,
+				   0x7f0010000000ULL},
+				  {0, 0, 0x7f00aa000000ULL},
+				  7},
+			heap_b = {0,
+				  {0x7f0020000000ULL, 0x7f0022000000ULL,
+				   0x7f0020000000ULL},
+				  {0, 0, 0x7f00bb000000ULL},
+				  6};
 static struct fake_heap *heap_list[2] = {&heap_a, &heap_b};
 static struct { /* GrowableArray: _len at 0, _data at 8 */
 	int32_t len, max;
@@ -161,42 +165,47 @@ static struct { /* ThreadsList: _length at 4, _threads at 16 */
 } tlist = {0, 3, 0, thread_arr};
 static void *tlist_static = &tlist;
 
-#define BASE_ENTRIES                                                          \
-	{"Klass", "_name", "Symbol*", 0, 24, NULL},                           \
-	    {"Method", "_constMethod", "ConstMethod*", 0, 8, NULL},           \
-	    {"ConstMethod", "_constants", "ConstantPool*", 0, 8, NULL},       \
-	    {"ConstMethod", "_name_index", "u2", 0, 36, NULL},                \
-	    {"ConstantPool", "_pool_holder", "InstanceKlass*", 0, 24, NULL},  \
-	    {"Symbol", "_length", "u2", 0, 4, NULL},                          \
-	    {"Symbol", "_body", "u1", 0, 6, NULL},                            \
-	    {"AbstractInterpreter", "_code", "StubQueue*", 1, 0, &interp_code}, \
-	    {"StubQueue", "_stub_buffer", "address", 0, 8, NULL},             \
-	    {"StubQueue", "_buffer_limit", "int", 0, 16, NULL},               \
-	    {"CodeCache", "_heaps", "GrowableArray<CodeHeap*>*", 1, 0,        \
-	     &heaps_static},                                                  \
-	    {"GrowableArrayBase", "_len", "int", 0, 0, NULL},                 \
-	    {"GrowableArray<int>", "_data", "int*", 0, 8, NULL},              \
-	    {"CodeHeap", "_memory", "VirtualSpace", 0, 8, NULL},              \
-	    {"CodeHeap", "_segmap", "VirtualSpace", 0, 32, NULL},             \
-	    {"CodeHeap", "_log2_segment_size", "int", 0, 56, NULL},           \
-	    {"VirtualSpace", "_low_boundary", "char*", 0, 0, NULL},           \
-	    {"VirtualSpace", "_high_boundary", "char*", 0, 8, NULL},          \
-	    {"VirtualSpace", "_low", "char*", 0, 16, NULL},                   \
-	    {"HeapBlock::Header", "_used", "bool", 0, 8, NULL},               \
-	    {"CodeBlob", "_size", "int", 0, 12, NULL},                        \
-	    {"CodeBlob", "_frame_complete_offset", "int", 0, 20, NULL},       \
-	    {"CodeBlob", "_frame_size", "int", 0, 28, NULL},                  \
-	    {"CodeBlob", "_name", "const char*", 0, 96, NULL},                \
-	    {"ThreadsSMRSupport", "_java_thread_list", "ThreadsList*", 1, 0,  \
-	     &tlist_static},                                                  \
-	    {"ThreadsList", "_length", "const uint", 0, 4, NULL},             \
-	    {"ThreadsList", "_threads", "JavaThread*const*const", 0, 16,      \
-	     NULL},                                                           \
-	    {"JavaThread", "_anchor", "JavaFrameAnchor", 0, 8, NULL},         \
-	    {"OSThread", "_thread_id", "pid_t", 0, 12, NULL},                 \
-	    {"JavaFrameAnchor", "_last_Java_sp", "intptr_t*", 0, 0, NULL},    \
-	    {"JavaFrameAnchor", "_last_Java_pc", "address", 0, 8, NULL},      \
-	    {"JavaFrameAnchor", "_last_Java_fp", "intptr_t*", 0, 16, NULL}
+#define BASE_ENTRIES                                                            \
+	{"Klass", "_name", "Symbol*", 0, 24, NULL},                             \
+	    {"Method", "_constMethod", "ConstMethod*", 0, 8, NULL},             \
+	    {"ConstMethod", "_constants", "ConstantPool*", 0, 8, NULL},         \
+	    {"ConstMethod", "_name_index", "u2", 0, 36, NULL},                  \
+	    {"ConstantPool", "_pool_holder", "InstanceKlass*", 0, 24, NULL},    \
+	    {"Symbol", "_length", "u2", 0, 4, NULL},                            \
+	    {"Symbol", "_body", "u1", 0, 6, NULL}, {"AbstractInterpreter",      \
+						    "_code",                    \
+						    "StubQueue*",               \
+						    1,                          \
+						    0,                          \
+						    &interp_code},              \
+	    {"StubQueue", "_stub_buffer", "address", 0, 8, NULL},               \
+	    {"StubQueue", "_buffer_limit", "int", 0, 16, NULL},                 \
+	    {"CodeCache", "_heaps", "GrowableArray<CodeHeap*>*",                \
+	     1,		  0,	    &heaps_static},                             \
+	    {"GrowableArrayBase", "_len", "int", 0, 0, NULL},                   \
+	    {"GrowableArray<int>", "_data", "int*", 0, 8, NULL},                \
+	    {"CodeHeap", "_memory", "VirtualSpace", 0, 8, NULL},                \
+	    {"CodeHeap", "_segmap", "VirtualSpace", 0, 32, NULL},               \
+	    {"CodeHeap", "_log2_segment_size", "int", 0, 56, NULL},             \
+	    {"VirtualSpace", "_low_boundary", "char*", 0, 0, NULL},             \
+	    {"VirtualSpace", "_high_boundary", "char*", 0, 8, NULL},            \
+	    {"VirtualSpace", "_low", "char*", 0, 16, NULL},                     \
+	    {"HeapBlock::Header", "_used", "bool", 0, 8, NULL},                 \
+	    {"CodeBlob", "_size", "int", 0, 12, NULL},                          \
+	    {"CodeBlob", "_frame_complete_offset", "int", 0, 20, NULL},         \
+	    {"CodeBlob", "_frame_size", "int", 0, 28, NULL},                    \
+	    {"CodeBlob", "_name", "const char*", 0, 96, NULL},                  \
+	    {"ThreadsSMRSupport", "_java_thread_list", "ThreadsList*", 1, 0,    \
+	     &tlist_static},                                                    \
+	    {"ThreadsList", "_length", "const uint", 0, 4, NULL},               \
+	    {"ThreadsList", "_threads", "JavaThread*const*const", 0, 16, NULL}, \
+	    {"JavaThread", "_anchor", "JavaFrameAnchor", 0, 8, NULL},           \
+	    {"OSThread", "_thread_id", "pid_t", 0, 12, NULL},                   \
+	    {"JavaFrameAnchor", "_last_Java_sp", "intptr_t*", 0, 0, NULL},      \
+	    {"JavaFrameAnchor", "_last_Java_pc", "address", 0, 8, NULL},        \
+	{                                                                       \
+		"JavaFrameAnchor", "_last_Java_fp", "intptr_t*", 0, 16, NULL    \
+	}
 
 static struct vmstruct_entry structs17[] = {
     BASE_ENTRIES,
