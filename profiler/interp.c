@@ -35,7 +35,7 @@ struct jvm {
 	uint64_t start, end; /* the interpreter, once known */
 	struct hotspot *h;
 	bool anchors; /* its threads go to the sampler's java_threads */
-	uint32_t *tids; /* the tids given to it, sorted */
+	struct hotspot_thread *tids; /* the threads given to it, by tid */
 	size_t ntids;
 };
 
@@ -202,8 +202,7 @@ static int cmp_thread(const void *a, const void *b)
  */
 static void refresh_threads(struct interp *in, struct jvm *j)
 {
-	struct hotspot_thread *t = in->threads;
-	uint32_t *tids;
+	struct hotspot_thread *t = in->threads, *keep;
 	size_t k = 0;
 	int n;
 
@@ -213,23 +212,28 @@ static void refresh_threads(struct interp *in, struct jvm *j)
 	if (n < 0)
 		return; /* keep what we gave: the JVM may be exiting */
 	qsort(t, n, sizeof(*t), cmp_thread);
-	tids = malloc((n ? n : 1) * sizeof(*tids));
-	if (!tids)
+	keep = malloc((n ? n : 1) * sizeof(*keep));
+	if (!keep)
 		return;
+	/* both sorted: a system call only for threads new or changed, and
+	 * for those gone */
 	for (int i = 0; i < n; i++) {
-		tids[i] = t[i].tid;
-		if (sampler__set_thread(in->smp, t[i].tid, t[i].thread))
+		while (k < j->ntids && j->tids[k].tid < t[i].tid)
+			sampler__clear_thread(in->smp, j->tids[k++].tid);
+		keep[i] = t[i];
+		if (!(k < j->ntids && j->tids[k].tid == t[i].tid &&
+		      j->tids[k].thread == t[i].thread) &&
+		    sampler__set_thread(in->smp, t[i].tid, t[i].thread)) {
 			in->st.threads_full++;
-	}
-	/* both sorted: the old tids not in the new list are gone */
-	for (size_t i = 0; i < j->ntids; i++) {
-		while (k < (size_t)n && tids[k] < j->tids[i])
+			keep[i].thread = 0; /* not given: try again */
+		}
+		if (k < j->ntids && j->tids[k].tid == t[i].tid)
 			k++;
-		if (k == (size_t)n || tids[k] != j->tids[i])
-			sampler__clear_thread(in->smp, j->tids[i]);
 	}
+	while (k < j->ntids)
+		sampler__clear_thread(in->smp, j->tids[k++].tid);
 	free(j->tids);
-	j->tids = tids;
+	j->tids = keep;
 	j->ntids = n;
 }
 
