@@ -23,6 +23,7 @@
 /* interp__version of keys without a list: not a JVM (yet), or a JVM */
 #define V_NONE 1
 #define V_JVM 2
+#define MAX_THREADS 8192 /* Java threads of one JVM given anchors */
 
 enum jvm_state { J_TRY, J_JVM, J_NOT };
 
@@ -33,6 +34,9 @@ struct jvm {
 	uint64_t next_try_ns;
 	uint64_t start, end; /* the interpreter, once known */
 	struct hotspot *h;
+	bool anchors; /* its threads go to the sampler's java_threads */
+	struct hotspot_thread *tids; /* the threads given to it, by tid */
+	size_t ntids;
 };
 
 /* (pid, class Symbol*, method Symbol*) -> name */
@@ -76,6 +80,7 @@ struct interp {
 	uint32_t self; /* our pid */
 	struct interp_stack scratch;
 	struct interp_stats st;
+	struct hotspot_thread *threads; /* MAX_THREADS: a JVM's thread list */
 };
 
 static uint64_t mix(uint64_t h)
@@ -115,8 +120,11 @@ void interp__free(struct interp *in)
 {
 	if (!in)
 		return;
-	for (size_t i = 0; i < in->jvms_cap; i++)
+	for (size_t i = 0; i < in->jvms_cap; i++) {
 		hotspot__free(in->jvms[i].h);
+		free(in->jvms[i].tids);
+	}
+	free(in->threads);
 	free(in->jvms);
 	free(in->names);
 	free_lists(in->lists, in->lists_cap);
@@ -172,6 +180,105 @@ static struct jvm *jvm_find(const struct interp *in, uint32_t pid)
 	return j->pid ? j : NULL;
 }
 
+/* ---- threads ------------------------------------------------------------ */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	return cmp_u32(&((const struct hotspot_thread *)a)->tid,
+		       &((const struct hotspot_thread *)b)->tid);
+}
+
+/*
+ * Give the sampler j's Java threads now (tid -> JavaThread*), and take
+ * back those gone: once per tick, so a new thread's first tick or so of
+ * samples has no anchor (STAT_NO_THREAD counts its broken walks).
+ */
+static void refresh_threads(struct interp *in, struct jvm *j)
+{
+	struct hotspot_thread *t = in->threads, *keep;
+	size_t k = 0;
+	int n;
+
+	if (!t && !(t = in->threads = calloc(MAX_THREADS, sizeof(*t))))
+		return;
+	n = hotspot__threads(j->h, t, MAX_THREADS);
+	if (n < 0)
+		return; /* keep what we gave: the JVM may be exiting */
+	qsort(t, n, sizeof(*t), cmp_thread);
+	keep = malloc((n ? n : 1) * sizeof(*keep));
+	if (!keep)
+		return;
+	/* both sorted: a system call only for threads new or changed, and
+	 * for those gone */
+	for (int i = 0; i < n; i++) {
+		while (k < j->ntids && j->tids[k].tid < t[i].tid)
+			sampler__clear_thread(in->smp, j->tids[k++].tid);
+		keep[i] = t[i];
+		if (!(k < j->ntids && j->tids[k].tid == t[i].tid &&
+		      j->tids[k].thread == t[i].thread) &&
+		    sampler__set_thread(in->smp, t[i].tid, t[i].thread)) {
+			in->st.threads_full++;
+			keep[i].thread = 0; /* not given: try again */
+		}
+		if (k < j->ntids && j->tids[k].tid == t[i].tid)
+			k++;
+	}
+	while (k < j->ntids)
+		sampler__clear_thread(in->smp, j->tids[k++].tid);
+	free(j->tids);
+	j->tids = keep;
+	j->ntids = n;
+}
+
+/* A new tick: every JVM's threads again. */
+static void refresh_all_threads(struct interp *in)
+{
+	for (size_t i = 0; i < in->jvms_cap; i++) {
+		struct jvm *j = &in->jvms[i];
+
+		if (j->pid && j->state == J_JVM && j->anchors && j->h)
+			refresh_threads(in, j);
+	}
+}
+
+/*
+ * The HotSpot unwinder's part of p (sampler.h), when the layout has it;
+ * whether the frame anchors are usable too.
+ */
+static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
+{
+	if (!u->ok || !u->nheaps || u->nheaps > UNWIND_HEAPS)
+		return false;
+	p->nheaps = u->nheaps;
+	for (uint32_t i = 0; i < u->nheaps; i++) {
+		p->heap[i].lo = u->heap[i].lo;
+		p->heap[i].hi = u->heap[i].hi;
+		p->heap[i].segmap = u->heap[i].segmap;
+		p->heap[i].log2_seg = u->heap[i].log2_seg;
+	}
+	p->flags = (u->code_is_offset ? UNWIND_CODE_OFFSET : 0) |
+		   (u->fc16 ? UNWIND_FC16 : 0);
+	p->hb_size = u->hb_size;
+	p->off_cb_size = u->off_cb_size;
+	p->off_cb_frame_complete = u->off_cb_frame_complete;
+	p->off_cb_frame_size = u->off_cb_frame_size;
+	p->off_cb_code = u->off_cb_code;
+	/* the BPF walk reads the anchor's three words at once */
+	if (!u->threads_ok || u->off_fa_pc != u->off_fa_sp + 8 ||
+	    u->off_fa_fp != u->off_fa_sp + 16)
+		return false;
+	p->off_anchor = u->off_jt_anchor + u->off_fa_sp;
+	p->flags |= UNWIND_ANCHORS;
+	return true;
+}
+
 /*
  * Is pid a JVM whose interpreter we can walk? A JVM being launched maps
  * libjvm.so and generates its interpreter within its first few hundred
@@ -179,9 +286,10 @@ static struct jvm *jvm_find(const struct interp *in, uint32_t pid)
  * unnamed: so ask every tick at first (and while it says -EAGAIN), then
  * once a second, and give up after about a minute. A process older than
  * YOUNG_NS without libjvm.so is given up at once: each try reads its
- * /proc/PID/maps, and a host has hundreds of processes.
+ * /proc/PID/maps, and a host has hundreds of processes. Returns the
+ * errno of a failed look, or 0.
  */
-static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
+static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 {
 	const struct hotspot_layout *l;
 	struct interp_proc p = {};
@@ -200,7 +308,7 @@ static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 		j->next_try_ns =
 		    now +
 		    (err == EAGAIN || j->tries < QUICK_TRIES ? 0 : RETRY_NS);
-		return;
+		return err;
 	}
 	l = hotspot__layout(j->h);
 	p.code_start = l->interp_start;
@@ -213,16 +321,22 @@ static void jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.cp_base = l->cp_size;
 	p.off_klass_name = l->off_klass_name;
 	p.off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF == INTERP_NO_OFF */
+	j->anchors = unwind_fields(&l->u, &p);
 	if (sampler__set_interp(in->smp, j->pid, &p)) {
 		hotspot__free(j->h);
 		j->h = NULL;
 		j->state = J_NOT; /* 1024 JVMs at once: the rest stay unnamed */
-		return;
+		return 0;
 	}
 	j->start = l->interp_start;
 	j->end = l->interp_end;
 	j->state = J_JVM;
 	in->st.jvms++;
+	if (p.nheaps)
+		in->st.unwound++;
+	if (j->anchors)
+		refresh_threads(in, j);
+	return 0;
 }
 
 /* ---- names -------------------------------------------------------------- */
@@ -381,46 +495,71 @@ static void renamed(struct interp *in, struct list_ent *e)
 	}
 }
 
-/* Name the frames of e from the BPF list (the interp map entry). */
+/* Name one listed frame s of j into f. */
+static void name_frame(struct interp *in, struct jvm *j,
+		       const struct interp_frame *s, struct list_frame *f)
+{
+	uint64_t ks = s->klass_name, ns = s->name;
+
+	f->idx = s->idx;
+	f->ip = s->ip;
+	f->name = NULL;
+	/* a pending walk kept every frame and its pc: only the interpreted
+	 * ones count (a known JVM's list has only those, without their pc) */
+	if (s->ip && !in_interp(j, s->ip))
+		return;
+	/* a pending walk kept only the Method*: follow it now (a JVM's
+	 * first moments, long before any class unloads) */
+	if (!ks && s->method) {
+		hotspot__method_symbols(j->h, s->method, &ks, &ns);
+		f->name = name_of(in, j, ks, ns, -1);
+		return;
+	}
+	f->name = name_of(in, j, ks, ns,
+			  hotspot__layout(j->h)->off_sym_hash == HOTSPOT_NO_OFF
+			      ? -1
+			      : (int64_t)s->hashes);
+}
+
+/*
+ * Name the frames of e from the BPF list (the interp map entry) and the
+ * chunks it links to (deeper stacks: sampler.h). A chunk gone since (the
+ * LRU map evicted it) leaves a list named before as it was; a new one
+ * gets the frames that could be read.
+ */
 static int resolve(struct interp *in, struct jvm *j, struct list_ent *e)
 {
 	struct interp_stack *st = &in->scratch;
-	struct list_frame *f;
-	uint32_t i, nr;
+	struct list_frame *f = NULL, *nf;
+	uint64_t key = e->id;
+	uint32_t i, n, nr = 0;
 
-	if (sampler__interp(in->smp, e->id, st))
-		return -ENOENT;
-	nr = st->nr < INTERP_MAX_FRAMES ? st->nr : INTERP_MAX_FRAMES;
-	f = realloc(e->f, (nr ? nr : 1) * sizeof(*f));
-	if (!f)
+	for (int c = 0; c < INTERP_MAX_CHUNKS && key; c++) {
+		if (c ? sampler__interp_chunk(in->smp, key, st)
+		      : sampler__interp(in->smp, key, st)) {
+			if (!c || e->nr) {
+				free(f);
+				return -ENOENT;
+			}
+			break;
+		}
+		n = st->nr < INTERP_MAX_FRAMES ? st->nr : INTERP_MAX_FRAMES;
+		nf = realloc(f, (nr + n ? nr + n : 1) * sizeof(*f));
+		if (!nf) {
+			free(f);
+			return -ENOMEM;
+		}
+		f = nf;
+		for (i = 0; i < n; i++)
+			name_frame(in, j, &st->f[i], &f[nr + i]);
+		nr += n;
+		key = st->prev;
+	}
+	if (!f && !(f = malloc(sizeof(*f))))
 		return -ENOMEM;
+	free(e->f);
 	e->f = f;
 	e->nr = nr;
-	for (i = 0; i < nr; i++) {
-		struct interp_frame *s = &st->f[i];
-		uint64_t ks = s->klass_name, ns = s->name;
-
-		f[i].idx = s->idx;
-		f[i].ip = s->ip;
-		f[i].name = NULL;
-		/* a pending walk kept every frame and its pc: only the
-		 * interpreted ones count (a known JVM's list has only those,
-		 * without their pc) */
-		if (s->ip && !in_interp(j, s->ip))
-			continue;
-		/* a pending walk kept only the Method*: follow it now (a
-		 * JVM's first moments, long before any class unloads) */
-		if (!ks && s->method) {
-			hotspot__method_symbols(j->h, s->method, &ks, &ns);
-			f[i].name = name_of(in, j, ks, ns, -1);
-			continue;
-		}
-		f[i].name = name_of(in, j, ks, ns,
-				    hotspot__layout(j->h)->off_sym_hash ==
-					    HOTSPOT_NO_OFF
-					? -1
-					: (int64_t)s->hashes);
-	}
 	e->resolved_ns = in->now_ns;
 	renamed(in, e);
 	return 0;
@@ -461,6 +600,7 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 
 	if (now_ns != in->now_ns) { /* a new tick */
 		in->now_ns = now_ns;
+		refresh_all_threads(in);
 		/* lists nobody used for 10 s: their keys are long drained */
 		if (now_ns - in->last_sweep_ns > 10 * RESOLVE_NS) {
 			in->last_sweep_ns = now_ns;
@@ -477,6 +617,31 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 		jvm_try(in, j, now_ns);
 	if (k->interp_id)
 		list_of(in, k);
+}
+
+int interp__describe(const struct interp *in, uint32_t pid, char *buf,
+		     size_t cap)
+{
+	const struct jvm *j = jvm_find(in, pid);
+
+	if (!j || j->state != J_JVM || !j->h)
+		return -ENOENT;
+	return hotspot__unwind_describe(&hotspot__layout(j->h)->u, buf, cap);
+}
+
+void interp__prepare(struct interp *in, uint32_t pid)
+{
+	struct jvm *j = pid != in->self ? jvm_get(in, pid) : NULL;
+
+	if (!j || j->state != J_TRY)
+		return;
+	/* running already and no libjvm.so: not a JVM (a JVM maps it
+	 * within milliseconds of its start); walk it by the fp rules now,
+	 * not "pending" for its first seconds */
+	if (jvm_try(in, j, 0) == ENOENT && j->state == J_TRY) {
+		j->state = J_NOT;
+		sampler__clear_interp(in->smp, pid);
+	}
 }
 
 int interp__names(struct interp *in, const struct sample_key *k,

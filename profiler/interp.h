@@ -18,6 +18,7 @@
 #define MIXPROF_INTERP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "sampler_ctl.h"
 
@@ -34,6 +35,17 @@ void interp__free(struct interp *in);
  */
 void interp__seen(struct interp *in, const struct sample_key *k,
 		  uint64_t now_ns);
+
+/*
+ * Learn process pid now, before sampling starts (-p): a running JVM's
+ * first samples are then unwound by its own tables, and another
+ * process's by the frame-pointer rules, neither walked "pending".
+ */
+void interp__prepare(struct interp *in, uint32_t pid);
+
+/* What the unwinder knows of JVM pid, one line: its length, or -ENOENT. */
+int interp__describe(const struct interp *in, uint32_t pid, char *buf,
+		     size_t cap);
 
 /*
  * Names for the interpreted frames of k, whose user stack is ips[0..n)
@@ -60,6 +72,8 @@ struct interp_stats {
 	uint64_t jvms; /* processes whose interpreter is walked */
 	uint64_t misaligned; /* listed frames whose pc did not match */
 	uint64_t unreadable; /* listed frames without readable names */
+	uint64_t unwound; /* of the JVMs: compiled frames unwound */
+	uint64_t threads_full; /* Java threads the sampler had no room for */
 };
 void interp__stats(const struct interp *in, struct interp_stats *st);
 

@@ -11,6 +11,7 @@
 #include "attach.h"
 #include "jmap_status.h"
 #include "jvmprep.h"
+#include "launch.h"
 
 /* /proc files: read as what the target controls (common/safefile.h) */
 static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
@@ -115,7 +116,9 @@ void jvmprep(uint32_t pid, bool attach, bool probes)
 	if (attach && map != FILE_REFUSED &&
 	    ((map == FILE_ABSENT && !has_agent(pid)) || sock == FILE_ABSENT))
 		attach_agent(pid);
-	if (!hotspot_preserves_fp(pid))
+	/* the HotSpot unwinder needs no flag: the summary tells how many
+	 * stacks reached their thread's root */
+	if (launch__needs_fp() && !hotspot_preserves_fp(pid))
 		fprintf(stderr,
 			"mixprof: %u: JVM runs without "
 			"-XX:+PreserveFramePointer: callers of compiled Java "

@@ -2,6 +2,7 @@
  * launch: fork a command that waits on a pipe, then execs (see launch.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,17 +10,28 @@
 #include <unistd.h>
 #include "launch.h"
 
-char *launch__java_options(const char *old, const char *agent)
+bool launch__needs_fp(void)
 {
+	const char *u = getenv("MIXPROF_UNWIND");
+
+	return getenv("MIXPROF_NO_INTERP") || (u && !strcmp(u, "fp"));
+}
+
+char *launch__java_options(const char *old, const char *agent, bool fp)
+{
+	const char *flag = fp ? "-XX:+PreserveFramePointer" : "";
 	char *s = NULL;
 	int n;
 
 	if (agent)
-		n = asprintf(&s, "%s%s-agentpath:%s -XX:+PreserveFramePointer",
-			     old ? old : "", old && *old ? " " : "", agent);
+		n = asprintf(&s, "%s%s-agentpath:%s%s%s", old ? old : "",
+			     old && *old ? " " : "", agent, fp ? " " : "",
+			     flag);
+	else if (fp)
+		n = asprintf(&s, "%s%s%s", old ? old : "",
+			     old && *old ? " " : "", flag);
 	else
-		n = asprintf(&s, "%s%s-XX:+PreserveFramePointer",
-			     old ? old : "", old && *old ? " " : "");
+		n = asprintf(&s, "%s", old ? old : "");
 	return n < 0 ? NULL : s;
 }
 
@@ -35,9 +47,11 @@ static void child(int go_rd, int err_wr, char **argv, const char *agent,
 	if (read(go_rd, &c, 1) != 1)
 		_exit(127);
 	close(go_rd);
-	jto = launch__java_options(getenv("JAVA_TOOL_OPTIONS"), agent);
-	if (jto)
+	jto = launch__java_options(getenv("JAVA_TOOL_OPTIONS"), agent,
+				   launch__needs_fp());
+	if (jto && *jto)
 		setenv("JAVA_TOOL_OPTIONS", jto, 1);
+	free(jto);
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(err_wr, &e, sizeof(e)) < 0)

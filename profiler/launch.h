@@ -8,6 +8,8 @@
 #ifndef MIXPROF_LAUNCH_H
 #define MIXPROF_LAUNCH_H
 
+#include <stdbool.h>
+
 #include <signal.h>
 #include <sys/types.h>
 
@@ -28,7 +30,18 @@ int launch__start(struct launch *l, char **argv, const char *agent,
 /* Let the child exec. 0, or the positive errno of a failed exec. */
 int launch__go(struct launch *l);
 
-/* The JAVA_TOOL_OPTIONS value for old (may be NULL); malloc'ed. */
-char *launch__java_options(const char *old, const char *agent);
+/*
+ * The JAVA_TOOL_OPTIONS value for old (may be NULL), with the agent (if
+ * not NULL) and, when fp, -XX:+PreserveFramePointer; malloc'ed.
+ */
+char *launch__java_options(const char *old, const char *agent, bool fp);
+
+/*
+ * Does this run walk JVMs by frame pointer only (MIXPROF_UNWIND=fp, or
+ * MIXPROF_NO_INTERP), so that a launched JVM needs
+ * -XX:+PreserveFramePointer? Otherwise the HotSpot unwinder finds
+ * compiled frames' callers without it.
+ */
+bool launch__needs_fp(void);
 
 #endif

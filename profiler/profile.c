@@ -79,6 +79,7 @@ struct run {
 	bool launched, child_done;
 	int child_status;
 	int old_maxstack;
+	uint32_t unwind_mode; /* enum unwind_mode */
 	uint64_t now_ns, end_ns;
 	bool final;
 	bool full; /* refresh every process, not only JVMs */
@@ -293,11 +294,12 @@ static int setup_depth(struct run *r)
 	cur = maxstack__get();
 	if (cur < 8)
 		return ret;
+	/* user stacks are walked by our own program: only the kernel's
+	 * own stacks are cut at its limit */
 	fprintf(stderr,
 		"mixprof: cannot raise kernel.perf_event_max_stack "
-		"to %u (%s); stacks are cut at %d frames\n",
+		"to %u (%s); kernel stacks are cut at %d frames\n",
 		r->o.stack_depth, strerror(-ret), cur);
-	r->o.stack_depth = cur;
 	return 0;
 }
 
@@ -316,6 +318,26 @@ static uint32_t auto_counts_size(const struct run *r)
 	while (size < keys && size < (1U << 24))
 		size <<= 1;
 	return size;
+}
+
+/*
+ * MIXPROF_UNWIND (a debug switch): "fp" walks JVMs by frame pointers
+ * only, "check" walks each JVM sample both ways and counts agreement;
+ * unset or "hotspot", the HotSpot unwinder. -EINVAL for anything else.
+ */
+static int unwind_mode(uint32_t *mode)
+{
+	const char *e = getenv("MIXPROF_UNWIND");
+
+	if (!e || !strcmp(e, "hotspot"))
+		*mode = UNWIND_MODE_HOTSPOT;
+	else if (!strcmp(e, "fp"))
+		*mode = UNWIND_MODE_FP;
+	else if (!strcmp(e, "check"))
+		*mode = UNWIND_MODE_CHECK;
+	else
+		return -EINVAL;
+	return 0;
 }
 
 static int setup_bpf(struct run *r)
@@ -339,6 +361,14 @@ static int setup_bpf(struct run *r)
 	char caps[64];
 	int i, ret;
 
+	if (unwind_mode(&cfg.unwind_mode)) {
+		fprintf(stderr,
+			"mixprof: MIXPROF_UNWIND=%s: not fp, hotspot "
+			"or check\n",
+			getenv("MIXPROF_UNWIND"));
+		return -EINVAL;
+	}
+	r->unwind_mode = cfg.unwind_mode;
 	r->smp = sampler__new(&cfg);
 	if (!r->smp) {
 		ret = -errno;
@@ -535,6 +565,14 @@ static int start(struct run *r)
 	if (r->o.nr_probes)
 		return start_probes(r);
 
+	/* running JVMs unwound by their tables from the first sample */
+	for (int i = 0; i < r->o.nr_pids; i++) {
+		char d[512];
+
+		if (stackfold__prepare(r->sf, r->o.pids[i], d, sizeof(d)) > 0 &&
+		    verbose)
+			fprintf(stderr, "mixprof: %u: %s\n", r->o.pids[i], d);
+	}
 	/* time starts when sampling does, not when loading did */
 	r->tb.start_ns = now_ns();
 	r->wall_start = time(NULL);
@@ -720,6 +758,97 @@ static void lost_stacks(const struct stackfold_stats *fs, const uint64_t *st)
 	fprintf(stderr, ")\n");
 }
 
+static int cmp_root(const void *a, const void *b)
+{
+	const struct stackfold_root *x = a, *y = b;
+
+	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
+}
+
+/* -v: the whole-stack share of the processes with the most samples. */
+static void roots_by_process(const struct run *r)
+{
+	const struct stackfold_root *t;
+	size_t cap = stackfold__roots(r->sf, &t), n = 0;
+	struct stackfold_root *v = calloc(cap ? cap : 1, sizeof(*v));
+
+	if (!v)
+		return;
+	for (size_t i = 0; i < cap; i++)
+		if (t[i].pid && t[i].samples)
+			v[n++] = t[i];
+	qsort(v, n, sizeof(*v), cmp_root);
+	for (size_t i = 0; i < n && i < 10; i++)
+		fprintf(stderr,
+			"mixprof:     pid %u: %.1f%% of %" PRIu64
+			" reach the root\n",
+			v[i].pid, 100.0 * v[i].root / v[i].samples,
+			v[i].samples);
+	free(v);
+}
+
+/*
+ * Whole stacks: how many user stacks reach their thread's root, which
+ * walks broke and why (each with what to do), and in check mode how
+ * often the HotSpot walk and the frame-pointer walk agreed.
+ */
+static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
+			const uint64_t *st)
+{
+	static const char *const why[UNWIND_NR][2] = {
+	    [UNWIND_NO_BLOB] = {"no codeblob", "a pc in the code cache that "
+					       "HotSpot's tables do not place"},
+	    [UNWIND_BAD_PC] = {"bad pc", "a compiled frame whose caller is "
+					 "not code: a layout we do not know"},
+	    [UNWIND_BAD_FP] = {"bad fp",
+			       "native code built without frame pointers, or "
+			       "a Java thread younger than a drain tick"},
+	    [UNWIND_BAD_SP] = {"bad sp", "a walk leaving the thread's stack"},
+	    [UNWIND_READ] = {"unreadable", "stack memory gone (a thread "
+					   "exiting)"},
+	    [UNWIND_EARLY] = {"not identified yet",
+			      "a launched process's first moments, walked "
+			      "as a JVM might be before its tables were "
+			      "read (up to 2 s for one that is not a JVM)"},
+	};
+	uint64_t broken = 0;
+
+	if (!fs->user_samples)
+		return;
+	for (int i = 0; i < UNWIND_NR; i++)
+		broken += fs->broken[i];
+	fprintf(stderr,
+		"mixprof:   whole stacks: %.1f%% of %" PRIu64
+		" samples with a user stack reach their thread's root; "
+		"%" PRIu64 " walks broke\n",
+		100.0 * fs->root_samples / fs->user_samples, fs->user_samples,
+		broken);
+	for (int i = 1; i < UNWIND_NR; i++)
+		if (fs->broken[i])
+			fprintf(stderr,
+				"mixprof:     %" PRIu64 " [unwind: %s]: %s\n",
+				fs->broken[i], why[i][0], why[i][1]);
+	if (verbose)
+		fprintf(stderr,
+			"mixprof:   unwinder: %" PRIu64 " resumed at a Java "
+			"frame anchor, %" PRIu64 " broken native walks "
+			"of threads not (yet) known as Java threads\n",
+			st[STAT_ANCHOR], st[STAT_NO_THREAD]);
+	if (verbose)
+		roots_by_process(r);
+	if (r->unwind_mode == UNWIND_MODE_CHECK)
+		fprintf(stderr,
+			"mixprof:   check: the HotSpot and frame-pointer walks "
+			"agree on %" PRIu64 " of %" PRIu64 " JVM samples "
+			"(%.2f%%)\n",
+			st[STAT_CHECK_SAME],
+			st[STAT_CHECK_SAME] + st[STAT_CHECK_DIFF],
+			st[STAT_CHECK_SAME] + st[STAT_CHECK_DIFF]
+			    ? 100.0 * st[STAT_CHECK_SAME] /
+				  (st[STAT_CHECK_SAME] + st[STAT_CHECK_DIFF])
+			    : 0.0);
+}
+
 /* Account for every sample: what was written, what was lost and why. */
 static void summary(struct run *r)
 {
@@ -770,6 +899,8 @@ static void summary(struct run *r)
 			"mixprof:   %" PRIu64 " stacks truncated at "
 			"%u frames (raise --stack-depth)\n",
 			fs->truncated, r->o.stack_depth);
+	if (!r->o.kernel_only)
+		stack_truth(r, fs, st);
 	if (st[STAT_USER_EMPTY] && !r->o.kernel_only)
 		fprintf(stderr,
 			"mixprof:   %" PRIu64 " samples without a "

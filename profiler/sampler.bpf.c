@@ -36,6 +36,7 @@ const volatile bool user_stacks = true;
 const volatile bool kernel_stacks = true;
 const volatile bool interp_walk = true; /* name interpreted frames */
 const volatile __u32 max_frames = STACK_SHORT; /* the run's depth */
+const volatile __u32 unwind_mode = UNWIND_MODE_HOTSPOT; /* sampler.h */
 
 /* stack key -> frames, leaf first, zero-padded (sampler.h) */
 struct {
@@ -110,6 +111,14 @@ struct {
 	__type(value, struct interp_stack);
 	__uint(max_entries, 4096); /* set by user space before load */
 } interp SEC(".maps");
+
+/* full chunks of deep interpreted lists (sampler.h): evicted when old */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, __u64);
+	__type(value, struct interp_stack);
+	__uint(max_entries, 1024);
+} interp_chunks SEC(".maps");
 
 /* one stack under construction per CPU (too big for the BPF stack) */
 struct {
@@ -257,14 +266,37 @@ static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
 	return store_stack((__u64)n / 8, lost, true);
 }
 
-/* State of one frame-pointer walk, shared with the bpf_loop callback. */
+/* One step of a user stack walk (unwind_step, check mode's walk). */
 struct walk {
-	struct interp_proc p;
+	const struct interp_proc *p; /* the JVM, or NULL: fp rules alone */
 	struct interp_stack *st;
 	__u64 h; /* hash of the kept interpreted frames: their list's id */
-	__u64 *ips; /* the user stack being taken (stack_scratch) */
-	__u64 ip, fp; /* the current frame's pc and frame pointer */
+	__u64 *ips; /* the stack taken (check mode) */
+	__u64 *t; /* the CPU's walk_scratch */
+	__u64 ip, sp, fp; /* the current frame's pc, sp and frame pointer */
+	__u64 sp0; /* the sample's sp: the stack's bottom */
+	__u32 tid;
+	__u32 hotspot; /* the HotSpot rules (not UNWIND_MODE_FP) */
+	__u32 a_state; /* the frame anchor: enum anchor_state */
+	__u32 chunks; /* interpreted frames' chunks stored (sampler.h) */
+	__u64 a_sp, a_pc, a_fp; /* the anchor, once read */
 };
+
+enum anchor_state { A_UNREAD, A_READ, A_NONE, A_NO_THREAD, A_USED };
+
+/*
+ * Words the walk reads from the target's stack land here, not on the
+ * BPF stack: the verifier's precision tracking of stack slots written in
+ * a bpf_loop callback fails on 6.18 ("callback leftover stack slots"),
+ * and it does not follow values loaded from a map.
+ */
+#define WALK_WORDS 8
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, __u64[WALK_WORDS]);
+	__uint(max_entries, 1);
+} walk_scratch SEC(".maps");
 
 static __always_inline __u64 read_u64(__u64 addr)
 {
@@ -347,32 +379,32 @@ static __always_inline __u64 mix(__u64 h, __u64 word)
 }
 
 /*
- * An interpreted frame at fp: its Method* (at fp + method_slot) and the
- * frame record above it (saved rbp, return address) in fr. One read
- * where the slot is the usual one, rbp - 3 words: every read costs about
- * a whole walk step.
+ * An interpreted frame at fp: its Method* (at fp + method_slot) and what
+ * leads to its caller in fr: the saved fp, the return address, the
+ * sender sp (fp - 8). One read where the slot is the usual one, rbp - 3
+ * words: every read costs about a whole walk step.
  */
 static __always_inline int read_interp_frame(const struct walk *w,
-					     __u64 *method, __u64 fr[2])
+					     __u64 *method, __u64 *fr)
 {
-	__u64 v[5];
+	__u64 *v = w->t; /* 5 words; fr: the next 3 */
 
-	if (w->p.method_slot == INTERP_METHOD_SLOT) {
-		if (bpf_probe_read_user(v, sizeof(v),
-					(const void *)(w->fp - 24)))
+	if (w->p->method_slot == INTERP_METHOD_SLOT) {
+		if (bpf_probe_read_user(v, 5 * 8, (const void *)(w->fp - 24)))
 			return -1;
 		*method = v[0];
 		fr[0] = v[3];
 		fr[1] = v[4];
+		fr[2] = v[2];
 		return 0;
 	}
-	*method = read_u64(w->fp + (__s64)w->p.method_slot);
+	*method = read_u64(w->fp + (__s64)w->p->method_slot);
+	fr[2] = read_u64(w->fp - 8);
 	return bpf_probe_read_user(fr, 16, (const void *)w->fp);
 }
 
-/* Keep the frame at w->ip/w->fp as interpreted; its frame record in fr. */
-static __always_inline int interp_frame(struct walk *w, __u32 idx,
-					__u64 fr[2])
+/* Keep the frame at w->ip/w->fp as interpreted; its caller's in fr. */
+static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
 {
 	struct interp_stack *st = w->st;
 	__u32 n = st->nr;
@@ -385,22 +417,33 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx,
 		/* the slot unreadable: still the frame record, as the
 		 * kernel would read it */
 		method = 0;
+		fr[2] = 0;
 		if (bpf_probe_read_user(fr, 16, (const void *)w->fp))
 			return -1;
 	}
-	if (n >= INTERP_MAX_FRAMES)
-		return 0;
+	if (n >= INTERP_MAX_FRAMES) {
+		/* full: store it as a chunk, the next one links to it */
+		__u64 key = mix(w->h, INTERP_CHUNK_TAG);
+
+		if (w->chunks + 1 >= INTERP_MAX_CHUNKS)
+			return 0;
+		if (bpf_map_update_elem(&interp_chunks, &key, st, BPF_ANY))
+			return 0;
+		w->chunks++;
+		st->prev = key;
+		n = 0;
+	}
 	f = &st->f[n & (INTERP_MAX_FRAMES - 1)];
 	f->idx = idx;
 	f->hashes = 0;
 	/* a known JVM's list holds interpreted frames only: no pc, so the
 	 * list's id does not change with the bytecode being run */
-	f->ip = w->p.off_const_method ? 0 : w->ip;
+	f->ip = w->p->off_const_method ? 0 : w->ip;
 	f->method = method;
 	f->klass_name = 0;
 	f->name = 0;
-	if (method && w->p.off_const_method)
-		read_names(&w->p, f);
+	if (method && w->p->off_const_method)
+		read_names(w->p, f);
 	st->nr = n + 1;
 	w->h = mix(w->h, (__u64)f->hashes << 32 | idx);
 	w->h = mix(w->h, f->ip);
@@ -410,68 +453,540 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx,
 	return 0;
 }
 
-/*
- * One step of the user stack walk perf_callchain_user does: keep the pc,
- * then go to the caller through the frame record at fp. A failed read
- * or a frame pointer not above the last one ends the walk.
- */
-static long walk_step(__u32 i, void *arg)
-{
-	struct walk *w = arg;
-	__u64 j = i, fr[2];
+/* Step results: go on, the stack's natural end, or -enum unwind_reason. */
+#define STEP_ON 0
+#define STEP_END 1
 
-	/* step i keeps frame i: index by i, which the verifier need not
-	 * track exactly (an exact w->idx would make every step a new
-	 * state) */
-	asm volatile("" : "+r"(j)); /* checked, then used */
-	if (j >= max_frames)
-		return 1;
-	w->ips[j] = w->ip;
-	if (w->ip >= w->p.code_start && w->ip < w->p.code_end) {
-		if (interp_frame(w, i, fr))
-			return 1;
-	} else if (!w->fp ||
-		   bpf_probe_read_user(fr, sizeof(fr), (const void *)w->fp)) {
-		return 1;
-	}
-	if (fr[0] <= w->fp)
-		return 1;
+/*
+ * An interpreted frame: named, then left through its frame record. Its
+ * caller's sp is the sender sp HotSpot saved (a compiled caller's frame
+ * is found from it), or just above the record.
+ */
+static __always_inline int interp_step(struct walk *w, __u32 idx)
+{
+	__u64 *fr = w->t + 5;
+	/* a JVM not read yet: every frame is walked as if interpreted */
+	int fail = w->p->off_const_method ? 0 : -UNWIND_EARLY;
+
+	if (interp_frame(w, idx, fr))
+		return fail ?: -UNWIND_READ;
+	if (fr[0] && fr[0] <= w->fp)
+		return fail ?: -UNWIND_BAD_FP;
+	w->sp = fr[2] > w->fp ? fr[2] : w->fp + 16;
 	w->ip = fr[1];
 	w->fp = fr[0];
+	return STEP_ON;
+}
+
+/* Is ip in one of the JVM's code heaps? */
+static __always_inline bool in_code(const struct interp_proc *p, __u64 ip)
+{
+	for (int i = 0; i < UNWIND_HEAPS; i++)
+		if (i < p->nheaps && ip >= p->heap[i].lo && ip < p->heap[i].hi)
+			return true;
+	return false;
+}
+
+/*
+ * The CodeBlob holding ip, from its code heap's segment map (heap.cpp:
+ * a byte per segment, 0 at a block's first, n: the block starts at
+ * least n segments back, 0xff: free), or 0: not in a heap, free, or
+ * more than UNWIND_SEGMAP_HOPS hops. A global function: verified once.
+ */
+__noinline __u64 find_blob(const struct interp_proc *p, __u64 ip)
+{
+	__u64 lo = 0, segmap = 0, idx;
+	__u32 log2 = 0;
+	__u8 b = 0;
+	int i;
+
+	if (!p)
+		return 0;
+	for (i = 0; i < UNWIND_HEAPS; i++) {
+		if (i < p->nheaps && ip >= p->heap[i].lo &&
+		    ip < p->heap[i].hi) {
+			lo = p->heap[i].lo;
+			segmap = p->heap[i].segmap;
+			log2 = p->heap[i].log2_seg;
+			break;
+		}
+	}
+	if (!lo || log2 > 30)
+		return 0;
+	idx = (ip - lo) >> log2;
+	for (i = 0; i < UNWIND_SEGMAP_HOPS; i++) {
+		if (bpf_probe_read_user(&b, 1, (const void *)(segmap + idx)) ||
+		    b == 0xff || b > idx)
+			return 0;
+		if (!b)
+			return lo + (idx << log2) + p->hb_size;
+		idx -= b;
+	}
+	return 0;
+}
+
+/* What a compiled frame's unwinding needs of its CodeBlob. */
+struct blob_info {
+	__u64 code_begin;
+	__s32 size, frame_size, frame_complete;
+	__u32 pad;
+};
+
+#define BLOB_READ 64 /* CodeBlob's head: every field we read lies in it */
+
+static __always_inline __s32 get_s32(const __u8 *b, __u32 off)
+{
+	__u64 o = off;
+	__s32 v = 0;
+
+	asm volatile("" : "+r"(o)); /* checked, then used */
+	if (o <= BLOB_READ - 4)
+		__builtin_memcpy(&v, b + o, sizeof(v));
+	return v;
+}
+
+/* The CodeBlob at blob into *bi: 0 or -1 (unreadable). */
+__noinline int read_blob(const struct interp_proc *p, __u64 blob,
+			 struct blob_info *bi)
+{
+	__u8 cb[BLOB_READ];
+	__u64 o;
+
+	if (!p || !bi ||
+	    bpf_probe_read_user(cb, sizeof(cb), (const void *)blob))
+		return -1;
+	bi->size = get_s32(cb, p->off_cb_size);
+	bi->frame_size = get_s32(cb, p->off_cb_frame_size);
+	bi->frame_complete = get_s32(cb, p->off_cb_frame_complete);
+	if (p->flags & UNWIND_FC16)
+		bi->frame_complete = (__s16)bi->frame_complete;
+	if (p->flags & UNWIND_CODE_OFFSET) {
+		bi->code_begin = blob + get_s32(cb, p->off_cb_code);
+		return 0;
+	}
+	o = p->off_cb_code;
+	asm volatile("" : "+r"(o));
+	bi->code_begin = 0;
+	if (o <= BLOB_READ - 8)
+		__builtin_memcpy(&bi->code_begin, cb + o, 8);
 	return 0;
 }
 
 /*
- * The user stack of a JVM sample, walked here from pc ip and frame
- * pointer fp instead of by the kernel, so that the same walk finds its
- * interpreted frames: the stack's key (as take_stack), and in *interp_id
- * the id of their list, or 0 (none, or the interp map full).
+ * Is the leaf at the edge of its frame: before it is complete (its
+ * prologue), or in an epilogue that already gave the frame back (at
+ * "pop rbp", the return poll "cmp rsp, [r15 + d]" or "ret")?
  */
-static __always_inline __u64 walk_user(const struct interp_proc *p, __u64 ip,
-				       __u64 fp, __u64 *interp_id)
+static __always_inline bool at_edge(const struct walk *w,
+				    const struct blob_info *bi)
 {
+	__u8 ins[3] = {};
+
+	if (bi->frame_complete > 0 &&
+	    w->ip < bi->code_begin + bi->frame_complete)
+		return true;
+	if (bpf_probe_read_user(ins, sizeof(ins), (const void *)w->ip))
+		return false;
+	return ins[0] == 0xc3 || ins[0] == 0x5d ||
+	       (ins[0] == 0x49 && ins[1] == 0x3b &&
+		(ins[2] == 0x67 || ins[2] == 0xa7));
+}
+
+/*
+ * A leaf whose frame is not (or no longer) there: its return address is
+ * at sp, or at sp + 8 below a pushed rbp. Taken only if it points into
+ * the code cache (a compiled frame's caller is compiled code, a stub or
+ * the interpreter).
+ */
+static __always_inline int leaf_slots(struct walk *w)
+{
+	__u64 *s = w->t;
+
+	if (bpf_probe_read_user(s, 16, (const void *)w->sp))
+		return -UNWIND_READ;
+	if (in_code(w->p, s[0])) {
+		w->ip = s[0];
+		w->sp += 8;
+		return STEP_ON; /* rbp not pushed, or popped: the caller's */
+	}
+	if (in_code(w->p, s[1])) {
+		w->ip = s[1];
+		w->fp = s[0];
+		w->sp += 16;
+		return STEP_ON;
+	}
+	return -UNWIND_BAD_PC;
+}
+
+/* The frame-pointer rules (native code, stubs without a frame size). */
+static __always_inline int fp_step(struct walk *w)
+{
+	__u64 *fr = w->t;
+
+	if (!w->fp)
+		return STEP_END;
+	if (w->fp < w->sp)
+		return -UNWIND_BAD_FP;
+	if (w->fp - w->sp0 > UNWIND_MAX_SPAN)
+		return -UNWIND_BAD_SP;
+	if (bpf_probe_read_user(fr, 16, (const void *)w->fp))
+		return -UNWIND_BAD_FP;
+	w->sp = w->fp + 16;
+	w->ip = fr[1];
+	w->fp = fr[0];
+	return STEP_ON;
+}
+
+/* tid -> JavaThread* of the JVMs being unwound (user space fills it) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, 65536);
+} java_threads SEC(".maps");
+
+/*
+ * The thread's last Java frame, from its JavaThread's frame anchor: 0
+ * and w->a_* set, or -1 (not a known Java thread, or no anchor: the
+ * thread is in Java code, which clears it). Read once per walk.
+ */
+static __always_inline int anchor(struct walk *w)
+{
+	__u64 *jt, a[3];
+
+	if (w->a_state)
+		return w->a_state == A_READ ? 0 : -1;
+	w->a_state = A_NONE;
+	if (!w->hotspot || !w->p || !(w->p->flags & UNWIND_ANCHORS))
+		return -1;
+	jt = bpf_map_lookup_elem(&java_threads, &w->tid);
+	if (!jt) {
+		w->a_state = A_NO_THREAD;
+		return -1;
+	}
+	if (bpf_probe_read_user(a, sizeof(a),
+				(const void *)(*jt + w->p->off_anchor)) ||
+	    !a[0] || a[0] - w->sp0 > UNWIND_MAX_SPAN)
+		return -1;
+	if (!a[1]) /* pc not saved: the return address below sp */
+		a[1] = read_u64(a[0] - 8);
+	if (!a[1])
+		return -1;
+	w->a_sp = a[0];
+	w->a_pc = a[1];
+	w->a_fp = a[2];
+	w->a_state = A_READ;
+	return 0;
+}
+
+/*
+ * A native frame (a JNI library, glibc, the JVM itself), by fp. Native
+ * frames of a Java thread that do not lead back (the fp chain breaks or
+ * ends), or whose next sp would pass over the thread's last Java frame,
+ * give way to that frame: the walk resumes at the anchor, once.
+ */
+static __always_inline int native_step(struct walk *w)
+{
+	__u64 sp = w->sp;
+	int r = fp_step(w);
+
+	if (!w->p || !w->hotspot || w->a_state == A_USED)
+		return r;
+	if (r == STEP_ON && w->sp - w->sp0 > UNWIND_MAX_SPAN)
+		r = -UNWIND_BAD_SP;
+	/* a sound step stays, unless it passes over the last Java frame */
+	if (r == STEP_ON && (anchor(w) || w->sp <= w->a_sp))
+		return r;
+	if (anchor(w)) {
+		if (r < 0 && w->a_state == A_NO_THREAD)
+			stat_inc(STAT_NO_THREAD);
+		return r;
+	}
+	if (w->a_sp <= sp)
+		return r;
+	w->ip = w->a_pc;
+	w->sp = w->a_sp;
+	w->fp = w->a_fp;
+	w->a_state = A_USED;
+	stat_inc(STAT_ANCHOR);
+	return STEP_ON;
+}
+
+/* A frame of a CodeBlob: by its frame size, or its fp when it has none. */
+static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
+{
+	struct blob_info bi;
+	__u64 *fr = w->t, ssp;
+
+	if (read_blob(w->p, blob, &bi))
+		return -UNWIND_READ;
+	if (bi.size <= 0 || w->ip >= blob + bi.size)
+		return -UNWIND_NO_BLOB;
+	if (bi.frame_size <= 0) /* the call stub and other stub routines */
+		return native_step(w);
+	if ((__u64)bi.frame_size * 8 > UNWIND_MAX_FRAME)
+		return -UNWIND_BAD_SP;
+	if (!idx && at_edge(w, &bi))
+		return leaf_slots(w);
+	ssp = w->sp + (__u64)bi.frame_size * 8;
+	if (bpf_probe_read_user(fr, 16, (const void *)(ssp - 16)))
+		return -UNWIND_READ;
+	if (!in_code(w->p, fr[1]) && !idx) {
+		/*
+		 * A leaf in its body with a word pushed on its frame (the
+		 * String compare intrinsics push a register around their
+		 * loop): the record one word further; else the edge slots.
+		 */
+		if (bpf_probe_read_user(fr, 16, (const void *)(ssp - 8)))
+			return -UNWIND_READ;
+		if (!in_code(w->p, fr[1]))
+			return leaf_slots(w);
+		ssp += 8;
+	}
+	if (!in_code(w->p, fr[1]))
+		return -UNWIND_BAD_PC;
+	w->ip = fr[1];
+	w->fp = fr[0];
+	w->sp = ssp;
+	return STEP_ON;
+}
+
+/*
+ * What a walk carries from step to step, per CPU: scalars only, so that
+ * the step can be a global function (below) that finds its pointers
+ * itself.
+ */
+struct wstate {
+	__u64 ip, sp, fp, sp0, h;
+	__u64 a_sp, a_pc, a_fp;
+	__u32 tgid, tid, hotspot, a_state, chunks, pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct wstate);
+	__uint(max_entries, 1);
+} walk_state SEC(".maps");
+
+/*
+ * Go from frame idx (the CPU's walk_state) of JVM p (or NULL: not a JVM)
+ * to its caller by the rules of its code (sampler.h): STEP_ON, STEP_END (the stack's natural end: a
+ * zero fp) or -enum unwind_reason. A global function, verified once
+ * whatever the caller's state: inlined into the bpf_loop callback, the
+ * walk's branches made the verifier process 32k instructions, and a
+ * start-up that slow under CPU contention (a JVM at nice -15) missed
+ * whole seconds of a -p run.
+ */
+__noinline int unwind_step(__u32 idx, const struct interp_proc *p)
+{
+	__u32 zero = 0;
+	struct wstate *s = bpf_map_lookup_elem(&walk_state, &zero);
 	struct walk w = {};
+	__u64 blob;
+	int r;
+
+	if (!s)
+		return -UNWIND_READ;
+	w.t = bpf_map_lookup_elem(&walk_scratch, &zero);
+	w.st = bpf_map_lookup_elem(&interp_scratch, &zero);
+	if (!w.t || !w.st)
+		return -UNWIND_READ;
+	w.p = p; /* the caller's lookup: one per sample, not per frame */
+	w.ip = s->ip;
+	w.sp = s->sp;
+	w.fp = s->fp;
+	w.sp0 = s->sp0;
+	w.h = s->h;
+	w.a_sp = s->a_sp;
+	w.a_pc = s->a_pc;
+	w.a_fp = s->a_fp;
+	w.tid = s->tid;
+	w.hotspot = s->hotspot;
+	w.a_state = s->a_state;
+	w.chunks = s->chunks;
+	if (w.p && w.ip >= w.p->code_start && w.ip < w.p->code_end)
+		r = interp_step(&w, idx);
+	else if (w.hotspot && w.p && w.p->nheaps &&
+		 (blob = find_blob(w.p, w.ip)))
+		r = blob_step(&w, idx, blob);
+	else if (w.hotspot && w.p && w.p->nheaps && in_code(w.p, w.ip))
+		r = -UNWIND_NO_BLOB;
+	else
+		r = native_step(&w);
+	if (r == STEP_ON && w.sp - w.sp0 > UNWIND_MAX_SPAN)
+		r = w.p && !w.p->off_const_method ? -UNWIND_EARLY
+						  : -UNWIND_BAD_SP;
+	s->ip = w.ip;
+	s->sp = w.sp;
+	s->fp = w.fp;
+	s->h = w.h;
+	s->a_sp = w.a_sp;
+	s->a_pc = w.a_pc;
+	s->a_fp = w.a_fp;
+	s->a_state = w.a_state;
+	s->chunks = w.chunks;
+	return r;
+}
+
+/* The bpf_loop callback's state: the stack being taken. */
+struct loop {
+	__u64 *ips; /* stack_scratch */
+	struct wstate *s;
+	const struct interp_proc *p; /* the JVM, or NULL */
+	__u32 nr; /* frames kept */
+	__u32 end; /* enum unwind_reason that ended the walk, or 0 */
+};
+
+/*
+ * One step of the user stack walk: keep the pc, then go to the caller
+ * (unwind_step). A walk that broke ends with its marked frame.
+ */
+static long walk_step(__u32 i, void *arg)
+{
+	struct loop *l = arg;
+	__u64 j = i;
+	int r;
+
+	/* step i keeps frame i: index by i, which the verifier need not
+	 * track exactly (an exact l->nr would make every step a new
+	 * state) */
+	asm volatile("" : "+r"(j)); /* checked, then used */
+	if (j >= max_frames || !l->s->ip)
+		return 1;
+	l->ips[j] = l->s->ip;
+	l->nr = j + 1;
+	r = unwind_step(i, l->p);
+	if (r < 0 && -r < UNWIND_NR) {
+		/* broken: one marked frame ends the stack, right here (the
+		 * index known to the verifier, unlike l->nr after the loop) */
+		l->end = -r;
+		stat_inc(STAT_UNWIND - r);
+		if (j + 1 < max_frames) {
+			l->ips[j + 1] = UNWIND_MARK(-r);
+			l->nr = j + 2;
+		}
+	}
+	return r != STEP_ON;
+}
+
+/* State of check mode's frame-pointer walk over the stack just taken. */
+struct check {
+	struct walk w; /* the fp walk's state (hotspot = 0) */
+	__u32 n; /* frames the HotSpot walk kept, its mark excluded */
+	__u32 differ;
+};
+
+static long check_step(__u32 i, void *arg)
+{
+	struct check *c = arg;
+	__u64 j = i;
+
+	asm volatile("" : "+r"(j)); /* checked, then used */
+	if (j >= max_frames)
+		return 1;
+	if (!c->w.ip) {
+		c->differ = j != c->n;
+		return 1;
+	}
+	if (j >= c->n || c->w.ips[j] != c->w.ip) {
+		c->differ = 1;
+		return 1;
+	}
+	if (c->w.p && c->w.ip >= c->w.p->code_start &&
+	    c->w.ip < c->w.p->code_end) {
+		__u64 *fr = c->w.t;
+
+		/* the fp walk of an interpreted frame: its record only */
+		if (!c->w.fp ||
+		    bpf_probe_read_user(fr, 16, (const void *)c->w.fp) ||
+		    (fr[0] && fr[0] <= c->w.fp)) {
+			c->differ = j + 1 != c->n;
+			return 1;
+		}
+		c->w.sp = c->w.fp + 16;
+		c->w.ip = fr[1];
+		c->w.fp = fr[0];
+		return 0;
+	}
+	if (fp_step(&c->w) != STEP_ON) {
+		c->differ = j + 1 != c->n;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Check mode: walk the sample of process tgid by frame pointers alone
+ * and count whether it gives the n frames the HotSpot walk stored (its
+ * mark excluded). On a JVM run with -XX:+PreserveFramePointer both are
+ * right, so they must agree. A global function: its own stack frame.
+ */
+__noinline int check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp, __u32 n)
+{
+	struct check c = {};
+	__u32 zero = 0;
+
+	c.w.p = bpf_map_lookup_elem(&interp_procs, &tgid);
+	c.w.t = bpf_map_lookup_elem(&walk_scratch, &zero);
+	c.w.ips = stack_buf();
+	if (!c.w.p || !c.w.t || !c.w.ips)
+		return 0;
+	c.w.ip = ip;
+	c.w.sp = sp;
+	c.w.fp = fp;
+	c.w.sp0 = sp;
+	c.n = n;
+	bpf_loop(max_frames, check_step, &c, 0);
+	stat_inc(c.differ ? STAT_CHECK_DIFF : STAT_CHECK_SAME);
+	return 0;
+}
+
+/*
+ * The user stack of a sample of tgid/tid, walked here from pc ip, sp and
+ * frame pointer fp instead of by the kernel (sampler.h): the stack's key
+ * (as take_stack), and in *interp_id the id of the list of interpreted
+ * frames, or 0 (none, or the interp map full). p: the JVM, or NULL.
+ */
+static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
+				       __u32 tid, __u64 ip, __u64 sp, __u64 fp,
+				       __u64 *interp_id)
+{
+	struct loop l = {};
+	struct interp_stack *st;
+	struct wstate *s;
 	__u32 zero = 0;
 	__u64 id, key;
-	long nr;
 
-	w.ips = stack_buf();
-	w.st = bpf_map_lookup_elem(&interp_scratch, &zero);
-	if (!w.ips || !w.st)
+	l.ips = stack_buf();
+	l.p = p;
+	l.s = s = bpf_map_lookup_elem(&walk_state, &zero);
+	st = bpf_map_lookup_elem(&interp_scratch, &zero);
+	if (!l.ips || !s || !st)
 		return STACK_NONE;
-	w.p = *p;
-	w.st->nr = 0;
-	w.ip = ip;
-	w.fp = fp;
-	w.h = 0xcbf29ce484222325ULL;
-	stat_inc(STAT_INTERP_WALKS);
-	/* step i keeps frame i; the last step kept one too */
-	nr = bpf_loop(max_frames, walk_step, &w, 0);
-	key = store_stack(nr > 0 ? nr : 0, STAT_USER_LOST, false);
-	if (key <= STACK_LOST || !w.st->nr)
+	st->nr = 0;
+	st->prev = 0;
+	s->ip = ip;
+	s->sp = sp;
+	s->sp0 = sp;
+	s->fp = fp;
+	s->h = 0xcbf29ce484222325ULL;
+	s->a_sp = s->a_pc = s->a_fp = 0;
+	s->tgid = tgid;
+	s->tid = tid;
+	s->hotspot = unwind_mode != UNWIND_MODE_FP;
+	s->a_state = A_UNREAD;
+	s->chunks = 0;
+	if (p)
+		stat_inc(STAT_INTERP_WALKS);
+	bpf_loop(max_frames, walk_step, &l, 0);
+	if (unwind_mode == UNWIND_MODE_CHECK && p && p->nheaps)
+		check_walk(tgid, ip, sp, fp, l.end && l.nr ? l.nr - 1 : l.nr);
+	key = store_stack(l.nr, STAT_USER_LOST, false);
+	if (key <= STACK_LOST || !st->nr)
 		return key;
-	id = w.h ? w.h : 1;
-	if (bpf_map_update_elem(&interp, &id, w.st, BPF_NOEXIST) &&
+	id = s->h ? s->h : 1;
+	if (bpf_map_update_elem(&interp, &id, st, BPF_NOEXIST) &&
 	    !bpf_map_lookup_elem(&interp, &id)) {
 		stat_inc(STAT_INTERP_FULL);
 		return key;
@@ -480,21 +995,23 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u64 ip,
 	return key;
 }
 
-/* A perf sample's user pc and frame pointer, as the kernel's walk takes
- * them; the context only allows 8-byte reads of regs, so the mode comes
- * from the pc's half of the address space. */
+/* A perf sample's user pc, sp and frame pointer; the context only allows
+ * 8-byte reads of regs, so the mode comes from the pc's half of the
+ * address space. */
 static __always_inline void sample_user_regs(struct bpf_perf_event_data *ctx,
-					     __u64 *ip, __u64 *fp)
+					     __u64 *ip, __u64 *sp, __u64 *fp)
 {
 	struct pt_regs *regs = (struct pt_regs *)&ctx->regs;
 
 	*ip = regs->rip;
+	*sp = regs->rsp;
 	*fp = regs->rbp;
 	if ((__s64)*ip < 0) { /* in the kernel: the user registers it saved */
 		struct pt_regs *u = (struct pt_regs *)bpf_task_pt_regs(
 		    bpf_get_current_task_btf());
 
 		bpf_probe_read_kernel(ip, sizeof(*ip), &u->rip);
+		bpf_probe_read_kernel(sp, sizeof(*sp), &u->rsp);
 		bpf_probe_read_kernel(fp, sizeof(*fp), &u->rbp);
 	}
 }
@@ -563,15 +1080,11 @@ int mixprof_sample(struct bpf_perf_event_data *ctx)
 	key_head(&key, tgid, tid);
 	if (user_stacks) {
 		struct interp_proc *p = interp_proc_of(tgid);
-		__u64 ip, fp;
+		__u64 ip, sp, fp;
 
-		if (p) {
-			sample_user_regs(ctx, &ip, &fp);
-			key.user_stack = walk_user(p, ip, fp, &key.interp_id);
-		} else {
-			key.user_stack = take_stack(ctx, BPF_F_USER_STACK,
-						    STAT_USER_LOST);
-		}
+		sample_user_regs(ctx, &ip, &sp, &fp);
+		key.user_stack =
+		    walk_user(p, tgid, tid, ip, sp, fp, &key.interp_id);
 		if (key.user_stack == STACK_NONE)
 			stat_inc(STAT_USER_EMPTY);
 	}
@@ -600,12 +1113,9 @@ int BPF_USDT(mixprof_entry, int site, int probe)
 	key_head(&key, tgid, tid);
 	key.kern_stack = STACK_NONE; /* none taken: not "lost" */
 	p = interp_proc_of(tgid);
-	if (p)
-		key.user_stack = walk_user(p, PT_REGS_IP(ctx), PT_REGS_FP(ctx),
-					   &key.interp_id);
-	else
-		key.user_stack =
-		    take_stack(ctx, BPF_F_USER_STACK, STAT_USER_LOST);
+	key.user_stack =
+	    walk_user(p, tgid, tid, PT_REGS_IP(ctx), PT_REGS_SP(ctx),
+		      PT_REGS_FP(ctx), &key.interp_id);
 	count_key(&key);
 	return 0;
 }

@@ -3,6 +3,7 @@
  * each online CPU (see sampler_ctl.h); the drain is in drain.c.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,10 @@
 #include "sampler_int.h"
 
 _Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
-_Static_assert(sizeof(struct interp_proc) == 48, "interp_proc layout");
+_Static_assert(sizeof(struct interp_proc) == 208, "interp_proc layout");
+_Static_assert(sizeof(struct unwind_heap) == 32, "unwind_heap layout");
 _Static_assert(sizeof(struct interp_frame) == 40, "interp_frame layout");
-_Static_assert(sizeof(struct interp_stack) == 8 + 40 * INTERP_MAX_FRAMES,
+_Static_assert(sizeof(struct interp_stack) == 16 + 40 * INTERP_MAX_FRAMES,
 	       "interp_stack layout");
 _Static_assert((INTERP_MAX_FRAMES & (INTERP_MAX_FRAMES - 1)) == 0,
 	       "BPF masks frame indices with INTERP_MAX_FRAMES - 1");
@@ -84,6 +86,30 @@ static int load_fork(struct sampler *s)
 	return fork_bpf__load(f) ? -errno : 0;
 }
 
+/*
+ * MIXPROF_VERIFIER_STATS (a debug switch, for the bench): ask the
+ * verifier for its statistics of prog before the load (before), print
+ * its "processed N insns" line after it.
+ */
+static void verifier_stats(struct bpf_program *prog, bool before)
+{
+	static char log[64 << 10];
+	char *p;
+
+	if (!getenv("MIXPROF_VERIFIER_STATS"))
+		return;
+	if (before) {
+		log[0] = 0;
+		bpf_program__set_log_buf(prog, log, sizeof(log));
+		bpf_program__set_log_level(prog, 4);
+		return;
+	}
+	p = strstr(log, "processed ");
+	if (p)
+		fprintf(stderr, "mixprof: verifier: %.*s\n",
+			(int)strcspn(p, "\n"), p);
+}
+
 struct sampler *sampler__new(const struct sampler_cfg *cfg)
 {
 	struct sampler *s = calloc(1, sizeof(*s));
@@ -103,6 +129,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	skel->rodata->user_stacks = cfg->user;
 	skel->rodata->kernel_stacks = cfg->kernel;
 	skel->rodata->interp_walk = cfg->user && !cfg->no_interp;
+	skel->rodata->unwind_mode = cfg->unwind_mode;
 	ret = size_maps(skel, cfg);
 	if (ret)
 		goto fail;
@@ -110,7 +137,9 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	bpf_program__set_autoload(cfg->usdt ? skel->progs.mixprof_sample
 					    : skel->progs.mixprof_entry,
 				  false);
+	verifier_stats(skel->progs.mixprof_sample, true);
 	ret = sampler_bpf__load(skel);
+	verifier_stats(skel->progs.mixprof_sample, false);
 	if (!ret && cfg->filter_pids && !cfg->usdt)
 		ret = load_fork(s);
 	if (ret)
@@ -271,6 +300,31 @@ int sampler__clear_interp(struct sampler *s, uint32_t pid)
 {
 	if (bpf_map__delete_elem(s->skel->maps.interp_procs, &pid, sizeof(pid),
 				 0))
+		return -errno;
+	return 0;
+}
+
+int sampler__set_thread(struct sampler *s, uint32_t tid, uint64_t thread)
+{
+	if (bpf_map__update_elem(s->skel->maps.java_threads, &tid, sizeof(tid),
+				 &thread, sizeof(thread), BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+int sampler__clear_thread(struct sampler *s, uint32_t tid)
+{
+	if (bpf_map__delete_elem(s->skel->maps.java_threads, &tid, sizeof(tid),
+				 0))
+		return -errno;
+	return 0;
+}
+
+int sampler__interp_chunk(struct sampler *s, uint64_t key,
+			  struct interp_stack *out)
+{
+	if (bpf_map__lookup_elem(s->skel->maps.interp_chunks, &key, sizeof(key),
+				 out, sizeof(*out), 0))
 		return -errno;
 	return 0;
 }

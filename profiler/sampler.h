@@ -89,6 +89,20 @@ struct sample_count {
  * That covers a JVM's first interpreted code, which runs before the first
  * drain tick could read its tables.
  */
+#define UNWIND_HEAPS 4 /* code heaps (3 with a segmented code cache) */
+
+struct unwind_heap {
+	__u64 lo, hi; /* reserved range: [lo, hi) */
+	__u64 segmap; /* one byte per segment (heap.cpp) */
+	__u32 log2_seg; /* segment size */
+	__u32 pad;
+};
+
+/* interp_proc.flags */
+#define UNWIND_CODE_OFFSET 1 /* code begin: blob + (int)offset (JDK 23+) */
+#define UNWIND_FC16 2 /* frame_complete_offset is an int16_t (JDK 23+) */
+#define UNWIND_ANCHORS 4 /* java_threads holds this JVM's threads */
+
 struct interp_proc {
 	__u64 code_start, code_end; /* the interpreter: [start, end) */
 	__s32 method_slot; /* Method* at rbp + this (-24 on x86-64) */
@@ -99,8 +113,68 @@ struct interp_proc {
 	__u32 cp_base; /* sizeof(ConstantPool): slot 0 of the pool */
 	__u32 off_klass_name; /* Klass::_name */
 	__u32 off_sym_hash; /* Symbol::_hash_and_refcount, or INTERP_NO_OFF */
+	/* The HotSpot unwinder (below); nheaps 0: frame pointers only */
+	__u32 nheaps;
+	__u32 flags; /* UNWIND_* */
+	__u32 hb_size; /* sizeof(HeapBlock): the CodeBlob follows it */
+	__u32 off_cb_size; /* CodeBlob::_size (int) */
+	__u32 off_cb_frame_complete; /* _frame_complete_offset */
+	__u32 off_cb_frame_size; /* _frame_size (int, words) */
+	__u32 off_cb_code; /* _code_begin (pointer) or _code_offset (int) */
+	/* JavaThread* + this: JavaFrameAnchor::_last_Java_sp, then _pc and
+	 * _fp in the next two words (UNWIND_ANCHORS only) */
+	__u32 off_anchor;
+	struct unwind_heap heap[UNWIND_HEAPS];
 };
 #define INTERP_NO_OFF 0xffffffffu
+
+/*
+ * The HotSpot unwinder. For a JVM whose code cache user space described
+ * (interp_proc.nheaps), the BPF walk keeps (pc, sp, fp) per frame:
+ * - a pc in the interpreter: an interpreted frame, walked by its fp
+ *   (caller's pc at fp + 8, fp at fp, sp at fp - 8: the sender sp);
+ * - a pc in a code heap: its CodeBlob, found through the heap's segment
+ *   map (at most UNWIND_SEGMAP_HOPS hops back to the block start); with
+ *   a frame size, the caller's sp is sp + frame_size words, its pc and
+ *   fp the two words below (a leaf caught before its frame is complete,
+ *   or in its epilogue, has its return address at sp or sp + 8); the
+ *   caller's pc must lie in the code cache. Blobs without a frame size
+ *   (the call stub, other stub routines) are walked by fp;
+ * - anything else by fp, as the kernel walks: the fp must lie above sp
+ *   (so it grows), within UNWIND_MAX_SPAN of the sample's sp. When such
+ *   native frames lose their way (or would pass over Java frames), the
+ *   walk resumes at the thread's last Java frame, which HotSpot keeps in
+ *   the JavaThread's frame anchor while Java code calls out; user space
+ *   puts each Java thread's JavaThread* in java_threads (tid -> it).
+ * A walk that breaks ends with one marked frame, UNWIND_MARK(reason),
+ * counted in stats at STAT_UNWIND + reason. Processes that are not JVMs
+ * (interp_proc absent) get the fp rules alone.
+ */
+#define UNWIND_SEGMAP_HOPS 32 /* 32 * 254 segments: blobs up to ~1 MB */
+#define UNWIND_MAX_SPAN (64ULL << 20) /* a stack no thread has */
+#define UNWIND_MAX_FRAME (1ULL << 20) /* a compiled frame no JIT makes */
+enum unwind_reason {
+	UNWIND_NO_BLOB = 1, /* pc in the code cache, no CodeBlob holds it */
+	UNWIND_BAD_PC, /* a compiled frame's caller pc not in the code cache */
+	UNWIND_BAD_FP, /* native frame pointer below sp or unreadable */
+	UNWIND_BAD_SP, /* sp leaves the stack (span, frame size) */
+	UNWIND_READ, /* stack memory unreadable */
+	UNWIND_EARLY, /* a "pending" target (above), not identified yet */
+	UNWIND_NR,
+};
+/* a non-canonical address: never a pc */
+#define UNWIND_MARK_BASE 0xdead000000000000ULL
+#define UNWIND_MARK(r) (UNWIND_MARK_BASE | (r))
+#define UNWIND_IS_MARK(ip) (((ip) & ~0xffULL) == UNWIND_MARK_BASE)
+
+/* The walk's rules (the unwind_mode global; MIXPROF_UNWIND). */
+enum unwind_mode {
+	UNWIND_MODE_HOTSPOT, /* the above */
+	UNWIND_MODE_FP, /* frame pointers only, as the kernel walks */
+	/* the above, and a frame-pointer walk of the same sample compared
+	 * with it (STAT_CHECK_SAME / STAT_CHECK_DIFF) */
+	UNWIND_MODE_CHECK,
+};
 
 /*
  * hashes: the identity hashes (upper halves of _hash_and_refcount) of the
@@ -118,11 +192,23 @@ struct interp_frame {
 	__u64 name; /* Symbol* of the method's name, or 0 */
 };
 
+/*
+ * A list, or a chunk of one. A stack with more than INTERP_MAX_FRAMES
+ * interpreted frames is kept in chunks of that many: the walk stores each
+ * full chunk in the interp_chunks map (an LRU: nothing need free them)
+ * under a key from the hash of every frame so far, and links the next
+ * chunk to it (prev); the list in the interp map is the last, outermost
+ * chunk. Up to INTERP_MAX_CHUNKS chunks: every interpreted frame of a
+ * 4,096-frame stack is named.
+ */
 struct interp_stack {
 	__u32 nr; /* frames used */
 	__u32 pad;
+	__u64 prev; /* the chunk of the frames nearer the leaf, or 0 */
 	struct interp_frame f[INTERP_MAX_FRAMES];
 };
+#define INTERP_MAX_CHUNKS 64
+#define INTERP_CHUNK_TAG 0x636875ULL /* chunk keys apart from list ids */
 
 /* Per-CPU counters for the end-of-run summary: index into stats map. */
 enum sampler_stat {
@@ -136,6 +222,11 @@ enum sampler_stat {
 	STAT_INTERP_FULL, /* interp map full: frames left unnamed */
 	STAT_STACK_NOMEM, /* of the lost stacks: no kernel memory, map not
 			   * full (an allocation in interrupt context) */
+	STAT_UNWIND, /* + enum unwind_reason: walks that broke, by reason */
+	STAT_ANCHOR = STAT_UNWIND + UNWIND_NR, /* resumed at a frame anchor */
+	STAT_NO_THREAD, /* JVM walk in native code, thread not known yet */
+	STAT_CHECK_SAME, /* check mode: the two walks agree */
+	STAT_CHECK_DIFF, /* ... differ */
 	STAT_NR,
 };
 

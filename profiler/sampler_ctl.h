@@ -22,7 +22,9 @@ struct sampler_cfg {
 	bool filter_pids; /* only targets (and their descendants) */
 	bool per_thread;
 	bool user, kernel; /* which stacks to take */
-	bool no_interp; /* skip the interpreted-frame walk */
+	bool no_interp; /* skip the interpreted-frame walk (and the HotSpot
+			 * unwinder: JVMs are then walked by fp) */
+	uint32_t unwind_mode; /* enum unwind_mode (sampler.h) */
 	bool usdt; /* a probe run: sampler__attach_usdt, no perf events */
 	uint32_t interp_size; /* interp map entries; 0: 4096 */
 	const int *cpus;
@@ -103,6 +105,15 @@ int sampler__clear_interp(struct sampler *s, uint32_t pid);
  * *out; 0, or -ENOENT when gone. Entries live until their keys are taken.
  */
 int sampler__interp(struct sampler *s, uint64_t id, struct interp_stack *out);
+/* A chunk of a deep list (its prev link), as sampler__interp. */
+int sampler__interp_chunk(struct sampler *s, uint64_t key,
+			  struct interp_stack *out);
+/*
+ * Java thread tid's JavaThread* (the unwinder's frame anchors), or forget
+ * the thread. 0 or negative errno (-E2BIG: the map is full).
+ */
+int sampler__set_thread(struct sampler *s, uint32_t tid, uint64_t thread);
+int sampler__clear_thread(struct sampler *s, uint32_t tid);
 
 /* BPF counters summed over CPUs, indexed by enum sampler_stat. */
 int sampler__stats(struct sampler *s, uint64_t out[STAT_NR]);

@@ -24,6 +24,8 @@ struct stackfold {
 	struct interp *interp; /* NULL with no_interp or no user stacks */
 	const char **inames; /* depth: interpreted frame names, leaf first */
 	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
+	struct stackfold_root *roots; /* per process, open addressing */
+	size_t nroots, roots_cap;
 };
 
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
@@ -62,6 +64,7 @@ void stackfold__free(struct stackfold *sf)
 	interp__free(sf->interp);
 	free(sf->inames);
 	free(sf->adj);
+	free(sf->roots);
 	free(sf);
 }
 
@@ -86,6 +89,22 @@ static bool is_interpreter(const struct frame *f)
 	return f->kind == FRAME_STUB && !strcmp(f->name, "Interpreter");
 }
 
+/* The frame that ends a broken walk (sampler.h), as printed. */
+static const char *mark_name(uint64_t ip)
+{
+	static const char *const names[UNWIND_NR] = {
+	    [UNWIND_NO_BLOB] = "[unwind: no codeblob]",
+	    [UNWIND_BAD_PC] = "[unwind: bad pc]",
+	    [UNWIND_BAD_FP] = "[unwind: bad fp]",
+	    [UNWIND_BAD_SP] = "[unwind: bad sp]",
+	    [UNWIND_READ] = "[unwind: unreadable]",
+	    [UNWIND_EARLY] = "[unwind: not identified yet]",
+	};
+	uint32_t r = ip & 0xff;
+
+	return r < UNWIND_NR && names[r] ? names[r] : "[unwind: ?]";
+}
+
 /*
  * Name user frames hi-1 down to lo (root first) onto l; non-leaf
  * addresses are return addresses. Interpreted frames get their Java
@@ -102,6 +121,10 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 	for (i = hi - 1; i >= lo && !ret; i--) {
 		uint64_t ip = sf->uips[i] - (i ? 1 : 0);
 
+		if (UNWIND_IS_MARK(sf->uips[i])) {
+			ret = fold_line__push_name(l, mark_name(sf->uips[i]));
+			continue;
+		}
 		if (sf->interp && sf->inames[i]) {
 			struct frame f = {sf->inames[i], FRAME_INTERP};
 
@@ -284,6 +307,119 @@ static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
 	return ret;
 }
 
+/* Is the frame named name..name+len where a thread's stack begins? */
+static bool is_root(const char *name, size_t len)
+{
+	static const char *const roots[] = {"start_thread",
+					    "clone",
+					    "clone3",
+					    "__clone",
+					    "__clone3",
+					    "_start",
+					    "thread_native_entry",
+					    "JavaMain",
+					    "__libc_start_main",
+					    "__libc_start_call_main"};
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (strlen(roots[i]) == len && !memcmp(roots[i], name, len))
+			return true;
+	return false;
+}
+
+static size_t root_slot(const struct stackfold_root *t, size_t cap,
+			uint32_t pid)
+{
+	size_t i = (pid * 0x9e3779b1u) & (cap - 1);
+
+	while (t[i].pid && t[i].pid != pid)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/* pid's counters, or NULL (no memory: only the run's totals count). */
+static struct stackfold_root *root_of(struct stackfold *sf, uint32_t pid)
+{
+	struct stackfold_root *t;
+	size_t cap, i;
+
+	if ((sf->nroots + 1) * 2 > sf->roots_cap) {
+		cap = sf->roots_cap ? sf->roots_cap * 2 : 64;
+		t = calloc(cap, sizeof(*t));
+		if (!t)
+			return NULL;
+		for (i = 0; i < sf->roots_cap; i++)
+			if (sf->roots[i].pid)
+				t[root_slot(t, cap, sf->roots[i].pid)] =
+				    sf->roots[i];
+		free(sf->roots);
+		sf->roots = t;
+		sf->roots_cap = cap;
+	}
+	i = root_slot(sf->roots, sf->roots_cap, pid);
+	if (!sf->roots[i].pid) {
+		sf->roots[i].pid = pid;
+		sf->nroots++;
+	}
+	return &sf->roots[i];
+}
+
+size_t stackfold__roots(const struct stackfold *sf,
+			const struct stackfold_root **out)
+{
+	*out = sf->roots;
+	return sf->roots_cap;
+}
+
+/*
+ * The user frames of the line start at at (after its ';'); last is the
+ * stack's outermost pc. Count whether the stack reaches a thread's root
+ * or broke (and why). A walk that broke just past a root frame (glibc's
+ * start_thread or clone keep no frame pointer) lost nothing: its mark
+ * is dropped.
+ */
+/* user_end's test of the line's user part p (see there). */
+static void user_root(struct stackfold *sf, char *p, uint64_t last,
+		      uint64_t count)
+{
+	char *e, *e2;
+	size_t skip;
+
+	e = strchr(p, ';');
+	if (!e)
+		e = p + strlen(p);
+	if (!UNWIND_IS_MARK(last)) {
+		if (is_root(p, e - p))
+			sf->st.root_samples += count;
+		return;
+	}
+	e2 = *e ? strchr(e + 1, ';') : NULL;
+	if (*e && is_root(e + 1, (e2 ? e2 : e + strlen(e)) - (e + 1))) {
+		skip = e + 1 - p; /* the mark and its ';' */
+		memmove(p, e + 1, sf->line.len - (e + 1 - sf->line.buf) + 1);
+		sf->line.len -= skip;
+		sf->st.root_samples += count;
+		return;
+	}
+	sf->st.broken[(last & 0xff) < UNWIND_NR ? last & 0xff : 0] += count;
+}
+
+static void user_end(struct stackfold *sf, uint32_t pid, size_t at,
+		     uint64_t last, uint64_t count)
+{
+	char *p = sf->line.buf + at + (at ? 1 : 0);
+	struct stackfold_root *r = root_of(sf, pid);
+	uint64_t before = sf->st.root_samples;
+
+	sf->st.user_samples += count;
+	if (r)
+		r->samples += count;
+	if (at < sf->line.len)
+		user_root(sf, p, last, count);
+	if (r)
+		r->root += sf->st.root_samples - before;
+}
+
 /* The root frames: process, thread, truncation mark. */
 static int push_head(struct stackfold *sf, const struct sample_key *k,
 		     const char *proc_comm, bool truncated)
@@ -349,15 +485,22 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 		sf->st.user_lost += count;
 	if (nk == -2)
 		sf->st.kern_lost += count;
-	if (nu == (int)d || nk == (int)d)
+	if ((nu == (int)d && !UNWIND_IS_MARK(sf->uips[nu - 1])) || nk == (int)d)
 		sf->st.truncated += count;
 
 	fold_line__reset(&sf->line);
-	ret = push_head(sf, k, proc_comm, nu == (int)d || nk == (int)d);
+	ret = push_head(sf, k, proc_comm,
+			(nu == (int)d && !UNWIND_IS_MARK(sf->uips[nu - 1])) ||
+			    nk == (int)d);
 	if (!ret && nu == -2)
 		ret = fold_line__push_name(&sf->line, "[lost user stack]");
-	if (!ret && nu > 0)
+	if (!ret && nu > 0) {
+		size_t at = sf->line.len;
+
 		ret = push_side(sf, k, nu, when_ns, count, true);
+		if (!ret)
+			user_end(sf, k->pid, at, sf->uips[nu - 1], count);
+	}
 	if (!ret && sf->cfg.delimit && nu != -1 && nk != -1)
 		ret = fold_line__push_name(&sf->line, "-");
 	if (!ret && nk == -2)
@@ -384,6 +527,15 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)
 	w->st.interp_misaligned = is.misaligned;
 	w->st.interp_unreadable = is.unreadable;
 	return &sf->st;
+}
+
+int stackfold__prepare(struct stackfold *sf, uint32_t pid, char *buf,
+		       size_t cap)
+{
+	if (!sf->interp)
+		return -ENOENT;
+	interp__prepare(sf->interp, pid);
+	return interp__describe(sf->interp, pid, buf, cap);
 }
 
 void stackfold__seen(struct stackfold *sf, const struct sample_key *k,

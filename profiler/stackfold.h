@@ -28,6 +28,9 @@ struct stackfold_cfg {
 /* Per-run counts of samples (not keys) that lost something. */
 struct stackfold_stats {
 	uint64_t truncated; /* a stack hit depth */
+	uint64_t user_samples; /* samples with a user stack */
+	uint64_t root_samples; /* ... whose stack reaches a thread's root */
+	uint64_t broken[UNWIND_NR]; /* ... whose walk broke, by reason */
 	uint64_t user_lost; /* user stack missing from the stack map */
 	uint64_t kern_lost; /* kernel stack missing */
 	/* interpreted frames (frames and samples, weighted by count) */
@@ -45,6 +48,12 @@ struct stackfold_stats {
 
 struct stackfold;
 
+/* Per process: samples with a user stack, and of them reaching a root. */
+struct stackfold_root {
+	uint32_t pid; /* 0: an empty slot */
+	uint64_t samples, root;
+};
+
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 				 struct sampler *smp, struct symbolizer *sym);
 void stackfold__free(struct stackfold *sf);
@@ -59,6 +68,19 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    uint64_t count, uint64_t when_ns,
 			    const char *proc_comm);
 const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
+/*
+ * The per-process counts: a table of the returned size in *out, empty
+ * slots with pid 0; valid until the next stackfold__line().
+ */
+size_t stackfold__roots(const struct stackfold *sf,
+			const struct stackfold_root **out);
+
+/*
+ * A process known before sampling starts (-p): interp__prepare(), then
+ * interp__describe() into buf (its length, or -ENOENT: not a JVM).
+ */
+int stackfold__prepare(struct stackfold *sf, uint32_t pid, char *buf,
+		       size_t cap);
 
 /*
  * Key k is in the counts map at now_ns (call for every key, every drain

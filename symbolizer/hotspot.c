@@ -7,6 +7,17 @@
  * ConstantPool::_pool_holder, Klass::_name, Symbol::_length,
  * Symbol::_body, AbstractInterpreter::_code (static StubQueue*),
  * StubQueue::_stub_buffer, StubQueue::_buffer_limit; type ConstantPool.
+ * For the unwinder (all or none; JDK 17 and 25 checked): CodeCache::_heaps
+ * (static), GrowableArrayBase::_len, GrowableArray<int>::_data,
+ * CodeHeap::_memory/_segmap/_log2_segment_size, VirtualSpace::
+ * _low_boundary/_high_boundary/_low, HeapBlock::Header::_used,
+ * CodeBlob::_size/_frame_complete_offset/_frame_size/_name and
+ * _code_begin (JDK < 23) or _code_offset, optional _kind; nmethod (or
+ * CompiledMethod) ::_method, _compile_id, _comp_level; type HeapBlock.
+ * For frame anchors: ThreadsSMRSupport::_java_thread_list (static),
+ * ThreadsList::_length/_threads, JavaThread::_anchor, JavaThread:: or
+ * Thread::_osthread, OSThread::_thread_id, JavaFrameAnchor::
+ * _last_Java_sp/_pc/_fp.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,6 +70,40 @@ enum want {
 	W_INTERP_CODE, /* static: an address */
 	W_STUB_BUFFER,
 	W_BUFFER_LIMIT,
+	/* the unwinder's (optional as a whole: hotspot_unwind.ok) */
+	W_CC_HEAPS, /* static */
+	W_GA_LEN,
+	W_GA_DATA,
+	W_HEAP_MEMORY,
+	W_HEAP_SEGMAP,
+	W_HEAP_LOG2,
+	W_VS_LOW_B,
+	W_VS_HIGH_B,
+	W_VS_LOW,
+	W_HB_USED,
+	W_CB_SIZE,
+	W_CB_FRAME_COMPLETE,
+	W_CB_FRAME_SIZE,
+	W_CB_NAME,
+	W_UNWIND_LAST = W_CB_NAME,
+	W_CB_CODE_BEGIN, /* JDK < 23 */
+	W_CB_CODE_OFFSET, /* JDK 23+ */
+	W_CB_KIND, /* JDK 23+ */
+	W_NM_METHOD, /* JDK 23+; before, CompiledMethod's */
+	W_CM_METHOD,
+	W_NM_COMPILE_ID,
+	W_NM_COMP_LEVEL,
+	/* frame anchors (optional as a whole: threads_ok) */
+	W_TL_LIST, /* static */
+	W_TL_LENGTH,
+	W_TL_THREADS,
+	W_JT_ANCHOR,
+	W_JT_OSTHREAD, /* JDK < 21; later Thread's */
+	W_T_OSTHREAD,
+	W_OS_TID,
+	W_FA_SP,
+	W_FA_PC,
+	W_FA_FP,
 	W_NR,
 };
 
@@ -76,6 +121,37 @@ static const struct {
     [W_INTERP_CODE] = {"AbstractInterpreter", "_code"},
     [W_STUB_BUFFER] = {"StubQueue", "_stub_buffer"},
     [W_BUFFER_LIMIT] = {"StubQueue", "_buffer_limit"},
+    [W_CC_HEAPS] = {"CodeCache", "_heaps"},
+    [W_GA_LEN] = {"GrowableArrayBase", "_len"},
+    [W_GA_DATA] = {"GrowableArray<int>", "_data"},
+    [W_HEAP_MEMORY] = {"CodeHeap", "_memory"},
+    [W_HEAP_SEGMAP] = {"CodeHeap", "_segmap"},
+    [W_HEAP_LOG2] = {"CodeHeap", "_log2_segment_size"},
+    [W_VS_LOW_B] = {"VirtualSpace", "_low_boundary"},
+    [W_VS_HIGH_B] = {"VirtualSpace", "_high_boundary"},
+    [W_VS_LOW] = {"VirtualSpace", "_low"},
+    [W_HB_USED] = {"HeapBlock::Header", "_used"},
+    [W_CB_SIZE] = {"CodeBlob", "_size"},
+    [W_CB_FRAME_COMPLETE] = {"CodeBlob", "_frame_complete_offset"},
+    [W_CB_FRAME_SIZE] = {"CodeBlob", "_frame_size"},
+    [W_CB_NAME] = {"CodeBlob", "_name"},
+    [W_CB_CODE_BEGIN] = {"CodeBlob", "_code_begin"},
+    [W_CB_CODE_OFFSET] = {"CodeBlob", "_code_offset"},
+    [W_CB_KIND] = {"CodeBlob", "_kind"},
+    [W_NM_METHOD] = {"nmethod", "_method"},
+    [W_CM_METHOD] = {"CompiledMethod", "_method"},
+    [W_NM_COMPILE_ID] = {"nmethod", "_compile_id"},
+    [W_NM_COMP_LEVEL] = {"nmethod", "_comp_level"},
+    [W_TL_LIST] = {"ThreadsSMRSupport", "_java_thread_list"},
+    [W_TL_LENGTH] = {"ThreadsList", "_length"},
+    [W_TL_THREADS] = {"ThreadsList", "_threads"},
+    [W_JT_ANCHOR] = {"JavaThread", "_anchor"},
+    [W_JT_OSTHREAD] = {"JavaThread", "_osthread"},
+    [W_T_OSTHREAD] = {"Thread", "_osthread"},
+    [W_OS_TID] = {"OSThread", "_thread_id"},
+    [W_FA_SP] = {"JavaFrameAnchor", "_last_Java_sp"},
+    [W_FA_PC] = {"JavaFrameAnchor", "_last_Java_pc"},
+    [W_FA_FP] = {"JavaFrameAnchor", "_last_Java_fp"},
 };
 
 static int rd(const struct hotspot_mem *m, uint64_t addr, void *buf, size_t len)
@@ -211,6 +287,81 @@ static uint64_t type_size(const struct hotspot_mem *m, const uint64_t *syms,
 	return 0;
 }
 
+/* A found field's value, or HOTSPOT_NO_OFF. */
+static uint32_t opt_off(const uint64_t *val, const bool *found, int w)
+{
+	return found[w] ? (uint32_t)val[w] : HOTSPOT_NO_OFF;
+}
+
+/* Anchors: the thread list, each thread's tid and frame anchor. */
+static void unwind_threads(const uint64_t *val, const bool *found,
+			   struct hotspot_unwind *u)
+{
+	int os = found[W_JT_OSTHREAD] ? W_JT_OSTHREAD : W_T_OSTHREAD;
+
+	u->threads_ok = found[W_TL_LIST] && found[W_TL_LENGTH] &&
+			found[W_TL_THREADS] && found[W_JT_ANCHOR] &&
+			found[os] && found[W_OS_TID] && found[W_FA_SP] &&
+			found[W_FA_PC] && found[W_FA_FP];
+	if (!u->threads_ok)
+		return;
+	u->threads_list_addr = val[W_TL_LIST];
+	u->off_tl_length = val[W_TL_LENGTH];
+	u->off_tl_threads = val[W_TL_THREADS];
+	u->off_jt_anchor = val[W_JT_ANCHOR];
+	u->off_jt_osthread = val[os];
+	u->off_os_tid = val[W_OS_TID];
+	u->off_fa_sp = val[W_FA_SP];
+	u->off_fa_pc = val[W_FA_PC];
+	u->off_fa_fp = val[W_FA_FP];
+}
+
+/*
+ * The unwinder's offsets. JDK 23 turned CodeBlob's code pointers into
+ * int offsets from the blob, added _kind and narrowed
+ * _frame_complete_offset to an int16_t: _kind tells the layouts apart.
+ */
+static void unwind_offsets(const struct hotspot_mem *m, const uint64_t *syms,
+			   const uint64_t *val, const bool *found,
+			   struct hotspot_unwind *u)
+{
+	int i;
+
+	memset(u, 0, sizeof(*u));
+	for (i = W_CC_HEAPS; i <= W_UNWIND_LAST; i++)
+		if (!found[i])
+			return;
+	if (found[W_CB_CODE_OFFSET] == found[W_CB_CODE_BEGIN])
+		return;
+	u->code_is_offset = found[W_CB_CODE_OFFSET];
+	u->fc16 = found[W_CB_KIND];
+	u->heaps_addr = val[W_CC_HEAPS];
+	u->off_ga_len = val[W_GA_LEN];
+	u->off_ga_data = val[W_GA_DATA];
+	u->off_heap_memory = val[W_HEAP_MEMORY];
+	u->off_heap_segmap = val[W_HEAP_SEGMAP];
+	u->off_heap_log2 = val[W_HEAP_LOG2];
+	u->off_vs_low_b = val[W_VS_LOW_B];
+	u->off_vs_high_b = val[W_VS_HIGH_B];
+	u->off_vs_low = val[W_VS_LOW];
+	u->off_hb_used = val[W_HB_USED];
+	u->off_cb_size = val[W_CB_SIZE];
+	u->off_cb_frame_complete = val[W_CB_FRAME_COMPLETE];
+	u->off_cb_frame_size = val[W_CB_FRAME_SIZE];
+	u->off_cb_name = val[W_CB_NAME];
+	u->off_cb_code =
+	    val[u->code_is_offset ? W_CB_CODE_OFFSET : W_CB_CODE_BEGIN];
+	u->off_cb_kind = opt_off(val, found, W_CB_KIND);
+	u->off_nm_method = found[W_NM_METHOD]
+			       ? (uint32_t)val[W_NM_METHOD]
+			       : opt_off(val, found, W_CM_METHOD);
+	u->off_nm_compile_id = opt_off(val, found, W_NM_COMPILE_ID);
+	u->off_nm_comp_level = opt_off(val, found, W_NM_COMP_LEVEL);
+	u->hb_size = type_size(m, syms, "HeapBlock");
+	unwind_threads(val, found, u);
+	u->ok = u->hb_size > 0 && u->hb_size <= 64;
+}
+
 /* The field offsets of the tables (one libjvm.so build's constants). */
 static int layout_offsets(const struct hotspot_mem *m,
 			  const uint64_t syms[HS_NR_SYMS],
@@ -223,7 +374,7 @@ static int layout_offsets(const struct hotspot_mem *m,
 	ret = walk_structs(m, syms, val, found);
 	if (ret)
 		return ret;
-	for (i = 0; i < W_NR; i++)
+	for (i = 0; i < W_CC_HEAPS; i++)
 		if (!found[i] && i != W_SYM_HASH)
 			return -ENOENT;
 	out->off_const_method = val[W_CONST_METHOD];
@@ -239,6 +390,7 @@ static int layout_offsets(const struct hotspot_mem *m,
 	out->off_stub_buffer = val[W_STUB_BUFFER];
 	out->off_buffer_limit = val[W_BUFFER_LIMIT];
 	out->cp_size = type_size(m, syms, "ConstantPool");
+	unwind_offsets(m, syms, val, found, &out->u);
 	return out->cp_size ? 0 : -ENOENT;
 }
 
@@ -261,6 +413,88 @@ static int locate_interp(const struct hotspot_mem *m,
 	out->interp_start = buf;
 	out->interp_end = buf + limit;
 	return 0;
+}
+
+#define MAX_LOG2_SEG 16 /* CodeCacheSegmentSize: 64 or 128 in practice */
+
+/* One CodeHeap at addr into *out. */
+static int heap_read(const struct hotspot_mem *m,
+		     const struct hotspot_unwind *u, uint64_t addr,
+		     struct hotspot_heap *out)
+{
+	uint64_t mem = addr + u->off_heap_memory;
+	int32_t log2 = 0;
+
+	if (rd_u64(m, mem + u->off_vs_low_b, &out->lo) ||
+	    rd_u64(m, mem + u->off_vs_high_b, &out->hi) ||
+	    rd_u64(m, addr + u->off_heap_segmap + u->off_vs_low,
+		   &out->segmap) ||
+	    rd(m, addr + u->off_heap_log2, &log2, sizeof(log2)))
+		return -EFAULT;
+	if (!out->lo || out->hi <= out->lo || !out->segmap || log2 < 4 ||
+	    log2 > MAX_LOG2_SEG)
+		return -EFAULT;
+	out->log2_seg = log2;
+	return 0;
+}
+
+int hotspot__heaps_read(const struct hotspot_mem *m, struct hotspot_unwind *u)
+{
+	uint64_t ga, data, heap;
+	int32_t len;
+	int ret;
+
+	u->nheaps = 0;
+	if (rd_u64(m, u->heaps_addr, &ga))
+		return -EFAULT;
+	if (!ga)
+		return -EAGAIN;
+	if (rd(m, ga + u->off_ga_len, &len, sizeof(len)) ||
+	    rd_u64(m, ga + u->off_ga_data, &data))
+		return -EFAULT;
+	if (len <= 0)
+		return -EAGAIN;
+	if (len > HOTSPOT_MAX_HEAPS)
+		return -E2BIG;
+	for (int i = 0; i < len; i++) {
+		if (rd_u64(m, data + 8 * i, &heap))
+			return -EFAULT;
+		ret = heap_read(m, u, heap, &u->heap[i]);
+		if (ret)
+			return ret;
+	}
+	u->nheaps = len;
+	return 0;
+}
+
+#define MAX_THREADS 100000 /* a ThreadsList longer than this is junk */
+
+int hotspot__threads_read(const struct hotspot_mem *m,
+			  const struct hotspot_unwind *u,
+			  struct hotspot_thread *out, int cap)
+{
+	uint64_t list, threads, jt, os;
+	uint32_t len, tid;
+	int n = 0;
+
+	if (!u->threads_ok)
+		return -ENOENT;
+	if (rd_u64(m, u->threads_list_addr, &list) || !list ||
+	    rd(m, list + u->off_tl_length, &len, sizeof(len)) ||
+	    rd_u64(m, list + u->off_tl_threads, &threads))
+		return -EFAULT;
+	if (len > MAX_THREADS)
+		return -EFAULT;
+	for (uint32_t i = 0; i < len && n < cap; i++) {
+		if (rd_u64(m, threads + 8ULL * i, &jt) || !jt ||
+		    rd_u64(m, jt + u->off_jt_osthread, &os) || !os ||
+		    rd(m, os + u->off_os_tid, &tid, sizeof(tid)) || !tid)
+			continue;
+		out[n].tid = tid;
+		out[n].thread = jt;
+		n++;
+	}
+	return n;
 }
 
 int hotspot__layout_read(const struct hotspot_mem *m,
@@ -506,6 +740,8 @@ static void cache_put(const struct stat *st, const struct hotspot_layout *l,
 	c->ino = st->st_ino;
 	c->l = *l;
 	c->l.interp_code_addr -= start;
+	c->l.u.heaps_addr -= start;
+	c->l.u.threads_list_addr -= start;
 }
 
 /* The offsets of pid's libjvm.so, from the cache or its tables. */
@@ -531,6 +767,8 @@ static int read_offsets(struct hotspot *h, struct hotspot_layout *l)
 		close(fd);
 		*l = c->l;
 		l->interp_code_addr += start;
+		l->u.heaps_addr += start;
+		l->u.threads_list_addr += start;
 		return 0;
 	}
 	elf_version(EV_CURRENT);
@@ -560,6 +798,11 @@ struct hotspot *hotspot__open(uint32_t pid)
 	ret = read_offsets(h, &h->layout);
 	if (!ret)
 		ret = locate_interp(&h->mem, &h->layout);
+	/* code heaps exist before the interpreter: a JVM whose heaps
+	 * cannot be read is walked by frame pointer only */
+	if (!ret && h->layout.u.ok &&
+	    hotspot__heaps_read(&h->mem, &h->layout.u))
+		h->layout.u.ok = false;
 	if (!ret)
 		return h;
 fail:
@@ -594,6 +837,36 @@ int hotspot__method_symbols(struct hotspot *h, uint64_t method,
 	    rd_u64(&h->mem, cp + l->cp_size + (uint64_t)ni * 8, name_sym))
 		return -EFAULT;
 	return 0;
+}
+
+int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
+			     size_t cap)
+{
+	size_t n;
+
+	if (!u->ok)
+		return snprintf(buf, cap,
+				"no unwinder (CodeBlob or CodeHeap "
+				"fields missing)");
+	n = snprintf(buf, cap,
+		     "CodeBlob _size %u _frame_size %u "
+		     "_frame_complete_offset %u%s %s %u, HeapBlock %u bytes, "
+		     "anchor %s at JavaThread+%u, %u heaps:",
+		     u->off_cb_size, u->off_cb_frame_size,
+		     u->off_cb_frame_complete, u->fc16 ? " (s16)" : "",
+		     u->code_is_offset ? "_code_offset" : "_code_begin",
+		     u->off_cb_code, u->hb_size, u->threads_ok ? "yes" : "no",
+		     u->off_jt_anchor, u->nheaps);
+	for (uint32_t i = 0; i < u->nheaps && n < cap; i++)
+		n += snprintf(
+		    buf + n, cap - n, " [%#" PRIx64 "-%#" PRIx64 " seg %u]",
+		    u->heap[i].lo, u->heap[i].hi, 1u << u->heap[i].log2_seg);
+	return n < cap ? (int)n : (int)cap - 1;
+}
+
+int hotspot__threads(struct hotspot *h, struct hotspot_thread *out, int cap)
+{
+	return hotspot__threads_read(&h->mem, &h->layout.u, out, cap);
 }
 
 void hotspot__free(struct hotspot *h)

@@ -18,6 +18,7 @@
 #ifndef MIXPROF_HOTSPOT_H
 #define MIXPROF_HOTSPOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,48 @@ enum hotspot_sym {
 };
 extern const char *const hotspot_sym_names[HS_NR_SYMS];
 
+#define HOTSPOT_MAX_HEAPS 4 /* code heaps: 3 when segmented, else 1 */
+
+/* One CodeHeap: its reserved range and its segment map. */
+struct hotspot_heap {
+	uint64_t lo, hi; /* _memory: [_low_boundary, _high_boundary) */
+	uint64_t segmap; /* _segmap._low: one byte per segment */
+	uint32_t log2_seg; /* _log2_segment_size */
+};
+
+/*
+ * What the BPF walk needs to unwind compiled frames (the code cache and
+ * CodeBlob's frame fields) and to resume at a thread's last Java frame
+ * (the frame anchor). ok is false when a field of the first group is
+ * missing: frames are then walked by frame pointer only. Statics are
+ * addresses in the target; heaps are read when the process is opened.
+ */
+struct hotspot_unwind {
+	bool ok;
+	bool code_is_offset; /* CodeBlob::_code_offset (int, JDK 23+),
+			      * else _code_begin (a pointer) */
+	bool fc16; /* _frame_complete_offset is an int16_t (with _kind) */
+	uint64_t heaps_addr; /* &CodeCache::_heaps (GrowableArray*) */
+	uint32_t off_ga_len, off_ga_data; /* GrowableArray _len, _data */
+	uint32_t off_heap_memory, off_heap_segmap, off_heap_log2;
+	uint32_t off_vs_low_b, off_vs_high_b, off_vs_low; /* VirtualSpace */
+	uint32_t hb_size, off_hb_used; /* sizeof(HeapBlock), its _used */
+	uint32_t off_cb_size, off_cb_frame_complete, off_cb_frame_size;
+	uint32_t off_cb_code; /* _code_begin or _code_offset */
+	uint32_t off_cb_name; /* const char *_name */
+	uint32_t off_cb_kind; /* u1 _kind, or HOTSPOT_NO_OFF (JDK < 23) */
+	/* nmethod (or CompiledMethod) fields, HOTSPOT_NO_OFF if missing */
+	uint32_t off_nm_method, off_nm_compile_id, off_nm_comp_level;
+	/* threads: anchors (threads_ok false when any is missing) */
+	bool threads_ok;
+	uint64_t threads_list_addr; /* &ThreadsSMRSupport::_java_thread_list */
+	uint32_t off_tl_length, off_tl_threads; /* ThreadsList */
+	uint32_t off_jt_anchor, off_jt_osthread, off_os_tid;
+	uint32_t off_fa_sp, off_fa_pc, off_fa_fp; /* JavaFrameAnchor */
+	uint32_t nheaps;
+	struct hotspot_heap heap[HOTSPOT_MAX_HEAPS];
+};
+
 /* What naming an interpreted frame needs. */
 struct hotspot_layout {
 	uint64_t interp_start, interp_end; /* the interpreter's code */
@@ -62,6 +105,7 @@ struct hotspot_layout {
 	uint64_t interp_code_addr; /* &AbstractInterpreter::_code */
 	uint32_t off_stub_buffer; /* StubQueue::_stub_buffer */
 	uint32_t off_buffer_limit; /* StubQueue::_buffer_limit */
+	struct hotspot_unwind u; /* what unwinding compiled frames needs */
 };
 #define HOTSPOT_NO_OFF 0xffffffffu
 
@@ -74,6 +118,28 @@ struct hotspot_layout {
 int hotspot__layout_read(const struct hotspot_mem *m,
 			 const uint64_t syms[HS_NR_SYMS],
 			 struct hotspot_layout *out);
+
+/*
+ * The code heaps of the JVM, from CodeCache::_heaps, into u->heap (the
+ * offsets in u already read). 0; -EAGAIN when there are none yet; -EFAULT
+ * on unreadable memory; -E2BIG with more heaps than HOTSPOT_MAX_HEAPS.
+ */
+int hotspot__heaps_read(const struct hotspot_mem *m, struct hotspot_unwind *u);
+
+/* One Java thread: its kernel tid and its JavaThread*. */
+struct hotspot_thread {
+	uint32_t tid;
+	uint64_t thread;
+};
+
+/*
+ * The JVM's Java threads now (ThreadsSMRSupport::_java_thread_list), at
+ * most cap of them into out: how many, or -EFAULT / -ENOENT (no thread
+ * layout). Threads whose OSThread is unreadable are skipped.
+ */
+int hotspot__threads_read(const struct hotspot_mem *m,
+			  const struct hotspot_unwind *u,
+			  struct hotspot_thread *out, int cap);
 
 /*
  * The text of Symbol* sym into buf (NUL-terminated, at most cap - 1
@@ -117,6 +183,12 @@ int hotspot__method_symbols(struct hotspot *h, uint64_t method,
  */
 int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf, size_t cap,
 			 int32_t *hash);
+/* The unwinder's offsets and heaps, one line into buf: its length. */
+int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
+			     size_t cap);
+
+/* hotspot__threads_read() on this JVM. */
+int hotspot__threads(struct hotspot *h, struct hotspot_thread *out, int cap);
 void hotspot__free(struct hotspot *h);
 
 /* ---- appended: what the compiled-code namer needs of a live JVM ---- */

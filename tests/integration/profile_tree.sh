@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Launch mode follows the process tree: a shell that starts java (in the
 # background, so java is a new process, not an exec) is profiled with its
-# JVM, which gets the agent through JAVA_TOOL_OPTIONS (user's value kept).
+# JVM, which gets the agent through JAVA_TOOL_OPTIONS (user's value kept;
+# no -XX:+PreserveFramePointer: the HotSpot unwinder needs none).
 . "$(dirname "$0")/../lib/common.sh"
 
 out=$TMPD/tree.folded
@@ -9,8 +10,8 @@ JAVA_TOOL_OPTIONS=-Dmixprof.test=1 "$MIXPROF" -F 499 -o "$out" -- \
 	bash -c 'java -cp "$1" Ratio 3 & wait; echo "jto=$JAVA_TOOL_OPTIONS"' \
 	_ "$SAMPLES" >"$TMPD/stdout" 2>"$TMPD/err"
 cat "$TMPD/err" "$TMPD/stdout"
-grep -q 'jto=-Dmixprof.test=1 -agentpath:.*libjmap.so -XX:+PreserveFramePointer' \
-	"$TMPD/stdout" || die "JAVA_TOOL_OPTIONS not extended"
+grep -qx 'jto=-Dmixprof.test=1 -agentpath:.*libjmap.so' \
+	"$TMPD/stdout" || die "JAVA_TOOL_OPTIONS not extended as expected"
 java=$(awk '/^java;/ { n += $NF } END { print n + 0 }' "$out")
 named=$(awk '/^java;.*Ratio\.(one|two|three)_\[[ji]\]/ { n += $NF } END { print n + 0 }' "$out")
 note "java samples $java, in Ratio methods $named"

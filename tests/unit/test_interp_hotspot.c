@@ -114,6 +114,185 @@ static void test_layout(void)
 	structs[0].field = "_name";
 }
 
+/*
+ * The unwinder's part (hotspot_unwind): a JDK 17-style table (CodeBlob
+ * with _code_begin, CompiledMethod::_method, JavaThread::_osthread) and a
+ * JDK 25-style one (_code_offset, _kind, Thread::_osthread), over a fake
+ * code cache of two heaps and a thread list of two threads.
+ */
+struct fake_vs { /* VirtualSpace: _low_boundary, _high_boundary, _low */
+	uint64_t low_b, high_b, low;
+};
+struct fake_heap { /* CodeHeap: _memory at 8, _segmap at 40, log2 at 72 */
+	uint64_t pad;
+	struct fake_vs memory;
+	struct fake_vs segmap;
+	int32_t log2;
+};
+static struct fake_heap heap_a = {0,
+				  {0x7f0010000000ULL, 0x7f0011000000ULL,
+				   0x7f0010000000ULL},
+				  {0, 0, 0x7f00aa000000ULL},
+				  7},
+			heap_b = {0,
+				  {0x7f0020000000ULL, 0x7f0022000000ULL,
+				   0x7f0020000000ULL},
+				  {0, 0, 0x7f00bb000000ULL},
+				  6};
+static struct fake_heap *heap_list[2] = {&heap_a, &heap_b};
+static struct { /* GrowableArray: _len at 0, _data at 8 */
+	int32_t len, max;
+	struct fake_heap **data;
+} heaps_ga = {2, 2, heap_list};
+static void *heaps_static = &heaps_ga;
+
+struct fake_os { /* OSThread: _thread_id at 12 */
+	uint32_t pad[3];
+	uint32_t tid;
+};
+struct fake_jt { /* JavaThread: _osthread at 0, _anchor at 8 */
+	struct fake_os *os;
+	uint64_t anchor[3];
+};
+static struct fake_os os1 = {{0}, 101}, os2 = {{0}, 102};
+static struct fake_jt jt1 = {&os1, {0}}, jt2 = {&os2, {0}},
+		      jt_no_os = {NULL, {0}};
+static struct fake_jt *thread_arr[3] = {&jt1, &jt_no_os, &jt2};
+static struct { /* ThreadsList: _length at 4, _threads at 16 */
+	uint32_t pad, length;
+	uint64_t pad2;
+	struct fake_jt **threads;
+} tlist = {0, 3, 0, thread_arr};
+static void *tlist_static = &tlist;
+
+#define BASE_ENTRIES                                                            \
+	{"Klass", "_name", "Symbol*", 0, 24, NULL},                             \
+	    {"Method", "_constMethod", "ConstMethod*", 0, 8, NULL},             \
+	    {"ConstMethod", "_constants", "ConstantPool*", 0, 8, NULL},         \
+	    {"ConstMethod", "_name_index", "u2", 0, 36, NULL},                  \
+	    {"ConstantPool", "_pool_holder", "InstanceKlass*", 0, 24, NULL},    \
+	    {"Symbol", "_length", "u2", 0, 4, NULL},                            \
+	    {"Symbol", "_body", "u1", 0, 6, NULL}, {"AbstractInterpreter",      \
+						    "_code",                    \
+						    "StubQueue*",               \
+						    1,                          \
+						    0,                          \
+						    &interp_code},              \
+	    {"StubQueue", "_stub_buffer", "address", 0, 8, NULL},               \
+	    {"StubQueue", "_buffer_limit", "int", 0, 16, NULL},                 \
+	    {"CodeCache", "_heaps", "GrowableArray<CodeHeap*>*",                \
+	     1,		  0,	    &heaps_static},                             \
+	    {"GrowableArrayBase", "_len", "int", 0, 0, NULL},                   \
+	    {"GrowableArray<int>", "_data", "int*", 0, 8, NULL},                \
+	    {"CodeHeap", "_memory", "VirtualSpace", 0, 8, NULL},                \
+	    {"CodeHeap", "_segmap", "VirtualSpace", 0, 32, NULL},               \
+	    {"CodeHeap", "_log2_segment_size", "int", 0, 56, NULL},             \
+	    {"VirtualSpace", "_low_boundary", "char*", 0, 0, NULL},             \
+	    {"VirtualSpace", "_high_boundary", "char*", 0, 8, NULL},            \
+	    {"VirtualSpace", "_low", "char*", 0, 16, NULL},                     \
+	    {"HeapBlock::Header", "_used", "bool", 0, 8, NULL},                 \
+	    {"CodeBlob", "_size", "int", 0, 12, NULL},                          \
+	    {"CodeBlob", "_frame_complete_offset", "int", 0, 20, NULL},         \
+	    {"CodeBlob", "_frame_size", "int", 0, 28, NULL},                    \
+	    {"CodeBlob", "_name", "const char*", 0, 96, NULL},                  \
+	    {"ThreadsSMRSupport", "_java_thread_list", "ThreadsList*", 1, 0,    \
+	     &tlist_static},                                                    \
+	    {"ThreadsList", "_length", "const uint", 0, 4, NULL},               \
+	    {"ThreadsList", "_threads", "JavaThread*const*const", 0, 16, NULL}, \
+	    {"JavaThread", "_anchor", "JavaFrameAnchor", 0, 8, NULL},           \
+	    {"OSThread", "_thread_id", "pid_t", 0, 12, NULL},                   \
+	    {"JavaFrameAnchor", "_last_Java_sp", "intptr_t*", 0, 0, NULL},      \
+	    {"JavaFrameAnchor", "_last_Java_pc", "address", 0, 8, NULL},        \
+	{                                                                       \
+		"JavaFrameAnchor", "_last_Java_fp", "intptr_t*", 0, 16, NULL    \
+	}
+
+static struct vmstruct_entry structs17[] = {
+    BASE_ENTRIES,
+    {"CodeBlob", "_code_begin", "address", 0, 32, NULL},
+    {"CompiledMethod", "_method", "Method*", 0, 112, NULL},
+    {"nmethod", "_compile_id", "int", 0, 304, NULL},
+    {"JavaThread", "_osthread", "OSThread*", 0, 0, NULL},
+    {NULL, NULL, NULL, 0, 0, NULL},
+};
+static struct vmstruct_entry structs25[] = {
+    BASE_ENTRIES,
+    {"CodeBlob", "_code_offset", "int", 0, 36, NULL},
+    {"CodeBlob", "_kind", "CodeBlobKind", 0, 56, NULL},
+    {"nmethod", "_method", "Method*", 0, 80, NULL},
+    {"Thread", "_osthread", "OSThread*", 0, 0, NULL},
+    {NULL, NULL, NULL, 0, 0, NULL},
+};
+static struct vmtype_entry types_u[] = {
+    {"ConstantPool", "Metadata", 0, 0, 0, 72},
+    {"HeapBlock", NULL, 0, 0, 0, 16},
+    {NULL, NULL, 0, 0, 0, 0},
+};
+
+static void test_unwind(void)
+{
+	struct hotspot_mem m = {local_read, NULL};
+	struct hotspot_layout l = {};
+	struct hotspot_thread t[4];
+	uint64_t syms[HS_NR_SYMS];
+
+	syms_of(syms);
+	types_p = types_u;
+	structs_p = structs17;
+	CHECK_INT(hotspot__layout_read(&m, syms, &l), 0);
+	CHECK(l.u.ok);
+	CHECK(!l.u.code_is_offset && !l.u.fc16);
+	CHECK_INT(l.u.off_cb_code, 32);
+	CHECK_INT(l.u.off_cb_frame_size, 28);
+	CHECK_INT(l.u.off_cb_frame_complete, 20);
+	CHECK_INT(l.u.off_nm_method, 112);
+	CHECK_INT(l.u.off_nm_comp_level, HOTSPOT_NO_OFF);
+	CHECK_INT(l.u.hb_size, 16);
+	CHECK(l.u.threads_ok);
+	CHECK_INT(l.u.off_jt_anchor, 8);
+	CHECK_INT(hotspot__heaps_read(&m, &l.u), 0);
+	CHECK_INT(l.u.nheaps, 2);
+	CHECK(l.u.heap[0].lo == 0x7f0010000000ULL);
+	CHECK(l.u.heap[0].hi == 0x7f0011000000ULL);
+	CHECK(l.u.heap[0].segmap == 0x7f00aa000000ULL);
+	CHECK_INT(l.u.heap[0].log2_seg, 7);
+	CHECK_INT(l.u.heap[1].log2_seg, 6);
+	/* the thread without an OSThread is skipped */
+	CHECK_INT(hotspot__threads_read(&m, &l.u, t, 4), 2);
+	CHECK_INT(t[0].tid, 101);
+	CHECK(t[0].thread == (uintptr_t)&jt1);
+	CHECK_INT(t[1].tid, 102);
+	CHECK_INT(hotspot__threads_read(&m, &l.u, t, 1), 1);
+
+	/* JDK 23+: code offset, _kind, a 16-bit frame-complete offset */
+	structs_p = structs25;
+	CHECK_INT(hotspot__layout_read(&m, syms, &l), 0);
+	CHECK(l.u.ok && l.u.code_is_offset && l.u.fc16);
+	CHECK_INT(l.u.off_cb_code, 36);
+	CHECK_INT(l.u.off_cb_kind, 56);
+	CHECK_INT(l.u.off_nm_method, 80);
+	CHECK(l.u.threads_ok);
+
+	/* a bad heap (log2 out of range) or too many: no heaps */
+	heap_b.log2 = 40;
+	CHECK_INT(hotspot__heaps_read(&m, &l.u), -EFAULT);
+	heap_b.log2 = 6;
+	heaps_ga.len = HOTSPOT_MAX_HEAPS + 1;
+	CHECK_INT(hotspot__heaps_read(&m, &l.u), -E2BIG);
+	heaps_ga.len = 0; /* not created yet */
+	CHECK_INT(hotspot__heaps_read(&m, &l.u), -EAGAIN);
+	heaps_ga.len = 2;
+
+	/* no code begin at all: a layout the unwinder does not know, yet
+	 * interpreted frames are still named */
+	structs25[sizeof(structs25) / sizeof(structs25[0]) - 5].field =
+	    "_renamed";
+	CHECK_INT(hotspot__layout_read(&m, syms, &l), 0);
+	CHECK(!l.u.ok);
+	structs_p = structs;
+	types_p = types;
+}
+
 /* A Symbol as HotSpot lays it out: u4 hash/refcount, u2 length, body. */
 struct fake_symbol {
 	uint32_t hash;
@@ -187,6 +366,7 @@ static void test_names(void)
 int main(void)
 {
 	test_layout();
+	test_unwind();
 	test_symbol();
 	test_symbol_hash();
 	test_names();

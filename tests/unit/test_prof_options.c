@@ -211,15 +211,22 @@ static void test_java_options(void)
 {
 	char *s;
 
-	s = launch__java_options(NULL, "/x/libjmap.so");
+	s = launch__java_options(NULL, "/x/libjmap.so", true);
 	CHECK_STR(s, "-agentpath:/x/libjmap.so -XX:+PreserveFramePointer");
 	free(s);
-	s = launch__java_options("-Xmx1g -Dk=v", "/x/libjmap.so");
+	s = launch__java_options("-Xmx1g -Dk=v", "/x/libjmap.so", true);
 	CHECK_STR(s, "-Xmx1g -Dk=v -agentpath:/x/libjmap.so "
 		     "-XX:+PreserveFramePointer");
 	free(s);
-	s = launch__java_options("", NULL);
+	s = launch__java_options("", NULL, true);
 	CHECK_STR(s, "-XX:+PreserveFramePointer");
+	free(s);
+	/* the HotSpot unwinder needs no flag */
+	s = launch__java_options("-Xmx1g", "/x/libjmap.so", false);
+	CHECK_STR(s, "-Xmx1g -agentpath:/x/libjmap.so");
+	free(s);
+	s = launch__java_options(NULL, NULL, false);
+	CHECK_STR(s, "");
 	free(s);
 }
 

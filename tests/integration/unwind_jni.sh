@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Native code entered from Java keeps its Java callers: Deflate compresses
+# with java.util.zip.Deflater, its time in zlib (the system's libz, built
+# without frame pointers, or a copy bundled in libzip.so). The frame-
+# pointer chain from zlib does not lead back; the walk resumes at the
+# thread's last Java frame from its frame anchor. On every JDK we test,
+# on a JVM started with no flags and profiled with -p: >= 95% of the zlib
+# samples carry Deflater's native method and reach the thread's root.
+. "$(dirname "$0")/../lib/common.sh"
+
+check() {
+	awk -v f="$1" '
+	/;deflate-worker \[/ {
+		n = $NF
+		line = $0; sub(/ [0-9]+$/, "", line)
+		if (line !~ /\[libz\.so|;(deflate|deflate_slow|deflate_fast|deflate_stored|longest_match|fill_window|adler32|adler32_z|crc32|crc32_z|compress_block|slide_hash|build_tree|pqdownheap|send_tree|_tr_[a-z_]+)(;|$)/)
+			next
+		z += n
+		split(line, fr, ";")
+		if (fr[3] ~ /^(start_thread|clone3?|thread_native_entry)$/ &&
+		    line ~ /java\/util\/zip\/Deflater\.deflateBytes[A-Za-z]*_\[j\];/)
+			whole += n
+	}
+	END {
+		if (z < 200) { print f ": only " z " zlib samples"; exit 1 }
+		printf "%s: %.2f%% of %d zlib samples keep Deflater and the root\n", f, 100*whole/z, z
+		exit !(whole >= 0.95 * z)
+	}' "$1"
+}
+
+n=0
+for jdk in $(jdks); do
+	n=$((n + 1))
+	env -u JAVA_TOOL_OPTIONS "$jdk/bin/java" -cp "$SAMPLES" Deflate 14 \
+		>"$TMPD/java.out" 2>&1 &
+	pid=$!
+	PIDS_TO_KILL+=("$pid")
+	wait_for 20 grep -q ready "$TMPD/java.out" || die "Deflate did not start"
+	sleep 1
+	out=$TMPD/deflate-$n.folded
+	"$MIXPROF" -F 499 --per-thread -p "$pid" -o "$out" 5 2>"$TMPD/err" ||
+		{ cat "$TMPD/err"; die "mixprof failed"; }
+	cat "$TMPD/err"
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	check "$out" || die "$jdk: zlib samples lost their Java callers"
+done
+echo ok

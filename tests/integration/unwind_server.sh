@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A server's request pipeline whole, on a JVM started with no flags and
+# profiled with -p, on every JDK we test: Server answers loopback
+# requests on a thread pool (socket I/O through JNI, regex, collections;
+# a String compare intrinsic pushes a word on its leaf frame). >= 98% of
+# the pool's and the clients' samples reach the thread's root, and >= 95%
+# of the pool's samples carry Server.serve (all their work is under it).
+. "$(dirname "$0")/../lib/common.sh"
+
+check() {
+	awk -v f="$1" '
+	/^java;(srv|cli)-[0-9]+ \[/ {
+		n = $NF; all += n
+		split($0, fr, ";")
+		if (fr[3] ~ /^(start_thread|clone3?|thread_native_entry)$/) root += n
+		if (fr[2] ~ /^srv-/) { srv += n; if (/;Server\.serve_\[/) served += n }
+	}
+	END {
+		if (all < 300 || !srv) { print f ": only " all " samples"; exit 1 }
+		printf "%s: %.2f%% of %d pool and client samples reach the root; %.2f%% of %d pool samples under Server.serve\n", f, 100*root/all, all, 100*served/srv, srv
+		exit !(root >= 0.98 * all && served >= 0.95 * srv)
+	}' "$1"
+}
+
+n=0
+for jdk in $(jdks); do
+	n=$((n + 1))
+	env -u JAVA_TOOL_OPTIONS "$jdk/bin/java" -cp "$SAMPLES" Server 14 \
+		>"$TMPD/java.out" 2>&1 &
+	pid=$!
+	PIDS_TO_KILL+=("$pid")
+	wait_for 20 grep -q ready "$TMPD/java.out" || die "Server did not start"
+	sleep 2
+	out=$TMPD/server-$n.folded
+	"$MIXPROF" -F 499 --per-thread -p "$pid" -o "$out" 5 2>"$TMPD/err" ||
+		{ cat "$TMPD/err"; die "mixprof failed"; }
+	cat "$TMPD/err"
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	check "$out" || die "$jdk: the request pipeline is not whole"
+done
+echo ok
