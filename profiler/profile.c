@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "cpus.h"
+#include "jvmkids.h"
 #include "jvmprep.h"
 #include "ksymbpf.h"
 #include "launch.h"
@@ -639,6 +640,32 @@ static void lost_stacks(const struct stackfold_stats *fs, const uint64_t *st)
 	fprintf(stderr, ")\n");
 }
 
+/*
+ * Nothing ran: say so plainly, and for a -p pid that is a wrapper, name
+ * the JVM below it again (the hint at the start may have scrolled away).
+ */
+static void no_samples(struct run *r)
+{
+	char comm[16] = "";
+	int i;
+
+	if (!r->o.nr_pids && !r->launched)
+		return; /* a whole host that did not run: nothing to explain */
+	if (r->o.nr_pids == 1) {
+		proc_comm(r->o.pids[0], comm);
+		fprintf(stderr,
+			"mixprof: no samples: pid %u (%s) and its new "
+			"children did not run on a CPU\n",
+			r->o.pids[0], comm);
+	} else {
+		fprintf(stderr,
+			"mixprof: no samples: %s did not run on a CPU\n",
+			r->o.nr_pids ? "none of the pids" : "the command");
+	}
+	for (i = 0; i < r->o.nr_pids; i++)
+		jvmkids__hint(r->o.pids[i]);
+}
+
 /* Account for every sample: what was written, what was lost and why. */
 static void summary(struct run *r)
 {
@@ -660,6 +687,8 @@ static void summary(struct run *r)
 			" Hz, %d CPUs), %" PRIu64 " written\n",
 			st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
 			r->o.freq, r->nr_cpus, sliceout__total(r->out));
+	if (!st[STAT_SAMPLES])
+		no_samples(r);
 	if (st[STAT_COUNTS_FULL])
 		fprintf(stderr,
 			"mixprof:   %" PRIu64 " dropped: counts map "
@@ -905,8 +934,10 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	}
 	if (setup_render(r) || setup_table(r))
 		return EXIT_PROF_FAIL;
-	for (i = 0; i < r->o.nr_pids; i++)
+	for (i = 0; i < r->o.nr_pids; i++) {
 		jvmprep(r->o.pids[i], r->o.attach);
+		jvmkids__hint(r->o.pids[i]);
+	}
 	ret = cpus__online(&r->cpus, &r->nr_cpus);
 	if (ret) {
 		fprintf(stderr, "mixprof: online CPUs: %s\n", strerror(-ret));
