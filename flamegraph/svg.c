@@ -189,5 +189,6 @@ int flamegraph__write_svg(struct fg_tree *t, const struct fg_opts *o, FILE *out)
 		return err;
 	fputs("</g>\n</svg>\n", out);
 	fflush(out);
-	return ferror(out) ? -EIO : 0;
+	/* errno is still the failed write's (ENOSPC, EPIPE) */
+	return ferror(out) ? (errno ? -errno : -EIO) : 0;
 }

@@ -68,6 +68,7 @@ struct run {
 	struct pidset *pids;
 	struct sliceout *out;
 	struct renderout *ro; /* --svg, --html, --heatmap, --montage */
+	bool render_failed; /* a graph could not be written (reported) */
 	struct probes_run *pr; /* -e: the agent's probes */
 	FILE *table; /* -e --count: where the table goes */
 	time_t wall_start; /* for the graphs' subtitle */
@@ -593,6 +594,46 @@ static void report_child(struct run *r)
 }
 
 /*
+ * Samples written: to the folded output, or without one (--svg alone) to
+ * the graphs, unless those failed.
+ */
+static uint64_t written(struct run *r)
+{
+	if (r->render_failed && !r->o.output && !r->o.folded_stdout)
+		return 0;
+	return sliceout__written(r->out);
+}
+
+/* Why the summary's "written" is short of the samples, or "". */
+static const char *not_written(struct run *r)
+{
+	int err = sliceout__error(r->out);
+
+	if (err == -EPIPE && !r->o.output)
+		return " (stdout closed by its reader)";
+	return err || (sliceout__total(r->out) && !written(r))
+		   ? " (the output could not be written)"
+		   : "";
+}
+
+/*
+ * A reader that closes our stdout early (`mixprof ... | head`) chose to
+ * stop reading: the run still ends well (exit 0), with its summary.
+ */
+static bool reader_left(struct run *r, int ret)
+{
+	return ret == -EPIPE && !r->o.output &&
+	       sliceout__error(r->out) == -EPIPE;
+}
+
+/* An output error the writers have already reported, naming the file. */
+static bool reported(struct run *r, int ret)
+{
+	return ret && (ret == sliceout__error(r->out) ||
+		       ret == renderout__error(r->ro));
+}
+
+/*
  * A probe run counts calls: --count the agent's, stacks the USDT hits
  * (every hit is written, a lost stack under "[lost user stack]"). True
  * when that was all there is to say.
@@ -609,9 +650,9 @@ static bool probe_summary(struct run *r, const uint64_t *st, double secs)
 	}
 	fprintf(stderr,
 		"mixprof: %" PRIu64 " calls in %.1f s (%s), %" PRIu64
-		" written\n",
+		" written%s\n",
 		st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
-		sliceout__total(r->out));
+		written(r), not_written(r));
 	return false; /* the rest as for samples */
 }
 
@@ -684,9 +725,9 @@ static void summary(struct run *r)
 	if (!r->pr)
 		fprintf(stderr,
 			"mixprof: %" PRIu64 " samples in %.1f s (%s, %" PRIu64
-			" Hz, %d CPUs), %" PRIu64 " written\n",
+			" Hz, %d CPUs), %" PRIu64 " written%s\n",
 			st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
-			r->o.freq, r->nr_cpus, sliceout__total(r->out));
+			r->o.freq, r->nr_cpus, written(r), not_written(r));
 	if (!st[STAT_SAMPLES])
 		no_samples(r);
 	if (st[STAT_COUNTS_FULL])
@@ -816,15 +857,16 @@ static int finish(struct run *r)
 	ret = drain(r);
 	if (!ret)
 		ret = sliceout__finish(r->out, r->end_ns);
-	if (ret)
-		fprintf(stderr, "mixprof: writing %s: %s\n",
-			r->o.output ? r->o.output : "output", strerror(-ret));
+	if (ret && !reported(r, ret))
+		fprintf(stderr, "mixprof: %s\n", strerror(-ret));
 	/* the renderers print their own errors, naming their files */
-	if (!ret && r->ro)
-		ret = render(r);
+	if (!ret && r->ro && (ret = render(r)))
+		r->render_failed = true;
 	if (!ret && r->table) {
 		ret = probe_count__print(probes_run__table(r->pr), r->table,
 					 (r->end_ns - r->tb.start_ns) / 1e9);
+		if (ret == -EPIPE && r->table == stdout)
+			ret = 0; /* its reader left (| head): not a failure */
 		if (ret)
 			fprintf(stderr, "mixprof: writing %s: %s\n",
 				r->o.output ? r->o.output : "stdout",
@@ -914,7 +956,7 @@ static int setup_table(struct run *r)
 static int run_profile(struct run *r, const sigset_t *sigs)
 {
 	char caps[64];
-	int i, ret;
+	int i, ret, fin;
 
 	if (missing_caps(caps, sizeof(caps))) {
 		perm_error(caps);
@@ -958,9 +1000,14 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 		return ret == -EPERM || ret == -EACCES ? EXIT_PROF_PERM
 						       : EXIT_PROF_FAIL;
 	ret = loop(r, sigs);
-	if (ret)
+	if (ret && !reported(r, ret))
 		fprintf(stderr, "mixprof: %s\n", strerror(-ret));
-	return finish(r) || ret ? EXIT_PROF_FAIL : EXIT_PROF_OK;
+	fin = finish(r);
+	if (reader_left(r, ret))
+		ret = 0;
+	if (reader_left(r, fin))
+		fin = 0;
+	return fin || ret ? EXIT_PROF_FAIL : EXIT_PROF_OK;
 }
 
 static void teardown(struct run *r)
@@ -992,6 +1039,10 @@ static void teardown(struct run *r)
 	profile_opts__release(&r->o);
 }
 
+static void on_sigpipe(int sig)
+{
+}
+
 int profile_cmd(int argc, char **argv)
 {
 	struct run r = {.old_maxstack = -1, .child.go_fd = -1};
@@ -1018,6 +1069,11 @@ int profile_cmd(int argc, char **argv)
 	sigaddset(&sigs, SIGHUP);
 	sigaddset(&sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &sigs, &r.old_mask);
+	/*
+	 * A closed stdout gives EPIPE, not a death without summary. A handler,
+	 * not SIG_IGN, so a command we launch gets the default back at exec.
+	 */
+	sigaction(SIGPIPE, &(struct sigaction){.sa_handler = on_sigpipe}, NULL);
 	ret = run_profile(&r, &sigs);
 	teardown(&r);
 	sigprocmask(SIG_SETMASK, &r.old_mask, NULL);

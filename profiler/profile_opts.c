@@ -135,9 +135,11 @@ void profile_opts__usage(FILE *out, const char *prog)
 "  %s -p 1234 -e 'java:com.acme.*.handle*' --count 10\n"
 "\n"
 "Exit status: 0 profiled (in launch mode, whatever the command's status,\n"
-"which is reported on stderr); 1 runtime failure; 2 bad command line;\n"
-"3 missing privilege (CAP_BPF and CAP_PERFMON, or root). With -e, a\n"
-"pattern the agent refuses exits 2, one matching no method 1.\n",
+"which is reported on stderr; also when stdout's reader left early, as\n"
+"| head does: the summary says what was not written); 1 runtime failure,\n"
+"an output that could not be written (a full disk) among them; 2 bad\n"
+"command line; 3 missing privilege (CAP_BPF and CAP_PERFMON, or root).\n"
+"With -e, a pattern the agent refuses exits 2, one matching no method 1.\n",
 		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 /* clang-format on */

@@ -23,6 +23,8 @@ struct sliceout {
 	struct slice *s;
 	uint64_t nr, next; /* slices known; first not yet written */
 	uint64_t total;
+	uint64_t written; /* samples of slices whose file was written whole */
+	int err; /* the first write error, reported; later writes skipped */
 	bool discard; /* count only */
 };
 
@@ -117,6 +119,26 @@ int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
 	return fold__add(s->fold, line, count);
 }
 
+/*
+ * A write of path failed with err: say so once, naming the file, and keep
+ * the error so the summary can tell what was not written. A reader that
+ * closed our stdout (`| head`) chose to stop reading: no error message.
+ */
+static int write_failed(struct sliceout *so, const char *path, int err)
+{
+	if (!so->err && !(err == -EPIPE && !so->path))
+		fprintf(stderr, "mixprof: %s: %s\n", path, strerror(-err));
+	if (!so->err)
+		so->err = err;
+	return so->err;
+}
+
+/* The file a write went to, for messages. */
+static const char *out_name(const struct sliceout *so)
+{
+	return so->path ? so->path : "stdout";
+}
+
 /* Write slice idx to its file (the output file without slices). */
 static int slice_write(struct sliceout *so, uint64_t idx)
 {
@@ -129,14 +151,18 @@ static int slice_write(struct sliceout *so, uint64_t idx)
 		return -ENOMEM;
 	if (so->discard) {
 		s->written = true;
+		so->written += s->samples;
 		return 0;
 	}
+	if (so->err)
+		return so->err;
+	snprintf(path, sizeof(path), "%s", out_name(so));
 	if (!f) {
 		snprintf(path, sizeof(path), "%s/slice-%04" PRIu64 ".folded",
 			 so->path, idx);
 		f = fopen(path, "w");
 		if (!f)
-			return -errno;
+			return write_failed(so, path, -errno);
 	}
 	if (s->fold)
 		ret = fold__write(s->fold, f);
@@ -147,7 +173,10 @@ static int slice_write(struct sliceout *so, uint64_t idx)
 	fold__free(s->fold);
 	s->fold = NULL;
 	s->written = true;
-	return ret;
+	if (ret)
+		return write_failed(so, path, ret);
+	so->written += s->samples;
+	return 0;
 }
 
 int sliceout__flush(struct sliceout *so, uint64_t done_ns)
@@ -179,7 +208,7 @@ static int write_tsv(struct sliceout *so, uint64_t n, uint64_t end_ns)
 	snprintf(path, sizeof(path), "%s/slices.tsv", so->path);
 	f = fopen(path, "w");
 	if (!f)
-		return -errno;
+		return write_failed(so, path, -errno);
 	fprintf(f, "# index\tstart_ns\tend_ns\tsamples\tfile\tpartial\n");
 	for (i = 0; i < n; i++) {
 		partial = timebase__slice_bounds(so->tb, i, end_ns, &s, &e);
@@ -189,7 +218,7 @@ static int write_tsv(struct sliceout *so, uint64_t n, uint64_t end_ns)
 			i, s, e, i < so->nr ? so->s[i].samples : 0, i,
 			partial ? 1 : 0);
 	}
-	return fclose(f) ? -errno : 0;
+	return fclose(f) ? write_failed(so, path, -errno) : 0;
 }
 
 int sliceout__finish(struct sliceout *so, uint64_t end_ns)
@@ -197,6 +226,8 @@ int sliceout__finish(struct sliceout *so, uint64_t end_ns)
 	uint64_t n = timebase__nr_slices(so->tb, end_ns), i;
 	int ret;
 
+	if (so->err)
+		return so->err;
 	if (!so->tb->slice_ns)
 		return slice_write(so, 0);
 	/* a bucket of the last slice may have been drained late */
@@ -216,4 +247,14 @@ int sliceout__finish(struct sliceout *so, uint64_t end_ns)
 uint64_t sliceout__total(const struct sliceout *so)
 {
 	return so->total;
+}
+
+uint64_t sliceout__written(const struct sliceout *so)
+{
+	return so->written;
+}
+
+int sliceout__error(const struct sliceout *so)
+{
+	return so->err;
 }

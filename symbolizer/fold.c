@@ -278,7 +278,7 @@ int fold__write(const struct fold *f, FILE *out)
 	for (size_t i = 0; i < k; i++) {
 		if (fprintf(out, "%s %llu\n", v[i]->line,
 			    (unsigned long long)v[i]->count) < 0) {
-			err = -EIO;
+			err = errno ? -errno : -EIO; /* ENOSPC, EPIPE... */
 			break;
 		}
 	}
