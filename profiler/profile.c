@@ -69,6 +69,7 @@ struct run {
 	struct sliceout *out;
 	struct renderout *ro; /* --svg, --html, --heatmap, --montage */
 	bool render_failed; /* a graph could not be written (reported) */
+	uint64_t out_lines; /* distinct lines held before the end's write */
 	struct probes_run *pr; /* -e: the agent's probes */
 	FILE *table; /* -e --count: where the table goes */
 	time_t wall_start; /* for the graphs' subtitle */
@@ -250,6 +251,42 @@ static void refresh_one(struct pid_info *pi, void *ctx)
 		pi->gone = true;
 	else if (r->full) /* after an exec (a script's "exec java") */
 		proc_comm(pi->pid, pi->comm);
+}
+
+/*
+ * Memory of a long run: a process none of whose keys can still be waiting
+ * (no new key for a bucket, the guard and EXPIRE_IDLE_NS) is forgotten
+ * when it is gone, or when it is idle without a JIT map (its maps are
+ * read again if it comes back; a JVM's map is too dear to read again):
+ * its symbolizer and interpreter state and its entry here. JIT lines of
+ * code replaced before any sample still waiting are dropped.
+ */
+#define EXPIRE_IDLE_NS (10 * 1000000000ULL)
+
+static uint64_t expire_wait(const struct run *r)
+{
+	return r->tb.bucket_ns + GUARD_NS + EXPIRE_IDLE_NS;
+}
+
+static bool keep_pid(struct pid_info *pi, void *ctx)
+{
+	struct run *r = ctx;
+
+	if (r->now_ns - pi->seen_ns <= expire_wait(r))
+		return true;
+	if (!pi->gone && pi->jit && proc_alive(pi->pid))
+		return true;
+	symbolizer__forget(r->sym, pi->pid);
+	stackfold__forget(r->sf, pi->pid);
+	return false;
+}
+
+static void expire(struct run *r)
+{
+	if (r->now_ns <= expire_wait(r))
+		return;
+	pidset__filter(r->pids, keep_pid, r);
+	symbolizer__expire(r->sym, r->now_ns - expire_wait(r));
 }
 
 static void reap_child(struct run *r);
@@ -566,6 +603,8 @@ static int loop(struct run *r, const sigset_t *sigs)
 		ret = tick++ % DRAIN_TICKS == 0 || r->pr ? drain(r) : 0;
 		if (ret)
 			return ret;
+		if (r->full)
+			expire(r);
 		/* every tick, after the drain: a JVM that exits takes its
 		 * counts along; one we launched waits at exit for this poll,
 		 * so its last counts and stacks are read while it lives */
@@ -707,6 +746,20 @@ static void no_samples(struct run *r)
 		jvmkids__hint(r->o.pids[i]);
 }
 
+/* -v: what bounds the run's memory, and what it held at the end. */
+static void memory_summary(struct run *r, const struct symbolizer_stats *ss)
+{
+	size_t budget, cache = stackfold__cache_bytes(r->sf, &budget);
+
+	fprintf(stderr,
+		"mixprof:   memory: %" PRIu64 " processes forgotten after "
+		"their last samples, %" PRIu64 " JIT lines of replaced code "
+		"dropped; name cache %zu of %zu KiB; output %" PRIu64
+		" distinct lines held at the end\n",
+		ss->procs_forgotten, ss->jit_expired, cache >> 10,
+		budget >> 10, r->out_lines);
+}
+
 /* Account for every sample: what was written, what was lost and why. */
 static void summary(struct run *r)
 {
@@ -742,6 +795,8 @@ static void summary(struct run *r)
 		    " kernel stack ids refused; %" PRIu64 " child processes "
 		    "followed\n",
 		    st[STAT_USER_LOST], st[STAT_KERN_LOST], st[STAT_CHILDREN]);
+	if (verbose)
+		memory_summary(r, &ss);
 	if (verbose && ss.jit_gap_max_ns)
 		fprintf(stderr,
 			"mixprof:   JIT maps read at most %" PRIu64
@@ -855,6 +910,7 @@ static int finish(struct run *r)
 	pidset__for_each(r->pids, refresh_one, r);
 	r->final = true;
 	ret = drain(r);
+	r->out_lines = sliceout__lines(r->out);
 	if (!ret)
 		ret = sliceout__finish(r->out, r->end_ns);
 	if (ret && !reported(r, ret))

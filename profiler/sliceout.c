@@ -254,6 +254,15 @@ uint64_t sliceout__written(const struct sliceout *so)
 	return so->written;
 }
 
+uint64_t sliceout__lines(const struct sliceout *so)
+{
+	uint64_t i, n = 0;
+
+	for (i = so->next; i < so->nr; i++)
+		n += so->s[i].fold ? fold__lines(so->s[i].fold) : 0;
+	return n;
+}
+
 int sliceout__error(const struct sliceout *so)
 {
 	return so->err;

@@ -52,6 +52,9 @@ uint64_t sliceout__total(const struct sliceout *so);
  */
 uint64_t sliceout__written(const struct sliceout *so);
 
+/* Distinct lines held in memory, in slices not written yet. */
+uint64_t sliceout__lines(const struct sliceout *so);
+
 /* 0, or the first write error (-errno), already reported. */
 int sliceout__error(const struct sliceout *so);
 

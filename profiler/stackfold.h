@@ -59,6 +59,8 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    uint64_t count, uint64_t when_ns,
 			    const char *proc_comm);
 const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
+/* Bytes its cache of named stacks holds, and the cache's budget. */
+size_t stackfold__cache_bytes(const struct stackfold *sf, size_t *budget);
 
 /*
  * Key k is in the counts map at now_ns (call for every key, every drain
@@ -67,5 +69,8 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
  */
 void stackfold__seen(struct stackfold *sf, const struct sample_key *k,
 		     uint64_t now_ns);
+
+/* pid's keys are all taken: forget its interpreter state (interp.h). */
+void stackfold__forget(struct stackfold *sf, uint32_t pid);
 
 #endif

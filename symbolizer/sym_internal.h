@@ -44,6 +44,7 @@ struct proc {
 				 * file rewritten in place (jcmd) */
 	uint64_t jit_last_look; /* now_ns of the last refresh that read it */
 	bool jit_seen, jit_stale;
+	size_t jit_expire_at; /* entries at which to try expiry again */
 	/* symbolizer__version's gen: a fresh serial on any change that can
 	 * rename an address, JIT lines added aside; 0 before the first */
 	uint64_t version;
@@ -91,6 +92,12 @@ struct proc *proc__get(struct symbolizer *s, uint32_t pid);
 int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns);
 int proc__read_maps(struct symbolizer *s, struct proc *p);
 void proc__free(struct proc *p);
+/* Free pid's record and take it out of the table (if it has one). */
+void proc__forget(struct symbolizer *s, uint32_t pid);
+/* Call fn for every process record. */
+void proc__for_each(struct symbolizer *s,
+		    void (*fn)(struct symbolizer *s, struct proc *p, void *ctx),
+		    void *ctx);
 /* p's names may have changed: give it a new version. */
 void proc__changed(struct symbolizer *s, struct proc *p);
 
