@@ -8,6 +8,7 @@
 #                 ASan+UBSan into $(ASAN_BUILD) (its own build dir)
 #   make demo     profile the warmup sample from launch
 #   make bench    cost measurements against the alternatives
+#   make soak     mixprof's RSS over SOAK_SECONDS (600) of churn
 #   make format   clang-format the C sources
 
 BUILD ?= build
@@ -41,7 +42,7 @@ UNIT_TESTS :=
 BINS :=
 
 .DEFAULT_GOAL := all
-.PHONY: all build deps test test-asan demo bench format clean
+.PHONY: all build deps test test-asan demo bench soak format clean
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory build
@@ -83,6 +84,10 @@ demo: deps
 bench: deps
 	$(Q)$(MAKE) --no-print-directory build
 	$(Q)BUILD=$(ABS_BUILD) bench/run
+
+soak: deps
+	$(Q)$(MAKE) --no-print-directory build
+	$(Q)BUILD=$(ABS_BUILD) bench/soak.sh
 
 format:
 	$(Q)clang-format -i $$(git ls-files '*.c' '*.h')
