@@ -753,11 +753,11 @@ static void memory_summary(struct run *r, const struct symbolizer_stats *ss)
 
 	fprintf(stderr,
 		"mixprof:   memory: %" PRIu64 " processes forgotten after "
-		"their last samples, %" PRIu64 " JIT lines of replaced code "
-		"dropped; name cache %zu of %zu KiB; output %" PRIu64
-		" distinct lines held at the end\n",
-		ss->procs_forgotten, ss->jit_expired, cache >> 10,
-		budget >> 10, r->out_lines);
+		"their last samples, %" PRIu64 " ELF files and %" PRIu64
+		" JIT lines of replaced code dropped; name cache %zu of "
+		"%zu KiB; output %" PRIu64 " distinct lines held at the end\n",
+		ss->procs_forgotten, ss->elfs_freed, ss->jit_expired,
+		cache >> 10, budget >> 10, r->out_lines);
 }
 
 /* Account for every sample: what was written, what was lost and why. */

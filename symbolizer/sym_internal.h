@@ -70,6 +70,7 @@ struct symbolizer {
 	size_t nelfs, elfs_cap;
 	/* kernel frames (kernel.c) */
 	uint64_t serial; /* the last proc version handed out */
+	unsigned int expiries; /* symbolizer__expire calls: ELF sweeps */
 	struct symtab *ksyms; /* /proc/kallsyms, read when first needed */
 	bool ksyms_tried;
 	struct ksym_source ksrc; /* name NULL: none, or it failed */
@@ -106,6 +107,11 @@ struct elfsyms *elf_cache__get(struct symbolizer *s, uint64_t dev, uint64_t ino,
 			       const char *open_path, const char *alt_path,
 			       const char *root, const char *path);
 void elf_cache__free(struct symbolizer *s);
+/*
+ * Free the files no process record maps any more (and forget failed
+ * loads, tried again when met again). Returns how many went, or -ENOMEM.
+ */
+long elf_cache__sweep(struct symbolizer *s);
 struct elfsyms *vdso__get(struct symbolizer *s);
 
 #endif

@@ -232,9 +232,19 @@ static void expire_one(struct symbolizer *s, struct proc *p, void *ctx)
 	p->jit_expire_at = 2 * jitmap__count(p->jit);
 }
 
+/* ELF files of forgotten processes: looked for every this many calls */
+#define ELF_SWEEP_EVERY 10
+
 void symbolizer__expire(struct symbolizer *s, uint64_t before_ns)
 {
+	long gone;
+
 	proc__for_each(s, expire_one, &before_ns);
+	if (++s->expiries % ELF_SWEEP_EVERY)
+		return;
+	gone = elf_cache__sweep(s);
+	if (gone > 0)
+		s->st.elfs_freed += gone;
 }
 
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)

@@ -10,8 +10,8 @@
  *
  * Ownership: names returned in struct frame belong to the symbolizer and
  * stay valid until symbolizer__free(), symbolizer__forget() of their pid or
- * symbolizer__expire() (JIT names), whichever comes first: copy them
- * before either. Nothing here prints; errors come back as negative errno
+ * symbolizer__expire() (the JIT lines and ELF files it drops), whichever
+ * comes first: copy them before either. Nothing here prints; errors come back as negative errno
  * and the caller reports them.
  */
 #ifndef MIXPROF_SYMBOLIZER_H
@@ -168,7 +168,9 @@ void symbolizer__kernel_want(struct symbolizer *s, uint64_t ip);
  * expire: no lookup will come for a sample time before before_ns: JIT
  * lines of code that was freed and replaced at its address before then
  * (jitmap__expire) are dropped, in maps that doubled since their last
- * expiry (so each line is looked at a bounded number of times).
+ * expiry (so each line is looked at a bounded number of times); every
+ * tenth call, the ELF files no process record maps any more are freed
+ * (parsed again if a process maps them again).
  */
 void symbolizer__forget(struct symbolizer *s, uint32_t pid);
 void symbolizer__expire(struct symbolizer *s, uint64_t before_ns);
@@ -185,6 +187,7 @@ struct symbolizer_stats {
 					 * (plus the slack) before it came */
 	uint64_t jit_expired; /* JIT lines dropped by symbolizer__expire */
 	uint64_t procs_forgotten; /* by symbolizer__forget */
+	uint64_t elfs_freed; /* ELF files no process maps, by __expire */
 };
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st);
 

@@ -233,7 +233,19 @@ static void test_forget_expire(void)
 	CHECK_INT(st.procs_forgotten, 1);
 	symbolizer__version(s, getpid(), 300 * MS, &v2);
 	CHECK(v2.gen != v1.gen);
+	/* the ELF files it mapped go at a sweep (every tenth expiry) */
+	for (i = 0; i < 10; i++)
+		symbolizer__expire(s, 300 * MS);
+	symbolizer__stats(s, &st);
+	CHECK(st.elfs_freed >= 1);
 	CHECK_STR(name_at(s, JIT + 16 * 7, 300 * MS, NULL), "app/New7.m");
+	CHECK_STR(name_at(s, (uintptr_t)test_forget_expire + 1, 300 * MS, NULL),
+		  "test_forget_expire");
+	/* mapped again: kept by the next sweep */
+	for (i = 0; i < 10; i++)
+		symbolizer__expire(s, 300 * MS);
+	CHECK_STR(name_at(s, (uintptr_t)test_forget_expire + 1, 300 * MS, NULL),
+		  "test_forget_expire");
 	symbolizer__free(s);
 }
 
