@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,6 +71,8 @@ struct run {
 	struct renderout *ro; /* --svg, --html, --heatmap, --montage */
 	bool render_failed; /* a graph could not be written (reported) */
 	uint64_t out_lines; /* distinct lines held before the end's write */
+	struct mallinfo2 heap; /* then (-v) */
+	unsigned int expiries; /* expire() passes, for malloc_trim */
 	struct probes_run *pr; /* -e: the agent's probes */
 	FILE *table; /* -e --count: where the table goes */
 	time_t wall_start; /* for the graphs' subtitle */
@@ -287,6 +290,10 @@ static void expire(struct run *r)
 		return;
 	pidset__filter(r->pids, keep_pid, r);
 	symbolizer__expire(r->sym, r->now_ns - expire_wait(r));
+	/* what was freed lies between live blocks: give its pages back
+	 * (a host-wide run's heap was 40% free chunks) */
+	if (++r->expiries % 10 == 0)
+		malloc_trim(0);
 }
 
 static void reap_child(struct run *r);
@@ -755,9 +762,11 @@ static void memory_summary(struct run *r, const struct symbolizer_stats *ss)
 		"mixprof:   memory: %" PRIu64 " processes forgotten after "
 		"their last samples, %" PRIu64 " ELF files and %" PRIu64
 		" JIT lines of replaced code dropped; name cache %zu of "
-		"%zu KiB; output %" PRIu64 " distinct lines held at the end\n",
+		"%zu KiB; output %" PRIu64 " distinct lines held at the end; "
+		"heap %zu KiB in use of %zu\n",
 		ss->procs_forgotten, ss->elfs_freed, ss->jit_expired,
-		cache >> 10, budget >> 10, r->out_lines);
+		cache >> 10, budget >> 10, r->out_lines,
+		r->heap.uordblks >> 10, (r->heap.arena + r->heap.hblkhd) >> 10);
 }
 
 /* Account for every sample: what was written, what was lost and why. */
@@ -911,6 +920,7 @@ static int finish(struct run *r)
 	r->final = true;
 	ret = drain(r);
 	r->out_lines = sliceout__lines(r->out);
+	r->heap = mallinfo2(); /* the output still held: the run's peak */
 	if (!ret)
 		ret = sliceout__finish(r->out, r->end_ns);
 	if (ret && !reported(r, ret))
