@@ -101,8 +101,8 @@ void elf_cache__free(struct symbolizer *s)
 
 static int ptr_cmp(const void *a, const void *b)
 {
-	uintptr_t x = (uintptr_t)*(void *const *)a,
-		  y = (uintptr_t)*(void *const *)b;
+	uintptr_t x = (uintptr_t) * (void *const *)a,
+		  y = (uintptr_t) * (void *const *)b;
 
 	return x < y ? -1 : x > y;
 }

@@ -366,7 +366,7 @@ int jitmap__covered(struct jitmap *m, uint64_t ip, size_t from, size_t to)
 struct cover {
 	struct range {
 		uint64_t start, end;
-	} *r;
+	} * r;
 	size_t n, cap;
 };
 

@@ -112,7 +112,8 @@ int main(void)
 
 		while ((p = strstr(p, "<rect x=\""))) {
 			if (sscanf(p, "<rect x=\"%lf\" y=\"%*u\" width=\"%lf\"",
-				   &x, &w) == 2 && x + w > worst)
+				   &x, &w) == 2 &&
+			    x + w > worst)
 				worst = x + w;
 			p++;
 		}

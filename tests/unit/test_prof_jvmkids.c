@@ -10,7 +10,7 @@ static void test_tree(void)
 {
 	/* 10 -> 11 -> 13 -> 15; 10 -> 12; 20 -> 21 (another tree) */
 	struct proc_link l[] = {{13, 11}, {21, 20}, {11, 10}, {15, 13},
-				{12, 10}, {10, 1},   {20, 1}};
+				{12, 10}, {10, 1},  {20, 1}};
 	uint32_t out[8];
 
 	CHECK_INT(jvmkids_descendants(l, 7, 10, out, 8), 4);

@@ -218,9 +218,9 @@ static void test_expire(void)
 	CHECK_INT(feed(m, "1000 80 A.m\n4000 10 Keep.m\n", 0, 100 * MS, NULL),
 		  0);
 	CHECK_INT(feed(m, "1000 80 B.m\n", 100 * MS, 200 * MS, NULL), 0);
-	CHECK_INT(feed(m, "1000 40 C.lo\n1040 40 C.hi\n", 200 * MS, 300 * MS,
-		       NULL),
-		  0);
+	CHECK_INT(
+	    feed(m, "1000 40 C.lo\n1040 40 C.hi\n", 200 * MS, 300 * MS, NULL),
+	    0);
 	/* D over part of A only, read after the cutoff: not settled */
 	CHECK_INT(feed(m, "1000 10 D.m\n", 400 * MS, 500 * MS, NULL), 0);
 	CHECK_INT(jitmap__count(m), 6);
@@ -268,8 +268,7 @@ static void test_expire_inline(void)
 	int n;
 
 	CHECK_INT(feed(m, "1000 80 old/A.m\n", 0, 100 * MS, NULL), 0);
-	CHECK_INT(feed(m, "1000 80 p/O.run->p/I.f\n", 100 * MS, 200 * MS,
-		       NULL),
+	CHECK_INT(feed(m, "1000 80 p/O.run->p/I.f\n", 100 * MS, 200 * MS, NULL),
 		  0);
 	n = jitmap__find(m, 0x1010, 300 * MS, 0, f, 8); /* named before */
 	CHECK_INT(n, 2);
