@@ -2,9 +2,13 @@
 # Everything is built out of tree in $(BUILD); quiet unless V=1.
 #
 #   make          build everything (installs missing Debian packages as root)
-#   make test     unit + integration tests (real JVM, real BPF)
+#   make test     unit + integration tests (real JVM, real BPF), then
+#                 make test-asan
+#   make test-asan  unit tests and a few integration tests built with
+#                 ASan+UBSan into $(ASAN_BUILD) (its own build dir)
 #   make demo     profile the warmup sample from launch
 #   make bench    cost measurements against the alternatives
+#   make soak     mixprof's RSS over SOAK_SECONDS (600) of churn
 #   make format   clang-format the C sources
 #   make install  PREFIX=/usr/local DESTDIR=: binary, agent, man pages,
 #                 bash completion (make uninstall removes them)
@@ -18,6 +22,10 @@ CFLAGS ?= -O2 -g
 # what the code needs, kept when CFLAGS is given on the command line
 override CFLAGS += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE
 LDFLAGS ?=
+# sanitizer flags for everything but the agent (a JVM cannot load a library
+# built with ASan: the ASan runtime must come first); see test-asan
+SAN_FLAGS ?=
+ASAN_BUILD ?= build-asan
 
 ifeq ($(V),1)
 Q =
@@ -36,7 +44,7 @@ UNIT_TESTS :=
 BINS :=
 
 .DEFAULT_GOAL := all
-.PHONY: all build deps test demo bench format clean
+.PHONY: all build deps test test-asan demo bench soak format clean
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory build
@@ -56,6 +64,21 @@ build: $(BINS) samples $(UNIT_TESTS)
 test: deps
 	$(Q)$(MAKE) --no-print-directory build
 	$(Q)BUILD=$(ABS_BUILD) tests/run
+	$(Q)$(MAKE) --no-print-directory test-asan
+
+# Memory errors and undefined behaviour: the unit tests and the short
+# integration tests named in ASAN_TESTS, against an ASan+UBSan build. Any
+# report fails the test (halt_on_error; leaks are reported too).
+ASAN_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+ASAN_TESTS ?= unit/ integration/profile_slices integration/render_svg
+test-asan: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CFLAGS='-O1 -g' \
+		SAN_FLAGS='$(ASAN_SAN)' LDFLAGS='$(ASAN_SAN)' build
+	$(Q)BUILD=$(abspath $(ASAN_BUILD)) \
+		ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		tests/run $(ASAN_TESTS)
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory build
@@ -64,6 +87,10 @@ demo: deps
 bench: deps
 	$(Q)$(MAKE) --no-print-directory build
 	$(Q)BUILD=$(ABS_BUILD) bench/run
+
+soak: deps
+	$(Q)$(MAKE) --no-print-directory build
+	$(Q)BUILD=$(ABS_BUILD) bench/soak.sh
 
 format:
 	$(Q)clang-format -i $$(git ls-files '*.c' '*.h')
@@ -74,7 +101,8 @@ clean:
 $(BUILD)/%.o: %.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS_$(firstword $(subst /, ,$<))) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(if $(filter agent/%,$<),,$(SAN_FLAGS)) \
+		$(CPPFLAGS_$(firstword $(subst /, ,$<))) -MMD -MP -c $< -o $@
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -1,5 +1,6 @@
 # libjmap.so, the JVMTI agent, and its unit tests.
 # Position-independent and hidden by default: only Agent_* is exported.
+# Never sanitized (SAN_FLAGS, test-asan): a JVM cannot load an ASan library.
 # options.o is also linked into mixprof (profiler/attach.mk) to check
 # options before attaching: keep it free of JVMTI.
 CPPFLAGS_agent := -Iagent $(JNI_CFLAGS) -fPIC -fvisibility=hidden
@@ -11,7 +12,7 @@ AGENT_OBJS := $(patsubst %,$(BUILD)/agent/%.o,$(AGENT_PURE) log safefile \
 BINS += $(BUILD)/libjmap.so
 $(BUILD)/libjmap.so: $(AGENT_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -lpthread
+	$(Q)$(CC) $(filter-out -fsanitize%,$(LDFLAGS)) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -lpthread
 
 # Each test_agent_X links the agent modules it exercises.
 AGENT_UNIT := options names maprec jitdump perfmap

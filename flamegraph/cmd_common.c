@@ -103,9 +103,9 @@ int fg_cmd_close_out(FILE *out, const char *path, int err)
 	const char *shown = !path || !strcmp(path, "-") ? "<stdout>" : path;
 
 	if (fflush(out) && !err)
-		err = -EIO;
+		err = -errno; /* ENOSPC, not a bare I/O error */
 	if (out != stdout && fclose(out) && !err)
-		err = -EIO;
+		err = -errno;
 	if (err)
 		fprintf(stderr, "mixprof: %s: %s\n", shown, strerror(-err));
 	return err ? 1 : 0;

@@ -62,5 +62,6 @@ int heatmap__write_html(const struct fg_timed *tm, const struct fg_opts *o,
 		"</body></html>\n",
 		fg_asset_canvas_js, fg_asset_heatmap_js);
 	fflush(out);
-	return ferror(out) ? -EIO : 0;
+	/* errno is still the failed write's (ENOSPC, EPIPE) */
+	return ferror(out) ? (errno ? -errno : -EIO) : 0;
 }

@@ -35,5 +35,6 @@ int flamegraph__write_html(struct fg_tree *t, const struct fg_opts *o,
 		"\"fg-data\");\n</script>\n</body></html>\n",
 		fg_asset_canvas_js);
 	fflush(out);
-	return ferror(out) ? -EIO : 0;
+	/* errno is still the failed write's (ENOSPC, EPIPE) */
+	return ferror(out) ? (errno ? -errno : -EIO) : 0;
 }

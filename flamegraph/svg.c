@@ -78,9 +78,14 @@ static int frame_cb(const struct fg_tree *t, uint32_t id, uint64_t x, void *ctx)
 	unsigned int fh = s->o->frame_height;
 	double px = FG_XPAD + x * s->scale;
 	double w = n->total[FG_SLOT_VALUE] * s->scale;
+	double room = fg_plot_width(s->o) - x * s->scale;
 	unsigned int y = s->o->inverted ? s->top + n->depth * fh
 					: s->top + (s->depth - n->depth) * fh;
 	uint32_t c = fg_frame_color(t, id, s->o, &s->diff);
+
+	/* saturated counts can add up past the root's: stay in the plot */
+	if (w > room)
+		w = room > 0 ? room : 0;
 
 	fprintf(s->out,
 		"<g class=\"f\" data-n=\"%" PRIu64 "\" data-x=\"%" PRIu64
@@ -189,5 +194,6 @@ int flamegraph__write_svg(struct fg_tree *t, const struct fg_opts *o, FILE *out)
 		return err;
 	fputs("</g>\n</svg>\n", out);
 	fflush(out);
-	return ferror(out) ? -EIO : 0;
+	/* errno is still the failed write's (ENOSPC, EPIPE) */
+	return ferror(out) ? (errno ? -errno : -EIO) : 0;
 }

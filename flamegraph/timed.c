@@ -73,7 +73,7 @@ static int push_sample(struct fg_timed *tm, uint64_t ms, uint32_t node,
 		tm->cap = cap;
 	}
 	tm->samples[tm->nr++] = (struct fg_tsample){ms, node, count};
-	tm->total += count;
+	tm->total = fg_sat_add(tm->total, count);
 	return 0;
 }
 

@@ -229,7 +229,8 @@ static int add_frame(struct fg_tree *t, uint32_t *cur, const char *s, size_t l,
 	*cur = child_get(t, *cur, name);
 	if (!*cur)
 		return -ENOMEM;
-	t->nodes[*cur].total[slot] += count;
+	t->nodes[*cur].total[slot] = fg_sat_add(t->nodes[*cur].total[slot],
+						count);
 	return 0;
 }
 
@@ -248,7 +249,7 @@ int fg_tree__add_at(struct fg_tree *t, const char *stack, size_t len,
 	uint32_t cur = 0;
 	int err = 0;
 
-	t->nodes[0].total[slot] += count;
+	t->nodes[0].total[slot] = fg_sat_add(t->nodes[0].total[slot], count);
 	if (!reverse) {
 		for (p = stack; p <= end && !err; p = q + 1) {
 			q = memchr(p, ';', end - p);
@@ -266,7 +267,7 @@ int fg_tree__add_at(struct fg_tree *t, const char *stack, size_t len,
 	}
 	if (err)
 		return err;
-	t->nodes[cur].self[slot] += count;
+	t->nodes[cur].self[slot] = fg_sat_add(t->nodes[cur].self[slot], count);
 	*leaf = cur;
 	return 0;
 }
@@ -352,6 +353,7 @@ int fg_tree__walk(const struct fg_tree *t, double min, fg_visit_fn fn,
 		uint64_t x; /* where it starts */
 	} * st;
 	const struct fg_node *c;
+	uint64_t x;
 	uint32_t id;
 	int sp = 0, ret;
 
@@ -369,14 +371,15 @@ int fg_tree__walk(const struct fg_tree *t, double min, fg_visit_fn fn,
 		}
 		c = &t->nodes[id];
 		st[sp].next = c->next;
-		st[sp].x += c->total[FG_SLOT_VALUE];
+		x = st[sp].x; /* saturated counts: x never wraps back */
+		st[sp].x = fg_sat_add(x, c->total[FG_SLOT_VALUE]);
 		if (!c->total[FG_SLOT_VALUE] || c->total[FG_SLOT_VALUE] < min)
 			continue;
-		ret = fn(t, id, st[sp].x - c->total[FG_SLOT_VALUE], ctx);
+		ret = fn(t, id, x, ctx);
 		if (c->child) {
 			sp++;
 			st[sp].next = c->child;
-			st[sp].x = st[sp - 1].x - c->total[FG_SLOT_VALUE];
+			st[sp].x = x;
 		}
 	}
 	free(st);

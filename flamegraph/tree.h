@@ -29,6 +29,15 @@ struct fg_node {
 	uint64_t self[FG_NR_SLOTS]; /* stacks ending here */
 };
 
+/*
+ * a + b, held at UINT64_MAX: counts come from files anyone can write, and
+ * a wrapped total would draw a graph of nothing (or widths past the page).
+ */
+static inline uint64_t fg_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 struct fg_tree;
 
 struct fg_tree *fg_tree__new(void); /* NULL and errno on failure */
@@ -36,8 +45,9 @@ void fg_tree__free(struct fg_tree *t);
 
 /*
  * Add count samples of one stack: len bytes of ';'-separated frames, root
- * first, or leaf first when reverse. Empty frames are skipped.
- * 0 or -ENOMEM (the tree stays usable).
+ * first, or leaf first when reverse. Empty frames are skipped. Counts
+ * saturate at UINT64_MAX (fg_sat_add). 0 or -ENOMEM (the tree stays
+ * usable).
  */
 int fg_tree__add(struct fg_tree *t, const char *stack, size_t len,
 		 uint64_t count, int slot, bool reverse);

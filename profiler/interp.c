@@ -280,6 +280,39 @@ static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
 }
 
 /*
+ * Open addressing without tombstones: after emptying slot i, move back
+ * each entry of the run after it whose home slot the gap cuts it from.
+ */
+static void jvm_remove(struct interp *in, struct jvm *gone)
+{
+	size_t mask = in->jvms_cap - 1, i = gone - in->jvms, j, h;
+
+	memset(gone, 0, sizeof(*gone));
+	in->njvms--;
+	for (j = (i + 1) & mask; in->jvms[j].pid; j = (j + 1) & mask) {
+		h = mix(in->jvms[j].pid) & mask;
+		if (i <= j ? (h > i && h <= j) : (h > i || h <= j))
+			continue;
+		in->jvms[i] = in->jvms[j];
+		memset(&in->jvms[j], 0, sizeof(in->jvms[j]));
+		i = j;
+	}
+}
+
+void interp__forget(struct interp *in, uint32_t pid)
+{
+	struct jvm *j = in ? jvm_find(in, pid) : NULL;
+
+	if (!j)
+		return;
+	/* its slot in the BPF map: room for the next JVM */
+	if (j->state == J_JVM)
+		sampler__clear_interp(in->smp, pid);
+	hotspot__free(j->h);
+	jvm_remove(in, j);
+}
+
+/*
  * Is pid a JVM whose interpreter we can walk? A JVM being launched maps
  * libjvm.so and generates its interpreter within its first few hundred
  * milliseconds, and each tick of delay leaves its interpreted frames
@@ -357,22 +390,30 @@ static struct name_ent *name_slot(struct name_ent *t, size_t cap, uint32_t pid,
 	return &t[i];
 }
 
-static int names_grow(struct interp *in)
+/* Rehash the names into cap slots, without those of forgotten JVMs. */
+static int names_rehash(struct interp *in, size_t cap)
 {
-	size_t cap = in->names_cap ? in->names_cap * 2 : 1024;
 	struct name_ent *n = calloc(cap, sizeof(*n)), *o;
 
 	if (!n)
 		return -ENOMEM;
+	in->nnames = 0;
 	for (size_t i = 0; i < in->names_cap; i++) {
 		o = &in->names[i];
-		if (o->used)
-			*name_slot(n, cap, o->pid, o->ksym, o->nsym) = *o;
+		if (!o->used || !jvm_find(in, o->pid))
+			continue;
+		*name_slot(n, cap, o->pid, o->ksym, o->nsym) = *o;
+		in->nnames++;
 	}
 	free(in->names);
 	in->names = n;
 	in->names_cap = cap;
 	return 0;
+}
+
+static int names_grow(struct interp *in)
+{
+	return names_rehash(in, in->names_cap ? in->names_cap * 2 : 1024);
 }
 
 /*
@@ -607,6 +648,9 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 			if (in->lists_cap)
 				lists_rehash(in, in->lists_cap,
 					     now_ns - 10 * RESOLVE_NS);
+			/* and the names of JVMs forgotten since */
+			if (in->names_cap)
+				names_rehash(in, in->names_cap);
 		}
 	}
 	/* ourselves: we map libjvm.so files to read their symbols */

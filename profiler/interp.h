@@ -68,6 +68,13 @@ uint64_t interp__version(const struct interp *in, const struct sample_key *k);
 /* Does ip lie in pid's interpreter (as far as we know yet)? */
 bool interp__in_interpreter(const struct interp *in, uint32_t pid, uint64_t ip);
 
+/*
+ * pid's keys are all taken (it exited, or left no key for long): drop its
+ * state, its slot in the BPF interp map included. Its names stay valid;
+ * learnt again if it comes back. NULL in is a no-op.
+ */
+void interp__forget(struct interp *in, uint32_t pid);
+
 struct interp_stats {
 	uint64_t jvms; /* processes whose interpreter is walked */
 	uint64_t misaligned; /* listed frames whose pc did not match */

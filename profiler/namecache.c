@@ -40,6 +40,11 @@ static size_t size_of(const struct part *p)
 	return sizeof(*p) + p->len + 1;
 }
 
+size_t namecache__bytes(const struct namecache *nc)
+{
+	return nc->bytes;
+}
+
 struct namecache *namecache__new(size_t budget)
 {
 	struct namecache *nc = calloc(1, sizeof(*nc));

@@ -46,6 +46,8 @@ struct part {
 struct namecache;
 
 struct namecache *namecache__new(size_t budget); /* NULL: ENOMEM */
+/* Bytes the parts hold now (at most the budget). */
+size_t namecache__bytes(const struct namecache *nc);
 void namecache__free(struct namecache *nc);
 
 /* The part named id, or NULL; it lives until the next put. */

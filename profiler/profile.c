@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "agentpath.h"
 #include "common/safefile.h"
 #include "cpus.h"
+#include "jvmkids.h"
 #include "jvmprep.h"
 #include "ksymbpf.h"
 #include "launch.h"
@@ -72,6 +74,10 @@ struct run {
 	struct pidset *pids;
 	struct sliceout *out;
 	struct renderout *ro; /* --svg, --html, --heatmap, --montage */
+	bool render_failed; /* a graph could not be written (reported) */
+	uint64_t out_lines; /* distinct lines held before the end's write */
+	struct mallinfo2 heap; /* then (-v) */
+	unsigned int expiries; /* expire() passes, for malloc_trim */
 	struct probes_run *pr; /* -e: the agent's probes */
 	FILE *table; /* -e --count: where the table goes */
 	time_t wall_start; /* for the graphs' subtitle */
@@ -261,6 +267,46 @@ static void refresh_one(struct pid_info *pi, void *ctx)
 		pi->gone = true;
 	else if (r->full) /* after an exec (a script's "exec java") */
 		proc_comm(pi->pid, pi->comm);
+}
+
+/*
+ * Memory of a long run: a process none of whose keys can still be waiting
+ * (no new key for a bucket, the guard and EXPIRE_IDLE_NS) is forgotten
+ * when it is gone, or when it is idle without a JIT map (its maps are
+ * read again if it comes back; a JVM's map is too dear to read again):
+ * its symbolizer and interpreter state and its entry here. JIT lines of
+ * code replaced before any sample still waiting are dropped.
+ */
+#define EXPIRE_IDLE_NS (10 * 1000000000ULL)
+
+static uint64_t expire_wait(const struct run *r)
+{
+	return r->tb.bucket_ns + GUARD_NS + EXPIRE_IDLE_NS;
+}
+
+static bool keep_pid(struct pid_info *pi, void *ctx)
+{
+	struct run *r = ctx;
+
+	if (r->now_ns - pi->seen_ns <= expire_wait(r))
+		return true;
+	if (!pi->gone && pi->jit && proc_alive(pi->pid))
+		return true;
+	symbolizer__forget(r->sym, pi->pid);
+	stackfold__forget(r->sf, pi->pid);
+	return false;
+}
+
+static void expire(struct run *r)
+{
+	if (r->now_ns <= expire_wait(r))
+		return;
+	pidset__filter(r->pids, keep_pid, r);
+	symbolizer__expire(r->sym, r->now_ns - expire_wait(r));
+	/* what was freed lies between live blocks: give its pages back
+	 * (a host-wide run's heap was 40% free chunks) */
+	if (++r->expiries % 10 == 0)
+		malloc_trim(0);
 }
 
 static void reap_child(struct run *r);
@@ -658,6 +704,8 @@ static int loop(struct run *r, const sigset_t *sigs)
 		ret = tick++ % DRAIN_TICKS == 0 || r->pr ? drain(r) : 0;
 		if (ret)
 			return ret;
+		if (r->full)
+			expire(r);
 		/* every tick, after the drain: a JVM that exits takes its
 		 * counts along; one we launched waits at exit for this poll,
 		 * so its last counts and stacks are read while it lives */
@@ -711,6 +759,46 @@ static int child_exit(const struct run *r)
 }
 
 /*
+ * Samples written: to the folded output, or without one (--svg alone) to
+ * the graphs, unless those failed.
+ */
+static uint64_t written(struct run *r)
+{
+	if (r->render_failed && !r->o.output && !r->o.folded_stdout)
+		return 0;
+	return sliceout__written(r->out);
+}
+
+/* Why the summary's "written" is short of the samples, or "". */
+static const char *not_written(struct run *r)
+{
+	int err = sliceout__error(r->out);
+
+	if (err == -EPIPE && !r->o.output)
+		return " (stdout closed by its reader)";
+	return err || (sliceout__total(r->out) && !written(r))
+		   ? " (the output could not be written)"
+		   : "";
+}
+
+/*
+ * A reader that closes our stdout early (`mixprof ... | head`) chose to
+ * stop reading: the run still ends well (exit 0), with its summary.
+ */
+static bool reader_left(struct run *r, int ret)
+{
+	return ret == -EPIPE && !r->o.output &&
+	       sliceout__error(r->out) == -EPIPE;
+}
+
+/* An output error the writers have already reported, naming the file. */
+static bool reported(struct run *r, int ret)
+{
+	return ret && (ret == sliceout__error(r->out) ||
+		       ret == renderout__error(r->ro));
+}
+
+/*
  * A probe run counts calls: --count the agent's, stacks the USDT hits
  * (every hit is written, a lost stack under "[lost user stack]"). True
  * when that was all there is to say.
@@ -727,9 +815,9 @@ static bool probe_summary(struct run *r, const uint64_t *st, double secs)
 	}
 	fprintf(stderr,
 		"mixprof: %" PRIu64 " calls in %.1f s (%s), %" PRIu64
-		" written\n",
+		" written%s\n",
 		st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
-		sliceout__total(r->out));
+		written(r), not_written(r));
 	return false; /* the rest as for samples */
 }
 
@@ -849,6 +937,48 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 			    : 0.0);
 }
 
+/*
+ * Nothing ran: say so plainly, and for a -p pid that is a wrapper, name
+ * the JVM below it again (the hint at the start may have scrolled away).
+ */
+static void no_samples(struct run *r)
+{
+	char comm[16] = "";
+	int i;
+
+	if (!r->o.nr_pids && !r->launched)
+		return; /* a whole host that did not run: nothing to explain */
+	if (r->o.nr_pids == 1) {
+		proc_comm(r->o.pids[0], comm);
+		fprintf(stderr,
+			"mixprof: no samples: pid %u (%s) and its new "
+			"children did not run on a CPU\n",
+			r->o.pids[0], comm);
+	} else {
+		fprintf(stderr,
+			"mixprof: no samples: %s did not run on a CPU\n",
+			r->o.nr_pids ? "none of the pids" : "the command");
+	}
+	for (i = 0; i < r->o.nr_pids; i++)
+		jvmkids__hint(r->o.pids[i]);
+}
+
+/* -v: what bounds the run's memory, and what it held at the end. */
+static void memory_summary(struct run *r, const struct symbolizer_stats *ss)
+{
+	size_t budget, cache = stackfold__cache_bytes(r->sf, &budget);
+
+	fprintf(stderr,
+		"mixprof:   memory: %" PRIu64 " processes forgotten after "
+		"their last samples, %" PRIu64 " ELF files and %" PRIu64
+		" JIT lines of replaced code dropped; name cache %zu of "
+		"%zu KiB; output %" PRIu64 " distinct lines held at the end; "
+		"heap %zu KiB in use of %zu\n",
+		ss->procs_forgotten, ss->elfs_freed, ss->jit_expired,
+		cache >> 10, budget >> 10, r->out_lines,
+		r->heap.uordblks >> 10, (r->heap.arena + r->heap.hblkhd) >> 10);
+}
+
 /* Account for every sample: what was written, what was lost and why. */
 static void summary(struct run *r)
 {
@@ -867,9 +997,11 @@ static void summary(struct run *r)
 	if (!r->pr)
 		fprintf(stderr,
 			"mixprof: %" PRIu64 " samples in %.1f s (%s, %" PRIu64
-			" Hz, %d CPUs), %" PRIu64 " written\n",
+			" Hz, %d CPUs), %" PRIu64 " written%s\n",
 			st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
-			r->o.freq, r->nr_cpus, sliceout__total(r->out));
+			r->o.freq, r->nr_cpus, written(r), not_written(r));
+	if (!st[STAT_SAMPLES])
+		no_samples(r);
 	if (r->filtered)
 		fprintf(stderr,
 			"mixprof:   %" PRIu64 " samples left out by "
@@ -887,6 +1019,8 @@ static void summary(struct run *r)
 		    " kernel stack ids refused; %" PRIu64 " child processes "
 		    "followed\n",
 		    st[STAT_USER_LOST], st[STAT_KERN_LOST], st[STAT_CHILDREN]);
+	if (verbose)
+		memory_summary(r, &ss);
 	if (verbose && ss.jit_gap_max_ns)
 		fprintf(stderr,
 			"mixprof:   JIT maps read at most %" PRIu64
@@ -1040,20 +1174,24 @@ static int finish(struct run *r)
 	pidset__for_each(r->pids, refresh_one, r);
 	r->final = true;
 	ret = drain(r);
+	r->out_lines = sliceout__lines(r->out);
+	r->heap = mallinfo2(); /* the output still held: the run's peak */
 	if (!ret)
 		ret = sliceout__finish(r->out, r->end_ns);
-	if (ret && !sliceout__said(r->out))
+	if (ret && !reported(r, ret))
 		fprintf(stderr, "mixprof: writing %s: %s\n",
 			r->o.output ? r->o.output : "output", strerror(-ret));
 	/* the renderers print their own errors, naming their files */
-	if (!ret && r->ro)
-		ret = render(r);
+	if (!ret && r->ro && (ret = render(r)))
+		r->render_failed = true;
 	if (!ret && r->table) {
 		ret = r->o.format == PROFILE_PPROF
 			  ? count_pprof(r)
 			  : probe_count__print(probes_run__table(r->pr),
 					       r->table,
 					       (r->end_ns - r->tb.start_ns) / 1e9);
+		if (ret == -EPIPE && r->table == stdout)
+			ret = 0; /* its reader left (| head): not a failure */
 		if (ret)
 			fprintf(stderr, "mixprof: writing %s: %s\n",
 				r->o.output ? r->o.output : "stdout",
@@ -1158,7 +1296,7 @@ static void setup_pprof(struct run *r)
 static int run_profile(struct run *r, const sigset_t *sigs)
 {
 	char caps[64];
-	int i, ret;
+	int i, ret, fin;
 
 	if (missing_caps(caps, sizeof(caps))) {
 		perm_error(caps);
@@ -1183,8 +1321,10 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	status__init(&r->status, stderr, r->o.quiet, isatty(STDERR_FILENO));
 	if (setup_render(r) || setup_table(r))
 		return EXIT_PROF_FAIL;
-	for (i = 0; i < r->o.nr_pids; i++)
+	for (i = 0; i < r->o.nr_pids; i++) {
 		jvmprep(r->o.pids[i], r->o.attach, r->o.nr_probes > 0);
+		jvmkids__hint(r->o.pids[i]);
+	}
 	ret = cpus__online(&r->cpus, &r->nr_cpus);
 	if (ret) {
 		fprintf(stderr, "mixprof: online CPUs: %s\n", strerror(-ret));
@@ -1205,11 +1345,14 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 		return ret == -EPERM || ret == -EACCES ? EXIT_PROF_PERM
 						       : EXIT_PROF_FAIL;
 	ret = loop(r, sigs);
-	if (ret && !sliceout__said(r->out))
+	if (ret && !reported(r, ret))
 		fprintf(stderr, "mixprof: %s\n", strerror(-ret));
-	if (finish(r) || ret)
-		return EXIT_PROF_FAIL;
-	return child_exit(r);
+	fin = finish(r);
+	if (reader_left(r, ret))
+		ret = 0;
+	if (reader_left(r, fin))
+		fin = 0;
+	return fin || ret ? EXIT_PROF_FAIL : child_exit(r);
 }
 
 static void teardown(struct run *r)
@@ -1241,6 +1384,10 @@ static void teardown(struct run *r)
 	profile_opts__release(&r->o);
 }
 
+static void on_sigpipe(int sig)
+{
+}
+
 int profile_cmd(int argc, char **argv)
 {
 	struct run r = {.old_maxstack = -1, .child.go_fd = -1};
@@ -1267,6 +1414,11 @@ int profile_cmd(int argc, char **argv)
 	sigaddset(&sigs, SIGHUP);
 	sigaddset(&sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &sigs, &r.old_mask);
+	/*
+	 * A closed stdout gives EPIPE, not a death without summary. A handler,
+	 * not SIG_IGN, so a command we launch gets the default back at exec.
+	 */
+	sigaction(SIGPIPE, &(struct sigaction){.sa_handler = on_sigpipe}, NULL);
 	ret = run_profile(&r, &sigs);
 	teardown(&r);
 	sigprocmask(SIG_SETMASK, &r.old_mask, NULL);

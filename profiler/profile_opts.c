@@ -90,7 +90,9 @@ void profile_opts__usage(FILE *out, const char *prog)
 "                           the map agent and -XX:+PreserveFramePointer\n"
 "                           through JAVA_TOOL_OPTIONS\n"
 "  -p, --pid PID[,PID]      profile these processes (all their threads and\n"
-"                           the processes they start) instead of the host\n"
+"                           the processes they start during the run)\n"
+"                           instead of the host; a pid that is not a JVM but\n"
+"                           has JVMs below it gets the first one named\n"
 "  -F, --frequency HZ       samples per second per CPU (default 99)\n"
 "  -U, --user-stacks-only   user frames only\n"
 "  -K, --kernel-stacks-only kernel frames only\n"
@@ -159,12 +161,14 @@ void profile_opts__usage(FILE *out, const char *prog)
 "  %s -p 1234 -e 'java:java.util.ArrayList.add' 10   # who calls it\n"
 "  %s -p 1234 -e 'java:com.acme.*.handle*' --count 10\n"
 "\n"
-"Exit status: 0 profiled; 1 runtime failure; 2 bad command line; 3 missing\n"
-"privilege (CAP_BPF and CAP_PERFMON, or root). With -e, a pattern the\n"
-"agent refuses exits 2, one matching no method 1. In launch mode, once\n"
-"profiled, the command's own status (128 + N when signal N killed it), as\n"
-"perf record does; mixprof's own failures always print a \"mixprof:\"\n"
-"error line on stderr.\n",
+"Exit status: 0 profiled (also when stdout's reader left early, as | head\n"
+"does: the summary says what was not written); 1 runtime failure, an\n"
+"output that could not be written (a full disk) among them; 2 bad command\n"
+"line; 3 missing privilege (CAP_BPF and CAP_PERFMON, or root). With -e, a\n"
+"pattern the agent refuses exits 2, one matching no method 1. In launch\n"
+"mode, once profiled, the command's own status (128 + N when signal N\n"
+"killed it), as perf record does; mixprof's own failures always print a\n"
+"\"mixprof:\" error line on stderr.\n",
 		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 /* clang-format on */

@@ -18,6 +18,7 @@ struct renderout {
 	struct timedout *timed;
 	int heat_dirfd; /* --heatmap DIR, checked once (safefile.h) */
 	char *timed_path, *heat_path;
+	int err; /* samples.timed's first write error, reported */
 };
 
 /*
@@ -123,12 +124,21 @@ int renderout__add(struct renderout *ro, uint64_t bucket, const char *line,
 
 int renderout__flush(struct renderout *ro)
 {
-	int ret = ro->timed ? timedout__flush(ro->timed) : 0;
+	int ret;
 
+	if (ro->err) /* said once; the run is ending */
+		return ro->err;
+	ret = ro->timed ? timedout__flush(ro->timed) : 0;
 	if (ret)
 		fprintf(stderr, "mixprof: %s: %s\n", ro->timed_path,
 			strerror(-ret));
+	ro->err = ret;
 	return ret;
+}
+
+int renderout__error(const struct renderout *ro)
+{
+	return ro ? ro->err : 0;
 }
 
 /* Write one whole-run graph into *f, close it; errors name path. */
@@ -139,7 +149,7 @@ static int put_graph(struct renderout *ro, FILE **f, const char *path,
 		       : flamegraph__write_svg(ro->all, o, *f);
 
 	if (fclose(*f) && !err)
-		err = -EIO;
+		err = -errno;
 	*f = NULL;
 	if (err)
 		fprintf(stderr, "mixprof: %s: %s\n", path, strerror(-err));
@@ -183,7 +193,7 @@ static int put_heatmap(struct renderout *ro, const struct fg_opts *o)
 	}
 	err = heatmap__write_html(tm, o, out);
 	if (fclose(out) && !err)
-		err = -EIO;
+		err = -errno;
 out:
 	if (!tm)
 		err = -ENOMEM;

@@ -39,8 +39,14 @@ void renderout__free(struct renderout *ro); /* accepts NULL */
 int renderout__add(struct renderout *ro, uint64_t bucket, const char *line,
 		   uint64_t count);
 
-/* After each drain: write the timed lines drained so far. 0 or -errno. */
+/*
+ * After each drain: write the timed lines drained so far. 0 or -errno; an
+ * error is printed once, naming the file, and returned again after.
+ */
 int renderout__flush(struct renderout *ro);
+
+/* 0, or samples.timed's write error, already reported (ro may be NULL). */
+int renderout__error(const struct renderout *ro);
 
 /*
  * Write everything, after the run's last drain and after sliceout has

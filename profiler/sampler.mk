@@ -8,7 +8,7 @@
 PROFILE_SRCS := profiler/profile.c profiler/profile_opts.c profiler/slices.c \
 	profiler/sampler.c profiler/cpus.c profiler/maxstack.c \
 	profiler/launch.c profiler/stackfold.c profiler/namecache.c \
-	profiler/targets.c \
+	profiler/targets.c profiler/jvmkids.c \
 	profiler/sliceout.c profiler/jvmprep.c profiler/interp.c \
 	profiler/stackcache.c profiler/ksymbpf.c profiler/drain.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/%.o)
@@ -57,6 +57,13 @@ $(BUILD)/tests/unit/test_prof_slices: $(BUILD)/tests/unit/test_prof_slices.o \
 $(BUILD)/tests/unit/test_prof_stackcache: \
 		$(BUILD)/tests/unit/test_prof_stackcache.o \
 		$(BUILD)/profiler/stackcache.o $(BUILD)/symbolizer/u64map.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_jvmkids
+$(BUILD)/tests/unit/test_prof_jvmkids: $(BUILD)/tests/unit/test_prof_jvmkids.o \
+		$(BUILD)/profiler/jvmkids.o $(BUILD)/profiler/procinfo.o \
+		$(BUILD)/profiler/targets.o $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

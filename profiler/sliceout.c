@@ -30,11 +30,12 @@ struct sliceout {
 	uint64_t nr, next; /* slices known; first not yet written */
 	uint64_t end_ns; /* the run's end once known, else UINT64_MAX */
 	uint64_t total;
+	uint64_t written; /* samples of slices whose file was written whole */
+	int err; /* the first write error, reported; later writes skipped */
 	bool discard; /* count only */
 	bool pprof; /* files are gzipped profile.proto (meta), not text */
 	bool top, per_thread; /* a top-N table (topn.h), not the lines */
 	struct pprof_meta meta;
-	bool said; /* an error was said on stderr, naming its file */
 };
 
 struct sliceout *sliceout__new(const struct timebase *tb, const char *path)
@@ -195,17 +196,39 @@ static FILE *create_in_dir(struct sliceout *so, const char *name)
 
 		fprintf(stderr, "mixprof: %s/%s: %s: refused\n", so->path, name,
 			safe_strerror(err));
-		so->said = true;
+		if (!so->err) /* said: write_failed says no more */
+			so->err = -err;
 		errno = err;
 	}
 	return f;
+}
+
+/*
+ * A write of path failed with err: say so once, naming the file, and keep
+ * the error so the summary can tell what was not written. A reader that
+ * closed our stdout (`| head`) chose to stop reading: no error message.
+ */
+static int write_failed(struct sliceout *so, const char *path, int err)
+{
+	if (!so->err && !(err == -EPIPE && !so->path)) {
+		fprintf(stderr, "mixprof: %s: %s\n", path, strerror(-err));
+	}
+	if (!so->err)
+		so->err = err;
+	return so->err;
+}
+
+/* The file a write went to, for messages. */
+static const char *out_name(const struct sliceout *so)
+{
+	return so->path ? so->path : "stdout";
 }
 
 /* Write slice idx to its file (the output file without slices). */
 static int slice_write(struct sliceout *so, uint64_t idx)
 {
 	struct slice *s = slice_get(so, idx);
-	char name[64];
+	char path[4096], name[64];
 	FILE *f = so->out;
 	int ret = 0;
 
@@ -213,13 +236,18 @@ static int slice_write(struct sliceout *so, uint64_t idx)
 		return -ENOMEM;
 	if (so->discard) {
 		s->written = true;
+		so->written += s->samples;
 		return 0;
 	}
+	if (so->err)
+		return so->err;
+	snprintf(path, sizeof(path), "%s", out_name(so));
 	if (!f) {
 		slice_name(so, idx, name, sizeof(name));
+		snprintf(path, sizeof(path), "%s/%s", so->path, name);
 		f = create_in_dir(so, name);
 		if (!f)
-			return -errno;
+			return so->err;
 	}
 	if (so->pprof)
 		ret = write_pprof(so, idx, s->fold, f);
@@ -234,7 +262,10 @@ static int slice_write(struct sliceout *so, uint64_t idx)
 	fold__free(s->fold);
 	s->fold = NULL;
 	s->written = true;
-	return ret;
+	if (ret)
+		return write_failed(so, path, ret);
+	so->written += s->samples;
+	return 0;
 }
 
 int sliceout__flush(struct sliceout *so, uint64_t done_ns)
@@ -260,12 +291,13 @@ static int write_tsv(struct sliceout *so, uint64_t n, uint64_t end_ns)
 {
 	uint64_t i, s, e;
 	bool partial;
-	char name[64];
+	char path[4096], name[64];
 	FILE *f;
 
+	snprintf(path, sizeof(path), "%s/slices.tsv", so->path);
 	f = create_in_dir(so, "slices.tsv");
 	if (!f)
-		return -errno;
+		return so->err;
 	fprintf(f, "# index\tstart_ns\tend_ns\tsamples\tfile\tpartial\n");
 	for (i = 0; i < n; i++) {
 		partial = timebase__slice_bounds(so->tb, i, end_ns, &s, &e);
@@ -276,7 +308,7 @@ static int write_tsv(struct sliceout *so, uint64_t n, uint64_t end_ns)
 			i, s, e, i < so->nr ? so->s[i].samples : 0, name,
 			partial ? 1 : 0);
 	}
-	return fclose(f) ? -errno : 0;
+	return fclose(f) ? write_failed(so, path, -errno) : 0;
 }
 
 int sliceout__finish(struct sliceout *so, uint64_t end_ns)
@@ -285,6 +317,8 @@ int sliceout__finish(struct sliceout *so, uint64_t end_ns)
 	int ret;
 
 	so->end_ns = end_ns;
+	if (so->err)
+		return so->err;
 	if (!so->tb->slice_ns)
 		return slice_write(so, 0);
 	/* a bucket of the last slice may have been drained late */
@@ -301,12 +335,26 @@ int sliceout__finish(struct sliceout *so, uint64_t end_ns)
 	return write_tsv(so, n, end_ns);
 }
 
-bool sliceout__said(const struct sliceout *so)
-{
-	return so && so->said;
-}
-
 uint64_t sliceout__total(const struct sliceout *so)
 {
 	return so->total;
+}
+
+uint64_t sliceout__written(const struct sliceout *so)
+{
+	return so->written;
+}
+
+uint64_t sliceout__lines(const struct sliceout *so)
+{
+	uint64_t i, n = 0;
+
+	for (i = so->next; i < so->nr; i++)
+		n += so->s[i].fold ? fold__lines(so->s[i].fold) : 0;
+	return n;
+}
+
+int sliceout__error(const struct sliceout *so)
+{
+	return so->err;
 }

@@ -29,8 +29,6 @@ struct sliceout *sliceout__new(const struct timebase *tb, const char *path);
  */
 struct sliceout *sliceout__new_discard(const struct timebase *tb);
 void sliceout__free(struct sliceout *so);
-/* Whether an error returned was already said on stderr (a refused file). */
-bool sliceout__said(const struct sliceout *so);
 
 struct pprof_meta;
 /*
@@ -51,13 +49,30 @@ void sliceout__top(struct sliceout *so, bool per_thread);
 int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
 		  uint64_t count);
 
-/* Write every slice that ends at or before done_ns. 0 or -errno. */
+/*
+ * Write every slice that ends at or before done_ns. 0 or -errno. A write
+ * error is printed here, once, naming the file (not for EPIPE on stdout:
+ * its reader left), and sticks: later flushes and finish return it
+ * without writing.
+ */
 int sliceout__flush(struct sliceout *so, uint64_t done_ns);
 
 /* Write the rest for a run that ended at end_ns, and slices.tsv. */
 int sliceout__finish(struct sliceout *so, uint64_t end_ns);
 
-/* Samples written so far. */
+/* Samples counted so far. */
 uint64_t sliceout__total(const struct sliceout *so);
+
+/*
+ * Samples whose slice file was written whole (without a file: counted,
+ * as they went to the renderers).
+ */
+uint64_t sliceout__written(const struct sliceout *so);
+
+/* Distinct lines held in memory, in slices not written yet. */
+uint64_t sliceout__lines(const struct sliceout *so);
+
+/* 0, or the first write error (-errno), already reported. */
+int sliceout__error(const struct sliceout *so);
 
 #endif

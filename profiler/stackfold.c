@@ -544,3 +544,14 @@ void stackfold__seen(struct stackfold *sf, const struct sample_key *k,
 	if (sf->interp)
 		interp__seen(sf->interp, k, now_ns);
 }
+
+size_t stackfold__cache_bytes(const struct stackfold *sf, size_t *budget)
+{
+	*budget = CACHE_BYTES;
+	return namecache__bytes(sf->cache);
+}
+
+void stackfold__forget(struct stackfold *sf, uint32_t pid)
+{
+	interp__forget(sf->interp, pid);
+}

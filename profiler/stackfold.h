@@ -82,6 +82,9 @@ size_t stackfold__roots(const struct stackfold *sf,
 int stackfold__prepare(struct stackfold *sf, uint32_t pid, char *buf,
 		       size_t cap);
 
+/* Bytes its cache of named stacks holds, and the cache's budget. */
+size_t stackfold__cache_bytes(const struct stackfold *sf, size_t *budget);
+
 /*
  * Key k is in the counts map at now_ns (call for every key, every drain
  * tick, before it is taken): names its interpreted frames while the
@@ -89,5 +92,8 @@ int stackfold__prepare(struct stackfold *sf, uint32_t pid, char *buf,
  */
 void stackfold__seen(struct stackfold *sf, const struct sample_key *k,
 		     uint64_t now_ns);
+
+/* pid's keys are all taken: forget its interpreter state (interp.h). */
+void stackfold__forget(struct stackfold *sf, uint32_t pid);
 
 #endif

@@ -91,6 +91,26 @@ struct pid_info *pidset__get(struct pidset *p, uint32_t pid, bool *added)
 	return pi;
 }
 
+int pidset__filter(struct pidset *p,
+		   bool (*keep)(struct pid_info *pi, void *ctx), void *ctx)
+{
+	struct pid_info *slots = calloc(p->cap, sizeof(*slots));
+	size_t i;
+
+	if (!slots)
+		return -ENOMEM;
+	p->used = 0;
+	for (i = 0; i < p->cap; i++) {
+		if (!p->slots[i].pid || !keep(&p->slots[i], ctx))
+			continue;
+		*slot_of(slots, p->cap, p->slots[i].pid) = p->slots[i];
+		p->used++;
+	}
+	free(p->slots);
+	p->slots = slots;
+	return 0;
+}
+
 void pidset__for_each(struct pidset *p,
 		      void (*fn)(struct pid_info *pi, void *ctx), void *ctx)
 {

@@ -28,6 +28,12 @@ struct pid_info *pidset__get(struct pidset *p, uint32_t pid, bool *added);
 /* The entry for pid, or NULL. */
 struct pid_info *pidset__find(struct pidset *p, uint32_t pid);
 
+/*
+ * Keep only the entries keep() says true of (it may act on the others
+ * first). 0 or -ENOMEM (all kept).
+ */
+int pidset__filter(struct pidset *p,
+		   bool (*keep)(struct pid_info *pi, void *ctx), void *ctx);
 /* Call fn for each entry. */
 void pidset__for_each(struct pidset *p,
 		      void (*fn)(struct pid_info *pi, void *ctx), void *ctx);

@@ -122,7 +122,9 @@ static int write_bucket(struct timedout *to, const struct held *h)
 		nl = memchr(p, '\n', buf + len - p);
 		if (!nl)
 			break;
-		fprintf(to->out, "%" PRIu64 " %.*s\n", ms, (int)(nl - p), p);
+		if (fprintf(to->out, "%" PRIu64 " %.*s\n", ms, (int)(nl - p),
+			    p) < 0)
+			ret = errno ? -errno : -EIO; /* ENOSPC... */
 	}
 	free(buf);
 	return ret;

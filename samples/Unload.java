@@ -44,7 +44,9 @@ public class Unload {
 	}
 
 	static void runPhase(byte[] tmpl, int n, long nanos) throws Exception {
-		String name = String.format("UnloadWorker%02d", n);
+		/* two digits keep the renaming's length; each phase has its
+		 * own loader, so a name can come back (soaks run 100s) */
+		String name = String.format("UnloadWorker%02d", n % 100);
 		OneShotLoader l = new OneShotLoader(Unload.class.getClassLoader());
 		Class<?> c = l.define(name, renamed(tmpl, "UnloadWorkerXX", name));
 		LongSupplier w = (LongSupplier) c.getDeclaredConstructor().newInstance();

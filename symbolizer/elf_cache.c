@@ -113,6 +113,86 @@ void elf_cache__free(struct symbolizer *s)
 	s->elfs_cap = s->nelfs = 0;
 }
 
+static int ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (void *const *)a,
+		  y = (uintptr_t) * (void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct live {
+	const struct elfsyms **v;
+	size_t n, cap;
+	int err;
+};
+
+/* Every ELF p's mappings use, into l. */
+static void collect(struct symbolizer *s, struct proc *p, void *ctx)
+{
+	struct live *l = ctx;
+
+	for (size_t i = 0; i < p->nv && !l->err; i++) {
+		if (!p->v[i].elf || p->v[i].elf == s->vdso)
+			continue;
+		if (l->n == l->cap) {
+			size_t cap = l->cap ? 2 * l->cap : 1024;
+			const struct elfsyms **v =
+			    realloc(l->v, cap * sizeof(*v));
+
+			if (!v) {
+				l->err = -ENOMEM;
+				return;
+			}
+			l->v = v;
+			l->cap = cap;
+		}
+		l->v[l->n++] = p->v[i].elf;
+	}
+}
+
+long elf_cache__sweep(struct symbolizer *s)
+{
+	struct live l = {};
+	struct elf_slot *old = s->elfs;
+	size_t cap = s->elfs_cap, j;
+	long gone = 0;
+
+	proc__for_each(s, collect, &l);
+	if (l.err || !cap) {
+		free(l.v);
+		return l.err;
+	}
+	if (l.n) /* qsort and bsearch want an array, even of none */
+		qsort(l.v, l.n, sizeof(*l.v), ptr_cmp);
+	s->elfs = calloc(cap, sizeof(*s->elfs));
+	if (!s->elfs) {
+		s->elfs = old;
+		free(l.v);
+		return -ENOMEM;
+	}
+	s->nelfs = 0;
+	for (size_t i = 0; i < cap; i++) {
+		struct elf_slot *o = &old[i];
+
+		if (!o->used)
+			continue;
+		if (!o->elf || !l.n ||
+		    !bsearch(&o->elf, l.v, l.n, sizeof(*l.v), ptr_cmp)) {
+			elfsyms__free(o->elf);
+			gone++;
+			continue;
+		}
+		for (j = slot_of(o->dev, o->ino, cap); s->elfs[j].used;)
+			j = (j + 1) & (cap - 1);
+		s->elfs[j] = *o;
+		s->nelfs++;
+	}
+	free(old);
+	free(l.v);
+	return gone;
+}
+
 /* The vdso image ends with its section headers (or its last segment). */
 static size_t vdso_size(const Elf64_Ehdr *eh)
 {

@@ -316,7 +316,7 @@ int fold__write(const struct fold *f, FILE *out)
 	for (size_t i = 0; i < f->n; i++) {
 		if (fprintf(out, "%s %llu\n", v[i]->line,
 			    (unsigned long long)v[i]->count) < 0) {
-			err = -EIO;
+			err = errno ? -errno : -EIO; /* ENOSPC, EPIPE... */
 			break;
 		}
 	}

@@ -10,6 +10,8 @@
 struct entry {
 	uint64_t start, end;
 	uint64_t lower, stamp;
+	uint64_t seq; /* its line's number in the file: expiry drops entries,
+		       * counts and ranges of jitmap__eligible/covered stay */
 	/* nframes NUL-separated parts, outermost first; or, while nframes
 	 * is 0, the name as the line wrote it (named on first lookup: a
 	 * JVM's map has thousands of lines, its samples hit a few hundred) */
@@ -25,10 +27,11 @@ struct ix {
 };
 
 struct jitmap {
-	struct strpool *pool;
+	struct strpool *pool; /* ours: expiry moves the names kept */
 	bool no_inline;
 	struct entry *ents;
 	size_t n, cap;
+	uint64_t lines; /* entries ever added: the next seq */
 	struct ix *ix;
 	size_t nix; /* entries [0, nix) are indexed */
 	char *partial; /* an unfinished last line */
@@ -38,13 +41,17 @@ struct jitmap {
 	bool unsorted; /* an entry's lower is below the one before it */
 };
 
-struct jitmap *jitmap__new(struct strpool *pool, bool no_inline)
+struct jitmap *jitmap__new(bool no_inline)
 {
 	struct jitmap *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
-	m->pool = pool;
+	m->pool = strpool__new();
+	if (!m->pool) {
+		free(m);
+		return NULL;
+	}
 	m->no_inline = no_inline;
 	return m;
 }
@@ -53,6 +60,7 @@ void jitmap__free(struct jitmap *m)
 {
 	if (!m)
 		return;
+	strpool__free(m->pool);
 	free(m->ents);
 	free(m->ix);
 	free(m->partial);
@@ -65,16 +73,12 @@ size_t jitmap__count(const struct jitmap *m)
 	return m ? m->n : 0;
 }
 
-size_t jitmap__eligible(const struct jitmap *m, uint64_t limit)
+/* The first entry not eligible under limit (lower never decreases). */
+static size_t first_after(const struct jitmap *m, uint64_t limit)
 {
-	size_t lo = 0, hi;
+	size_t lo = 0, hi = m->n;
 
-	if (!m)
-		return 0;
-	if (m->unsorted)
-		return SIZE_MAX;
-	hi = m->n;
-	while (lo < hi) { /* lower never decreases: the first not eligible */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (m->ents[mid].lower < limit)
@@ -83,6 +87,19 @@ size_t jitmap__eligible(const struct jitmap *m, uint64_t limit)
 			hi = mid;
 	}
 	return lo;
+}
+
+size_t jitmap__eligible(const struct jitmap *m, uint64_t limit)
+{
+	size_t i;
+
+	if (!m)
+		return 0;
+	if (m->unsorted)
+		return SIZE_MAX;
+	/* in lines of the file: the same count before and after expiry */
+	i = first_after(m, limit);
+	return i < m->n ? m->ents[i].seq : m->lines;
 }
 
 void jitmap__drop_partial(struct jitmap *m)
@@ -154,6 +171,7 @@ static int add_line(struct jitmap *m, const char *line, size_t len,
 	e->end = pl.start + pl.size;
 	e->lower = lower;
 	e->stamp = stamp;
+	e->seq = m->lines++;
 	e->nframes = 0;
 	e->kind = FRAME_UNKNOWN;
 	m->n++;
@@ -334,8 +352,168 @@ int jitmap__covered(struct jitmap *m, uint64_t ip, size_t from, size_t to)
 	for (size_t i = slot_after(m, ip); i-- > 0 && m->ix[i].maxend > ip;) {
 		const struct ix *x = &m->ix[i];
 
-		if (x->e >= from && x->e < to && m->ents[x->e].end > ip)
+		const struct entry *e = &m->ents[x->e];
+
+		if (e->seq >= from && e->seq < to && e->end > ip)
 			return 1;
 	}
 	return 0;
+}
+
+/* ---- expiry ------------------------------------------------------------- */
+
+/* Ranges covered so far: sorted, disjoint, not touching. */
+struct cover {
+	struct range {
+		uint64_t start, end;
+	} * r;
+	size_t n, cap;
+};
+
+/* The first range ending at or after x. */
+static size_t cover_at(const struct cover *c, uint64_t x)
+{
+	size_t lo = 0, hi = c->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->r[mid].end < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool cover_has(const struct cover *c, uint64_t start, uint64_t end)
+{
+	size_t i = cover_at(c, start);
+
+	return start >= end ||
+	       (i < c->n && c->r[i].start <= start && c->r[i].end >= end);
+}
+
+/* Add [start, end), merged with the ranges it touches. 0 or -ENOMEM. */
+static int cover_add(struct cover *c, uint64_t start, uint64_t end)
+{
+	size_t i = cover_at(c, start), j = i;
+
+	while (j < c->n && c->r[j].start <= end) {
+		if (c->r[j].start < start)
+			start = c->r[j].start;
+		if (c->r[j].end > end)
+			end = c->r[j].end;
+		j++;
+	}
+	if (j == i && c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+		struct range *r = realloc(c->r, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		c->r = r;
+		c->cap = cap;
+	}
+	/* ranges i..j-1 become one: shift the tail to i + 1 */
+	memmove(c->r + i + 1, c->r + j, (c->n - j) * sizeof(*c->r));
+	c->n = c->n - (j - i) + 1;
+	c->r[i].start = start;
+	c->r[i].end = end;
+	return 0;
+}
+
+/* Bytes of e's name in the pool: one string, or nframes of them. */
+static size_t name_bytes(const struct entry *e)
+{
+	size_t len = 0;
+	int parts = e->nframes ? e->nframes : 1;
+
+	while (parts--)
+		len += strlen(e->name + len) + 1;
+	return len;
+}
+
+/*
+ * Mark dead[i] the settled entries (the first k) whose range later settled
+ * entries cover whole: with theirs eligible, no lookup can pick them.
+ * Returns how many, or -ENOMEM.
+ */
+static long mark_dead(const struct jitmap *m, size_t k, bool *dead)
+{
+	struct cover c = {};
+	long ndead = 0;
+
+	for (size_t i = k; i-- > 0;) {
+		const struct entry *e = &m->ents[i];
+
+		if (cover_has(&c, e->start, e->end)) {
+			dead[i] = true;
+			ndead++;
+		} else if (cover_add(&c, e->start, e->end)) {
+			ndead = -ENOMEM;
+			break;
+		}
+	}
+	free(c.r);
+	return ndead;
+}
+
+/*
+ * Keep the entries not dead, their names copied to a new pool (memcpy:
+ * the parts' inner NULs go along). On ENOMEM nothing has changed.
+ */
+static int compact(struct jitmap *m, const bool *dead)
+{
+	struct strpool *pool = strpool__new();
+	const char **names = malloc(m->n * sizeof(*names));
+	size_t n = 0;
+
+	if (!pool || !names)
+		goto nomem;
+	for (size_t i = 0; i < m->n; i++) {
+		if (dead[i])
+			continue;
+		names[i] = strpool__add(pool, m->ents[i].name,
+					name_bytes(&m->ents[i]) - 1);
+		if (!names[i])
+			goto nomem;
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		if (dead[i])
+			continue;
+		m->ents[n] = m->ents[i];
+		m->ents[n++].name = names[i];
+	}
+	free(names);
+	strpool__free(m->pool);
+	m->pool = pool;
+	m->n = n;
+	free(m->ix);
+	m->ix = NULL;
+	m->nix = 0; /* indexed again on the next lookup */
+	return 0;
+nomem:
+	free(names);
+	strpool__free(pool);
+	return -ENOMEM;
+}
+
+long jitmap__expire(struct jitmap *m, uint64_t cutoff)
+{
+	size_t k;
+	bool *dead;
+	long ndead;
+
+	if (!m || m->unsorted || m->n < 2)
+		return 0;
+	k = first_after(m, cutoff);
+	dead = calloc(m->n, sizeof(*dead));
+	if (!dead)
+		return -ENOMEM;
+	ndead = mark_dead(m, k, dead);
+	if (ndead > 0 && compact(m, dead))
+		ndead = -ENOMEM;
+	free(dead);
+	return ndead;
 }

@@ -35,10 +35,12 @@
 #include "symbolizer.h"
 
 struct jitmap;
-struct strpool;
 
-/* Names are stored in pool (shared, owned by the caller). NULL+errno. */
-struct jitmap *jitmap__new(struct strpool *pool, bool no_inline);
+/*
+ * Names live in the map's own pool: valid until jitmap__free, or until
+ * jitmap__expire drops or moves them. NULL+errno.
+ */
+struct jitmap *jitmap__new(bool no_inline);
 void jitmap__free(struct jitmap *m);
 
 /*
@@ -58,19 +60,33 @@ void jitmap__drop_partial(struct jitmap *m);
  */
 int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
 		 uint64_t slack_ns, struct frame *out, int max);
+/* Entries held (lines read, less those expired). */
 size_t jitmap__count(const struct jitmap *m);
 /*
- * How many entries, in file order, are eligible under limit (when +
- * slack): they are a prefix, as each refresh's lower is the refresh
- * before. SIZE_MAX when they are not (a file read again from its start).
- * Lookups under two limits with the same count name every address alike.
+ * How many lines of the file, in file order, are eligible under limit
+ * (when + slack): they are a prefix, as each refresh's lower is the
+ * refresh before. SIZE_MAX when they are not (a file read again from its
+ * start). Lookups under two limits with the same count name every address
+ * alike. Counted in lines read, expired ones included, so a count means
+ * the same before and after jitmap__expire (for limits >= its cutoff).
  */
 size_t jitmap__eligible(const struct jitmap *m, uint64_t limit);
 /*
- * Does an entry among the file's from-th to to-th (exclusive) cover ip?
- * 1 or 0 (-ENOMEM). A lookup of ip at eligible counts from and to gives
- * the same answer unless one does.
+ * Does an entry among the file's from-th to to-th (exclusive) line cover
+ * ip? 1 or 0 (-ENOMEM). A lookup of ip at eligible counts from and to
+ * gives the same answer unless one does.
  */
 int jitmap__covered(struct jitmap *m, uint64_t ip, size_t from, size_t to);
+
+/*
+ * No lookup will come for a time before cutoff (when + slack >= cutoff):
+ * drop the entries none of those can return, the ones whose whole range
+ * is covered by entries written later in the file that are eligible for
+ * all of them (lower < cutoff): code freed and replaced at its address.
+ * The names kept move to a new pool (frames handed out before are void).
+ * Returns how many were dropped, or -ENOMEM (nothing changed). A map read
+ * again from its start (eligible SIZE_MAX) is left alone.
+ */
+long jitmap__expire(struct jitmap *m, uint64_t cutoff);
 
 #endif

@@ -179,6 +179,7 @@ static void proc_reset(struct proc *p)
 	p->jit_dev = p->jit_ino = p->jit_off = p->jit_head = 0;
 	p->jit_seen = p->jit_stale = false;
 	p->jit_refused = 0;
+	p->jit_expire_at = 0;
 	p->gone = false;
 }
 
@@ -216,6 +217,51 @@ static int procs_grow(struct symbolizer *s)
 void proc__changed(struct symbolizer *s, struct proc *p)
 {
 	p->version = ++s->serial;
+}
+
+static size_t proc_home(const struct symbolizer *s, uint32_t pid)
+{
+	return (pid * 2654435761u) & (s->procs_cap - 1);
+}
+
+/*
+ * Open addressing without tombstones: after emptying slot i, move back
+ * each record of the run after it whose home slot the gap cuts it from.
+ */
+void proc__forget(struct symbolizer *s, uint32_t pid)
+{
+	size_t mask = s->procs_cap - 1, i, j, h;
+
+	if (!s->procs_cap)
+		return;
+	for (i = proc_home(s, pid); s->procs[i]; i = (i + 1) & mask)
+		if (s->procs[i]->pid == pid)
+			break;
+	if (!s->procs[i])
+		return;
+	if (s->last == s->procs[i])
+		s->last = NULL;
+	proc__free(s->procs[i]);
+	s->procs[i] = NULL;
+	s->nprocs--;
+	for (j = (i + 1) & mask; s->procs[j]; j = (j + 1) & mask) {
+		h = proc_home(s, s->procs[j]->pid);
+		/* stays when its home lies cyclically in (i, j] */
+		if (i <= j ? (h > i && h <= j) : (h > i || h <= j))
+			continue;
+		s->procs[i] = s->procs[j];
+		s->procs[j] = NULL;
+		i = j;
+	}
+}
+
+void proc__for_each(struct symbolizer *s,
+		    void (*fn)(struct symbolizer *s, struct proc *p, void *ctx),
+		    void *ctx)
+{
+	for (size_t i = 0; i < s->procs_cap; i++)
+		if (s->procs[i])
+			fn(s, s->procs[i], ctx);
 }
 
 /* Find or add the record of pid; NULL only when memory ran out. */
@@ -479,7 +525,7 @@ static int jit_refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 	p->jit_stale = false;
 	err = 0;
 	if (!p->jit)
-		p->jit = jitmap__new(s->pool, s->no_inline);
+		p->jit = jitmap__new(s->no_inline);
 	if (!p->jit)
 		err = -ENOMEM;
 	else

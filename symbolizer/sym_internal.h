@@ -46,6 +46,7 @@ struct proc {
 	bool jit_seen, jit_stale;
 	int jit_refused; /* the first refusal of its map, said (-errno) */
 	uid_t uid; /* effective, /proc/PID/status: who may own its map */
+	size_t jit_expire_at; /* entries at which to try expiry again */
 	/* symbolizer__version's gen: a fresh serial on any change that can
 	 * rename an address, JIT lines added aside; 0 before the first */
 	uint64_t version;
@@ -71,6 +72,7 @@ struct symbolizer {
 	size_t nelfs, elfs_cap;
 	/* kernel frames (kernel.c) */
 	uint64_t serial; /* the last proc version handed out */
+	unsigned int expiries; /* symbolizer__expire calls: ELF sweeps */
 	struct symtab *ksyms; /* /proc/kallsyms, read when first needed */
 	bool ksyms_tried;
 	struct ksym_source ksrc; /* name NULL: none, or it failed */
@@ -93,6 +95,12 @@ struct proc *proc__get(struct symbolizer *s, uint32_t pid);
 int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns);
 int proc__read_maps(struct symbolizer *s, struct proc *p);
 void proc__free(struct proc *p);
+/* Free pid's record and take it out of the table (if it has one). */
+void proc__forget(struct symbolizer *s, uint32_t pid);
+/* Call fn for every process record. */
+void proc__for_each(struct symbolizer *s,
+		    void (*fn)(struct symbolizer *s, struct proc *p, void *ctx),
+		    void *ctx);
 /* p's names may have changed: give it a new version. */
 void proc__changed(struct symbolizer *s, struct proc *p);
 
@@ -101,6 +109,11 @@ struct elfsyms *elf_cache__get(struct symbolizer *s, uint64_t dev, uint64_t ino,
 			       const char *open_path, const char *alt_path,
 			       const char *root, const char *path);
 void elf_cache__free(struct symbolizer *s);
+/*
+ * Free the files no process record maps any more (and forget failed
+ * loads, tried again when met again). Returns how many went, or -ENOMEM.
+ */
+long elf_cache__sweep(struct symbolizer *s);
 struct elfsyms *vdso__get(struct symbolizer *s);
 
 #endif

@@ -206,6 +206,47 @@ bool symbolizer__same_names(struct symbolizer *s, uint32_t pid,
 	return true;
 }
 
+void symbolizer__forget(struct symbolizer *s, uint32_t pid)
+{
+	size_t before = s->nprocs;
+
+	proc__forget(s, pid);
+	s->st.procs_forgotten += before - s->nprocs;
+}
+
+/* below this many lines a map is not worth a pass */
+#define JIT_EXPIRE_MIN 1024
+
+static void expire_one(struct symbolizer *s, struct proc *p, void *ctx)
+{
+	uint64_t before_ns = *(const uint64_t *)ctx;
+	size_t n = jitmap__count(p->jit);
+	long dropped;
+
+	if (!p->jit || n < p->jit_expire_at || n < JIT_EXPIRE_MIN)
+		return;
+	dropped = jitmap__expire(p->jit, before_ns);
+	if (dropped > 0)
+		s->st.jit_expired += dropped;
+	/* what is left is live code: look again once as much came */
+	p->jit_expire_at = 2 * jitmap__count(p->jit);
+}
+
+/* ELF files of forgotten processes: looked for every this many calls */
+#define ELF_SWEEP_EVERY 10
+
+void symbolizer__expire(struct symbolizer *s, uint64_t before_ns)
+{
+	long gone;
+
+	proc__for_each(s, expire_one, &before_ns);
+	if (++s->expiries % ELF_SWEEP_EVERY)
+		return;
+	gone = elf_cache__sweep(s);
+	if (gone > 0)
+		s->st.elfs_freed += gone;
+}
+
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)
 {
 	*st = s->st;

@@ -9,8 +9,10 @@
  * bpf_ktime_get_ns() reads, so sample times compare with it directly.
  *
  * Ownership: names returned in struct frame belong to the symbolizer and
- * stay valid until symbolizer__free(). Nothing here prints; errors come back
- * as negative errno and the caller reports them.
+ * stay valid until symbolizer__free(), symbolizer__forget() of their pid or
+ * symbolizer__expire() (the JIT lines and ELF files it drops), whichever
+ * comes first: copy them before either. Nothing here prints; errors come back as negative errno
+ * and the caller reports them.
  */
 #ifndef MIXPROF_SYMBOLIZER_H
 #define MIXPROF_SYMBOLIZER_H
@@ -155,6 +157,24 @@ void symbolizer__kernel_source(struct symbolizer *s,
  */
 void symbolizer__kernel_want(struct symbolizer *s, uint64_t ip);
 
+/*
+ * Memory of a long run. The caller knows when names are no longer asked
+ * for; both calls void the names handed out before for what they drop.
+ *
+ * forget: pid's samples are all named (it exited, its last keys were
+ * taken): free what names its addresses. A later call about pid starts
+ * afresh, as for a new process (versions never repeat).
+ *
+ * expire: no lookup will come for a sample time before before_ns: JIT
+ * lines of code that was freed and replaced at its address before then
+ * (jitmap__expire) are dropped, in maps that doubled since their last
+ * expiry (so each line is looked at a bounded number of times); every
+ * tenth call, the ELF files no process record maps any more are freed
+ * (parsed again if a process maps them again).
+ */
+void symbolizer__forget(struct symbolizer *s, uint32_t pid);
+void symbolizer__expire(struct symbolizer *s, uint64_t before_ns);
+
 /* Counters for the end-of-run summary. */
 struct symbolizer_stats {
 	uint64_t map_lines_bad; /* JIT map lines skipped as malformed */
@@ -168,6 +188,9 @@ struct symbolizer_stats {
 					 * one JIT map: new code at a reused
 					 * address may name samples up to this
 					 * (plus the slack) before it came */
+	uint64_t jit_expired; /* JIT lines dropped by symbolizer__expire */
+	uint64_t procs_forgotten; /* by symbolizer__forget */
+	uint64_t elfs_freed; /* ELF files no process maps, by __expire */
 };
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st);
 

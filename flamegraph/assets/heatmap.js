@@ -6,16 +6,26 @@
 (function () {
 	"use strict";
 	var ROW_MS = 20, ROWS = 1000 / ROW_MS, LEFT = 52, TOP = 8, BOTTOM = 24;
+	// a column per second, as many as a canvas can be wide (2 h at 4 px):
+	// samples past the last (an absurd offset in a hand-made file) stay
+	// in the flame graphs but not in the grid, and the page says so
+	var MAX_COLS = 7200;
 	var D = JSON.parse(document.getElementById("hm-data").textContent);
 	var root = document.getElementById("hm");
 	var cols = 1, cells, maxCell = 0, cw = 12, ch = 8, i;
 	var startCell = -1, endCell = -1, dragging = false, flame = null;
+	var past = 0; // samples past MAX_COLS
 
 	for (i = 0; i < D.samples.length; i += 3)
-		cols = Math.max(cols, Math.floor(D.samples[i] / 1000) + 1);
+		if (D.samples[i] < MAX_COLS * 1000)
+			cols = Math.max(cols, Math.floor(D.samples[i] / 1000) + 1);
 	cells = new Float64Array(cols * ROWS);
-	for (i = 0; i < D.samples.length; i += 3)
-		cells[cellOf(D.samples[i])] += D.samples[i + 2];
+	for (i = 0; i < D.samples.length; i += 3) {
+		if (D.samples[i] < MAX_COLS * 1000)
+			cells[cellOf(D.samples[i])] += D.samples[i + 2];
+		else
+			past += D.samples[i + 2];
+	}
 	for (i = 0; i < cells.length; i++) maxCell = Math.max(maxCell, cells[i]);
 
 	function cellOf(ms) {
@@ -37,6 +47,11 @@
 		"second (" + ROW_MS + " ms rows), colour: " +
 		(D.countname || "samples") + ". Drag across cells (or click, " +
 		"then shift-click) to select a time range.");
+	if (past)
+		el("div", "hm-legend hm-past", root, past + " " +
+			(D.countname || "samples") + " at " + MAX_COLS +
+			" s or later are not in the grid (the flame graph of " +
+			"the whole profile has them).");
 	var wrap = el("div", "hm-wrap", root);
 	var cv = el("canvas", "hm-canvas", wrap);
 	var info = el("div", "hm-info", root, "\u00a0");
@@ -219,7 +234,7 @@
 
 	// For tests and tools: a cell's box in page coordinates.
 	window.mixprofHeat = {
-		cols: cols, rows: ROWS, cells: cells,
+		cols: cols, rows: ROWS, cells: cells, past: past,
 		cellRect: function (sec, row) {
 			var r = cv.getBoundingClientRect();
 			return { x: r.left + LEFT + sec * cw, y: r.top + TOP + row * ch,

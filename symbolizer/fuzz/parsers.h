@@ -68,7 +68,7 @@ static inline int sym_fuzz_one(const uint8_t *data, size_t len)
 {
 	const char *t = (const char *)data;
 	struct strpool *pool = strpool__new();
-	struct jitmap *m = pool ? jitmap__new(pool, len & 1) : NULL;
+	struct jitmap *m = pool ? jitmap__new(len & 1) : NULL;
 	struct frame f[4];
 	struct procmaps *pm;
 	struct symtab *ks;
@@ -87,6 +87,9 @@ static inline int sym_fuzz_one(const uint8_t *data, size_t len)
 			jitmap__find(m, ip, ip >> 3, 0, f, 4);
 			jitmap__find(m, ip & 0xffff, 2, 0, f, 4);
 		}
+		/* expiry keeps what later lookups can return */
+		jitmap__expire(m, len & 2);
+		jitmap__find(m, len, 2, 0, f, 4);
 	}
 	jitmap__free(m);
 	strpool__free(pool);

@@ -95,5 +95,31 @@ int main(void)
 	CHECK(strstr(s, "y=\"36\" width=\"1180.0\"") != NULL);
 	free(s);
 	fg_tree__free(t);
+
+	/* Counts near 2^64 (a hand-made file): the total saturates instead
+	 * of wrapping, and no frame is drawn past the plot (1180 px). */
+	t = fg_tree__new();
+	fg_tree__add(t, "java;a", 6, 1ULL << 63, 0, false);
+	fg_tree__add(t, "java;b", 6, 1ULL << 63, 0, false);
+	fg_tree__add(t, "java;c", 6, 5, 0, false);
+	fg_opts__init(&o);
+	s = render(t, &o, false);
+	CHECK(strstr(s, "data-total=\"18446744073709551615\"") != NULL);
+	CHECK(strstr(s, "all (18446744073709551615 samples, 100.00%)") != NULL);
+	{
+		const char *p = s;
+		double x, w, worst = 0;
+
+		while ((p = strstr(p, "<rect x=\""))) {
+			if (sscanf(p, "<rect x=\"%lf\" y=\"%*u\" width=\"%lf\"",
+				   &x, &w) == 2 &&
+			    x + w > worst)
+				worst = x + w;
+			p++;
+		}
+		CHECK(worst > 1000 && worst <= 10 + 1180 + 0.05);
+	}
+	free(s);
+	fg_tree__free(t);
 	return check_report();
 }

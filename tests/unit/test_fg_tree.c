@@ -107,5 +107,29 @@ int main(void)
 	}
 	fg_tree__free(t);
 	fg_tree__free(NULL);
+
+	/* Counts saturate: two stacks of 2^63 do not wrap the total to 0,
+	 * and the walk's x stays in [0, UINT64_MAX]. */
+	t = fg_tree__new();
+	CHECK_INT(fg_tree__add(t, "a;b", 3, 1ULL << 63, FG_SLOT_VALUE, false),
+		  0);
+	CHECK_INT(fg_tree__add(t, "a;c", 3, 1ULL << 63, FG_SLOT_VALUE, false),
+		  0);
+	CHECK_INT(fg_tree__add(t, "a;c", 3, 5, FG_SLOT_VALUE, false), 0);
+	CHECK(fg_tree__node(t, 0)->total[FG_SLOT_VALUE] == UINT64_MAX);
+	id = fg_tree__find(t, 0, "a", 1);
+	CHECK(fg_tree__node(t, id)->total[FG_SLOT_VALUE] == UINT64_MAX);
+	id = fg_tree__find(t, id, "c", 1);
+	CHECK(fg_tree__node(t, id)->total[FG_SLOT_VALUE] == (1ULL << 63) + 5);
+	CHECK(fg_tree__node(t, id)->self[FG_SLOT_VALUE] == (1ULL << 63) + 5);
+	CHECK_INT(fg_tree__sort(t), 0);
+	memset(&s, 0, sizeof(s));
+	CHECK_INT(fg_tree__walk(t, 0, record, &s), 0);
+	CHECK_INT(s.n, 4); /* all, a, a;b, a;c */
+	CHECK(s.x[2] == 0 && s.x[3] == 1ULL << 63);
+	CHECK(fg_sat_add(UINT64_MAX, 1) == UINT64_MAX);
+	CHECK(fg_sat_add(UINT64_MAX - 1, 1) == UINT64_MAX);
+	CHECK(fg_sat_add(2, 3) == 5);
+	fg_tree__free(t);
 	return check_report();
 }

@@ -37,23 +37,30 @@ static struct {
 } queue = {0, 0x7f0000001000ULL, 0x18000};
 static void *interp_code = &queue;
 
+/*
+ * The table's names as a JVM's read-only data holds them: readable well
+ * past their NUL (hotspot.c reads a name in one go, as many bytes as its
+ * buffer takes), so the memcpy target never reads past an object.
+ */
+#define S(str) ((const char[128]){str})
+
 static struct vmstruct_entry structs[] = {
-    {"Klass", "_name", "Symbol*", 0, 24, NULL},
-    {"Method", "_constMethod", "ConstMethod*", 0, 8, NULL},
-    {"Method", "_flags", "u2", 0, 40, NULL},
-    {"ConstMethod", "_constants", "ConstantPool*", 0, 8, NULL},
-    {"ConstMethod", "_name_index", "u2", 0, 36, NULL},
-    {"ConstantPool", "_pool_holder", "InstanceKlass*", 0, 24, NULL},
-    {"Symbol", "_length", "u2", 0, 4, NULL},
-    {"Symbol", "_body", "u1", 0, 6, NULL},
-    {"AbstractInterpreter", "_code", "StubQueue*", 1, 0, &interp_code},
-    {"StubQueue", "_stub_buffer", "address", 0, 8, NULL},
-    {"StubQueue", "_buffer_limit", "int", 0, 16, NULL},
+    {S("Klass"), S("_name"), S("Symbol*"), 0, 24, NULL},
+    {S("Method"), S("_constMethod"), S("ConstMethod*"), 0, 8, NULL},
+    {S("Method"), S("_flags"), S("u2"), 0, 40, NULL},
+    {S("ConstMethod"), S("_constants"), S("ConstantPool*"), 0, 8, NULL},
+    {S("ConstMethod"), S("_name_index"), S("u2"), 0, 36, NULL},
+    {S("ConstantPool"), S("_pool_holder"), S("InstanceKlass*"), 0, 24, NULL},
+    {S("Symbol"), S("_length"), S("u2"), 0, 4, NULL},
+    {S("Symbol"), S("_body"), S("u1"), 0, 6, NULL},
+    {S("AbstractInterpreter"), S("_code"), S("StubQueue*"), 1, 0, &interp_code},
+    {S("StubQueue"), S("_stub_buffer"), S("address"), 0, 8, NULL},
+    {S("StubQueue"), S("_buffer_limit"), S("int"), 0, 16, NULL},
     {NULL, NULL, NULL, 0, 0, NULL},
 };
 static struct vmtype_entry types[] = {
-    {"Method", "Metadata", 0, 0, 0, 88},
-    {"ConstantPool", "Metadata", 0, 0, 0, 72},
+    {S("Method"), S("Metadata"), 0, 0, 0, 88},
+    {S("ConstantPool"), S("Metadata"), 0, 0, 0, 72},
     {NULL, NULL, 0, 0, 0, 0},
 };
 
@@ -86,6 +93,8 @@ static void syms_of(uint64_t syms[HS_NR_SYMS])
 
 static void test_layout(void)
 {
+	static const char renamed[128] = "_name_renamed";
+	const char *name = structs[0].field;
 	struct hotspot_mem m = {local_read, NULL};
 	struct hotspot_layout l = {};
 	uint64_t syms[HS_NR_SYMS];
@@ -109,9 +118,9 @@ static void test_layout(void)
 	interp_code = &queue;
 
 	/* a field we need is missing: not a layout we know */
-	structs[0].field = "_name_renamed";
+	structs[0].field = renamed;
 	CHECK_INT(hotspot__layout_read(&m, syms, &l), -ENOENT);
-	structs[0].field = "_name";
+	structs[0].field = name;
 }
 
 /*

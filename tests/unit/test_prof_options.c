@@ -12,14 +12,22 @@
 static struct profile_opts o;
 static char err[256];
 
-/* Parse a NULL-ended list of words after "mixprof". */
+/*
+ * Parse a NULL-ended list of words after "mixprof". The words are copied
+ * to an array that outlives the call: options keep pointers into argv
+ * (o.cmd, o.output), and PARSE's own array ends with the CHECK around it.
+ */
 #define PARSE(...) parse((char *[]){"mixprof", __VA_ARGS__, NULL})
-static int parse(char **argv)
+static int parse(char **words)
 {
+	static char *argv[64];
 	int argc = 0;
 
-	while (argv[argc])
+	while (words[argc] && argc < 63) {
+		argv[argc] = words[argc];
 		argc++;
+	}
+	argv[argc] = NULL;
 	profile_opts__release(&o);
 	err[0] = 0;
 	return profile_opts__parse(&o, argc, argv, err, sizeof(err));

@@ -4,12 +4,9 @@
  */
 #include "check.h"
 #include "jitmap.h"
-#include "strpool.h"
 #include "test_sym_util.h"
 
 #define MS 1000000ULL
-
-static struct strpool *pool;
 
 static int feed(struct jitmap *m, const char *s, uint64_t lower, uint64_t stamp,
 		uint64_t *bad)
@@ -29,7 +26,7 @@ static const char *at(struct jitmap *m, uint64_t ip, uint64_t when,
 
 static void test_reuse(void)
 {
-	struct jitmap *m = jitmap__new(pool, false);
+	struct jitmap *m = jitmap__new(false);
 
 	/* first read at 100 ms: existed before, lower 0 */
 	CHECK_INT(feed(m, "1000 100 old/A.m\n", 0, 100 * MS, NULL), 0);
@@ -56,7 +53,7 @@ static void test_reuse(void)
 /* Eligible lines are a prefix; which new lines cover an address. */
 static void test_eligible(void)
 {
-	struct jitmap *m = jitmap__new(pool, false);
+	struct jitmap *m = jitmap__new(false);
 
 	CHECK_INT(jitmap__eligible(m, 1), 0);
 	CHECK_INT(feed(m, "1000 100 old/A.m\n2000 10 A.b\n", 0, 100 * MS, NULL),
@@ -79,7 +76,7 @@ static void test_eligible(void)
 
 static void test_late_read(void)
 {
-	struct jitmap *m = jitmap__new(pool, false);
+	struct jitmap *m = jitmap__new(false);
 
 	feed(m, "5000 10 early/E.m\n", 0, 100 * MS, NULL);
 	/* compiled at 150, sampled at 160, read at the 1 s poll (slow
@@ -103,7 +100,7 @@ static void test_late_read(void)
 
 static void test_inline(void)
 {
-	struct jitmap *m = jitmap__new(pool, false), *flat;
+	struct jitmap *m = jitmap__new(false), *flat;
 	struct frame f[8];
 	int n;
 
@@ -133,7 +130,7 @@ static void test_inline(void)
 	CHECK_STR(at(m, 0x1070, 20, 0), "pkg/Outer.run");
 	CHECK_STR(at(m, 0x1040 + 0x1f, 20, 0), "pkg/Inner.get");
 	/* no_inline keeps the chain as one Java frame */
-	flat = jitmap__new(pool, true);
+	flat = jitmap__new(true);
 	feed(flat, "1040 20 a/B.m->c/D.n\n", 0, 10, NULL);
 	n = jitmap__find(flat, 0x1041, 20, 0, f, 8);
 	CHECK_INT(n, 1);
@@ -145,7 +142,7 @@ static void test_inline(void)
 
 static void test_partial(void)
 {
-	struct jitmap *m = jitmap__new(pool, false);
+	struct jitmap *m = jitmap__new(false);
 	uint64_t bad = 0;
 
 	/* a line cut mid-name by the end of a read */
@@ -169,7 +166,7 @@ static void test_partial(void)
 
 static void test_fixture(void)
 {
-	struct jitmap *m = jitmap__new(pool, false);
+	struct jitmap *m = jitmap__new(false);
 	uint64_t bad = 0;
 	struct frame f[8];
 	size_t len;
@@ -206,16 +203,93 @@ static void test_fixture(void)
 	jitmap__free(m);
 }
 
+/*
+ * Expiry: code freed and replaced at its address. A line whose range later
+ * lines cover whole, those eligible for every lookup from the cutoff on,
+ * goes; lookups from the cutoff on name alike; counts keep their meaning.
+ */
+static void test_expire(void)
+{
+	struct jitmap *m = jitmap__new(false);
+	char buf[64];
+	size_t before;
+
+	/* A at 0x1000, then B over it, then C over B (two 0x40 halves) */
+	CHECK_INT(feed(m, "1000 80 A.m\n4000 10 Keep.m\n", 0, 100 * MS, NULL),
+		  0);
+	CHECK_INT(feed(m, "1000 80 B.m\n", 100 * MS, 200 * MS, NULL), 0);
+	CHECK_INT(
+	    feed(m, "1000 40 C.lo\n1040 40 C.hi\n", 200 * MS, 300 * MS, NULL),
+	    0);
+	/* D over part of A only, read after the cutoff: not settled */
+	CHECK_INT(feed(m, "1000 10 D.m\n", 400 * MS, 500 * MS, NULL), 0);
+	CHECK_INT(jitmap__count(m), 6);
+	before = jitmap__eligible(m, 250 * MS);
+	CHECK_INT(before, 5);
+	/* nothing settled covers A before the cutoff 150 ms but B */
+	CHECK_INT(jitmap__expire(m, 150 * MS), 1); /* A */
+	CHECK_INT(jitmap__count(m), 5);
+	CHECK_STR(at(m, 0x1010, 160 * MS, 0), "B.m");
+	/* cutoff 250 ms: C's two halves cover B whole */
+	CHECK_INT(jitmap__expire(m, 250 * MS), 1); /* B */
+	CHECK_INT(jitmap__count(m), 4);
+	CHECK_STR(at(m, 0x1010, 250 * MS, 0), "C.lo");
+	CHECK_STR(at(m, 0x1050, 250 * MS, 0), "C.hi");
+	CHECK_STR(at(m, 0x1005, 450 * MS, 0), "D.m");
+	CHECK_STR(at(m, 0x4005, 450 * MS, 0), "Keep.m");
+	/* counts in lines of the file, expired ones included */
+	CHECK_INT(jitmap__eligible(m, 250 * MS), before);
+	CHECK_INT(jitmap__eligible(m, UINT64_MAX), 6);
+	CHECK_INT(jitmap__covered(m, 0x1005, 5, 6), 1); /* D */
+	CHECK_INT(jitmap__covered(m, 0x1050, 5, 6), 0);
+	CHECK_INT(jitmap__covered(m, 0x1050, 0, 6), 1); /* C.hi */
+	/* again: nothing more to drop; names moved, still right */
+	CHECK_INT(jitmap__expire(m, 250 * MS), 0);
+	/* lines keep coming after an expiry */
+	snprintf(buf, sizeof(buf), "4000 10 Keep2.m\n");
+	CHECK_INT(feed(m, buf, 500 * MS, 600 * MS, NULL), 0);
+	CHECK_INT(jitmap__eligible(m, UINT64_MAX), 7);
+	CHECK_INT(jitmap__expire(m, 700 * MS), 1); /* Keep.m */
+	CHECK_STR(at(m, 0x4005, 700 * MS, 0), "Keep2.m");
+	CHECK_STR(at(m, 0x1005, 700 * MS, 0), "D.m");
+	CHECK_STR(at(m, 0x1015, 700 * MS, 0), "C.lo");
+	/* a map read again from its start is left alone */
+	CHECK_INT(feed(m, "1000 80 E.m\n", 0, 800 * MS, NULL), 0);
+	CHECK_INT(jitmap__expire(m, 900 * MS), 0);
+	CHECK_INT(jitmap__expire(NULL, 1), 0);
+	jitmap__free(m);
+}
+
+/* Inline chains (names with several parts) survive the move. */
+static void test_expire_inline(void)
+{
+	struct jitmap *m = jitmap__new(false);
+	struct frame f[8];
+	int n;
+
+	CHECK_INT(feed(m, "1000 80 old/A.m\n", 0, 100 * MS, NULL), 0);
+	CHECK_INT(feed(m, "1000 80 p/O.run->p/I.f\n", 100 * MS, 200 * MS, NULL),
+		  0);
+	n = jitmap__find(m, 0x1010, 300 * MS, 0, f, 8); /* named before */
+	CHECK_INT(n, 2);
+	CHECK_INT(jitmap__expire(m, 300 * MS), 1);
+	n = jitmap__find(m, 0x1010, 300 * MS, 0, f, 8);
+	CHECK_INT(n, 2);
+	CHECK_STR(f[0].name, "p/O.run");
+	CHECK_STR(f[1].name, "p/I.f");
+	jitmap__free(m);
+}
+
 int main(void)
 {
-	pool = strpool__new();
 	test_reuse();
 	test_eligible();
 	test_late_read();
 	test_inline();
 	test_partial();
 	test_fixture();
+	test_expire();
+	test_expire_inline();
 	jitmap__free(NULL);
-	strpool__free(pool);
 	return check_report();
 }

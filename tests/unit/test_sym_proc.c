@@ -187,6 +187,68 @@ static void test_no_inline(void)
 	symbolizer__free(NULL);
 }
 
+/*
+ * Memory of a long run: a forgotten pid starts afresh on its next lookup;
+ * expiry drops the lines of replaced code and changes no name or version
+ * from its cutoff on.
+ */
+static void test_forget_expire(void)
+{
+	struct symbolizer_opts o = {.map_dir = dir, .jit_slack_ns = 1};
+	struct symbolizer *s = symbolizer__new(&o);
+	struct symbolizer_version v1, v2;
+	struct symbolizer_stats st;
+	char line[64];
+	int i;
+
+	unlink(map);
+	/* more lines than a map needs before expiry looks at it */
+	for (i = 0; i < 1100; i++) {
+		snprintf(line, sizeof(line), "%x 10 app/Old%d.m\n",
+			 (unsigned)(JIT + 16 * i), i);
+		append(line);
+	}
+	CHECK_INT(symbolizer__refresh(s, getpid(), 100 * MS), 0);
+	CHECK_STR(name_at(s, JIT + 16 * 7, 90 * MS, NULL), "app/Old7.m");
+	/* all of it unloaded, the same addresses reused */
+	for (i = 0; i < 1100; i++) {
+		snprintf(line, sizeof(line), "%x 10 app/New%d.m\n",
+			 (unsigned)(JIT + 16 * i), i);
+		append(line);
+	}
+	CHECK_INT(symbolizer__refresh(s, getpid(), 200 * MS), 0);
+	symbolizer__version(s, getpid(), 300 * MS, &v1);
+	symbolizer__expire(s, 300 * MS);
+	symbolizer__stats(s, &st);
+	CHECK_INT(st.jit_expired, 1100);
+	symbolizer__version(s, getpid(), 300 * MS, &v2);
+	CHECK(v1.gen == v2.gen && v1.jit == v2.jit);
+	CHECK_STR(name_at(s, JIT + 16 * 7, 300 * MS, NULL), "app/New7.m");
+	CHECK_STR(name_at(s, JIT + 16 * 1099 + 5, 300 * MS, NULL),
+		  "app/New1099.m");
+	/* forgotten: the next lookup reads the process again */
+	symbolizer__forget(s, getpid());
+	symbolizer__forget(s, getpid()); /* no longer known: a no-op */
+	symbolizer__stats(s, &st);
+	CHECK_INT(st.procs_forgotten, 1);
+	symbolizer__version(s, getpid(), 300 * MS, &v2);
+	CHECK(v2.gen != v1.gen);
+	/* the ELF files it mapped go at a sweep (every tenth expiry) */
+	for (i = 0; i < 10; i++)
+		symbolizer__expire(s, 300 * MS);
+	symbolizer__stats(s, &st);
+	CHECK(st.elfs_freed >= 1);
+	CHECK_STR(name_at(s, JIT + 16 * 7, 300 * MS, NULL), "app/New7.m");
+	CHECK_STR(name_at(s, (uintptr_t)test_forget_expire + 1, 300 * MS, NULL),
+		  "test_forget_expire");
+	/* mapped again: kept by the next sweep */
+	for (i = 0; i < 10; i++)
+		symbolizer__expire(s, 300 * MS);
+	CHECK_STR(name_at(s, (uintptr_t)test_forget_expire + 1, 300 * MS, NULL),
+		  "test_forget_expire");
+	symbolizer__free(s);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s/tmp/sym-proc-%d", sym_build_dir(),
@@ -206,6 +268,7 @@ int main(void)
 	test_stale();
 	test_rewrite();
 	test_no_inline();
+	test_forget_expire();
 	unlink(map);
 	rmdir(dir);
 	return check_report();
