@@ -6,10 +6,11 @@
 # and c for 1:2:3 of the worker's CPU time shows that split within 3
 # points (a frame-pointer walk loses the callers: 0% reach the root).
 # Callers splits the worker's own CPU time, so the split holds on a busy
-# machine; a run whose worker got too few samples is repeated once.
+# machine; a run whose worker got too few samples is repeated once. 999 Hz:
+# about 2,500 worker samples, so the 3-point window is about 4 sigma wide.
 . "$(dirname "$0")/../lib/common.sh"
 
-SECS=5 HZ=499
+SECS=5 HZ=999
 
 # check FILE: 0 ok, 1 wrong, 2 worker starved.
 check() {
