@@ -39,6 +39,8 @@
 #include "status.h"
 #include "targets.h"
 
+/* what an --off-cpu count is, in graphs and tooltips */
+#define OFFCPU_COUNTNAME "us off-CPU"
 #define TICK_MS 100
 #define DRAIN_TICKS 2 /* a profile reads the counts every other tick */
 /*
@@ -355,6 +357,10 @@ static int setup_bpf(struct run *r)
 	    .kernel = !r->o.user_only,
 	    .no_interp = getenv("MIXPROF_NO_INTERP") != NULL,
 	    .usdt = r->o.nr_probes > 0,
+	    .off_cpu = r->o.off_cpu,
+	    .off_cpu_preempt = r->o.off_cpu_preempt,
+	    .min_block_ns = r->o.min_block_ns,
+	    .max_block_ns = r->o.max_block_ns,
 	    .cpus = r->cpus,
 	    .nr_cpus = r->nr_cpus,
 	};
@@ -733,6 +739,32 @@ static bool probe_summary(struct run *r, const uint64_t *st, double secs)
 	return false; /* the rest as for samples */
 }
 
+/* Which switches out count as off-CPU time. */
+static const char *offcpu_states(const struct run *r)
+{
+	return r->o.off_cpu_preempt ? "blocked and preempted"
+				    : "blocked only, not preempted";
+}
+
+/* --off-cpu: the counts are microseconds, from switches, not samples. */
+static void offcpu_summary(struct run *r, const uint64_t *st, double secs)
+{
+	fprintf(stderr,
+		"mixprof: %" PRIu64 " switches out in %.1f s (%s, %s), %.3f s "
+		"off-CPU written; counts are microseconds of off-CPU time\n",
+		st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
+		offcpu_states(r), sliceout__total(r->out) / 1e6);
+	fprintf(stderr, "mixprof:   (below, a \"sample\" is a microsecond "
+			"off-CPU)\n");
+	if (r->o.min_block_ns || r->o.max_block_ns)
+		fprintf(stderr,
+			"mixprof:   blocks of %" PRIu64 " us to %s%" PRIu64
+			" us only\n",
+			r->o.min_block_ns / 1000,
+			r->o.max_block_ns ? "" : "(no bound) ",
+			r->o.max_block_ns / 1000);
+}
+
 /*
  * Stacks lost: to a full stack map (the option fixes it), or for want of
  * kernel memory at sample time (the maps are not preallocated; nothing
@@ -864,7 +896,9 @@ static void summary(struct run *r)
 	ss.frames_unknown += fs->frames_unknown;
 	if (r->pr && probe_summary(r, st, secs))
 		return;
-	if (!r->pr)
+	if (r->o.off_cpu)
+		offcpu_summary(r, st, secs);
+	else if (!r->pr)
 		fprintf(stderr,
 			"mixprof: %" PRIu64 " samples in %.1f s (%s, %" PRIu64
 			" Hz, %d CPUs), %" PRIu64 " written\n",
@@ -977,6 +1011,11 @@ static int render(struct run *r)
 			 (r->end_ns - r->tb.start_ns) / 1e9,
 			 sliceout__total(r->out), r->o.probes[0],
 			 r->o.nr_probes > 1 ? ", ..." : "");
+	else if (r->o.off_cpu)
+		snprintf(sub, sizeof(sub),
+			 "%s%.1f s, %.1f ms off-CPU (%s)", when,
+			 (r->end_ns - r->tb.start_ns) / 1e9,
+			 sliceout__total(r->out) / 1e3, offcpu_states(r));
 	else
 		snprintf(sub, sizeof(sub),
 			 "%s%.1f s at %" PRIu64 " Hz, %" PRIu64 " samples",
@@ -1120,6 +1159,7 @@ static int setup_render(struct run *r)
 	    .html = r->o.html,
 	    .heatmap = r->o.heatmap,
 	    .montage = r->o.montage,
+	    .countname = r->o.off_cpu ? OFFCPU_COUNTNAME : NULL,
 	};
 
 	if (!rc.svg && !rc.html && !rc.heatmap && !rc.montage)
@@ -1146,9 +1186,13 @@ static int setup_table(struct run *r)
 static void setup_pprof(struct run *r)
 {
 	struct pprof_meta m = {
-	    .type = r->o.nr_probes ? "calls" : "samples",
-	    .unit = "count",
-	    .period_ns = r->o.nr_probes ? 0 : 1000000000ULL / r->o.freq,
+	    .type = r->o.nr_probes ? "calls"
+		    : r->o.off_cpu ? "off_cpu"
+				   : "samples",
+	    .unit = r->o.off_cpu ? "microseconds" : "count",
+	    .period_ns = r->o.nr_probes || r->o.off_cpu
+			     ? 0
+			     : 1000000000ULL / r->o.freq,
 	    .per_thread = r->o.per_thread,
 	};
 

@@ -60,6 +60,10 @@ struct profile_opts {
 	int nr_probes;
 	bool count; /* --count: a table, no stacks */
 	bool freq_set; /* -F was given */
+	/* --off-cpu: blocked time (us) at each switch out, not samples */
+	bool off_cpu;
+	bool off_cpu_preempt; /* --off-cpu-preempt: runnable switches too */
+	uint64_t min_block_ns, max_block_ns; /* --min/max-block; 0: none */
 };
 
 /* Default slice of --montage without -i, and the heat map's bucket. */

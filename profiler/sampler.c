@@ -130,13 +130,21 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	skel->rodata->kernel_stacks = cfg->kernel;
 	skel->rodata->interp_walk = cfg->user && !cfg->no_interp;
 	skel->rodata->unwind_mode = cfg->unwind_mode;
+	skel->rodata->offcpu_min_ns = cfg->min_block_ns;
+	skel->rodata->offcpu_max_ns =
+	    cfg->max_block_ns ? cfg->max_block_ns : ~0ULL;
+	skel->rodata->offcpu_preempt = cfg->off_cpu_preempt;
 	ret = size_maps(skel, cfg);
 	if (ret)
 		goto fail;
-	/* a probe run has no perf events; a sampling run no USDT */
+	/* a probe run has no perf events; a sampling run no USDT; only an
+	 * off-CPU run hooks the scheduler (and pays for the kernel's BTF) */
 	bpf_program__set_autoload(cfg->usdt ? skel->progs.mixprof_sample
 					    : skel->progs.mixprof_entry,
 				  false);
+	bpf_program__set_autoload(skel->progs.mixprof_offcpu, cfg->off_cpu);
+	if (cfg->off_cpu)
+		bpf_program__set_autoload(skel->progs.mixprof_sample, false);
 	verifier_stats(skel->progs.mixprof_sample, true);
 	ret = sampler_bpf__load(skel);
 	verifier_stats(skel->progs.mixprof_sample, false);
@@ -156,6 +164,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	s->nr_cpus = cfg->nr_cpus;
 	s->cpus = cfg->cpus;
 	s->freq = cfg->freq;
+	s->off_cpu = cfg->off_cpu;
 	s->filter = cfg->filter_pids;
 	s->interp = cfg->user && !cfg->no_interp;
 	for (int i = 0; i < s->nr_cpus; i++)
@@ -200,12 +209,28 @@ static int open_event(int cpu, uint64_t freq, bool hw)
 		       PERF_FLAG_FD_CLOEXEC);
 }
 
+/* --off-cpu: the sched_switch program instead of perf events. */
+static int attach_offcpu(struct sampler *s)
+{
+	struct bpf_link *l = bpf_program__attach(s->skel->progs.mixprof_offcpu);
+
+	if (!l)
+		return -errno;
+	s->skel->links.mixprof_offcpu = l; /* destroyed by the detach */
+	s->event = "sched_switch";
+	if (s->fork && fork_bpf__attach(s->fork))
+		return -errno;
+	return 0;
+}
+
 int sampler__attach(struct sampler *s, uint64_t start_ns)
 {
 	bool hw = true;
 	int i, fd;
 
 	s->skel->bss->start_ns = start_ns;
+	if (s->off_cpu)
+		return attach_offcpu(s);
 	for (i = 0; i < s->nr_cpus; i++) {
 		fd = open_event(s->cpus[i], s->freq, hw);
 		if (fd < 0 && hw && i == 0 &&

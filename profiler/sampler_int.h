@@ -27,6 +27,7 @@ struct sampler {
 	uint32_t depth;
 	bool filter;
 	bool interp; /* walking interpreted frames */
+	bool off_cpu; /* sched_switch, not perf events (counts: us) */
 	const char *event;
 	/* the drain (drain.c) */
 	struct ring_buffer *rb; /* new_keys */
