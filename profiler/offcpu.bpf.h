@@ -29,6 +29,7 @@ struct task_struct;
 const volatile __u64 offcpu_min_ns = 0; /* --min-block */
 const volatile __u64 offcpu_max_ns = ~0ULL; /* --max-block */
 const volatile bool offcpu_preempt = false; /* count runnable switches */
+const volatile __u64 wall_sample_us = 10101; /* --wall: 1 s / frequency */
 
 /* a switched-out target: its key (bucket left for the switch-in) */
 struct offcpu_start {
@@ -129,6 +130,42 @@ int BPF_PROG(mixprof_offcpu, bool preempt, struct task_struct *prev,
 	    (offcpu_preempt || (!preempt && prev_state != 0)))
 		offcpu_out(ctx, now);
 	offcpu_in(next, now);
+	return 0;
+}
+
+/*
+ * --wall: a CPU sample (mixprof_sample's key) weighing the microseconds
+ * of CPU time a sample stands for, so on-CPU samples and off-CPU time
+ * (the program above, preemption included) add up to a thread's wall
+ * time in one counts map. A copy of mixprof_sample with a weight, rather
+ * than a weight in it, so the CPU sampler stays as it is.
+ */
+SEC("perf_event")
+int mixprof_wall(struct bpf_perf_event_data *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	struct sample_key key = {};
+
+	if (tid == 0) /* idle */
+		return 0;
+	if (filter_pids && !bpf_map_lookup_elem(&targets, &tgid))
+		return 0;
+	stat_inc(STAT_SAMPLES);
+	key_head(&key, tgid, tid);
+	if (user_stacks) {
+		struct interp_proc *p = interp_proc_of(tgid);
+		__u64 ip, sp, fp;
+
+		sample_user_regs(ctx, &ip, &sp, &fp);
+		key.user_stack =
+		    walk_user(p, tgid, tid, ip, sp, fp, &key.interp_id);
+		if (key.user_stack == STACK_NONE)
+			stat_inc(STAT_USER_EMPTY);
+	}
+	if (kernel_stacks)
+		key.kern_stack = take_stack(ctx, 0, STAT_KERN_LOST);
+	offcpu_add(&key, wall_sample_us);
 	return 0;
 }
 

@@ -41,6 +41,7 @@
 
 /* what an --off-cpu count is, in graphs and tooltips */
 #define OFFCPU_COUNTNAME "us off-CPU"
+#define WALL_COUNTNAME "us wall"
 #define TICK_MS 100
 #define DRAIN_TICKS 2 /* a profile reads the counts every other tick */
 /*
@@ -359,6 +360,7 @@ static int setup_bpf(struct run *r)
 	    .usdt = r->o.nr_probes > 0,
 	    .off_cpu = r->o.off_cpu,
 	    .off_cpu_preempt = r->o.off_cpu_preempt,
+	    .wall = r->o.wall,
 	    .min_block_ns = r->o.min_block_ns,
 	    .max_block_ns = r->o.max_block_ns,
 	    .cpus = r->cpus,
@@ -742,6 +744,9 @@ static bool probe_summary(struct run *r, const uint64_t *st, double secs)
 /* Which switches out count as off-CPU time. */
 static const char *offcpu_states(const struct run *r)
 {
+	if (r->o.wall)
+		return "on-CPU samples of 1 s / -F, off-CPU blocked and "
+		       "preempted";
 	return r->o.off_cpu_preempt ? "blocked and preempted"
 				    : "blocked only, not preempted";
 }
@@ -750,12 +755,15 @@ static const char *offcpu_states(const struct run *r)
 static void offcpu_summary(struct run *r, const uint64_t *st, double secs)
 {
 	fprintf(stderr,
-		"mixprof: %" PRIu64 " switches out in %.1f s (%s, %s), %.3f s "
-		"off-CPU written; counts are microseconds of off-CPU time\n",
-		st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
-		offcpu_states(r), sliceout__total(r->out) / 1e6);
-	fprintf(stderr, "mixprof:   (below, a \"sample\" is a microsecond "
-			"off-CPU)\n");
+		"mixprof: %" PRIu64 " %s in %.1f s (%s, %s), %.3f s %s "
+		"written; counts are microseconds of %s time\n",
+		st[STAT_SAMPLES],
+		r->o.wall ? "samples and switches out" : "switches out", secs,
+		sampler__event_name(r->smp), offcpu_states(r),
+		sliceout__total(r->out) / 1e6,
+		r->o.wall ? "of thread time" : "off-CPU",
+		r->o.wall ? "wall-clock" : "off-CPU");
+	fprintf(stderr, "mixprof:   (below, a \"sample\" is a microsecond)\n");
 	if (r->o.min_block_ns || r->o.max_block_ns)
 		fprintf(stderr,
 			"mixprof:   blocks of %" PRIu64 " us to %s%" PRIu64
@@ -896,7 +904,7 @@ static void summary(struct run *r)
 	ss.frames_unknown += fs->frames_unknown;
 	if (r->pr && probe_summary(r, st, secs))
 		return;
-	if (r->o.off_cpu)
+	if (r->o.off_cpu || r->o.wall)
 		offcpu_summary(r, st, secs);
 	else if (!r->pr)
 		fprintf(stderr,
@@ -1011,11 +1019,12 @@ static int render(struct run *r)
 			 (r->end_ns - r->tb.start_ns) / 1e9,
 			 sliceout__total(r->out), r->o.probes[0],
 			 r->o.nr_probes > 1 ? ", ..." : "");
-	else if (r->o.off_cpu)
-		snprintf(sub, sizeof(sub),
-			 "%s%.1f s, %.1f ms off-CPU (%s)", when,
+	else if (r->o.off_cpu || r->o.wall)
+		snprintf(sub, sizeof(sub), "%s%.1f s, %.1f ms %s (%s)", when,
 			 (r->end_ns - r->tb.start_ns) / 1e9,
-			 sliceout__total(r->out) / 1e3, offcpu_states(r));
+			 sliceout__total(r->out) / 1e3,
+			 r->o.wall ? "of thread time" : "off-CPU",
+			 offcpu_states(r));
 	else
 		snprintf(sub, sizeof(sub),
 			 "%s%.1f s at %" PRIu64 " Hz, %" PRIu64 " samples",
@@ -1159,7 +1168,10 @@ static int setup_render(struct run *r)
 	    .html = r->o.html,
 	    .heatmap = r->o.heatmap,
 	    .montage = r->o.montage,
-	    .countname = r->o.off_cpu ? OFFCPU_COUNTNAME : NULL,
+	    .countname = r->o.off_cpu ? OFFCPU_COUNTNAME
+			 : r->o.wall	  ? WALL_COUNTNAME
+					  : NULL,
+	    .blue = r->o.off_cpu,
 	};
 
 	if (!rc.svg && !rc.html && !rc.heatmap && !rc.montage)
@@ -1188,9 +1200,10 @@ static void setup_pprof(struct run *r)
 	struct pprof_meta m = {
 	    .type = r->o.nr_probes ? "calls"
 		    : r->o.off_cpu ? "off_cpu"
+		    : r->o.wall	   ? "wall"
 				   : "samples",
-	    .unit = r->o.off_cpu ? "microseconds" : "count",
-	    .period_ns = r->o.nr_probes || r->o.off_cpu
+	    .unit = r->o.off_cpu || r->o.wall ? "microseconds" : "count",
+	    .period_ns = r->o.nr_probes || r->o.off_cpu || r->o.wall
 			     ? 0
 			     : 1000000000ULL / r->o.freq,
 	    .per_thread = r->o.per_thread,

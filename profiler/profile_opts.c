@@ -40,6 +40,7 @@ enum {
 	OPT_OFF_CPU_PREEMPT,
 	OPT_MIN_BLOCK,
 	OPT_MAX_BLOCK,
+	OPT_WALL,
 };
 
 static const struct option long_opts[] = {
@@ -78,6 +79,7 @@ static const struct option long_opts[] = {
     {"off-cpu-preempt", no_argument, NULL, OPT_OFF_CPU_PREEMPT},
     {"min-block", required_argument, NULL, OPT_MIN_BLOCK},
     {"max-block", required_argument, NULL, OPT_MAX_BLOCK},
+    {"wall", no_argument, NULL, OPT_WALL},
     {0},
 };
 
@@ -147,6 +149,9 @@ void profile_opts__usage(FILE *out, const char *prog)
 "      --off-cpu-preempt    count involuntary switches (runnable) too\n"
 "      --min-block US       only blocks of at least US microseconds\n"
 "      --max-block US       only blocks of at most US microseconds\n"
+"      --wall               per thread, on-CPU samples (1 s / -F each) and\n"
+"                           off-CPU time (blocked or preempted) on one\n"
+"                           axis, counts = microseconds of wall time\n"
 "Rendering (self-contained files; any browser, offline):\n"
 "      --svg FILE           the run's flame graph, interactive SVG\n"
 "      --html FILE          the same as an HTML page (canvas, for big ones)\n"
@@ -433,6 +438,10 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 	case OPT_OFF_CPU:
 		o->off_cpu = true;
 		return 0;
+	case OPT_WALL:
+		o->wall = true;
+		o->per_thread = true; /* wall time is a thread's */
+		return 0;
 	case OPT_OFF_CPU_PREEMPT:
 		o->off_cpu_preempt = true;
 		return 0;
@@ -585,12 +594,19 @@ static int check_offcpu(struct profile_opts *o, char *err, size_t errlen)
 {
 	const char *bad = NULL;
 
-	if (!o->off_cpu && (o->off_cpu_preempt || o->min_block_ns ||
-			    o->max_block_ns))
+	if (o->wall && o->off_cpu)
+		bad = "--wall and --off-cpu exclude each other (--wall "
+		      "counts off-CPU time too)";
+	else if (o->wall && (o->off_cpu_preempt || o->min_block_ns ||
+			     o->max_block_ns))
+		bad = "--wall counts every off-CPU moment: leave out "
+		      "--off-cpu-preempt, --min-block and --max-block";
+	else if (!o->off_cpu && !o->wall &&
+		 (o->off_cpu_preempt || o->min_block_ns || o->max_block_ns))
 		bad = "--off-cpu-preempt, --min-block and --max-block need "
 		      "--off-cpu";
-	else if (o->off_cpu && o->nr_probes)
-		bad = "--off-cpu and -e exclude each other";
+	else if ((o->off_cpu || o->wall) && o->nr_probes)
+		bad = "--off-cpu and --wall exclude -e";
 	else if (o->off_cpu && o->freq_set)
 		bad = "-F does not apply to --off-cpu (it measures blocked "
 		      "time, it does not sample)";

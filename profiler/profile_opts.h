@@ -64,6 +64,9 @@ struct profile_opts {
 	bool off_cpu;
 	bool off_cpu_preempt; /* --off-cpu-preempt: runnable switches too */
 	uint64_t min_block_ns, max_block_ns; /* --min/max-block; 0: none */
+	/* --wall: per thread, CPU samples weighing 1 s / freq and off-CPU
+	 * time (preemption included), all in microseconds */
+	bool wall;
 };
 
 /* Default slice of --montage without -i, and the heat map's bucket. */

@@ -133,7 +133,9 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	skel->rodata->offcpu_min_ns = cfg->min_block_ns;
 	skel->rodata->offcpu_max_ns =
 	    cfg->max_block_ns ? cfg->max_block_ns : ~0ULL;
-	skel->rodata->offcpu_preempt = cfg->off_cpu_preempt;
+	skel->rodata->offcpu_preempt = cfg->off_cpu_preempt || cfg->wall;
+	if (cfg->freq)
+		skel->rodata->wall_sample_us = 1000000 / cfg->freq;
 	ret = size_maps(skel, cfg);
 	if (ret)
 		goto fail;
@@ -142,8 +144,10 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	bpf_program__set_autoload(cfg->usdt ? skel->progs.mixprof_sample
 					    : skel->progs.mixprof_entry,
 				  false);
-	bpf_program__set_autoload(skel->progs.mixprof_offcpu, cfg->off_cpu);
-	if (cfg->off_cpu)
+	bpf_program__set_autoload(skel->progs.mixprof_offcpu,
+				  cfg->off_cpu || cfg->wall);
+	bpf_program__set_autoload(skel->progs.mixprof_wall, cfg->wall);
+	if (cfg->off_cpu || cfg->wall)
 		bpf_program__set_autoload(skel->progs.mixprof_sample, false);
 	verifier_stats(skel->progs.mixprof_sample, true);
 	ret = sampler_bpf__load(skel);
@@ -164,7 +168,8 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	s->nr_cpus = cfg->nr_cpus;
 	s->cpus = cfg->cpus;
 	s->freq = cfg->freq;
-	s->off_cpu = cfg->off_cpu;
+	s->off_cpu = cfg->off_cpu || cfg->wall;
+	s->wall = cfg->wall;
 	s->filter = cfg->filter_pids;
 	s->interp = cfg->user && !cfg->no_interp;
 	for (int i = 0; i < s->nr_cpus; i++)
@@ -218,19 +223,20 @@ static int attach_offcpu(struct sampler *s)
 		return -errno;
 	s->skel->links.mixprof_offcpu = l; /* destroyed by the detach */
 	s->event = "sched_switch";
-	if (s->fork && fork_bpf__attach(s->fork))
-		return -errno;
 	return 0;
 }
 
 int sampler__attach(struct sampler *s, uint64_t start_ns)
 {
-	bool hw = true;
+	/* --wall: a timer's samples stand for exactly 1 s / freq each */
+	bool hw = !s->wall;
 	int i, fd;
 
 	s->skel->bss->start_ns = start_ns;
-	if (s->off_cpu)
-		return attach_offcpu(s);
+	if (s->off_cpu && attach_offcpu(s))
+		return -errno;
+	if (s->off_cpu && !s->wall)
+		goto fork;
 	for (i = 0; i < s->nr_cpus; i++) {
 		fd = open_event(s->cpus[i], s->freq, hw);
 		if (fd < 0 && hw && i == 0 &&
@@ -247,13 +253,19 @@ int sampler__attach(struct sampler *s, uint64_t start_ns)
 		}
 		s->fds[i] = fd;
 		s->links[i] = bpf_program__attach_perf_event(
-		    s->skel->progs.mixprof_sample, fd);
+		    s->wall ? s->skel->progs.mixprof_wall
+			    : s->skel->progs.mixprof_sample,
+		    fd);
 		if (!s->links[i]) {
 			s->links[i] = NULL;
 			return -errno;
 		}
 	}
-	s->event = hw ? "cycles" : "cpu-clock";
+	s->event = s->wall ? (hw ? "cycles + sched_switch"
+				 : "cpu-clock + sched_switch")
+			   : hw ? "cycles"
+				: "cpu-clock";
+fork:
 	if (s->fork && fork_bpf__attach(s->fork))
 		return -errno;
 	return 0;

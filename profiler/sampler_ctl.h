@@ -31,6 +31,9 @@ struct sampler_cfg {
 	 * blocks, count its blocked time in microseconds (offcpu.bpf.h) */
 	bool off_cpu;
 	bool off_cpu_preempt; /* runnable (preempted) switches count too */
+	/* --wall: off_cpu (with off_cpu_preempt) and perf events at freq
+	 * whose samples count 1 s / freq in microseconds */
+	bool wall;
 	uint64_t min_block_ns, max_block_ns; /* 0: no bound */
 	const int *cpus;
 	int nr_cpus;

@@ -317,6 +317,11 @@ static void test_offcpu(void)
 	CHECK_INT(PARSE("--off-cpu", "-F", "99", "5"), -EINVAL);
 	CHECK_INT(PARSE("--off-cpu", "-p", "1", "-e", "java:A.b", "5"),
 		  -EINVAL);
+	CHECK_INT(PARSE("--wall", "-F", "499", "5"), 0);
+	CHECK(o.wall && o.per_thread && o.freq == 499 && !o.off_cpu);
+	CHECK_INT(PARSE("--wall", "--off-cpu", "5"), -EINVAL);
+	CHECK_INT(PARSE("--wall", "--min-block", "10", "5"), -EINVAL);
+	CHECK_INT(PARSE("--wall", "--off-cpu-preempt", "5"), -EINVAL);
 }
 
 int main(void)
