@@ -1307,6 +1307,11 @@ int profile_cmd(int argc, char **argv)
 
 	ret = profile_opts__parse(&r.o, argc, argv, err, sizeof(err));
 	if (ret == OPTS_HELP) {
+		/* one write: `mixprof -h | grep -q` must not see EPIPE when
+		 * the text is longer than a pipe's default stdio buffer */
+		static char buf[1 << 16];
+
+		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 		profile_opts__usage(stdout, "mixprof");
 		return EXIT_PROF_OK;
 	}
