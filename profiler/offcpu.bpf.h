@@ -101,14 +101,15 @@ static __always_inline void offcpu_out(void *ctx, __u64 now)
 }
 
 /* The incoming task: if we saw it leave, count the time it was away. */
-static __always_inline void offcpu_in(struct task_struct *next, __u64 now)
+static __always_inline void offcpu_in(struct task_struct *next)
 {
 	struct offcpu_start *st;
-	__u64 d;
+	__u64 now, d;
 
 	st = bpf_task_storage_get(&offcpu_start, next, NULL, 0);
 	if (!st || !st->ts)
 		return;
+	now = bpf_ktime_get_ns();
 	d = now - st->ts;
 	st->ts = 0;
 	if (d < offcpu_min_ns || d > offcpu_max_ns || d < 1000)
@@ -123,13 +124,13 @@ int BPF_PROG(mixprof_offcpu, bool preempt, struct task_struct *prev,
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32;
-	__u64 now = bpf_ktime_get_ns();
 
-	/* non-targets first, at the cost of one lookup */
-	if ((__u32)id && (!filter_pids || bpf_map_lookup_elem(&targets, &tgid)) &&
-	    (offcpu_preempt || (!preempt && prev_state != 0)))
-		offcpu_out(ctx, now);
-	offcpu_in(next, now);
+	/* non-targets first, at the cost of one lookup; the clock only for
+	 * a target's switches */
+	if ((__u32)id && (offcpu_preempt || (!preempt && prev_state != 0)) &&
+	    (!filter_pids || bpf_map_lookup_elem(&targets, &tgid)))
+		offcpu_out(ctx, bpf_ktime_get_ns());
+	offcpu_in(next);
 	return 0;
 }
 
