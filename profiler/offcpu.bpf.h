@@ -112,10 +112,11 @@ static __always_inline void offcpu_in(struct task_struct *next)
 	now = bpf_ktime_get_ns();
 	d = now - st->ts;
 	st->ts = 0;
-	if (d < offcpu_min_ns || d > offcpu_max_ns || d < 1000)
+	/* to the nearest microsecond: no bias over many short waits */
+	if (d < offcpu_min_ns || d > offcpu_max_ns || d < 500)
 		return;
 	st->key.bucket = (now - start_ns) / bucket_ns;
-	offcpu_add(&st->key, d / 1000);
+	offcpu_add(&st->key, (d + 500) / 1000);
 }
 
 SEC("tp_btf/sched_switch")
