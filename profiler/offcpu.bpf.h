@@ -96,7 +96,8 @@ static __always_inline void offcpu_out(void *ctx, __u64 now)
 			stat_inc(STAT_USER_EMPTY);
 	}
 	if (kernel_stacks)
-		st->key.kern_stack = take_stack(ctx, OFFCPU_SKIP, STAT_KERN_LOST);
+		st->key.kern_stack =
+		    take_stack(ctx, OFFCPU_SKIP, STAT_KERN_LOST);
 	st->ts = now;
 }
 

@@ -562,8 +562,8 @@ static void say_start(struct run *r)
 		snprintf(what, sizeof(what), "the whole host (%d CPUs)",
 			 r->nr_cpus);
 	}
-	status__start(&r->status, what, r->o.off_cpu ? 0 : r->o.freq, r->o.duration_ns,
-		      r->o.cmd || r->o.nr_pids);
+	status__start(&r->status, what, r->o.off_cpu ? 0 : r->o.freq,
+		      r->o.duration_ns, r->o.cmd || r->o.nr_pids);
 }
 
 static int start(struct run *r)

@@ -597,8 +597,8 @@ static int check_offcpu(struct profile_opts *o, char *err, size_t errlen)
 	if (o->wall && o->off_cpu)
 		bad = "--wall and --off-cpu exclude each other (--wall "
 		      "counts off-CPU time too)";
-	else if (o->wall && (o->off_cpu_preempt || o->min_block_ns ||
-			     o->max_block_ns))
+	else if (o->wall &&
+		 (o->off_cpu_preempt || o->min_block_ns || o->max_block_ns))
 		bad = "--wall counts every off-CPU moment: leave out "
 		      "--off-cpu-preempt, --min-block and --max-block";
 	else if (!o->off_cpu && !o->wall &&

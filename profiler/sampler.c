@@ -263,8 +263,8 @@ int sampler__attach(struct sampler *s, uint64_t start_ns)
 	}
 	s->event = s->wall ? (hw ? "cycles + sched_switch"
 				 : "cpu-clock + sched_switch")
-			   : hw ? "cycles"
-				: "cpu-clock";
+		   : hw	   ? "cycles"
+			   : "cpu-clock";
 fork:
 	if (s->fork && fork_bpf__attach(s->fork))
 		return -errno;

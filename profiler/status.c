@@ -28,8 +28,8 @@ void status__start(struct status *s, const char *what, uint64_t hz,
 	if (s->quiet)
 		return;
 	if (hz)
-		fprintf(s->out, "mixprof: profiling %s at %" PRIu64 " Hz ", what,
-			hz);
+		fprintf(s->out, "mixprof: profiling %s at %" PRIu64 " Hz ",
+			what, hz);
 	else /* --off-cpu: time at each switch, no sampling */
 		fprintf(s->out, "mixprof: profiling %s off-CPU time ", what);
 	if (duration_ns) {
