@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -373,6 +374,56 @@ static int names_grow(struct interp *in)
 	in->names = n;
 	in->names_cap = cap;
 	return 0;
+}
+
+/* A class's internal name ("[[I", "java/lang/String") to Java's. */
+static int java_class_name(const char *in, char *out, size_t cap)
+{
+	static const char prim[] = "BCDFIJSZ";
+	static const char *const pname[] = {"byte",  "char", "double",
+					    "float", "int",  "long",
+					    "short", "boolean"};
+	int dims = 0, n;
+	const char *p;
+
+	while (in[dims] == '[')
+		dims++;
+	in += dims;
+	if (dims && *in == 'L') {
+		in++;
+		n = snprintf(out, cap, "%.*s", (int)strcspn(in, ";"), in);
+	} else if (dims && in[0] && !in[1] && (p = strchr(prim, in[0]))) {
+		n = snprintf(out, cap, "%s", pname[p - prim]);
+	} else {
+		n = snprintf(out, cap, "%s", in);
+	}
+	for (char *c = out; *c; c++)
+		if (*c == '/')
+			*c = '.';
+	while (dims-- > 0 && n >= 0 && (size_t)n + 2 < cap)
+		n += snprintf(out + n, cap - n, "[]");
+	return n < 0 || (size_t)n >= cap ? -ENOSPC : n;
+}
+
+const char *interp__klass_name(struct interp *in, uint32_t pid,
+			       uint64_t klass)
+{
+	struct jvm *j = jvm_find(in, pid);
+	char sym[NAME_CAP], name[NAME_CAP + 32];
+	const struct hotspot_layout *l;
+	uint64_t ksym;
+	int n;
+
+	if (!j || !j->h)
+		return NULL;
+	l = hotspot__layout(j->h);
+	if (hotspot__mem(j->h)->read(hotspot__mem(j->h)->ctx,
+				     klass + l->off_klass_name, &ksym,
+				     sizeof(ksym)) ||
+	    hotspot__read_symbol(j->h, ksym, sym, sizeof(sym), NULL) < 0)
+		return NULL;
+	n = java_class_name(sym, name, sizeof(name));
+	return n < 0 ? NULL : strpool__intern(in->pool, name, n);
 }
 
 /*

@@ -22,6 +22,7 @@
 #include "agentpath.h"
 #include "common/safefile.h"
 #include "cpus.h"
+#include "hotspot.h"
 #include "jvmprep.h"
 #include "ksymbpf.h"
 #include "launch.h"
@@ -361,6 +362,7 @@ static int setup_bpf(struct run *r)
 	    .off_cpu = r->o.off_cpu,
 	    .off_cpu_preempt = r->o.off_cpu_preempt,
 	    .wall = r->o.wall,
+	    .alloc = r->o.alloc,
 	    .min_block_ns = r->o.min_block_ns,
 	    .max_block_ns = r->o.max_block_ns,
 	    .cpus = r->cpus,
@@ -562,8 +564,34 @@ static void say_start(struct run *r)
 		snprintf(what, sizeof(what), "the whole host (%d CPUs)",
 			 r->nr_cpus);
 	}
-	status__start(&r->status, what, r->o.off_cpu ? 0 : r->o.freq,
+	if (r->o.off_cpu || r->o.alloc)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what),
+			 r->o.off_cpu ? " off-CPU time" : " allocations");
+	status__start(&r->status, what,
+		      r->o.off_cpu || r->o.alloc ? 0 : r->o.freq,
 		      r->o.duration_ns, r->o.cmd || r->o.nr_pids);
+}
+
+/* --alloc: uprobes on the JVM's own libjvm.so, as its mount sees it. */
+static int attach_alloc(struct run *r)
+{
+	char path[4096], lib[4200];
+	uint32_t pid = r->o.pids[0];
+	int ret = hotspot__libjvm(pid, path, sizeof(path));
+
+	if (ret) {
+		fprintf(stderr, "mixprof: %u: no libjvm.so mapped (not a "
+				"HotSpot JVM?)\n",
+			pid);
+		return -ENOENT;
+	}
+	snprintf(lib, sizeof(lib), "/proc/%u/root%s", pid, path);
+	ret = sampler__attach_alloc(r->smp, r->tb.start_ns, pid, lib);
+	if (ret == -ENOENT)
+		fprintf(stderr,
+			"mixprof: %s: no AllocTracer hooks in its .symtab\n",
+			path);
+	return ret;
 }
 
 static int start(struct run *r)
@@ -584,7 +612,9 @@ static int start(struct run *r)
 	/* time starts when sampling does, not when loading did */
 	r->tb.start_ns = now_ns();
 	r->wall_start = time(NULL);
-	ret = sampler__attach(r->smp, r->tb.start_ns);
+	ret = r->o.alloc ? attach_alloc(r) : sampler__attach(r->smp, r->tb.start_ns);
+	if (ret == -ENOENT && r->o.alloc)
+		return ret; /* named by attach_alloc */
 	if (ret) {
 		if (ret == -EPERM || ret == -EACCES)
 			perm_error("CAP_PERFMON");
@@ -904,7 +934,13 @@ static void summary(struct run *r)
 	ss.frames_unknown += fs->frames_unknown;
 	if (r->pr && probe_summary(r, st, secs))
 		return;
-	if (r->o.off_cpu || r->o.wall)
+	if (r->o.alloc)
+		fprintf(stderr,
+			"mixprof: %" PRIu64 " allocation hook hits in %.1f s "
+			"(new TLABs and allocations outside them), %.1f MB "
+			"written; counts are bytes\n",
+			st[STAT_SAMPLES], secs, sliceout__total(r->out) / 1e6);
+	else if (r->o.off_cpu || r->o.wall)
 		offcpu_summary(r, st, secs);
 	else if (!r->pr)
 		fprintf(stderr,
@@ -1170,6 +1206,7 @@ static int setup_render(struct run *r)
 	    .montage = r->o.montage,
 	    .countname = r->o.off_cpu ? OFFCPU_COUNTNAME
 			 : r->o.wall	  ? WALL_COUNTNAME
+			 : r->o.alloc	  ? "bytes"
 					  : NULL,
 	    .blue = r->o.off_cpu,
 	};
@@ -1201,9 +1238,13 @@ static void setup_pprof(struct run *r)
 	    .type = r->o.nr_probes ? "calls"
 		    : r->o.off_cpu ? "off_cpu"
 		    : r->o.wall	   ? "wall"
+		    : r->o.alloc   ? "alloc_space"
 				   : "samples",
-	    .unit = r->o.off_cpu || r->o.wall ? "microseconds" : "count",
-	    .period_ns = r->o.nr_probes || r->o.off_cpu || r->o.wall
+	    .unit = r->o.alloc			? "bytes"
+		    : r->o.off_cpu || r->o.wall ? "microseconds"
+						: "count",
+	    .period_ns = r->o.nr_probes || r->o.off_cpu || r->o.wall ||
+				 r->o.alloc
 			     ? 0
 			     : 1000000000ULL / r->o.freq,
 	    .per_thread = r->o.per_thread,

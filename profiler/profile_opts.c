@@ -41,6 +41,7 @@ enum {
 	OPT_MIN_BLOCK,
 	OPT_MAX_BLOCK,
 	OPT_WALL,
+	OPT_ALLOC,
 };
 
 static const struct option long_opts[] = {
@@ -80,6 +81,7 @@ static const struct option long_opts[] = {
     {"min-block", required_argument, NULL, OPT_MIN_BLOCK},
     {"max-block", required_argument, NULL, OPT_MAX_BLOCK},
     {"wall", no_argument, NULL, OPT_WALL},
+    {"alloc", no_argument, NULL, OPT_ALLOC},
     {0},
 };
 
@@ -152,6 +154,9 @@ void profile_opts__usage(FILE *out, const char *prog)
 "      --wall               per thread, on-CPU samples (1 s / -F each) and\n"
 "                           off-CPU time (blocked or preempted) on one\n"
 "                           axis, counts = microseconds of wall time\n"
+"      --alloc              one JVM (-p): bytes allocated, by stack, the\n"
+"                           class as the leaf (libjvm's allocation hooks:\n"
+"                           each new TLAB and each allocation outside one)\n"
 "Rendering (self-contained files; any browser, offline):\n"
 "      --svg FILE           the run's flame graph, interactive SVG\n"
 "      --html FILE          the same as an HTML page (canvas, for big ones)\n"
@@ -438,6 +443,9 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 	case OPT_OFF_CPU:
 		o->off_cpu = true;
 		return 0;
+	case OPT_ALLOC:
+		o->alloc = true;
+		return 0;
 	case OPT_WALL:
 		o->wall = true;
 		o->per_thread = true; /* wall time is a thread's */
@@ -594,7 +602,12 @@ static int check_offcpu(struct profile_opts *o, char *err, size_t errlen)
 {
 	const char *bad = NULL;
 
-	if (o->wall && o->off_cpu)
+	if (o->alloc && (o->off_cpu || o->wall || o->nr_probes || o->freq_set ||
+			 o->kernel_only))
+		bad = "--alloc excludes --off-cpu, --wall, -e, -F and -K";
+	else if (o->alloc && o->nr_pids != 1)
+		bad = "--alloc profiles one running JVM: give one -p PID";
+	else if (o->wall && o->off_cpu)
 		bad = "--wall and --off-cpu exclude each other (--wall "
 		      "counts off-CPU time too)";
 	else if (o->wall &&

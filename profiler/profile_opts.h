@@ -67,6 +67,8 @@ struct profile_opts {
 	/* --wall: per thread, CPU samples weighing 1 s / freq and off-CPU
 	 * time (preemption included), all in microseconds */
 	bool wall;
+	/* --alloc: bytes allocated by stack and class, one JVM (-p) */
+	bool alloc;
 };
 
 /* Default slice of --montage without -i, and the heat map's bucket. */

@@ -1122,5 +1122,7 @@ int BPF_USDT(mixprof_entry, int site, int probe)
 
 /* --off-cpu: a sched_switch program on the same maps and walk */
 #include "offcpu.bpf.h"
+/* --alloc: uprobes on libjvm's allocation hooks, the same way */
+#include "alloc.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

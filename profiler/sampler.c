@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "alloc.h"
 #include "sampler_int.h"
 
 _Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
@@ -147,7 +148,10 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	bpf_program__set_autoload(skel->progs.mixprof_offcpu,
 				  cfg->off_cpu || cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_wall, cfg->wall);
-	if (cfg->off_cpu || cfg->wall)
+	bpf_program__set_autoload(skel->progs.mixprof_alloc_tlab, cfg->alloc);
+	bpf_program__set_autoload(skel->progs.mixprof_alloc_outside,
+				  cfg->alloc);
+	if (cfg->off_cpu || cfg->wall || cfg->alloc)
 		bpf_program__set_autoload(skel->progs.mixprof_sample, false);
 	verifier_stats(skel->progs.mixprof_sample, true);
 	ret = sampler_bpf__load(skel);
@@ -285,6 +289,34 @@ int sampler__attach_usdt(struct sampler *s, uint64_t start_ns, int pid,
 	s->skel->links.mixprof_entry = l; /* destroyed by the detach */
 	s->event = "jmap:method_entry";
 	return 0;
+}
+
+/* A uprobe of prog on sym in libjvm of pid, kept in *link. */
+static int alloc_probe(struct bpf_program *prog, struct bpf_link **link,
+		       int pid, const char *libjvm, const char *sym)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = sym);
+
+	*link = bpf_program__attach_uprobe_opts(prog, pid, libjvm, 0, &o);
+	return *link ? 0 : -errno;
+}
+
+int sampler__attach_alloc(struct sampler *s, uint64_t start_ns, int pid,
+			  const char *libjvm)
+{
+	int ret;
+
+	s->skel->bss->start_ns = start_ns;
+	ret = alloc_probe(s->skel->progs.mixprof_alloc_tlab,
+			  &s->skel->links.mixprof_alloc_tlab, pid, libjvm,
+			  ALLOC_SYM_NEW_TLAB);
+	if (!ret)
+		ret = alloc_probe(s->skel->progs.mixprof_alloc_outside,
+				  &s->skel->links.mixprof_alloc_outside, pid,
+				  libjvm, ALLOC_SYM_OUTSIDE);
+	if (!ret)
+		s->event = "libjvm AllocTracer";
+	return ret; /* links destroyed by the detach */
 }
 
 const char *sampler__event_name(const struct sampler *s)

@@ -659,6 +659,13 @@ static int find_libjvm(uint32_t pid, char *path, size_t cap, uint64_t *start)
 	return ret;
 }
 
+int hotspot__libjvm(uint32_t pid, char *path, size_t cap)
+{
+	uint64_t start;
+
+	return find_libjvm(pid, path, cap, &start);
+}
+
 /* Look the table variables up in the ELF's .dynsym; vaddr of PT_LOAD 0. */
 static int elf_lookup(int fd, uint64_t vals[HS_NR_SYMS], uint64_t *load0)
 {

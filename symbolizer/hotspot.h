@@ -191,6 +191,12 @@ int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 int hotspot__threads(struct hotspot *h, struct hotspot_thread *out, int cap);
 void hotspot__free(struct hotspot *h);
 
+/*
+ * The path (as pid sees it) of the libjvm.so pid maps, into path: 0,
+ * -ENOENT (none mapped) or -ESRCH.
+ */
+int hotspot__libjvm(uint32_t pid, char *path, size_t cap);
+
 /* ---- appended: what the compiled-code namer needs of a live JVM ---- */
 
 /* The reader of h's memory (process_vm_readv), valid while h lives. */

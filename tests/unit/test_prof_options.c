@@ -322,6 +322,12 @@ static void test_offcpu(void)
 	CHECK_INT(PARSE("--wall", "--off-cpu", "5"), -EINVAL);
 	CHECK_INT(PARSE("--wall", "--min-block", "10", "5"), -EINVAL);
 	CHECK_INT(PARSE("--wall", "--off-cpu-preempt", "5"), -EINVAL);
+	CHECK_INT(PARSE("--alloc", "-p", "7", "5"), 0);
+	CHECK(o.alloc && !o.user_only);
+	CHECK_INT(PARSE("--alloc", "5"), -EINVAL);
+	CHECK_INT(PARSE("--alloc", "-p", "7,8", "5"), -EINVAL);
+	CHECK_INT(PARSE("--alloc", "--off-cpu", "-p", "7", "5"), -EINVAL);
+	CHECK_INT(PARSE("--alloc", "-F", "99", "-p", "7", "5"), -EINVAL);
 }
 
 int main(void)
