@@ -380,8 +380,8 @@ static int names_grow(struct interp *in)
 static int java_class_name(const char *in, char *out, size_t cap)
 {
 	static const char prim[] = "BCDFIJSZ";
-	static const char *const pname[] = {"byte",  "char", "double",
-					    "float", "int",  "long",
+	static const char *const pname[] = {"byte",  "char",   "double",
+					    "float", "int",    "long",
 					    "short", "boolean"};
 	int dims = 0, n;
 	const char *p;
@@ -405,8 +405,7 @@ static int java_class_name(const char *in, char *out, size_t cap)
 	return n < 0 || (size_t)n >= cap ? -ENOSPC : n;
 }
 
-const char *interp__klass_name(struct interp *in, uint32_t pid,
-			       uint64_t klass)
+const char *interp__klass_name(struct interp *in, uint32_t pid, uint64_t klass)
 {
 	struct jvm *j = jvm_find(in, pid);
 	char sym[NAME_CAP], name[NAME_CAP + 32];
