@@ -376,35 +376,6 @@ static int names_grow(struct interp *in)
 	return 0;
 }
 
-/* A class's internal name ("[[I", "java/lang/String") to Java's. */
-static int java_class_name(const char *in, char *out, size_t cap)
-{
-	static const char prim[] = "BCDFIJSZ";
-	static const char *const pname[] = {"byte",  "char",   "double",
-					    "float", "int",    "long",
-					    "short", "boolean"};
-	int dims = 0, n;
-	const char *p;
-
-	while (in[dims] == '[')
-		dims++;
-	in += dims;
-	if (dims && *in == 'L') {
-		in++;
-		n = snprintf(out, cap, "%.*s", (int)strcspn(in, ";"), in);
-	} else if (dims && in[0] && !in[1] && (p = strchr(prim, in[0]))) {
-		n = snprintf(out, cap, "%s", pname[p - prim]);
-	} else {
-		n = snprintf(out, cap, "%s", in);
-	}
-	for (char *c = out; *c; c++)
-		if (*c == '/')
-			*c = '.';
-	while (dims-- > 0 && n >= 0 && (size_t)n + 2 < cap)
-		n += snprintf(out + n, cap - n, "[]");
-	return n < 0 || (size_t)n >= cap ? -ENOSPC : n;
-}
-
 const char *interp__klass_name(struct interp *in, uint32_t pid, uint64_t klass)
 {
 	struct jvm *j = jvm_find(in, pid);
@@ -421,7 +392,7 @@ const char *interp__klass_name(struct interp *in, uint32_t pid, uint64_t klass)
 				     sizeof(ksym)) ||
 	    hotspot__read_symbol(j->h, ksym, sym, sizeof(sym), NULL) < 0)
 		return NULL;
-	n = java_class_name(sym, name, sizeof(name));
+	n = hotspot__java_class_name(name, sizeof(name), sym);
 	return n < 0 ? NULL : strpool__intern(in->pool, name, n);
 }
 

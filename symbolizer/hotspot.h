@@ -162,6 +162,14 @@ int hotspot__symbol_hash(const struct hotspot_mem *m,
 int hotspot__frame_name(char *out, size_t cap, const char *klass,
 			const char *method);
 
+/*
+ * A class's internal name (a Klass's Symbol: "[[I", "[Ljava/lang/String;",
+ * "java/util/HashMap$Node") as Java writes it ("int[][]",
+ * "java.lang.String[]", "java.util.HashMap$Node"). The length written,
+ * or -ENOSPC.
+ */
+int hotspot__java_class_name(char *out, size_t cap, const char *in);
+
 /* One JVM process: libjvm.so found, its tables read. */
 struct hotspot;
 
