@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -414,6 +415,26 @@ static int names_rehash(struct interp *in, size_t cap)
 static int names_grow(struct interp *in)
 {
 	return names_rehash(in, in->names_cap ? in->names_cap * 2 : 1024);
+}
+
+const char *interp__klass_name(struct interp *in, uint32_t pid, uint64_t klass)
+{
+	struct jvm *j = jvm_find(in, pid);
+	char sym[NAME_CAP], name[NAME_CAP + 32];
+	const struct hotspot_layout *l;
+	uint64_t ksym;
+	int n;
+
+	if (!j || !j->h)
+		return NULL;
+	l = hotspot__layout(j->h);
+	if (hotspot__mem(j->h)->read(hotspot__mem(j->h)->ctx,
+				     klass + l->off_klass_name, &ksym,
+				     sizeof(ksym)) ||
+	    hotspot__read_symbol(j->h, ksym, sym, sizeof(sym), NULL) < 0)
+		return NULL;
+	n = hotspot__java_class_name(name, sizeof(name), sym);
+	return n < 0 ? NULL : strpool__intern(in->pool, name, n);
 }
 
 /*

@@ -75,6 +75,15 @@ bool interp__in_interpreter(const struct interp *in, uint32_t pid, uint64_t ip);
  */
 void interp__forget(struct interp *in, uint32_t pid);
 
+/*
+ * The Java name of the class at Klass* klass in JVM pid, read now
+ * ("byte[]", "java.lang.String[]", "java.util.HashMap$Node"), or NULL
+ * when pid is not a JVM we know or the memory does not hold a class.
+ * Lives until interp__free().
+ */
+const char *interp__klass_name(struct interp *in, uint32_t pid,
+			       uint64_t klass);
+
 struct interp_stats {
 	uint64_t jvms; /* processes whose interpreter is walked */
 	uint64_t misaligned; /* listed frames whose pc did not match */

@@ -23,6 +23,7 @@
 #include "agentpath.h"
 #include "common/safefile.h"
 #include "cpus.h"
+#include "hotspot.h"
 #include "jvmkids.h"
 #include "jvmprep.h"
 #include "ksymbpf.h"
@@ -41,6 +42,9 @@
 #include "status.h"
 #include "targets.h"
 
+/* what an --off-cpu count is, in graphs and tooltips */
+#define OFFCPU_COUNTNAME "us off-CPU"
+#define WALL_COUNTNAME "us wall"
 #define TICK_MS 100
 #define DRAIN_TICKS 2 /* a profile reads the counts every other tick */
 /*
@@ -401,6 +405,12 @@ static int setup_bpf(struct run *r)
 	    .kernel = !r->o.user_only,
 	    .no_interp = getenv("MIXPROF_NO_INTERP") != NULL,
 	    .usdt = r->o.nr_probes > 0,
+	    .off_cpu = r->o.off_cpu,
+	    .off_cpu_preempt = r->o.off_cpu_preempt,
+	    .wall = r->o.wall,
+	    .alloc = r->o.alloc,
+	    .min_block_ns = r->o.min_block_ns,
+	    .max_block_ns = r->o.max_block_ns,
 	    .cpus = r->cpus,
 	    .nr_cpus = r->nr_cpus,
 	};
@@ -600,8 +610,34 @@ static void say_start(struct run *r)
 		snprintf(what, sizeof(what), "the whole host (%d CPUs)",
 			 r->nr_cpus);
 	}
-	status__start(&r->status, what, r->o.freq, r->o.duration_ns,
-		      r->o.cmd || r->o.nr_pids);
+	if (r->o.off_cpu || r->o.alloc)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what),
+			 r->o.off_cpu ? " off-CPU time" : " allocations");
+	status__start(&r->status, what,
+		      r->o.off_cpu || r->o.alloc ? 0 : r->o.freq,
+		      r->o.duration_ns, r->o.cmd || r->o.nr_pids);
+}
+
+/* --alloc: uprobes on the JVM's own libjvm.so, as its mount sees it. */
+static int attach_alloc(struct run *r)
+{
+	char path[4096], lib[4200];
+	uint32_t pid = r->o.pids[0];
+	int ret = hotspot__libjvm(pid, path, sizeof(path));
+
+	if (ret) {
+		fprintf(stderr, "mixprof: %u: no libjvm.so mapped (not a "
+				"HotSpot JVM?)\n",
+			pid);
+		return -ENOENT;
+	}
+	snprintf(lib, sizeof(lib), "/proc/%u/root%s", pid, path);
+	ret = sampler__attach_alloc(r->smp, r->tb.start_ns, pid, lib);
+	if (ret == -ENOENT)
+		fprintf(stderr,
+			"mixprof: %s: no AllocTracer hooks in its .symtab\n",
+			path);
+	return ret;
 }
 
 static int start(struct run *r)
@@ -622,7 +658,9 @@ static int start(struct run *r)
 	/* time starts when sampling does, not when loading did */
 	r->tb.start_ns = now_ns();
 	r->wall_start = time(NULL);
-	ret = sampler__attach(r->smp, r->tb.start_ns);
+	ret = r->o.alloc ? attach_alloc(r) : sampler__attach(r->smp, r->tb.start_ns);
+	if (ret == -ENOENT && r->o.alloc)
+		return ret; /* named by attach_alloc */
 	if (ret) {
 		if (ret == -EPERM || ret == -EACCES)
 			perm_error("CAP_PERFMON");
@@ -821,6 +859,38 @@ static bool probe_summary(struct run *r, const uint64_t *st, double secs)
 	return false; /* the rest as for samples */
 }
 
+/* Which switches out count as off-CPU time. */
+static const char *offcpu_states(const struct run *r)
+{
+	if (r->o.wall)
+		return "on-CPU samples of 1 s / -F, off-CPU blocked and "
+		       "preempted";
+	return r->o.off_cpu_preempt ? "blocked and preempted"
+				    : "blocked only, not preempted";
+}
+
+/* --off-cpu: the counts are microseconds, from switches, not samples. */
+static void offcpu_summary(struct run *r, const uint64_t *st, double secs)
+{
+	fprintf(stderr,
+		"mixprof: %" PRIu64 " %s in %.1f s (%s, %s), %.3f s %s "
+		"written; counts are microseconds of %s time\n",
+		st[STAT_SAMPLES],
+		r->o.wall ? "samples and switches out" : "switches out", secs,
+		sampler__event_name(r->smp), offcpu_states(r),
+		sliceout__total(r->out) / 1e6,
+		r->o.wall ? "of thread time" : "off-CPU",
+		r->o.wall ? "wall-clock" : "off-CPU");
+	fprintf(stderr, "mixprof:   (below, a \"sample\" is a microsecond)\n");
+	if (r->o.min_block_ns || r->o.max_block_ns)
+		fprintf(stderr,
+			"mixprof:   blocks of %" PRIu64 " us to %s%" PRIu64
+			" us only\n",
+			r->o.min_block_ns / 1000,
+			r->o.max_block_ns ? "" : "(no bound) ",
+			r->o.max_block_ns / 1000);
+}
+
 /*
  * Stacks lost: to a full stack map (the option fixes it), or for want of
  * kernel memory at sample time (the maps are not preallocated; nothing
@@ -994,7 +1064,15 @@ static void summary(struct run *r)
 	ss.frames_unknown += fs->frames_unknown;
 	if (r->pr && probe_summary(r, st, secs))
 		return;
-	if (!r->pr)
+	if (r->o.alloc)
+		fprintf(stderr,
+			"mixprof: %" PRIu64 " allocation hook hits in %.1f s "
+			"(new TLABs and allocations outside them), %.1f MB "
+			"written; counts are bytes\n",
+			st[STAT_SAMPLES], secs, sliceout__total(r->out) / 1e6);
+	else if (r->o.off_cpu || r->o.wall)
+		offcpu_summary(r, st, secs);
+	else if (!r->pr)
 		fprintf(stderr,
 			"mixprof: %" PRIu64 " samples in %.1f s (%s, %" PRIu64
 			" Hz, %d CPUs), %" PRIu64 " written%s\n",
@@ -1111,6 +1189,12 @@ static int render(struct run *r)
 			 (r->end_ns - r->tb.start_ns) / 1e9,
 			 sliceout__total(r->out), r->o.probes[0],
 			 r->o.nr_probes > 1 ? ", ..." : "");
+	else if (r->o.off_cpu || r->o.wall)
+		snprintf(sub, sizeof(sub), "%s%.1f s, %.1f ms %s (%s)", when,
+			 (r->end_ns - r->tb.start_ns) / 1e9,
+			 sliceout__total(r->out) / 1e3,
+			 r->o.wall ? "of thread time" : "off-CPU",
+			 offcpu_states(r));
 	else
 		snprintf(sub, sizeof(sub),
 			 "%s%.1f s at %" PRIu64 " Hz, %" PRIu64 " samples",
@@ -1258,6 +1342,11 @@ static int setup_render(struct run *r)
 	    .html = r->o.html,
 	    .heatmap = r->o.heatmap,
 	    .montage = r->o.montage,
+	    .countname = r->o.off_cpu ? OFFCPU_COUNTNAME
+			 : r->o.wall	  ? WALL_COUNTNAME
+			 : r->o.alloc	  ? "bytes"
+					  : NULL,
+	    .blue = r->o.off_cpu,
 	};
 
 	if (!rc.svg && !rc.html && !rc.heatmap && !rc.montage)
@@ -1284,9 +1373,18 @@ static int setup_table(struct run *r)
 static void setup_pprof(struct run *r)
 {
 	struct pprof_meta m = {
-	    .type = r->o.nr_probes ? "calls" : "samples",
-	    .unit = "count",
-	    .period_ns = r->o.nr_probes ? 0 : 1000000000ULL / r->o.freq,
+	    .type = r->o.nr_probes ? "calls"
+		    : r->o.off_cpu ? "off_cpu"
+		    : r->o.wall	   ? "wall"
+		    : r->o.alloc   ? "alloc_space"
+				   : "samples",
+	    .unit = r->o.alloc			? "bytes"
+		    : r->o.off_cpu || r->o.wall ? "microseconds"
+						: "count",
+	    .period_ns = r->o.nr_probes || r->o.off_cpu || r->o.wall ||
+				 r->o.alloc
+			     ? 0
+			     : 1000000000ULL / r->o.freq,
 	    .per_thread = r->o.per_thread,
 	};
 
@@ -1397,6 +1495,11 @@ int profile_cmd(int argc, char **argv)
 
 	ret = profile_opts__parse(&r.o, argc, argv, err, sizeof(err));
 	if (ret == OPTS_HELP) {
+		/* one write: `mixprof -h | grep -q` must not see EPIPE when
+		 * the text is longer than a pipe's default stdio buffer */
+		static char buf[1 << 16];
+
+		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 		profile_opts__usage(stdout, "mixprof");
 		return EXIT_PROF_OK;
 	}

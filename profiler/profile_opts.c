@@ -36,6 +36,12 @@ enum {
 	OPT_TID,
 	OPT_THREAD,
 	OPT_QUIET,
+	OPT_OFF_CPU,
+	OPT_OFF_CPU_PREEMPT,
+	OPT_MIN_BLOCK,
+	OPT_MAX_BLOCK,
+	OPT_WALL,
+	OPT_ALLOC,
 };
 
 static const struct option long_opts[] = {
@@ -70,6 +76,12 @@ static const struct option long_opts[] = {
     {"event", required_argument, NULL, 'e'},
     {"count", no_argument, NULL, OPT_COUNT},
     {"help", no_argument, NULL, OPT_HELP},
+    {"off-cpu", no_argument, NULL, OPT_OFF_CPU},
+    {"off-cpu-preempt", no_argument, NULL, OPT_OFF_CPU_PREEMPT},
+    {"min-block", required_argument, NULL, OPT_MIN_BLOCK},
+    {"max-block", required_argument, NULL, OPT_MAX_BLOCK},
+    {"wall", no_argument, NULL, OPT_WALL},
+    {"alloc", no_argument, NULL, OPT_ALLOC},
     {0},
 };
 
@@ -133,6 +145,20 @@ void profile_opts__usage(FILE *out, const char *prog)
 "                           CALLS_PER_S, biggest first\n"
 "  -v, --verbose            libbpf and debug messages on stderr\n"
 "  -h, --help               this text (also: mixprof help [COMMAND])\n"
+"Off-CPU time (instead of CPU sampling):\n"
+"      --off-cpu            at each switch out of a target thread that\n"
+"                           blocks (sleep, lock, I/O: not runnable), its\n"
+"                           user and kernel stacks; counts = microseconds\n"
+"                           until it runs again (blue graphs, in ms)\n"
+"      --off-cpu-preempt    count involuntary switches (runnable) too\n"
+"      --min-block US       only blocks of at least US microseconds\n"
+"      --max-block US       only blocks of at most US microseconds\n"
+"      --wall               per thread, on-CPU samples (1 s / -F each) and\n"
+"                           off-CPU time (blocked or preempted) on one\n"
+"                           axis, counts = microseconds of wall time\n"
+"      --alloc              one JVM (-p): bytes allocated, by stack, the\n"
+"                           class as the leaf (libjvm's allocation hooks:\n"
+"                           each new TLAB and each allocation outside one)\n"
 "Rendering (self-contained files; any browser, offline):\n"
 "      --svg FILE           the run's flame graph, interactive SVG\n"
 "      --html FILE          the same as an HTML page (canvas, for big ones)\n"
@@ -418,6 +444,27 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 		return 0;
 	case OPT_HELP:
 		return OPTS_HELP;
+	case OPT_OFF_CPU:
+		o->off_cpu = true;
+		return 0;
+	case OPT_ALLOC:
+		o->alloc = true;
+		return 0;
+	case OPT_WALL:
+		o->wall = true;
+		o->per_thread = true; /* wall time is a thread's */
+		return 0;
+	case OPT_OFF_CPU_PREEMPT:
+		o->off_cpu_preempt = true;
+		return 0;
+	case OPT_MIN_BLOCK:
+	case OPT_MAX_BLOCK:
+		if (parse_u64(optarg, 1, UINT64_MAX / 1000, &v))
+			BAD(c == OPT_MIN_BLOCK ? "--min-block" : "--max-block",
+			    "microseconds >= 1");
+		*(c == OPT_MIN_BLOCK ? &o->min_block_ns : &o->max_block_ns) =
+		    v * 1000;
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -554,6 +601,41 @@ static int check_probes(struct profile_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* --off-cpu's own options need it; it counts time, not samples or calls. */
+static int check_offcpu(struct profile_opts *o, char *err, size_t errlen)
+{
+	const char *bad = NULL;
+
+	if (o->alloc && (o->off_cpu || o->wall || o->nr_probes || o->freq_set ||
+			 o->kernel_only))
+		bad = "--alloc excludes --off-cpu, --wall, -e, -F and -K";
+	else if (o->alloc && o->nr_pids != 1)
+		bad = "--alloc profiles one running JVM: give one -p PID";
+	else if (o->wall && o->off_cpu)
+		bad = "--wall and --off-cpu exclude each other (--wall "
+		      "counts off-CPU time too)";
+	else if (o->wall &&
+		 (o->off_cpu_preempt || o->min_block_ns || o->max_block_ns))
+		bad = "--wall counts every off-CPU moment: leave out "
+		      "--off-cpu-preempt, --min-block and --max-block";
+	else if (!o->off_cpu && !o->wall &&
+		 (o->off_cpu_preempt || o->min_block_ns || o->max_block_ns))
+		bad = "--off-cpu-preempt, --min-block and --max-block need "
+		      "--off-cpu";
+	else if ((o->off_cpu || o->wall) && o->nr_probes)
+		bad = "--off-cpu and --wall exclude -e";
+	else if (o->off_cpu && o->freq_set)
+		bad = "-F does not apply to --off-cpu (it measures blocked "
+		      "time, it does not sample)";
+	else if (o->max_block_ns && o->min_block_ns > o->max_block_ns)
+		bad = "--min-block is above --max-block";
+	if (bad) {
+		snprintf(err, errlen, "%s", bad);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Duration, launch command, and the checks between options. */
 /* The checks that take the whole command line; dur the duration or NULL. */
 static int parse_rest(struct profile_opts *o, const char *dur,
@@ -578,7 +660,7 @@ static int parse_rest(struct profile_opts *o, const char *dur,
 		snprintf(err, errlen, "-p and a command exclude each other");
 		return -EINVAL;
 	}
-	if (check_probes(o, err, errlen))
+	if (check_probes(o, err, errlen) || check_offcpu(o, err, errlen))
 		return -EINVAL;
 	return check_render(o, bucket_ms, err, errlen);
 }

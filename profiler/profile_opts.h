@@ -60,6 +60,15 @@ struct profile_opts {
 	int nr_probes;
 	bool count; /* --count: a table, no stacks */
 	bool freq_set; /* -F was given */
+	/* --off-cpu: blocked time (us) at each switch out, not samples */
+	bool off_cpu;
+	bool off_cpu_preempt; /* --off-cpu-preempt: runnable switches too */
+	uint64_t min_block_ns, max_block_ns; /* --min/max-block; 0: none */
+	/* --wall: per thread, CPU samples weighing 1 s / freq and off-CPU
+	 * time (preemption included), all in microseconds */
+	bool wall;
+	/* --alloc: bytes allocated by stack and class, one JVM (-p) */
+	bool alloc;
 };
 
 /* Default slice of --montage without -i, and the heat map's bucket. */

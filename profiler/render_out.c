@@ -217,6 +217,10 @@ int renderout__finish(struct renderout *ro, const char *title,
 	fg_opts__init(&o);
 	o.title = title;
 	o.subtitle = subtitle;
+	if (ro->cfg.countname)
+		o.countname = ro->cfg.countname;
+	if (ro->cfg.blue)
+		o.scheme = FG_SCHEME_IO;
 	if (ro->svg && (ret = put_graph(ro, &ro->svg, ro->cfg.svg, &o, false)))
 		err = err ? err : ret;
 	if (ro->html &&

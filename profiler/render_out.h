@@ -23,6 +23,9 @@ struct render_cfg {
 	const char *svg, *html; /* whole-run graph files, or NULL */
 	const char *heatmap; /* directory (created), or NULL */
 	const char *montage; /* slice directory, or NULL */
+	const char *countname; /* what a count is ("us off-CPU"); NULL:
+				* samples */
+	bool blue; /* off-CPU graphs' palette (flamegraph.pl --color=io) */
 };
 
 struct renderout;

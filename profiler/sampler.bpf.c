@@ -1120,4 +1120,9 @@ int BPF_USDT(mixprof_entry, int site, int probe)
 	return 0;
 }
 
+/* --off-cpu: a sched_switch program on the same maps and walk */
+#include "offcpu.bpf.h"
+/* --alloc: uprobes on libjvm's allocation hooks, the same way */
+#include "alloc.bpf.h"
+
 char LICENSE[] SEC("license") = "GPL";

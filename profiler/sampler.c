@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "alloc.h"
 #include "sampler_int.h"
 
 _Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
@@ -130,13 +131,28 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	skel->rodata->kernel_stacks = cfg->kernel;
 	skel->rodata->interp_walk = cfg->user && !cfg->no_interp;
 	skel->rodata->unwind_mode = cfg->unwind_mode;
+	skel->rodata->offcpu_min_ns = cfg->min_block_ns;
+	skel->rodata->offcpu_max_ns =
+	    cfg->max_block_ns ? cfg->max_block_ns : ~0ULL;
+	skel->rodata->offcpu_preempt = cfg->off_cpu_preempt || cfg->wall;
+	if (cfg->freq)
+		skel->rodata->wall_sample_us = 1000000 / cfg->freq;
 	ret = size_maps(skel, cfg);
 	if (ret)
 		goto fail;
-	/* a probe run has no perf events; a sampling run no USDT */
+	/* a probe run has no perf events; a sampling run no USDT; only an
+	 * off-CPU run hooks the scheduler (and pays for the kernel's BTF) */
 	bpf_program__set_autoload(cfg->usdt ? skel->progs.mixprof_sample
 					    : skel->progs.mixprof_entry,
 				  false);
+	bpf_program__set_autoload(skel->progs.mixprof_offcpu,
+				  cfg->off_cpu || cfg->wall);
+	bpf_program__set_autoload(skel->progs.mixprof_wall, cfg->wall);
+	bpf_program__set_autoload(skel->progs.mixprof_alloc_tlab, cfg->alloc);
+	bpf_program__set_autoload(skel->progs.mixprof_alloc_outside,
+				  cfg->alloc);
+	if (cfg->off_cpu || cfg->wall || cfg->alloc)
+		bpf_program__set_autoload(skel->progs.mixprof_sample, false);
 	verifier_stats(skel->progs.mixprof_sample, true);
 	ret = sampler_bpf__load(skel);
 	verifier_stats(skel->progs.mixprof_sample, false);
@@ -156,6 +172,8 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	s->nr_cpus = cfg->nr_cpus;
 	s->cpus = cfg->cpus;
 	s->freq = cfg->freq;
+	s->off_cpu = cfg->off_cpu || cfg->wall;
+	s->wall = cfg->wall;
 	s->filter = cfg->filter_pids;
 	s->interp = cfg->user && !cfg->no_interp;
 	for (int i = 0; i < s->nr_cpus; i++)
@@ -200,12 +218,29 @@ static int open_event(int cpu, uint64_t freq, bool hw)
 		       PERF_FLAG_FD_CLOEXEC);
 }
 
+/* --off-cpu: the sched_switch program instead of perf events. */
+static int attach_offcpu(struct sampler *s)
+{
+	struct bpf_link *l = bpf_program__attach(s->skel->progs.mixprof_offcpu);
+
+	if (!l)
+		return -errno;
+	s->skel->links.mixprof_offcpu = l; /* destroyed by the detach */
+	s->event = "sched_switch";
+	return 0;
+}
+
 int sampler__attach(struct sampler *s, uint64_t start_ns)
 {
-	bool hw = true;
+	/* --wall: a timer's samples stand for exactly 1 s / freq each */
+	bool hw = !s->wall;
 	int i, fd;
 
 	s->skel->bss->start_ns = start_ns;
+	if (s->off_cpu && attach_offcpu(s))
+		return -errno;
+	if (s->off_cpu && !s->wall)
+		goto fork;
 	for (i = 0; i < s->nr_cpus; i++) {
 		fd = open_event(s->cpus[i], s->freq, hw);
 		if (fd < 0 && hw && i == 0 &&
@@ -222,13 +257,19 @@ int sampler__attach(struct sampler *s, uint64_t start_ns)
 		}
 		s->fds[i] = fd;
 		s->links[i] = bpf_program__attach_perf_event(
-		    s->skel->progs.mixprof_sample, fd);
+		    s->wall ? s->skel->progs.mixprof_wall
+			    : s->skel->progs.mixprof_sample,
+		    fd);
 		if (!s->links[i]) {
 			s->links[i] = NULL;
 			return -errno;
 		}
 	}
-	s->event = hw ? "cycles" : "cpu-clock";
+	s->event = s->wall ? (hw ? "cycles + sched_switch"
+				 : "cpu-clock + sched_switch")
+		   : hw	   ? "cycles"
+			   : "cpu-clock";
+fork:
 	if (s->fork && fork_bpf__attach(s->fork))
 		return -errno;
 	return 0;
@@ -248,6 +289,34 @@ int sampler__attach_usdt(struct sampler *s, uint64_t start_ns, int pid,
 	s->skel->links.mixprof_entry = l; /* destroyed by the detach */
 	s->event = "jmap:method_entry";
 	return 0;
+}
+
+/* A uprobe of prog on sym in libjvm of pid, kept in *link. */
+static int alloc_probe(struct bpf_program *prog, struct bpf_link **link,
+		       int pid, const char *libjvm, const char *sym)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = sym);
+
+	*link = bpf_program__attach_uprobe_opts(prog, pid, libjvm, 0, &o);
+	return *link ? 0 : -errno;
+}
+
+int sampler__attach_alloc(struct sampler *s, uint64_t start_ns, int pid,
+			  const char *libjvm)
+{
+	int ret;
+
+	s->skel->bss->start_ns = start_ns;
+	ret = alloc_probe(s->skel->progs.mixprof_alloc_tlab,
+			  &s->skel->links.mixprof_alloc_tlab, pid, libjvm,
+			  ALLOC_SYM_NEW_TLAB);
+	if (!ret)
+		ret = alloc_probe(s->skel->progs.mixprof_alloc_outside,
+				  &s->skel->links.mixprof_alloc_outside, pid,
+				  libjvm, ALLOC_SYM_OUTSIDE);
+	if (!ret)
+		s->event = "libjvm AllocTracer";
+	return ret; /* links destroyed by the detach */
 }
 
 const char *sampler__event_name(const struct sampler *s)

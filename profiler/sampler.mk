@@ -27,7 +27,7 @@ $(BUILD)/profiler/vmlinux.h:
 	$(Q)mv $@.tmp $@
 
 $(BUILD)/profiler/%.bpf.o: profiler/%.bpf.c profiler/sampler.h \
-		profiler/ksym.h profiler/targets.bpf.h $(BUILD)/profiler/vmlinux.h
+		profiler/ksym.h profiler/targets.bpf.h profiler/offcpu.bpf.h profiler/alloc.bpf.h profiler/alloc.h $(BUILD)/profiler/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(PROF_BPF_CFLAGS) -c $< -o $@
 

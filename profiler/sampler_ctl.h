@@ -27,6 +27,15 @@ struct sampler_cfg {
 	uint32_t unwind_mode; /* enum unwind_mode (sampler.h) */
 	bool usdt; /* a probe run: sampler__attach_usdt, no perf events */
 	uint32_t interp_size; /* interp map entries; 0: 4096 */
+	/* --off-cpu: no perf events; at each sched_switch of a target that
+	 * blocks, count its blocked time in microseconds (offcpu.bpf.h) */
+	bool off_cpu;
+	bool off_cpu_preempt; /* runnable (preempted) switches count too */
+	/* --wall: off_cpu (with off_cpu_preempt) and perf events at freq
+	 * whose samples count 1 s / freq in microseconds */
+	bool wall;
+	bool alloc; /* --alloc: sampler__attach_alloc, no perf events */
+	uint64_t min_block_ns, max_block_ns; /* 0: no bound */
 	const int *cpus;
 	int nr_cpus;
 };
@@ -55,7 +64,16 @@ int sampler__attach(struct sampler *s, uint64_t start_ns);
 int sampler__attach_usdt(struct sampler *s, uint64_t start_ns, int pid,
 			 const char *path, const char *provider,
 			 const char *name);
-/* "cycles", "cpu-clock" or "jmap:method_entry" once attached. */
+/*
+ * --alloc (cfg.alloc): count the bytes process pid allocates, by stack
+ * and class (alloc.h), through uprobes on libjvm (its path as the host
+ * sees it), with bucket 0 starting at start_ns. Undone by
+ * sampler__detach. 0 or negative errno (-ENOENT: no such hook).
+ */
+int sampler__attach_alloc(struct sampler *s, uint64_t start_ns, int pid,
+			  const char *libjvm);
+/* "cycles", "cpu-clock", "sched_switch" or "jmap:method_entry" once
+ * attached. */
 const char *sampler__event_name(const struct sampler *s);
 /* Stop sampling: close the perf events and the fork hook. */
 void sampler__detach(struct sampler *s);

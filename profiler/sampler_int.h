@@ -27,6 +27,8 @@ struct sampler {
 	uint32_t depth;
 	bool filter;
 	bool interp; /* walking interpreted frames */
+	bool off_cpu; /* sched_switch (counts: us) */
+	bool wall; /* and perf events with mixprof_wall */
 	const char *event;
 	/* the drain (drain.c) */
 	struct ring_buffer *rb; /* new_keys */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alloc.h"
 #include "stackfold.h"
 
 #define MAX_INLINE 64 /* frames one address may expand to */
@@ -279,6 +280,15 @@ static int push_callers(struct stackfold *sf, const struct sample_key *k, int n,
 	return ret ?: fold_line__append(&sf->line, sf->part.buf, sf->part.len);
 }
 
+/* --alloc's leaf: the allocated class (alloc.h), named from the JVM. */
+static int push_klass(struct stackfold *sf, uint32_t pid, uint64_t klass)
+{
+	const char *name =
+	    sf->interp ? interp__klass_name(sf->interp, pid, klass) : NULL;
+
+	return fold_line__push_name(&sf->line, name ? name : "[unknown class]");
+}
+
 /*
  * Append one side of k (n frames; user or kernel) to the line, and count
  * its interpreted frames for count samples.
@@ -291,6 +301,8 @@ static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
 
 	if (user && sf->interp)
 		interp__names(sf->interp, k, sf->uips, n, sf->inames);
+	if (!user && n == 1 && ALLOC_IS_KLASS(sf->kips[0]))
+		return push_klass(sf, k->pid, ALLOC_KLASS_OF(sf->kips[0]));
 	if (n > 1)
 		ret = push_callers(sf, k, n, when_ns, user, &c);
 	if (!ret)

@@ -27,7 +27,11 @@ void status__start(struct status *s, const char *what, uint64_t hz,
 {
 	if (s->quiet)
 		return;
-	fprintf(s->out, "mixprof: profiling %s at %" PRIu64 " Hz ", what, hz);
+	if (hz)
+		fprintf(s->out, "mixprof: profiling %s at %" PRIu64 " Hz ",
+			what, hz);
+	else /* --off-cpu, --alloc: what says what is counted */
+		fprintf(s->out, "mixprof: profiling %s ", what);
 	if (duration_ns) {
 		fputs("for ", s->out);
 		put_duration(s->out, duration_ns);

@@ -24,7 +24,8 @@ struct status {
 /* live: redraw a status line (out is a terminal). */
 void status__init(struct status *s, FILE *out, bool quiet, bool live);
 /*
- * The start line: what (e.g. "java (pid 1234)"), Hz, the duration (0:
+ * The start line: what (e.g. "java (pid 1234)"), Hz (0: not sampling),
+ * the duration (0:
  * until the target ends or Ctrl-C; ends_alone: a target that can end).
  */
 void status__start(struct status *s, const char *what, uint64_t hz,

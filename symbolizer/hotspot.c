@@ -659,6 +659,43 @@ static int find_libjvm(uint32_t pid, char *path, size_t cap, uint64_t *start)
 	return ret;
 }
 
+int hotspot__java_class_name(char *out, size_t cap, const char *in)
+{
+	static const char prim[] = "BCDFIJSZ";
+	static const char *const pname[] = {"byte",  "char",   "double",
+					    "float", "int",    "long",
+					    "short", "boolean"};
+	int dims = 0, n;
+	const char *p;
+
+	while (in[dims] == '[')
+		dims++;
+	in += dims;
+	if (dims && *in == 'L') {
+		in++;
+		n = snprintf(out, cap, "%.*s", (int)strcspn(in, ";"), in);
+	} else if (dims && in[0] && !in[1] && (p = strchr(prim, in[0]))) {
+		n = snprintf(out, cap, "%s", pname[p - prim]);
+	} else {
+		n = snprintf(out, cap, "%s", in);
+	}
+	for (char *c = out; *c; c++)
+		if (*c == '/')
+			*c = '.';
+	if (n < 0 || (size_t)n + 2 * dims >= cap)
+		return -ENOSPC; /* never a shortened name */
+	while (dims-- > 0)
+		n += snprintf(out + n, cap - n, "[]");
+	return n;
+}
+
+int hotspot__libjvm(uint32_t pid, char *path, size_t cap)
+{
+	uint64_t start;
+
+	return find_libjvm(pid, path, cap, &start);
+}
+
 /* Look the table variables up in the ELF's .dynsym; vaddr of PT_LOAD 0. */
 static int elf_lookup(int fd, uint64_t vals[HS_NR_SYMS], uint64_t *load0)
 {

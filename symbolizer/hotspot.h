@@ -162,6 +162,14 @@ int hotspot__symbol_hash(const struct hotspot_mem *m,
 int hotspot__frame_name(char *out, size_t cap, const char *klass,
 			const char *method);
 
+/*
+ * A class's internal name (a Klass's Symbol: "[[I", "[Ljava/lang/String;",
+ * "java/util/HashMap$Node") as Java writes it ("int[][]",
+ * "java.lang.String[]", "java.util.HashMap$Node"). The length written,
+ * or -ENOSPC.
+ */
+int hotspot__java_class_name(char *out, size_t cap, const char *in);
+
 /* One JVM process: libjvm.so found, its tables read. */
 struct hotspot;
 
@@ -190,6 +198,12 @@ int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 /* hotspot__threads_read() on this JVM. */
 int hotspot__threads(struct hotspot *h, struct hotspot_thread *out, int cap);
 void hotspot__free(struct hotspot *h);
+
+/*
+ * The path (as pid sees it) of the libjvm.so pid maps, into path: 0,
+ * -ENOENT (none mapped) or -ESRCH.
+ */
+int hotspot__libjvm(uint32_t pid, char *path, size_t cap);
 
 /* ---- appended: what the compiled-code namer needs of a live JVM ---- */
 

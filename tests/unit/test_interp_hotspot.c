@@ -372,6 +372,26 @@ static void test_names(void)
 	CHECK_INT(hotspot__frame_name(out, 8, "p/Long", "method"), -ENOSPC);
 }
 
+/* Klass names as --alloc's leaf shows them */
+static void test_class_names(void)
+{
+	char out[64];
+
+	CHECK_INT(hotspot__java_class_name(out, sizeof(out), "[B"), 6);
+	CHECK_STR(out, "byte[]");
+	hotspot__java_class_name(out, sizeof(out), "[[J");
+	CHECK_STR(out, "long[][]");
+	hotspot__java_class_name(out, sizeof(out), "[Ljava/lang/String;");
+	CHECK_STR(out, "java.lang.String[]");
+	hotspot__java_class_name(out, sizeof(out), "java/util/HashMap$Node");
+	CHECK_STR(out, "java.util.HashMap$Node");
+	hotspot__java_class_name(out, sizeof(out), "[Z");
+	CHECK_STR(out, "boolean[]");
+	CHECK_INT(hotspot__java_class_name(out, 4, "java/lang/Object"),
+		  -ENOSPC);
+	CHECK_INT(hotspot__java_class_name(out, 8, "[[[[[[I"), -ENOSPC);
+}
+
 int main(void)
 {
 	test_layout();
@@ -379,6 +399,7 @@ int main(void)
 	test_symbol();
 	test_symbol_hash();
 	test_names();
+	test_class_names();
 	printf("%d checks, %d failed\n", check_count, check_failed);
 	return check_failed != 0;
 }

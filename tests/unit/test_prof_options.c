@@ -305,11 +305,45 @@ static void test_habits(void)
 	CHECK_INT(PARSE("--format", "pprof", "--montage", "d", "5"), -EINVAL);
 }
 
+/* --off-cpu and its bounds; what excludes it */
+static void test_offcpu(void)
+{
+	CHECK_INT(PARSE("--off-cpu", "--min-block", "100", "--max-block",
+			"2000", "-p", "1", "5"),
+		  0);
+	CHECK(o.off_cpu && !o.off_cpu_preempt);
+	CHECK_INT(o.min_block_ns, 100000);
+	CHECK_INT(o.max_block_ns, 2000000);
+	CHECK_INT(PARSE("--off-cpu", "--off-cpu-preempt", "5"), 0);
+	CHECK(o.off_cpu_preempt);
+	CHECK_INT(PARSE("--min-block", "100", "5"), -EINVAL);
+	CHECK_INT(PARSE("--off-cpu", "--min-block", "0", "5"), -EINVAL);
+	CHECK_INT(PARSE("--off-cpu", "--min-block", "x", "5"), -EINVAL);
+	CHECK_INT(PARSE("--off-cpu", "--min-block", "9", "--max-block", "8",
+			"5"),
+		  -EINVAL);
+	CHECK_INT(PARSE("--off-cpu", "-F", "99", "5"), -EINVAL);
+	CHECK_INT(PARSE("--off-cpu", "-p", "1", "-e", "java:A.b", "5"),
+		  -EINVAL);
+	CHECK_INT(PARSE("--wall", "-F", "499", "5"), 0);
+	CHECK(o.wall && o.per_thread && o.freq == 499 && !o.off_cpu);
+	CHECK_INT(PARSE("--wall", "--off-cpu", "5"), -EINVAL);
+	CHECK_INT(PARSE("--wall", "--min-block", "10", "5"), -EINVAL);
+	CHECK_INT(PARSE("--wall", "--off-cpu-preempt", "5"), -EINVAL);
+	CHECK_INT(PARSE("--alloc", "-p", "7", "5"), 0);
+	CHECK(o.alloc && !o.user_only);
+	CHECK_INT(PARSE("--alloc", "5"), -EINVAL);
+	CHECK_INT(PARSE("--alloc", "-p", "7,8", "5"), -EINVAL);
+	CHECK_INT(PARSE("--alloc", "--off-cpu", "-p", "7", "5"), -EINVAL);
+	CHECK_INT(PARSE("--alloc", "-F", "99", "-p", "7", "5"), -EINVAL);
+}
+
 int main(void)
 {
 	test_defaults();
 	test_habits();
 	test_examples();
+	test_offcpu();
 	test_errors();
 	test_slices_buckets();
 	test_render();

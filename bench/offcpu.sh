@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The cost of --off-cpu's sched_switch hook under a context-switch storm
+# of our own (two processes ping-ponging a byte over two pipes):
+#  - BPF run time per switch (run_time_ns / run_cnt of mixprof_offcpu,
+#    kernel.bpf_stats_enabled switched on for the run and restored after)
+#    when the storm is not a target (-p of an idle process), and when it
+#    is (launch mode: mixprof --off-cpu -- the storm);
+#  - CPU of a 10 s whole-host off-CPU profile, mixprof against bcc's
+#    offcputime (Debian's bpfcc-tools, offcputime-bpfcc -f) when it runs
+#    here, side by side in the same storm.
+# Prints numbers; never fails on one.
+set -euo pipefail
+: "${BUILD:?BUILD must point at the build directory}"
+SECS=${SECS:-5}
+HOST_SECS=${HOST_SECS:-10}
+tmp=$(mktemp -d /tmp/mixprof-bench.XXXXXX)
+old_stats=$(sysctl -n kernel.bpf_stats_enabled)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+sysctl -qw kernel.bpf_stats_enabled=1
+
+# the storm: SECS of one-byte round trips; prints the round trips done
+cat >"$tmp/storm.py" <<'PY'
+import os, sys, time
+end = time.monotonic() + float(sys.argv[1])
+a_r, a_w = os.pipe(); b_r, b_w = os.pipe()
+if os.fork() == 0:
+	while os.read(a_r, 1) == b"x":
+		os.write(b_w, b"x")
+	os._exit(0)
+n = 0
+while time.monotonic() < end:
+	for _ in range(1000):
+		os.write(a_w, b"x"); os.read(b_r, 1)
+	n += 1000
+os.write(a_w, b"q"); os.wait()
+print(n)
+PY
+
+# prog_stats PID: "run_time_ns run_cnt" of mixprof_offcpu held by PID
+prog_stats() {
+	local id
+	for id in $(grep -hs '^prog_id:' /proc/"$1"/fdinfo/* | awk '{print $2}' | sort -u); do
+		bpftool prog show id "$id" -j 2>/dev/null | jq -r '
+			select(.name == "mixprof_offcpu") |
+			"\(.run_time_ns // 0) \(.run_cnt // 0)"'
+	done | head -n 1
+}
+
+# watch TIMEPID: the last stats of the mixprof under /usr/bin/time TIMEPID
+watch() {
+	local mp= last="0 0" s
+	for _ in $(seq 50); do
+		mp=$(pgrep -P "$1" mixprof || true)
+		[ -n "$mp" ] && break
+		sleep 0.1
+	done
+	while kill -0 "$1" 2>/dev/null; do
+		s=$([ -n "$mp" ] && prog_stats "$mp" || true)
+		[ -n "$s" ] && last=$s
+		sleep 0.5
+	done
+	echo "$last"
+}
+
+per_switch() { # "ns cnt" -> ns per run
+	awk '{ printf "%.0f ns per switch (%d switches)", $2 ? $1 / $2 : 0, $2 }' <<<"$1"
+}
+
+# 1. the storm is not a target: -p of a sleeping process
+sleep 1000 &
+idle=$!
+pids+=($idle)
+python3 "$tmp/storm.py" $((SECS + 2)) >"$tmp/rt1" &
+storm=$!
+/usr/bin/time -o "$tmp/t1" -f '%U %S' "$BUILD/mixprof" --off-cpu -q -p "$idle" \
+	-o /dev/null "$SECS" &
+tp=$!
+st1=$(watch "$tp")
+wait "$tp" || true
+wait "$storm"
+echo "storm not a target: $(per_switch "$st1"), storm $(($(cat "$tmp/rt1") / (SECS + 2))) round trips/s"
+
+# 2. the storm is the target (launch mode)
+# (no CPU figure: time(1) would count the storm, mixprof's child)
+/usr/bin/time -o "$tmp/t2" -f '%U %S' "$BUILD/mixprof" --off-cpu -q -o /dev/null \
+	-- python3 "$tmp/storm.py" "$SECS" >"$tmp/rt2" &
+tp=$!
+st2=$(watch "$tp")
+wait "$tp" || true
+echo "storm the target:   $(per_switch "$st2"), storm $(($(tail -1 "$tmp/rt2") / SECS)) round trips/s"
+
+# 3. whole host, 10 s, mixprof and bcc's offcputime side by side
+bcc=$(command -v offcputime-bpfcc || true)
+python3 "$tmp/storm.py" $((HOST_SECS + 4)) >/dev/null &
+storm=$!
+/usr/bin/time -o "$tmp/t3" -f '%U %S' "$BUILD/mixprof" --off-cpu -q \
+	-o "$tmp/host.folded" "$HOST_SECS" &
+tm=$!
+if [ -n "$bcc" ]; then
+	/usr/bin/time -o "$tmp/t4" -f '%U %S' "$bcc" -f "$HOST_SECS" \
+		>"$tmp/bcc.folded" 2>"$tmp/bcc.err" &
+	tb=$!
+fi
+wait "$tm" || true
+printf "whole host %d s: mixprof cpu %s s (%d stacks)" "$HOST_SECS" \
+	"$(awk '{ print $1 + $2 }' "$tmp/t3")" "$(wc -l <"$tmp/host.folded")"
+if [ -n "$bcc" ] && wait "$tb" && [ -s "$tmp/bcc.folded" ]; then
+	printf ", offcputime-bpfcc cpu %s s (%d stacks)\n" \
+		"$(awk '{ print $1 + $2 }' "$tmp/t4")" "$(wc -l <"$tmp/bcc.folded")"
+elif [ -n "$bcc" ]; then
+	echo ", offcputime-bpfcc did not run: $(grep -v '^$' "$tmp/bcc.err" | tail -1)"
+else
+	echo ", no offcputime-bpfcc (Debian's bpfcc-tools) to compare"
+fi
+wait "$storm" || true

@@ -1,0 +1,51 @@
+/*
+ * alloc.bpf.h: --alloc, uprobes on libjvm.so's allocation tracing hooks
+ * (alloc.h), a part of sampler.bpf.c (included at its end, after
+ * offcpu.bpf.h, whose weighted add it uses). Each hit counts the
+ * allocating thread's user stack (the same walk as samples, from the
+ * probe's registers) and the class as a one-frame "kernel" stack, by
+ * bytes: a new TLAB stands for the TLAB's bytes (the hook fires once per
+ * TLAB, so a site is seen in proportion to the bytes it allocates), an
+ * allocation outside a TLAB for its own.
+ */
+#ifndef MIXPROF_ALLOC_BPF_H
+#define MIXPROF_ALLOC_BPF_H
+
+#include "alloc.h"
+
+static __always_inline int alloc_count(struct pt_regs *ctx, __u64 klass,
+				       __u64 bytes)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	struct sample_key key = {};
+	__u64 *ips = stack_buf();
+
+	if (filter_pids && !bpf_map_lookup_elem(&targets, &tgid))
+		return 0;
+	stat_inc(STAT_SAMPLES);
+	key_head(&key, tgid, tid);
+	key.user_stack =
+	    walk_user(interp_proc_of(tgid), tgid, tid, PT_REGS_IP(ctx),
+		      PT_REGS_SP(ctx), PT_REGS_FP(ctx), &key.interp_id);
+	if (!ips)
+		return 0;
+	ips[0] = ALLOC_KLASS(klass & 0x0000ffffffffffffULL);
+	key.kern_stack = store_stack(1, STAT_KERN_LOST, false);
+	offcpu_add(&key, bytes);
+	return 0;
+}
+
+SEC("uprobe")
+int BPF_KPROBE(mixprof_alloc_tlab, __u64 klass, __u64 obj, __u64 tlab_bytes)
+{
+	return alloc_count(ctx, klass, tlab_bytes);
+}
+
+SEC("uprobe")
+int BPF_KPROBE(mixprof_alloc_outside, __u64 klass, __u64 obj, __u64 bytes)
+{
+	return alloc_count(ctx, klass, bytes);
+}
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * offcpu.bpf.h: off-CPU time (--off-cpu), a second program of
+ * sampler.bpf.c (included at its end, so it shares the counts map, the
+ * stack maps and the user walk; kept in its own file so the sampler's
+ * code stays as it is).
+ *
+ * At each sched_switch, the outgoing task is current: when it is a
+ * target and blocks (or, with offcpu_preempt, is preempted), its stacks
+ * are taken here, the user one through walk_user from the registers it
+ * saved on entering the kernel, and kept with the time in the task's
+ * local storage. When the scheduler picks that task again, the blocked
+ * time, in microseconds, is added to the key of those stacks in the
+ * bucket of that moment: the counts map then holds microseconds where a
+ * sampling run holds samples, and everything downstream is the same.
+ *
+ * Cost for others: one hash lookup (targets) for the outgoing task and
+ * one task-storage lookup (a pointer in task_struct, NULL for tasks never
+ * switched out as targets) for the incoming one.
+ */
+#ifndef MIXPROF_OFFCPU_BPF_H
+#define MIXPROF_OFFCPU_BPF_H
+
+struct task_struct;
+
+/* kernel frames above schedule() that are ours: the program, the
+ * trampoline (bpf_trace_run4) and __traceiter_sched_switch */
+#define OFFCPU_SKIP 3
+
+const volatile __u64 offcpu_min_ns = 0; /* --min-block */
+const volatile __u64 offcpu_max_ns = ~0ULL; /* --max-block */
+const volatile bool offcpu_preempt = false; /* count runnable switches */
+const volatile __u64 wall_sample_us = 10101; /* --wall: 1 s / frequency */
+
+/* a switched-out target: its key (bucket left for the switch-in) */
+struct offcpu_start {
+	struct sample_key key;
+	__u64 ts; /* 0: not switched out by us */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct offcpu_start);
+} offcpu_start SEC(".maps");
+
+/* n more of key (count_key's, with a weight) */
+static __always_inline void offcpu_add(struct sample_key *key, __u64 n)
+{
+	struct sample_count one = {n, next_read}, *cnt;
+
+	cnt = bpf_map_lookup_elem(&counts, key);
+	if (cnt) {
+		__sync_fetch_and_add(&cnt->n, n);
+		return;
+	}
+	if (bpf_map_update_elem(&counts, key, &one, BPF_NOEXIST) == 0) {
+		if (bpf_ringbuf_output(&new_keys, key, sizeof(*key),
+				       BPF_RB_NO_WAKEUP))
+			__sync_fetch_and_add(&new_keys_lost, 1);
+		return;
+	}
+	cnt = bpf_map_lookup_elem(&counts, key);
+	if (cnt)
+		__sync_fetch_and_add(&cnt->n, n);
+	else
+		stat_inc(STAT_COUNTS_FULL);
+}
+
+/* The outgoing task (current): keep its stacks and the time. */
+static __always_inline void offcpu_out(void *ctx, __u64 now)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct offcpu_start *st;
+
+	st = bpf_task_storage_get(&offcpu_start, t, NULL,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!st)
+		return;
+	__builtin_memset(&st->key, 0, sizeof(st->key));
+	st->ts = 0;
+	stat_inc(STAT_SAMPLES);
+	key_head(&st->key, tgid, tid);
+	if (user_stacks) {
+		struct pt_regs *u = (struct pt_regs *)bpf_task_pt_regs(t);
+		__u64 ip = 0, sp = 0, fp = 0;
+
+		bpf_probe_read_kernel(&ip, sizeof(ip), &u->rip);
+		bpf_probe_read_kernel(&sp, sizeof(sp), &u->rsp);
+		bpf_probe_read_kernel(&fp, sizeof(fp), &u->rbp);
+		st->key.user_stack = walk_user(interp_proc_of(tgid), tgid, tid,
+					       ip, sp, fp, &st->key.interp_id);
+		if (st->key.user_stack == STACK_NONE)
+			stat_inc(STAT_USER_EMPTY);
+	}
+	if (kernel_stacks)
+		st->key.kern_stack =
+		    take_stack(ctx, OFFCPU_SKIP, STAT_KERN_LOST);
+	st->ts = now;
+}
+
+/* The incoming task: if we saw it leave, count the time it was away. */
+static __always_inline void offcpu_in(struct task_struct *next)
+{
+	struct offcpu_start *st;
+	__u64 now, d;
+
+	st = bpf_task_storage_get(&offcpu_start, next, NULL, 0);
+	if (!st || !st->ts)
+		return;
+	now = bpf_ktime_get_ns();
+	d = now - st->ts;
+	st->ts = 0;
+	/* to the nearest microsecond: no bias over many short waits */
+	if (d < offcpu_min_ns || d > offcpu_max_ns || d < 500)
+		return;
+	st->key.bucket = (now - start_ns) / bucket_ns;
+	offcpu_add(&st->key, (d + 500) / 1000);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(mixprof_offcpu, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32;
+
+	/* non-targets first, at the cost of one lookup; the clock only for
+	 * a target's switches */
+	if ((__u32)id && (offcpu_preempt || (!preempt && prev_state != 0)) &&
+	    (!filter_pids || bpf_map_lookup_elem(&targets, &tgid)))
+		offcpu_out(ctx, bpf_ktime_get_ns());
+	offcpu_in(next);
+	return 0;
+}
+
+/*
+ * --wall: a CPU sample (mixprof_sample's key) weighing the microseconds
+ * of CPU time a sample stands for, so on-CPU samples and off-CPU time
+ * (the program above, preemption included) add up to a thread's wall
+ * time in one counts map. A copy of mixprof_sample with a weight, rather
+ * than a weight in it, so the CPU sampler stays as it is.
+ */
+SEC("perf_event")
+int mixprof_wall(struct bpf_perf_event_data *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	struct sample_key key = {};
+
+	if (tid == 0) /* idle */
+		return 0;
+	if (filter_pids && !bpf_map_lookup_elem(&targets, &tgid))
+		return 0;
+	stat_inc(STAT_SAMPLES);
+	key_head(&key, tgid, tid);
+	if (user_stacks) {
+		struct interp_proc *p = interp_proc_of(tgid);
+		__u64 ip, sp, fp;
+
+		sample_user_regs(ctx, &ip, &sp, &fp);
+		key.user_stack =
+		    walk_user(p, tgid, tid, ip, sp, fp, &key.interp_id);
+		if (key.user_stack == STACK_NONE)
+			stat_inc(STAT_USER_EMPTY);
+	}
+	if (kernel_stacks)
+		key.kern_stack = take_stack(ctx, 0, STAT_KERN_LOST);
+	offcpu_add(&key, wall_sample_us);
+	return 0;
+}
+
+#endif
