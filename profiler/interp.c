@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "hotspot.h"
 #include "interp.h"
+#include "jnamer.h"
 #include "targets.h"
 #include "strpool.h"
 
@@ -34,6 +35,8 @@ struct jvm {
 	uint64_t next_try_ns;
 	uint64_t start, end; /* the interpreter, once known */
 	struct hotspot *h;
+	struct jnamer *jn; /* its compiled frames' namer, or NULL */
+	int jn_err; /* why not: jnamer__open's errno */
 	bool anchors; /* its threads go to the sampler's java_threads */
 	struct hotspot_thread *tids; /* the threads given to it, by tid */
 	size_t ntids;
@@ -52,8 +55,12 @@ struct name_ent {
 struct list_frame {
 	uint32_t idx;
 	uint64_t ip;
-	const char *name;
+	const char *name; /* by the Method*'s Symbols read at sample time */
+	uint64_t nm; /* a compiled frame's nmethod, or 0 */
+	int32_t cid; /* its compile id */
 };
+
+#define JN_MAX 64 /* frames of one inline chain */
 
 /* (pid, interp_id) -> its frames, named */
 struct list_ent {
@@ -63,6 +70,7 @@ struct list_ent {
 	uint64_t serial; /* new whenever its names change (interp__version) */
 	uint64_t sum; /* of the names as resolved */
 	uint32_t nr;
+	uint32_t ncompiled; /* of them compiled frames */
 	struct list_frame *f;
 };
 
@@ -81,6 +89,9 @@ struct interp {
 	struct interp_stack scratch;
 	struct interp_stats st;
 	struct hotspot_thread *threads; /* MAX_THREADS: a JVM's thread list */
+	bool annotate, lines; /* how compiled frames are written */
+	struct jnamer_frame jf[JN_MAX];
+	char text[JN_MAX * (NAME_CAP / 4)];
 };
 
 static uint64_t mix(uint64_t h)
@@ -122,6 +133,7 @@ void interp__free(struct interp *in)
 		return;
 	for (size_t i = 0; i < in->jvms_cap; i++) {
 		hotspot__free(in->jvms[i].h);
+		jnamer__free(in->jvms[i].jn);
 		free(in->jvms[i].tids);
 	}
 	free(in->threads);
@@ -279,6 +291,18 @@ static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
 	return true;
 }
 
+/* Compiled frames listed for jnamer (sampler.h): when it can name them. */
+static void names_fields(const struct hotspot_unwind *u, bool jn,
+			 struct interp_proc *p)
+{
+	if (!jn || !p->nheaps || u->off_nm_method == HOTSPOT_NO_OFF ||
+	    u->off_nm_compile_id == HOTSPOT_NO_OFF)
+		return;
+	p->off_nm_method = u->off_nm_method;
+	p->off_nm_cid = u->off_nm_compile_id;
+	p->flags |= UNWIND_NAMES;
+}
+
 /*
  * Is pid a JVM whose interpreter we can walk? A JVM being launched maps
  * libjvm.so and generates its interpreter within its first few hundred
@@ -322,8 +346,15 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.off_klass_name = l->off_klass_name;
 	p.off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF == INTERP_NO_OFF */
 	j->anchors = unwind_fields(&l->u, &p);
+	if (p.nheaps) {
+		j->jn = jnamer__open(j->pid, in->lines ? JN_LINES : 0);
+		j->jn_err = j->jn ? 0 : errno;
+	}
+	names_fields(&l->u, j->jn, &p);
 	if (sampler__set_interp(in->smp, j->pid, &p)) {
 		hotspot__free(j->h);
+		jnamer__free(j->jn);
+		j->jn = NULL;
 		j->h = NULL;
 		j->state = J_NOT; /* 1024 JVMs at once: the rest stay unnamed */
 		return 0;
@@ -504,9 +535,13 @@ static void name_frame(struct interp *in, struct jvm *j,
 	f->idx = s->idx;
 	f->ip = s->ip;
 	f->name = NULL;
+	f->nm = s->nm;
+	f->cid = s->cid;
 	/* a pending walk kept every frame and its pc: only the interpreted
 	 * ones count (a known JVM's list has only those, without their pc) */
 	if (s->ip && !in_interp(j, s->ip))
+		return;
+	if (s->nm && !s->klass_name) /* its Method* gave no names */
 		return;
 	/* a pending walk kept only the Method*: follow it now (a JVM's
 	 * first moments, long before any class unloads) */
@@ -560,9 +595,34 @@ static int resolve(struct interp *in, struct jvm *j, struct list_ent *e)
 	free(e->f);
 	e->f = f;
 	e->nr = nr;
+	e->ncompiled = 0;
+	for (i = 0; i < nr; i++)
+		e->ncompiled += f[i].nm != 0;
 	e->resolved_ns = in->now_ns;
 	renamed(in, e);
 	return 0;
+}
+
+/*
+ * Read the debug data of e's compiled frames now, while their code is
+ * most likely alive (k's key is taken a second or more later): jnamer
+ * keeps what it read per (nmethod, compile id, pc), so from the second
+ * tick on this is a cache hit per frame. Each key, each tick: keys of
+ * one list differ in their pcs.
+ */
+static void warm(struct interp *in, struct jvm *j, const struct list_ent *e,
+		 const struct sample_key *k)
+{
+	const uint64_t *ips;
+	int n;
+
+	if (!j->jn)
+		return;
+	n = sampler__stack(in->smp, k->user_stack, &ips);
+	for (uint32_t i = 0; n > 0 && i < e->nr; i++)
+		if (e->f[i].nm && e->f[i].idx < (uint32_t)n)
+			jnamer__compiled(j->jn, e->f[i].nm, e->f[i].cid,
+					 ips[e->f[i].idx], in->jf, JN_MAX);
 }
 
 /* The named list of k, resolving it when new or old. */
@@ -583,6 +643,7 @@ static struct list_ent *list_of(struct interp *in, const struct sample_key *k)
 		in->nlists++;
 		if (resolve(in, j, e)) {
 			e->nr = 0;
+			e->ncompiled = 0;
 			e->resolved_ns = 0;
 			renamed(in, e);
 		}
@@ -596,6 +657,7 @@ static struct list_ent *list_of(struct interp *in, const struct sample_key *k)
 void interp__seen(struct interp *in, const struct sample_key *k,
 		  uint64_t now_ns)
 {
+	struct list_ent *e;
 	struct jvm *j;
 
 	if (now_ns != in->now_ns) { /* a new tick */
@@ -615,8 +677,8 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 	j = jvm_get(in, k->pid);
 	if (j && j->state == J_TRY && now_ns >= j->next_try_ns)
 		jvm_try(in, j, now_ns);
-	if (k->interp_id)
-		list_of(in, k);
+	if (k->interp_id && (e = list_of(in, k)) && e->ncompiled)
+		warm(in, j, e, k);
 }
 
 int interp__describe(const struct interp *in, uint32_t pid, char *buf,
@@ -644,14 +706,88 @@ void interp__prepare(struct interp *in, uint32_t pid)
 	}
 }
 
+/* A name from the JVM, as one folded frame: no ';' or newline in it. */
+static void clean(char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ';' || s[i] == '\n')
+			s[i] = '_';
+}
+
+/* Append one frame of an inline chain to in->text at *len: 0 or -1. */
+static int chain_push(struct interp *in, size_t *len,
+		      const struct jnamer_frame *x)
+{
+	size_t cap = sizeof(in->text) - *len;
+	char *o = in->text + *len;
+	int n = 0, m;
+
+	if (*len) {
+		if (cap < 2)
+			return -1;
+		*o++ = ';';
+		cap--;
+		n = 1;
+	}
+	m = jframe_with_line(o, cap, x->name, in->lines ? x->line : 0);
+	if (m < 0)
+		return -1;
+	clean(o, m);
+	if (in->annotate) {
+		const char *sfx = jframe_suffix(x->kind, x->comp_level);
+		size_t sl = strlen(sfx);
+
+		if (m + sl >= cap)
+			return -1;
+		memcpy(o + m, sfx, sl + 1);
+		m += sl;
+	}
+	*len += n + m;
+	return 0;
+}
+
+/*
+ * The folded text of compiled frame f of j at pc ip: its inline chain
+ * from jnamer, outermost first; the outer method's name (read at sample
+ * time) when the code is gone (counted); NULL when jnamer cannot name it
+ * (a stub with a frame size is no nmethod), for the symbolizer.
+ */
+static const char *compiled_text(struct interp *in, struct jvm *j,
+				 const struct list_frame *f, uint64_t ip)
+{
+	size_t len = 0;
+	int n = -ENOENT;
+
+	if (j->jn)
+		n = jnamer__compiled(j->jn, f->nm, f->cid, ip, in->jf, JN_MAX);
+	if (n == -ESTALE) {
+		struct jnamer_frame x = {f->name, -1, 0, JF_COMPILED, 4};
+
+		in->st.compiled_stale++;
+		if (!f->name || chain_push(in, &len, &x))
+			return NULL;
+		return strpool__intern(in->pool, in->text, len);
+	}
+	if (n <= 0) {
+		in->st.compiled_failed++;
+		return NULL;
+	}
+	for (int i = n - 1; i >= 0; i--)
+		if (chain_push(in, &len, &in->jf[i]))
+			return NULL;
+	in->st.compiled_named++;
+	return strpool__intern(in->pool, in->text, len);
+}
+
 int interp__names(struct interp *in, const struct sample_key *k,
-		  const uint64_t *ips, int n, const char **names)
+		  const uint64_t *ips, int n, const char **names, bool *folded)
 {
 	struct list_ent *e;
 	struct jvm *j;
 	int named = 0;
 
 	memset(names, 0, n * sizeof(*names));
+	memset(folded, 0, n * sizeof(*folded));
 	if (!k->interp_id || !(e = list_of(in, k)))
 		return 0;
 	j = jvm_find(in, k->pid);
@@ -662,6 +798,11 @@ int interp__names(struct interp *in, const struct sample_key *k,
 		 * is the frame's, and was in the interpreter then */
 		if (f->idx >= (uint32_t)n || (f->ip && ips[f->idx] != f->ip)) {
 			in->st.misaligned++;
+			continue;
+		}
+		if (f->nm) {
+			names[f->idx] = compiled_text(in, j, f, ips[f->idx]);
+			folded[f->idx] = names[f->idx] != NULL;
 			continue;
 		}
 		if (!in_interp(j, ips[f->idx]))
@@ -701,4 +842,10 @@ bool interp__in_interpreter(const struct interp *in, uint32_t pid, uint64_t ip)
 void interp__stats(const struct interp *in, struct interp_stats *st)
 {
 	*st = in->st;
+}
+
+void interp__style(struct interp *in, bool annotate, bool lines)
+{
+	in->annotate = annotate;
+	in->lines = lines;
 }

@@ -394,7 +394,7 @@ static int setup_bpf(struct run *r)
 
 static int setup_launch(struct run *r)
 {
-	char *agent = agent_path(), pid[16];
+	char *agent = r->o.attach ? agent_path() : NULL, pid[16];
 	int ret;
 
 	/* -e: the agent holds main at VMInit until the probes are in, for
@@ -405,7 +405,7 @@ static int setup_launch(struct run *r)
 		return -errno;
 	}
 
-	if (!agent)
+	if (!agent && r->o.attach)
 		fprintf(stderr, "mixprof: libjmap.so not found (next to "
 				"mixprof, in ../lib/mixprof, or $MIXPROF_AGENT);"
 				" Java frames will show as [unknown]\n");
@@ -922,6 +922,14 @@ static void summary(struct run *r)
 		    "%" PRIu64 " samples without a list (interp map full)\n",
 		    fs->interp_jvms, fs->interp_misaligned,
 		    fs->interp_unreadable, st[STAT_INTERP_FULL]);
+	if (fs->compiled_named + fs->compiled_stale)
+		fprintf(stderr,
+			"mixprof:   compiled Java frames named from the JVM: "
+			"%" PRIu64 ", by their method only (code freed "
+			"first: no inlined frames) %" PRIu64 ", left to the "
+			"maps %" PRIu64 "\n",
+			fs->compiled_named, fs->compiled_stale,
+			fs->compiled_failed);
 	if (ss.frames)
 		fprintf(stderr,
 			"mixprof:   %.1f%% of %" PRIu64 " frames "
@@ -1183,6 +1191,10 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	status__init(&r->status, stderr, r->o.quiet, isatty(STDERR_FILENO));
 	if (setup_render(r) || setup_table(r))
 		return EXIT_PROF_FAIL;
+	/* said once: the one case where mixprof loads code unasked */
+	if (r->o.nr_probes && r->o.attach && !r->o.agent_opt && !r->o.quiet)
+		fprintf(stderr, "mixprof: -e: the probes load the map agent "
+				"(libjmap.so) into the JVM\n");
 	for (i = 0; i < r->o.nr_pids; i++)
 		jvmprep(r->o.pids[i], r->o.attach, r->o.nr_probes > 0);
 	ret = cpus__online(&r->cpus, &r->nr_cpus);

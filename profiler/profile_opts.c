@@ -86,9 +86,8 @@ void profile_opts__usage(FILE *out, const char *prog)
 "  DURATION                 seconds to profile (default: until Ctrl-C,\n"
 "                           or until the target exits)\n"
 "  -- COMMAND ARGS          launch COMMAND and profile it and every process\n"
-"                           it starts, from its first instruction; JVMs get\n"
-"                           the map agent and -XX:+PreserveFramePointer\n"
-"                           through JAVA_TOOL_OPTIONS\n"
+"                           it starts, from its first instruction (JVMs\n"
+"                           as they are: nothing is added unless --agent)\n"
 "  -p, --pid PID[,PID]      profile these processes (all their threads and\n"
 "                           the processes they start) instead of the host\n"
 "  -F, --frequency HZ       samples per second per CPU (default 99)\n"
@@ -117,10 +116,12 @@ void profile_opts__usage(FILE *out, const char *prog)
 "                           and warnings still)\n"
 "      --stack-storage-size N  distinct stacks the kernel may hold at once\n"
 "                           (16384; memory is taken as stacks come)\n"
-"      --no-annotate        no _[j] _[i] _[k] frame suffixes\n"
-"      --agent              load the map agent (libjmap.so) into a -p JVM\n"
-"                           that has none (today's default)\n"
-"      --no-attach          do not load the map agent into a running JVM\n"
+"      --no-annotate        no _[0] _[1] _[j] _[i] _[k] frame suffixes\n"
+"      --agent              load the map agent (libjmap.so) into the JVMs\n"
+"                           (-p: attach; launch: -agentpath) for perf-map\n"
+"                           files; Java frames are named without it, from\n"
+"                           the JVM's own metadata\n"
+"      --no-attach          never load the agent (not even for -e)\n"
 "Java method entry probes (instead of CPU sampling; one JVM, -p or a\n"
 "command; the agent instruments the methods and removes it at the end):\n"
 "  -e, --event java:CLASS.METHOD[(DESC)]  probe the entries of these methods\n"
@@ -254,7 +255,6 @@ static void set_defaults(struct profile_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->freq = 99;
 	o->annotate = true;
-	o->attach = true;
 	o->stack_storage = 16384;
 	o->counts_size = 0; /* CPUs x frequency x time alive (profile.c) */
 	o->stack_depth = 1024;
@@ -377,10 +377,10 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 		o->annotate = false;
 		return 0;
 	case OPT_AGENT:
-		o->attach = true;
+		o->agent_opt = 1;
 		return 0;
 	case OPT_NO_ATTACH:
-		o->attach = false;
+		o->agent_opt = -1;
 		return 0;
 	case OPT_SVG:
 		o->svg = optarg;
@@ -524,6 +524,7 @@ static int check_probes(struct profile_opts *o, char *err, size_t errlen)
 {
 	const char *bad = NULL;
 
+	o->attach = o->agent_opt > 0 || (!o->agent_opt && o->nr_probes);
 	if (!o->nr_probes) {
 		if (o->count)
 			snprintf(err, errlen, "--count needs -e PATTERN");

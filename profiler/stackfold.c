@@ -22,7 +22,8 @@ struct stackfold {
 	struct namecache *cache;
 	struct stackfold_stats st;
 	struct interp *interp; /* NULL with no_interp or no user stacks */
-	const char **inames; /* depth: interpreted frame names, leaf first */
+	const char **inames; /* depth: Java frame names, leaf first */
+	bool *ifolded; /* depth: inames[i] is folded text (interp.h) */
 	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
 	struct stackfold_root *roots; /* per process, open addressing */
 	size_t nroots, roots_cap;
@@ -39,16 +40,19 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 	sf->smp = smp;
 	sf->sym = sym;
 	sf->inames = calloc(cfg->depth, sizeof(*sf->inames));
+	sf->ifolded = calloc(cfg->depth, sizeof(*sf->ifolded));
 	sf->adj = calloc(cfg->depth, sizeof(*sf->adj));
 	sf->cache = namecache__new(CACHE_BYTES);
 	if (cfg->user && !cfg->no_interp && smp)
 		sf->interp = interp__new(smp);
-	if (!sf->inames || !sf->adj || !sf->cache ||
+	if (!sf->inames || !sf->ifolded || !sf->adj || !sf->cache ||
 	    (cfg->user && !cfg->no_interp && smp && !sf->interp)) {
 		stackfold__free(sf);
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (sf->interp)
+		interp__style(sf->interp, cfg->annotate, false);
 	fold_line__init(&sf->line, cfg->annotate);
 	fold_line__init(&sf->part, cfg->annotate);
 	return sf;
@@ -63,6 +67,7 @@ void stackfold__free(struct stackfold *sf)
 	namecache__free(sf->cache);
 	interp__free(sf->interp);
 	free(sf->inames);
+	free(sf->ifolded);
 	free(sf->adj);
 	free(sf->roots);
 	free(sf);
@@ -123,6 +128,11 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 
 		if (UNWIND_IS_MARK(sf->uips[i])) {
 			ret = fold_line__push_name(l, mark_name(sf->uips[i]));
+			continue;
+		}
+		if (sf->interp && sf->inames[i] && sf->ifolded[i]) {
+			ret = fold_line__append(l, sf->inames[i],
+						strlen(sf->inames[i]));
 			continue;
 		}
 		if (sf->interp && sf->inames[i]) {
@@ -290,7 +300,8 @@ static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
 	int ret = 0;
 
 	if (user && sf->interp)
-		interp__names(sf->interp, k, sf->uips, n, sf->inames);
+		interp__names(sf->interp, k, sf->uips, n, sf->inames,
+			      sf->ifolded);
 	if (n > 1)
 		ret = push_callers(sf, k, n, when_ns, user, &c);
 	if (!ret)
@@ -526,6 +537,9 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)
 	w->st.interp_jvms = is.jvms;
 	w->st.interp_misaligned = is.misaligned;
 	w->st.interp_unreadable = is.unreadable;
+	w->st.compiled_named = is.compiled_named;
+	w->st.compiled_stale = is.compiled_stale;
+	w->st.compiled_failed = is.compiled_failed;
 	return &sf->st;
 }
 

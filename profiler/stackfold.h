@@ -41,6 +41,9 @@ struct stackfold_stats {
 	uint64_t interp_jvms; /* JVMs whose frames are walked */
 	uint64_t interp_misaligned; /* listed frames not where their pc is */
 	uint64_t interp_unreadable; /* listed frames without readable names */
+	/* compiled frames named from the JVM's memory (interp.h), per
+	 * naming (a kept part is not named again) */
+	uint64_t compiled_named, compiled_stale, compiled_failed;
 	/* frames named from the cache of named stacks, and of them unknown
 	 * (the symbolizer's stats count the frames it named) */
 	uint64_t frames, frames_unknown;

@@ -16,7 +16,7 @@ done
 grep -q '^.SH ENVIRONMENT' "$T/share/man/man1/mixprof.1" || die "man page without ENVIRONMENT"
 
 # launch mode: the agent from $T/lib/mixprof names compiled Java frames
-"$T/bin/mixprof" -F 499 -o "$TMPD/l.folded" -- java -cp "$SAMPLES" Ratio 3 \
+"$T/bin/mixprof" -F 499 --agent -o "$TMPD/l.folded" -- java -cp "$SAMPLES" Ratio 3 \
 	>/dev/null 2>"$TMPD/l.err" || { cat "$TMPD/l.err"; die "installed launch run"; }
 grep -q 'not found' "$TMPD/l.err" && die "agent not found: $(cat "$TMPD/l.err")"
 grep -q 'Ratio\.\(one\|two\|three\)_\[j\]' "$TMPD/l.folded" || die "launch: no compiled Java frame named"
