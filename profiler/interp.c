@@ -37,6 +37,8 @@ struct jvm {
 	struct hotspot *h;
 	struct jnamer *jn; /* its compiled frames' namer, or NULL */
 	int jn_err; /* why not: jnamer__open's errno */
+	uint64_t jn_next_ns; /* EAGAIN: when to try again */
+	struct interp_proc proc; /* what the sampler was given */
 	bool anchors; /* its threads go to the sampler's java_threads */
 	struct hotspot_thread *tids; /* the threads given to it, by tid */
 	size_t ntids;
@@ -58,6 +60,7 @@ struct list_frame {
 	const char *name; /* by the Method*'s Symbols read at sample time */
 	uint64_t nm; /* a compiled frame's nmethod, or 0 */
 	int32_t cid; /* its compile id */
+	int level; /* its tier at sample time, 0 unknown */
 };
 
 #define JN_MAX 64 /* frames of one inline chain */
@@ -300,7 +303,43 @@ static void names_fields(const struct hotspot_unwind *u, bool jn,
 		return;
 	p->off_nm_method = u->off_nm_method;
 	p->off_nm_cid = u->off_nm_compile_id;
+	/* x86-64 is little-endian: the level's low byte is its first */
+	p->off_nm_level = u->off_nm_comp_level != HOTSPOT_NO_OFF &&
+				  u->off_nm_comp_level >= u->off_nm_compile_id &&
+				  u->off_nm_comp_level - u->off_nm_compile_id < 8
+			      ? u->off_nm_comp_level - u->off_nm_compile_id
+			      : INTERP_NO_OFF;
 	p->flags |= UNWIND_NAMES;
+}
+
+/*
+ * Open j's compiled-frame namer, once the walk already runs by j's
+ * tables (reading them all again takes a while on a busy machine: the
+ * JVM's first samples must not wait for it), and have the walk list
+ * compiled frames for it. A JVM still starting is asked again a second
+ * later; one whose layout jnamer does not know keeps the perf-map path.
+ */
+static void jn_try(struct interp *in, struct jvm *j, uint64_t now)
+{
+	const struct hotspot_unwind *u = &hotspot__layout(j->h)->u;
+	struct interp_proc p = j->proc;
+
+	if (!p.nheaps)
+		return;
+	j->jn = jnamer__open(j->pid, in->lines ? JN_LINES : 0);
+	j->jn_err = j->jn ? 0 : errno;
+	j->jn_next_ns = now + RETRY_NS;
+	if (!j->jn) {
+		if (j->jn_err != EAGAIN && j->jn_err != ESRCH) {
+			in->st.no_names++;
+			in->st.no_names_pid = j->pid;
+			in->st.no_names_err = j->jn_err;
+		}
+		return;
+	}
+	names_fields(u, true, &p);
+	if ((p.flags & UNWIND_NAMES) && !sampler__set_interp(in->smp, j->pid, &p))
+		j->proc = p;
 }
 
 /*
@@ -346,15 +385,8 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.off_klass_name = l->off_klass_name;
 	p.off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF == INTERP_NO_OFF */
 	j->anchors = unwind_fields(&l->u, &p);
-	if (p.nheaps) {
-		j->jn = jnamer__open(j->pid, in->lines ? JN_LINES : 0);
-		j->jn_err = j->jn ? 0 : errno;
-	}
-	names_fields(&l->u, j->jn, &p);
 	if (sampler__set_interp(in->smp, j->pid, &p)) {
 		hotspot__free(j->h);
-		jnamer__free(j->jn);
-		j->jn = NULL;
 		j->h = NULL;
 		j->state = J_NOT; /* 1024 JVMs at once: the rest stay unnamed */
 		return 0;
@@ -367,6 +399,8 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 		in->st.unwound++;
 	if (j->anchors)
 		refresh_threads(in, j);
+	j->proc = p;
+	jn_try(in, j, now);
 	return 0;
 }
 
@@ -537,6 +571,7 @@ static void name_frame(struct interp *in, struct jvm *j,
 	f->name = NULL;
 	f->nm = s->nm;
 	f->cid = s->cid;
+	f->level = s->level <= 4 ? (int)s->level : 0;
 	/* a pending walk kept every frame and its pc: only the interpreted
 	 * ones count (a known JVM's list has only those, without their pc) */
 	if (s->ip && !in_interp(j, s->ip))
@@ -621,8 +656,9 @@ static void warm(struct interp *in, struct jvm *j, const struct list_ent *e,
 	n = sampler__stack(in->smp, k->user_stack, &ips);
 	for (uint32_t i = 0; n > 0 && i < e->nr; i++)
 		if (e->f[i].nm && e->f[i].idx < (uint32_t)n)
-			jnamer__compiled(j->jn, e->f[i].nm, e->f[i].cid,
-					 ips[e->f[i].idx], in->jf, JN_MAX);
+			jnamer__compiled_at(j->jn, e->f[i].nm, e->f[i].cid,
+					    ips[e->f[i].idx], e->f[i].idx > 0,
+					    in->jf, JN_MAX);
 }
 
 /* The named list of k, resolving it when new or old. */
@@ -677,6 +713,9 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 	j = jvm_get(in, k->pid);
 	if (j && j->state == J_TRY && now_ns >= j->next_try_ns)
 		jvm_try(in, j, now_ns);
+	else if (j && j->state == J_JVM && !j->jn && j->jn_err == EAGAIN &&
+		 now_ns >= j->jn_next_ns)
+		jn_try(in, j, now_ns);
 	if (k->interp_id && (e = list_of(in, k)) && e->ncompiled)
 		warm(in, j, e, k);
 }
@@ -759,9 +798,12 @@ static const char *compiled_text(struct interp *in, struct jvm *j,
 	int n = -ENOENT;
 
 	if (j->jn)
-		n = jnamer__compiled(j->jn, f->nm, f->cid, ip, in->jf, JN_MAX);
+		n = jnamer__compiled_at(j->jn, f->nm, f->cid, ip, f->idx > 0,
+					in->jf, JN_MAX);
 	if (n == -ESTALE) {
-		struct jnamer_frame x = {f->name, -1, 0, JF_COMPILED, 4};
+		/* the tier recorded at sample time; unknown: C2's */
+		struct jnamer_frame x = {f->name, -1, 0, JF_COMPILED,
+					 f->level ? f->level : 4};
 
 		in->st.compiled_stale++;
 		if (!f->name || chain_push(in, &len, &x))

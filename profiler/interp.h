@@ -88,6 +88,10 @@ struct interp_stats {
 	uint64_t compiled_named; /* from their nmethod's debug data */
 	uint64_t compiled_stale; /* code gone: by the Method* (no inlines) */
 	uint64_t compiled_failed; /* not an nmethod, or unreadable */
+	/* JVMs whose compiled frames jnamer cannot name, and the last one */
+	uint64_t no_names;
+	uint32_t no_names_pid;
+	int no_names_err;
 };
 void interp__stats(const struct interp *in, struct interp_stats *st);
 

@@ -922,6 +922,16 @@ static void summary(struct run *r)
 		    "%" PRIu64 " samples without a list (interp map full)\n",
 		    fs->interp_jvms, fs->interp_misaligned,
 		    fs->interp_unreadable, st[STAT_INTERP_FULL]);
+	if (fs->no_names)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " JVM(s) (pid %u%s) whose compiled "
+			"frames cannot be named from their metadata (%s: "
+			"JDK 18-20, compact object headers, or a layout we do "
+			"not know): named from a perf map, run them with "
+			"--agent\n",
+			fs->no_names, fs->no_names_pid,
+			fs->no_names > 1 ? " the last" : "",
+			strerror(fs->no_names_err));
 	if (fs->compiled_named + fs->compiled_stale)
 		fprintf(stderr,
 			"mixprof:   compiled Java frames named from the JVM: "

@@ -469,6 +469,7 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
 	f->name = 0;
 	f->nm = 0;
 	f->cid = 0;
+	f->level = 0;
 	if (method && w->p->off_const_method)
 		read_names(w->p, f);
 	list_mix(w, f);
@@ -484,10 +485,17 @@ __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 {
 	if (!p || !f)
 		return 0;
+	__u8 b[8];
+	__u64 o = p->off_nm_level;
+
 	f->method = read_u64(f->nm + p->off_nm_method);
-	if (bpf_probe_read_user(&f->cid, sizeof(f->cid),
+	if (bpf_probe_read_user(b, sizeof(b),
 				(const void *)(f->nm + p->off_nm_cid)))
-		f->cid = 0;
+		return 0;
+	__builtin_memcpy(&f->cid, b, sizeof(f->cid));
+	asm volatile("" : "+r"(o)); /* checked, then used */
+	if (o < 8)
+		f->level = b[o];
 	if (f->method)
 		read_names(p, f);
 	return 0;
@@ -509,6 +517,7 @@ static __always_inline void compiled_frame(struct walk *w, __u32 idx,
 	f->name = 0;
 	f->nm = blob;
 	f->cid = 0;
+	f->level = 0;
 	read_nm(w->p, f);
 	list_mix(w, f);
 }

@@ -125,8 +125,11 @@ struct interp_proc {
 	/* JavaThread* + this: JavaFrameAnchor::_last_Java_sp, then _pc and
 	 * _fp in the next two words (UNWIND_ANCHORS only) */
 	__u32 off_anchor;
-	/* nmethod::_method and _compile_id (UNWIND_NAMES only) */
-	__u32 off_nm_method, off_nm_cid;
+	/* nmethod::_method, _compile_id and _comp_level (UNWIND_NAMES
+	 * only; the level's low byte, read with the id when it lies in the
+	 * 8 bytes from it, else INTERP_NO_OFF) */
+	__u32 off_nm_method, off_nm_cid, off_nm_level;
+	__u32 pad2;
 	struct unwind_heap heap[UNWIND_HEAPS];
 };
 #define INTERP_NO_OFF 0xffffffffu
@@ -199,7 +202,7 @@ struct interp_frame {
 	 * that nmethod still holds it); nm 0: an interpreted frame */
 	__u64 nm;
 	__s32 cid;
-	__u32 pad;
+	__u32 level; /* its _comp_level (the tier: 1-3 C1, 4 C2), 0 unread */
 };
 
 /*

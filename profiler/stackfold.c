@@ -540,6 +540,9 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)
 	w->st.compiled_named = is.compiled_named;
 	w->st.compiled_stale = is.compiled_stale;
 	w->st.compiled_failed = is.compiled_failed;
+	w->st.no_names = is.no_names;
+	w->st.no_names_pid = is.no_names_pid;
+	w->st.no_names_err = is.no_names_err;
 	return &sf->st;
 }
 

@@ -44,6 +44,10 @@ struct stackfold_stats {
 	/* compiled frames named from the JVM's memory (interp.h), per
 	 * naming (a kept part is not named again) */
 	uint64_t compiled_named, compiled_stale, compiled_failed;
+	/* JVMs whose metadata jnamer cannot read (interp.h), the last one */
+	uint64_t no_names;
+	uint32_t no_names_pid;
+	int no_names_err;
 	/* frames named from the cache of named stacks, and of them unknown
 	 * (the symbolizer's stats count the frames it named) */
 	uint64_t frames, frames_unknown;
