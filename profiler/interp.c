@@ -11,6 +11,7 @@
 #include "hotspot.h"
 #include "interp.h"
 #include "jnamer.h"
+#include "u64map.h"
 #include "targets.h"
 #include "strpool.h"
 
@@ -93,6 +94,7 @@ struct interp {
 	struct interp_stats st;
 	struct hotspot_thread *threads; /* MAX_THREADS: a JVM's thread list */
 	bool annotate, lines; /* how compiled frames are written */
+	struct u64map tnames; /* pid << 32 | tid -> struct tname */
 	struct jnamer_frame jf[JN_MAX];
 	char text[JN_MAX * (NAME_CAP / 4)];
 };
@@ -143,6 +145,8 @@ void interp__free(struct interp *in)
 	free(in->jvms);
 	free(in->names);
 	free_lists(in->lists, in->lists_cap);
+	u64map__clear(&in->tnames, free);
+	u64map__release(&in->tnames);
 	strpool__free(in->pool);
 	free(in);
 }
@@ -690,6 +694,57 @@ static struct list_ent *list_of(struct interp *in, const struct sample_key *k)
 	return e;
 }
 
+static void clean(char *s, size_t n);
+
+/* A thread's whole name, asked once per comm it was seen with. */
+struct tname {
+	char comm[SAMPLER_COMM_LEN];
+	const char *name; /* pooled, or NULL: no Java thread */
+};
+
+/*
+ * Learn the Java name of k's thread (per-thread keys) when it is new or
+ * its comm changed (renamed, or the tid reused by another thread): a
+ * thread gone by the time its keys are taken still has its name.
+ */
+static void learn_thread(struct interp *in, struct jvm *j,
+			 const struct sample_key *k)
+{
+	uint64_t key = (uint64_t)k->pid << 32 | k->tid;
+	void **slot = u64map__find(&in->tnames, key);
+	struct tname *t = slot ? *slot : NULL;
+	char buf[256];
+	bool added;
+	int n;
+
+	if (t && !memcmp(t->comm, k->comm, sizeof(t->comm)))
+		return;
+	if (!t) {
+		if (!(t = calloc(1, sizeof(*t))))
+			return;
+		slot = u64map__add(&in->tnames, key, &added);
+		if (!slot) {
+			free(t);
+			return;
+		}
+		*slot = t;
+	} else {
+		jnamer__threads_refresh(j->jn); /* a new thread, or renamed */
+	}
+	memcpy(t->comm, k->comm, sizeof(t->comm));
+	n = jnamer__thread(j->jn, (int32_t)k->tid, buf, sizeof(buf));
+	if (n > 0)
+		clean(buf, n); /* one frame: no ';' */
+	t->name = n > 0 ? strpool__intern(in->pool, buf, n) : NULL;
+}
+
+const char *interp__thread_name(struct interp *in, uint32_t pid, uint32_t tid)
+{
+	void **slot = u64map__find(&in->tnames, (uint64_t)pid << 32 | tid);
+
+	return slot ? ((struct tname *)*slot)->name : NULL;
+}
+
 void interp__seen(struct interp *in, const struct sample_key *k,
 		  uint64_t now_ns)
 {
@@ -718,6 +773,8 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 		jn_try(in, j, now_ns);
 	if (k->interp_id && (e = list_of(in, k)) && e->ncompiled)
 		warm(in, j, e, k);
+	if (k->tid && j && j->jn)
+		learn_thread(in, j, k);
 }
 
 int interp__describe(const struct interp *in, uint32_t pid, char *buf,

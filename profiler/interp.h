@@ -75,6 +75,14 @@ void interp__style(struct interp *in, bool annotate, bool lines);
  */
 uint64_t interp__version(const struct interp *in, const struct sample_key *k);
 
+/*
+ * The whole java.lang.Thread name of thread tid of JVM pid (the kernel's
+ * comm keeps 15 characters), read when interp__seen first saw a key of
+ * that thread (--per-thread keys carry the tid) and kept: NULL when it
+ * is no Java thread, or not known.
+ */
+const char *interp__thread_name(struct interp *in, uint32_t pid, uint32_t tid);
+
 /* Does ip lie in pid's interpreter (as far as we know yet)? */
 bool interp__in_interpreter(const struct interp *in, uint32_t pid, uint64_t ip);
 

@@ -932,6 +932,11 @@ static void summary(struct run *r)
 			fs->no_names, fs->no_names_pid,
 			fs->no_names > 1 ? " the last" : "",
 			strerror(fs->no_names_err));
+	if (fs->check_same + fs->check_diff)
+		fprintf(stderr,
+			"mixprof:   names check: %" PRIu64 " of %" PRIu64
+			" compiled frames named as the perf map names them\n",
+			fs->check_same, fs->check_same + fs->check_diff);
 	if (fs->compiled_named + fs->compiled_stale)
 		fprintf(stderr,
 			"mixprof:   compiled Java frames named from the JVM: "
@@ -1116,6 +1121,8 @@ static int setup_naming(struct run *r)
 	    .depth = r->o.stack_depth,
 	    .no_interp = getenv("MIXPROF_NO_INTERP") != NULL,
 	    .probe_leaf = r->o.nr_probes > 0,
+	    .lines = r->o.lines,
+	    .check_names = getenv("MIXPROF_NAMES_CHECK") != NULL,
 	};
 
 	r->sym = symbolizer__new(NULL);

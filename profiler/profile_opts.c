@@ -20,6 +20,7 @@ enum {
 	OPT_STACK_STORAGE = 256,
 	OPT_PER_THREAD,
 	OPT_NO_ANNOTATE,
+	OPT_LINES,
 	OPT_NO_ATTACH,
 	OPT_AGENT,
 	OPT_BUCKET_MS,
@@ -57,6 +58,7 @@ static const struct option long_opts[] = {
     {"stack-storage-size", required_argument, NULL, OPT_STACK_STORAGE},
     {"per-thread", no_argument, NULL, OPT_PER_THREAD},
     {"no-annotate", no_argument, NULL, OPT_NO_ANNOTATE},
+    {"lines", no_argument, NULL, OPT_LINES},
     {"no-attach", no_argument, NULL, OPT_NO_ATTACH},
     {"agent", no_argument, NULL, OPT_AGENT},
     {"bucket-ms", required_argument, NULL, OPT_BUCKET_MS},
@@ -117,6 +119,7 @@ void profile_opts__usage(FILE *out, const char *prog)
 "      --stack-storage-size N  distinct stacks the kernel may hold at once\n"
 "                           (16384; memory is taken as stacks come)\n"
 "      --no-annotate        no _[0] _[1] _[j] _[i] _[k] frame suffixes\n"
+"      --lines              compiled Java frames as Class.method:LINE\n"
 "      --agent              load the map agent (libjmap.so) into the JVMs\n"
 "                           (-p: attach; launch: -agentpath) for perf-map\n"
 "                           files; Java frames are named without it, from\n"
@@ -375,6 +378,9 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 		return 0;
 	case OPT_NO_ANNOTATE:
 		o->annotate = false;
+		return 0;
+	case OPT_LINES:
+		o->lines = true;
 		return 0;
 	case OPT_AGENT:
 		o->agent_opt = 1;

@@ -36,6 +36,7 @@ struct profile_opts {
 	bool per_thread;
 	bool verbose;
 	bool annotate; /* off with --no-annotate */
+	bool lines; /* --lines */
 	/* load the map agent (libjmap.so): --agent, or -e (probes need
 	 * it) unless --no-attach; Java frames are named without it */
 	bool attach;

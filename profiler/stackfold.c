@@ -52,7 +52,7 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 		return NULL;
 	}
 	if (sf->interp)
-		interp__style(sf->interp, cfg->annotate, false);
+		interp__style(sf->interp, cfg->annotate, cfg->lines);
 	fold_line__init(&sf->line, cfg->annotate);
 	fold_line__init(&sf->part, cfg->annotate);
 	return sf;
@@ -110,6 +110,52 @@ static const char *mark_name(uint64_t ip)
 	return r < UNWIND_NR && names[r] ? names[r] : "[unwind: ?]";
 }
 
+/* Does token t (len n, "name_[x]" or "name:LINE_[x]") name name? */
+static bool same_token(const char *t, size_t n, const char *name)
+{
+	size_t m = strlen(name);
+
+	if (n >= 4 && t[n - 4] == '_' && t[n - 3] == '[' && t[n - 1] == ']')
+		n -= 4;
+	if (n > m && t[m] == ':') /* a line */
+		n = m;
+	return n == m && !memcmp(t, name, m);
+}
+
+/*
+ * Check mode: the perf map's names for ip (the agent's inline ranges)
+ * against text, the chain named from the JVM (outermost first, ';'
+ * between): counted when the map names every frame as Java code.
+ */
+static void check_names(struct stackfold *sf, const struct sample_key *k,
+			uint64_t ip, uint64_t when_ns, const char *text)
+{
+	int nf = symbolizer__user(sf->sym, k->pid, ip, when_ns, sf->frames,
+				  MAX_INLINE);
+	const char *t = text;
+	bool same = nf > 0;
+
+	for (int j = 0; j < nf; j++)
+		if (sf->frames[j].kind != FRAME_JAVA &&
+		    sf->frames[j].kind != FRAME_INLINED)
+			return;
+	for (int j = 0; j < nf && same; j++) {
+		const char *e = strchr(t, ';');
+		size_t n = e ? (size_t)(e - t) : strlen(t);
+
+		same = same_token(t, n, sf->frames[j].name);
+		t = e ? e + 1 : t + n;
+		if (j + 1 < nf && !e)
+			same = false;
+	}
+	same = same && !*t;
+	if (same)
+		sf->st.check_same++;
+	else if (sf->st.check_diff++ < 5)
+		fprintf(stderr, "mixprof: names check: %s (map:%s%s)\n", text,
+			sf->frames[0].name, nf > 1 ? ";..." : "");
+}
+
 /*
  * Name user frames hi-1 down to lo (root first) onto l; non-leaf
  * addresses are return addresses. Interpreted frames get their Java
@@ -133,6 +179,8 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 		if (sf->interp && sf->inames[i] && sf->ifolded[i]) {
 			ret = fold_line__append(l, sf->inames[i],
 						strlen(sf->inames[i]));
+			if (sf->cfg.check_names)
+				check_names(sf, k, ip, when_ns, sf->inames[i]);
 			continue;
 		}
 		if (sf->interp && sf->inames[i]) {
@@ -435,7 +483,7 @@ static void user_end(struct stackfold *sf, uint32_t pid, size_t at,
 static int push_head(struct stackfold *sf, const struct sample_key *k,
 		     const char *proc_comm, bool truncated)
 {
-	char comm[SAMPLER_COMM_LEN + 1], thread[64], pid[32];
+	char comm[SAMPLER_COMM_LEN + 1], thread[300], pid[32];
 	const char *proc;
 	int ret;
 
@@ -447,7 +495,12 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 	proc = proc_comm && *proc_comm ? proc_comm : *comm ? comm : pid;
 	if (sf->cfg.per_thread) {
 		ret = fold_line__push_name(&sf->line, proc);
-		snprintf(thread, sizeof(thread), "%s [%u]", comm, k->tid);
+		const char *jname = sf->interp ? interp__thread_name(
+						     sf->interp, k->pid, k->tid)
+					       : NULL;
+
+		snprintf(thread, sizeof(thread), "%s [%u]",
+			 jname ? jname : comm, k->tid);
 		ret = ret ?: fold_line__push_name(&sf->line, thread);
 	} else {
 		ret = fold_line__push_name(&sf->line, *comm ? comm : proc);

@@ -50,6 +50,9 @@ static void test_agent(void)
 	CHECK(!o.attach);
 	CHECK_INT(PARSE("-p", "7", "--agent", "--no-attach"), 0);
 	CHECK(!o.attach);
+	CHECK(!o.lines);
+	CHECK_INT(PARSE("-p", "7", "--lines"), 0);
+	CHECK(o.lines);
 }
 
 static void test_examples(void)
