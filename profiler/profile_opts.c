@@ -113,7 +113,7 @@ void profile_opts__usage(FILE *out, const char *prog)
 "  -X, --exclude REGEX      drop stacks with a frame REGEX matches\n"
 "      --tid TID[,TID]      only these threads (implies --per-thread)\n"
 "      --thread REGEX       only threads whose name matches (Java threads\n"
-"                           by their kernel name; implies --per-thread)\n"
+"                           by their whole Java name; implies --per-thread)\n"
 "  -q, --quiet              no start line, status line or summary (errors\n"
 "                           and warnings still)\n"
 "      --stack-storage-size N  distinct stacks the kernel may hold at once\n"

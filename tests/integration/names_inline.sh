@@ -6,7 +6,7 @@
 # and counts whether the method chains agree: >= 99% must. Also
 # --per-thread: JNames' workers are "mixprof-names-worker-N", whose
 # first 15 characters (the kernel's comm) are the same; each must show
-# under its whole name. On every JDK.
+# under its whole name, and --thread matches whole names. On every JDK.
 . "$(dirname "$0")/../lib/common.sh"
 
 for jdk in $(jdks); do
@@ -35,4 +35,14 @@ for jdk in $(jdks); do
 			die "no thread mixprof-names-worker-$w: $(cut -d';' -f2 "$TMPD/n.folded" | sort -u | head)"
 	done
 done
+# --thread matches the whole names: worker-1 alone, not worker-10
+"$jdk/bin/java" -cp "$SAMPLES" JNames 4 >"$TMPD/out" 2>"$TMPD/jvm.err" &
+pid=$!
+PIDS_TO_KILL+=($pid)
+wait_for 20 grep -qs '^ready' "$TMPD/out" || die "JNames not ready"
+"$MIXPROF" -p "$pid" -F 499 --thread 'worker-1$' -o "$TMPD/t.folded" 3 \
+	2>"$TMPD/err" || die "mixprof --thread failed: $(cat "$TMPD/err")"
+threads=$(cut -d';' -f2 "$TMPD/t.folded" | sed 's/ \[.*//' | sort -u)
+note "--thread 'worker-1$': $threads"
+[ "$threads" = mixprof-names-worker-1 ] || die "--thread kept: $threads"
 echo ok
