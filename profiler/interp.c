@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "hotspot.h"
 #include "interp.h"
+#include "codeblob.h"
 #include "jnamer.h"
 #include "u64map.h"
 #include "targets.h"
@@ -95,6 +96,7 @@ struct interp {
 	struct hotspot_thread *threads; /* MAX_THREADS: a JVM's thread list */
 	bool annotate, lines; /* how compiled frames are written */
 	struct u64map tnames; /* pid << 32 | tid -> struct tname */
+	struct u64map stubs; /* hash of (pid, pc) -> struct stub */
 	struct jnamer_frame jf[JN_MAX];
 	char text[JN_MAX * (NAME_CAP / 4)];
 };
@@ -147,6 +149,8 @@ void interp__free(struct interp *in)
 	free_lists(in->lists, in->lists_cap);
 	u64map__clear(&in->tnames, free);
 	u64map__release(&in->tnames);
+	u64map__clear(&in->stubs, free);
+	u64map__release(&in->stubs);
 	strpool__free(in->pool);
 	free(in);
 }
@@ -302,7 +306,7 @@ static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
 static void names_fields(const struct hotspot_unwind *u, bool jn,
 			 struct interp_proc *p)
 {
-	if (!jn || !p->nheaps || u->off_nm_method == HOTSPOT_NO_OFF ||
+	if (!jn || !p->nheaps || getenv("MIXPROF_NO_JNAMES") || u->off_nm_method == HOTSPOT_NO_OFF ||
 	    u->off_nm_compile_id == HOTSPOT_NO_OFF)
 		return;
 	p->off_nm_method = u->off_nm_method;
@@ -318,31 +322,29 @@ static void names_fields(const struct hotspot_unwind *u, bool jn,
 
 /*
  * Open j's compiled-frame namer, once the walk already runs by j's
- * tables (reading them all again takes a while on a busy machine: the
- * JVM's first samples must not wait for it), and have the walk list
- * compiled frames for it. A JVM still starting is asked again a second
- * later; one whose layout jnamer does not know keeps the perf-map path.
+ * tables and lists its compiled frames (reading the tables again takes
+ * a while on a busy machine: the JVM's first samples must not wait for
+ * it; their frames are named when their keys are taken, a second or
+ * more later). A JVM still starting is asked again a second later; one
+ * whose layout jnamer does not know keeps the perf-map path, and its
+ * walk stops listing compiled frames.
  */
 static void jn_try(struct interp *in, struct jvm *j, uint64_t now)
 {
-	const struct hotspot_unwind *u = &hotspot__layout(j->h)->u;
 	struct interp_proc p = j->proc;
 
-	if (!p.nheaps)
+	if (!(p.flags & UNWIND_NAMES))
 		return;
 	j->jn = jnamer__open(j->pid, in->lines ? JN_LINES : 0);
 	j->jn_err = j->jn ? 0 : errno;
 	j->jn_next_ns = now + RETRY_NS;
-	if (!j->jn) {
-		if (j->jn_err != EAGAIN && j->jn_err != ESRCH) {
-			in->st.no_names++;
-			in->st.no_names_pid = j->pid;
-			in->st.no_names_err = j->jn_err;
-		}
+	if (j->jn || j->jn_err == EAGAIN || j->jn_err == ESRCH)
 		return;
-	}
-	names_fields(u, true, &p);
-	if ((p.flags & UNWIND_NAMES) && !sampler__set_interp(in->smp, j->pid, &p))
+	in->st.no_names++;
+	in->st.no_names_pid = j->pid;
+	in->st.no_names_err = j->jn_err;
+	p.flags &= ~UNWIND_NAMES;
+	if (!sampler__set_interp(in->smp, j->pid, &p))
 		j->proc = p;
 }
 
@@ -389,6 +391,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.off_klass_name = l->off_klass_name;
 	p.off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF == INTERP_NO_OFF */
 	j->anchors = unwind_fields(&l->u, &p);
+	names_fields(&l->u, true, &p);
 	if (sampler__set_interp(in->smp, j->pid, &p)) {
 		hotspot__free(j->h);
 		j->h = NULL;
@@ -736,6 +739,42 @@ static void learn_thread(struct interp *in, struct jvm *j,
 	if (n > 0)
 		clean(buf, n); /* one frame: no ';' */
 	t->name = n > 0 ? strpool__intern(in->pool, buf, n) : NULL;
+}
+
+/* A stub's name at a pc of a JVM: stubs live as long as the JVM. */
+struct stub {
+	uint32_t pid;
+	uint64_t pc;
+	const char *name; /* pooled, or NULL: none */
+};
+
+const char *interp__stub_name(struct interp *in, uint32_t pid, uint64_t pc)
+{
+	uint64_t key = mix(pc ^ mix(pid)) | 1;
+	struct jvm *j = jvm_find(in, pid);
+	struct stub *s;
+	void **slot;
+	char buf[128];
+	bool added;
+	int n;
+
+	if (!j || j->state != J_JVM || !j->h)
+		return NULL;
+	slot = u64map__add(&in->stubs, key, &added);
+	if (!slot)
+		return NULL;
+	s = added ? NULL : *slot;
+	if (s && s->pid == pid && s->pc == pc)
+		return s->name;
+	if (!s && !(s = *slot = calloc(1, sizeof(*s)))) {
+		u64map__del(&in->stubs, key);
+		return NULL;
+	}
+	n = codeblob__name(hotspot__mem(j->h), &hotspot__layout(j->h)->u, pc,
+			   buf, sizeof(buf));
+	*s = (struct stub){pid, pc,
+			   n > 0 ? strpool__intern(in->pool, buf, n) : NULL};
+	return s->name;
 }
 
 const char *interp__thread_name(struct interp *in, uint32_t pid, uint32_t tid)

@@ -83,6 +83,13 @@ uint64_t interp__version(const struct interp *in, const struct sample_key *k);
  */
 const char *interp__thread_name(struct interp *in, uint32_t pid, uint32_t tid);
 
+/*
+ * The name of the CodeBlob holding pc in JVM pid ("StubRoutines (1)"):
+ * for stub frames no map names (a JVM without our agent); read once per
+ * (pid, pc) and kept. NULL: not in its code cache, or unreadable.
+ */
+const char *interp__stub_name(struct interp *in, uint32_t pid, uint64_t pc);
+
 /* Does ip lie in pid's interpreter (as far as we know yet)? */
 bool interp__in_interpreter(const struct interp *in, uint32_t pid, uint64_t ip);
 

@@ -862,6 +862,9 @@ static void summary(struct run *r)
 	ss.frames += fs->interp_named; /* named by interp.c, not symbolizer */
 	ss.frames += fs->frames; /* named from stackfold's cache */
 	ss.frames_unknown += fs->frames_unknown;
+	ss.frames_unknown -= fs->stubs_fresh < ss.frames_unknown
+				 ? fs->stubs_fresh
+				 : ss.frames_unknown;
 	if (r->pr && probe_summary(r, st, secs))
 		return;
 	if (!r->pr)

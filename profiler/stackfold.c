@@ -192,6 +192,17 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 		}
 		nf = symbolizer__user(sf->sym, k->pid, ip, when_ns, sf->frames,
 				      MAX_INLINE);
+		if (nf == 1 && sf->frames[0].kind == FRAME_UNKNOWN &&
+		    sf->interp) {
+			/* no map names it: a JVM stub, by its CodeBlob */
+			const char *s =
+			    interp__stub_name(sf->interp, k->pid, ip);
+
+			if (s) {
+				sf->frames[0] = (struct frame){s, FRAME_STUB};
+				c->stubs++;
+			}
+		}
 		if (nf > 0 && (is_interpreter(&sf->frames[0]) ||
 			       (sf->interp && interp__in_interpreter(
 						  sf->interp, k->pid, ip))))
@@ -269,6 +280,9 @@ static int name_callers(struct stackfold *sf, const struct sample_key *k, int n,
 	counters(sf, c);
 	c->frames -= before.frames;
 	c->unknown -= before.unknown;
+	/* the symbolizer's unknown, which a CodeBlob named */
+	c->unknown -= c->stubs < c->unknown ? c->stubs : c->unknown;
+	sf->st.stubs_fresh += c->stubs;
 	versions(sf, k, user, when_ns, after);
 	if (v[0] && !memcmp(v, after, sizeof(after)) && !(user && c->unknown))
 		namecache__put(sf->cache, id, v, c, sf->part.buf, sf->part.len);
@@ -355,6 +369,7 @@ static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
 	if (!ret)
 		ret = user ? name_user(sf, k, 0, 1, when_ns, &sf->line, &leaf)
 			   : name_kernel(sf, 0, 1, &sf->line);
+	sf->st.stubs_fresh += leaf.stubs;
 	c.interp_named += leaf.interp_named;
 	c.interp_unnamed += leaf.interp_unnamed;
 	sf->st.interp_named += c.interp_named * count;

@@ -52,6 +52,8 @@ struct stackfold_stats {
 	/* check_names: namings of compiled frames the map also named, and
 	 * of them those whose method chain differs */
 	uint64_t check_same, check_diff;
+	/* frames the symbolizer counted unknown that a CodeBlob named */
+	uint64_t stubs_fresh;
 	/* JVMs whose metadata jnamer cannot read (interp.h), the last one */
 	uint64_t no_names;
 	uint32_t no_names_pid;
