@@ -896,6 +896,15 @@ static const char *compiled_text(struct interp *in, struct jvm *j,
 	if (j->jn)
 		n = jnamer__compiled_at(j->jn, f->nm, f->cid, ip, f->idx > 0,
 					in->jf, JN_MAX);
+	/*
+	 * The outer method must be the one the sample saw (its Symbols,
+	 * identity hashes checked): an nmethod of an unloaded class lives
+	 * on, compile id and all, until it is flushed, while its Method*s
+	 * are freed and reused by new classes, so a chain read then names
+	 * another class's methods (measured under class churn).
+	 */
+	if (n > 0 && f->name && strcmp(in->jf[n - 1].name, f->name))
+		n = -ESTALE;
 	if (n == -ESTALE) {
 		/* the tier recorded at sample time; unknown: C2's */
 		struct jnamer_frame x = {f->name, -1, 0, JF_COMPILED,

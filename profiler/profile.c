@@ -405,6 +405,9 @@ static int setup_launch(struct run *r)
 		return -errno;
 	}
 
+	if (agent && r->o.nr_probes && !r->o.agent_opt)
+		fprintf(stderr, "mixprof: -e: the launched JVMs get the map "
+				"agent (libjmap.so): the probes need it\n");
 	if (!agent && r->o.attach)
 		fprintf(stderr, "mixprof: libjmap.so not found (next to "
 				"mixprof, in ../lib/mixprof, or $MIXPROF_AGENT);"
@@ -1211,10 +1214,6 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	status__init(&r->status, stderr, r->o.quiet, isatty(STDERR_FILENO));
 	if (setup_render(r) || setup_table(r))
 		return EXIT_PROF_FAIL;
-	/* said once: the one case where mixprof loads code unasked */
-	if (r->o.nr_probes && r->o.attach && !r->o.agent_opt && !r->o.quiet)
-		fprintf(stderr, "mixprof: -e: the probes load the map agent "
-				"(libjmap.so) into the JVM\n");
 	for (i = 0; i < r->o.nr_pids; i++)
 		jvmprep(r->o.pids[i], r->o.attach, r->o.nr_probes > 0);
 	ret = cpus__online(&r->cpus, &r->nr_cpus);
