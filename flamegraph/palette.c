@@ -41,7 +41,8 @@ size_t fg_strip_len(const char *name)
 	size_t len = strlen(name);
 
 	if (ends_with(name, len, "_[j]") || ends_with(name, len, "_[i]") ||
-	    ends_with(name, len, "_[k]"))
+	    ends_with(name, len, "_[k]") || ends_with(name, len, "_[0]") ||
+	    ends_with(name, len, "_[1]"))
 		return len - 4;
 	return len;
 }
@@ -75,6 +76,10 @@ enum fg_kind fg_classify(const char *name)
 		return FG_KIND_INLINED;
 	if (ends_with(name, len, "_[k]"))
 		return FG_KIND_KERNEL;
+	if (ends_with(name, len, "_[0]"))
+		return FG_KIND_INTERP;
+	if (ends_with(name, len, "_[1]"))
+		return FG_KIND_C1;
 	if (!strcmp(name, "-") || !strcmp(name, "--"))
 		return FG_KIND_DELIM;
 	if (java_package(name))
@@ -154,6 +159,11 @@ uint32_t fg_color(enum fg_scheme s, const char *name)
 	k = fg_classify(name);
 	if (k == FG_KIND_DELIM)
 		return 0xa0a0a0;
+	/* the tiers apart from C2's green, in async-profiler's hues */
+	if (k == FG_KIND_INTERP)
+		return rgb(160 + 40 * v[0], 215 + 30 * v[0], 160 + 40 * v[0]);
+	if (k == FG_KIND_C1)
+		return rgb(190 + 30 * v[0], 220 + 30 * v[0], 90 + 40 * v[0]);
 	return family(java_family[k], v);
 }
 

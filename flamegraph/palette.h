@@ -4,7 +4,8 @@
  *
  * The java scheme follows the rules Java flame graph readers know
  * (flamegraph.pl --color=java): "_[j]" JIT green, "_[i]" inlined aqua,
- * "_[k]" kernel orange, C++ "::" yellow, unannotated java/ javax/ jdk/
+ * "_[k]" kernel orange, and as async-profiler's graphs: "_[0]"
+ * interpreted pale green, "_[1]" C1-compiled yellow-green, C++ "::" yellow, unannotated java/ javax/ jdk/
  * sun/ com/ org/ net/ io/ (or with '.') green, the "-" delimiter grey,
  * other native red. Within a kind the shade comes from a hash of the name.
  */
@@ -20,6 +21,8 @@ enum fg_kind {
 	FG_KIND_KERNEL, /* orange: _[k] */
 	FG_KIND_CPP, /* yellow: C++ "::" */
 	FG_KIND_DELIM, /* grey: "-" */
+	FG_KIND_INTERP, /* pale green: _[0] */
+	FG_KIND_C1, /* yellow-green: _[1] */
 };
 
 enum fg_scheme {
@@ -42,7 +45,7 @@ const char *fg_scheme_names(void);
 
 enum fg_kind fg_classify(const char *name);
 
-/* The length of name without a trailing "_[j]"/"_[i]"/"_[k]". */
+/* The length of name without a trailing "_[j]"/"_[i]"/"_[k]"/"_[0]"/"_[1]". */
 size_t fg_strip_len(const char *name);
 
 /* 0xRRGGBB for a frame. */

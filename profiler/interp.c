@@ -11,6 +11,9 @@
 #include <unistd.h>
 #include "hotspot.h"
 #include "interp.h"
+#include "codeblob.h"
+#include "jnamer.h"
+#include "u64map.h"
 #include "targets.h"
 #include "strpool.h"
 
@@ -35,6 +38,10 @@ struct jvm {
 	uint64_t next_try_ns;
 	uint64_t start, end; /* the interpreter, once known */
 	struct hotspot *h;
+	struct jnamer *jn; /* its compiled frames' namer, or NULL */
+	int jn_err; /* why not: jnamer__open's errno */
+	uint64_t jn_next_ns; /* EAGAIN: when to try again */
+	struct interp_proc proc; /* what the sampler was given */
 	bool anchors; /* its threads go to the sampler's java_threads */
 	struct hotspot_thread *tids; /* the threads given to it, by tid */
 	size_t ntids;
@@ -53,8 +60,13 @@ struct name_ent {
 struct list_frame {
 	uint32_t idx;
 	uint64_t ip;
-	const char *name;
+	const char *name; /* by the Method*'s Symbols read at sample time */
+	uint64_t nm; /* a compiled frame's nmethod, or 0 */
+	int32_t cid; /* its compile id */
+	int level; /* its tier at sample time, 0 unknown */
 };
+
+#define JN_MAX 64 /* frames of one inline chain */
 
 /* (pid, interp_id) -> its frames, named */
 struct list_ent {
@@ -64,6 +76,7 @@ struct list_ent {
 	uint64_t serial; /* new whenever its names change (interp__version) */
 	uint64_t sum; /* of the names as resolved */
 	uint32_t nr;
+	uint32_t ncompiled; /* of them compiled frames */
 	struct list_frame *f;
 };
 
@@ -82,6 +95,11 @@ struct interp {
 	struct interp_stack scratch;
 	struct interp_stats st;
 	struct hotspot_thread *threads; /* MAX_THREADS: a JVM's thread list */
+	bool annotate, lines; /* how compiled frames are written */
+	struct u64map tnames; /* pid << 32 | tid -> struct tname */
+	struct u64map stubs; /* hash of (pid, pc) -> struct stub */
+	struct jnamer_frame jf[JN_MAX];
+	char text[JN_MAX * (NAME_CAP / 4)];
 };
 
 static uint64_t mix(uint64_t h)
@@ -123,12 +141,17 @@ void interp__free(struct interp *in)
 		return;
 	for (size_t i = 0; i < in->jvms_cap; i++) {
 		hotspot__free(in->jvms[i].h);
+		jnamer__free(in->jvms[i].jn);
 		free(in->jvms[i].tids);
 	}
 	free(in->threads);
 	free(in->jvms);
 	free(in->names);
 	free_lists(in->lists, in->lists_cap);
+	u64map__clear(&in->tnames, free);
+	u64map__release(&in->tnames);
+	u64map__clear(&in->stubs, free);
+	u64map__release(&in->stubs);
 	strpool__free(in->pool);
 	free(in);
 }
@@ -280,6 +303,52 @@ static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
 	return true;
 }
 
+/* Compiled frames listed for jnamer (sampler.h): when it can name them. */
+static void names_fields(const struct hotspot_unwind *u, bool jn,
+			 struct interp_proc *p)
+{
+	if (!jn || !p->nheaps || getenv("MIXPROF_NO_JNAMES") || u->off_nm_method == HOTSPOT_NO_OFF ||
+	    u->off_nm_compile_id == HOTSPOT_NO_OFF)
+		return;
+	p->off_nm_method = u->off_nm_method;
+	p->off_nm_cid = u->off_nm_compile_id;
+	/* x86-64 is little-endian: the level's low byte is its first */
+	p->off_nm_level = u->off_nm_comp_level != HOTSPOT_NO_OFF &&
+				  u->off_nm_comp_level >= u->off_nm_compile_id &&
+				  u->off_nm_comp_level - u->off_nm_compile_id < 8
+			      ? u->off_nm_comp_level - u->off_nm_compile_id
+			      : INTERP_NO_OFF;
+	p->flags |= UNWIND_NAMES;
+}
+
+/*
+ * Open j's compiled-frame namer, once the walk already runs by j's
+ * tables and lists its compiled frames (reading the tables again takes
+ * a while on a busy machine: the JVM's first samples must not wait for
+ * it; their frames are named when their keys are taken, a second or
+ * more later). A JVM still starting is asked again a second later; one
+ * whose layout jnamer does not know keeps the perf-map path, and its
+ * walk stops listing compiled frames.
+ */
+static void jn_try(struct interp *in, struct jvm *j, uint64_t now)
+{
+	struct interp_proc p = j->proc;
+
+	if (!(p.flags & UNWIND_NAMES))
+		return;
+	j->jn = jnamer__open(j->pid, in->lines ? JN_LINES : 0);
+	j->jn_err = j->jn ? 0 : errno;
+	j->jn_next_ns = now + RETRY_NS;
+	if (j->jn || j->jn_err == EAGAIN || j->jn_err == ESRCH)
+		return;
+	in->st.no_names++;
+	in->st.no_names_pid = j->pid;
+	in->st.no_names_err = j->jn_err;
+	p.flags &= ~UNWIND_NAMES;
+	if (!sampler__set_interp(in->smp, j->pid, &p))
+		j->proc = p;
+}
+
 /*
  * Open addressing without tombstones: after emptying slot i, move back
  * each entry of the run after it whose home slot the gap cuts it from.
@@ -356,6 +425,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.off_klass_name = l->off_klass_name;
 	p.off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF == INTERP_NO_OFF */
 	j->anchors = unwind_fields(&l->u, &p);
+	names_fields(&l->u, true, &p);
 	if (sampler__set_interp(in->smp, j->pid, &p)) {
 		hotspot__free(j->h);
 		j->h = NULL;
@@ -370,6 +440,8 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 		in->st.unwound++;
 	if (j->anchors)
 		refresh_threads(in, j);
+	j->proc = p;
+	jn_try(in, j, now);
 	return 0;
 }
 
@@ -566,9 +638,14 @@ static void name_frame(struct interp *in, struct jvm *j,
 	f->idx = s->idx;
 	f->ip = s->ip;
 	f->name = NULL;
+	f->nm = s->nm;
+	f->cid = s->cid;
+	f->level = s->level <= 4 ? (int)s->level : 0;
 	/* a pending walk kept every frame and its pc: only the interpreted
 	 * ones count (a known JVM's list has only those, without their pc) */
 	if (s->ip && !in_interp(j, s->ip))
+		return;
+	if (s->nm && !s->klass_name) /* its Method* gave no names */
 		return;
 	/* a pending walk kept only the Method*: follow it now (a JVM's
 	 * first moments, long before any class unloads) */
@@ -622,9 +699,35 @@ static int resolve(struct interp *in, struct jvm *j, struct list_ent *e)
 	free(e->f);
 	e->f = f;
 	e->nr = nr;
+	e->ncompiled = 0;
+	for (i = 0; i < nr; i++)
+		e->ncompiled += f[i].nm != 0;
 	e->resolved_ns = in->now_ns;
 	renamed(in, e);
 	return 0;
+}
+
+/*
+ * Read the debug data of e's compiled frames now, while their code is
+ * most likely alive (k's key is taken a second or more later): jnamer
+ * keeps what it read per (nmethod, compile id, pc), so from the second
+ * tick on this is a cache hit per frame. Each key, each tick: keys of
+ * one list differ in their pcs.
+ */
+static void warm(struct interp *in, struct jvm *j, const struct list_ent *e,
+		 const struct sample_key *k)
+{
+	const uint64_t *ips;
+	int n;
+
+	if (!j->jn)
+		return;
+	n = sampler__stack(in->smp, k->user_stack, &ips);
+	for (uint32_t i = 0; n > 0 && i < e->nr; i++)
+		if (e->f[i].nm && e->f[i].idx < (uint32_t)n)
+			jnamer__compiled_at(j->jn, e->f[i].nm, e->f[i].cid,
+					    ips[e->f[i].idx], e->f[i].idx > 0,
+					    in->jf, JN_MAX);
 }
 
 /* The named list of k, resolving it when new or old. */
@@ -645,6 +748,7 @@ static struct list_ent *list_of(struct interp *in, const struct sample_key *k)
 		in->nlists++;
 		if (resolve(in, j, e)) {
 			e->nr = 0;
+			e->ncompiled = 0;
 			e->resolved_ns = 0;
 			renamed(in, e);
 		}
@@ -655,9 +759,97 @@ static struct list_ent *list_of(struct interp *in, const struct sample_key *k)
 	return e;
 }
 
+static void clean(char *s, size_t n);
+
+/* A thread's whole name, asked once per comm it was seen with. */
+struct tname {
+	char comm[SAMPLER_COMM_LEN];
+	const char *name; /* pooled, or NULL: no Java thread */
+};
+
+/*
+ * Learn the Java name of k's thread (per-thread keys) when it is new or
+ * its comm changed (renamed, or the tid reused by another thread): a
+ * thread gone by the time its keys are taken still has its name.
+ */
+static void learn_thread(struct interp *in, struct jvm *j,
+			 const struct sample_key *k)
+{
+	uint64_t key = (uint64_t)k->pid << 32 | k->tid;
+	void **slot = u64map__find(&in->tnames, key);
+	struct tname *t = slot ? *slot : NULL;
+	char buf[256];
+	bool added;
+	int n;
+
+	if (t && !memcmp(t->comm, k->comm, sizeof(t->comm)))
+		return;
+	if (!t) {
+		if (!(t = calloc(1, sizeof(*t))))
+			return;
+		slot = u64map__add(&in->tnames, key, &added);
+		if (!slot) {
+			free(t);
+			return;
+		}
+		*slot = t;
+	} else {
+		jnamer__threads_refresh(j->jn); /* a new thread, or renamed */
+	}
+	memcpy(t->comm, k->comm, sizeof(t->comm));
+	n = jnamer__thread(j->jn, (int32_t)k->tid, buf, sizeof(buf));
+	if (n > 0)
+		clean(buf, n); /* one frame: no ';' */
+	t->name = n > 0 ? strpool__intern(in->pool, buf, n) : NULL;
+}
+
+/* A stub's name at a pc of a JVM: stubs live as long as the JVM. */
+struct stub {
+	uint32_t pid;
+	uint64_t pc;
+	const char *name; /* pooled, or NULL: none */
+};
+
+const char *interp__stub_name(struct interp *in, uint32_t pid, uint64_t pc)
+{
+	uint64_t key = mix(pc ^ mix(pid)) | 1;
+	struct jvm *j = jvm_find(in, pid);
+	struct stub *s;
+	void **slot;
+	char buf[128];
+	bool added;
+	int n;
+
+	if (!j || j->state != J_JVM || !j->h)
+		return NULL;
+	slot = u64map__add(&in->stubs, key, &added);
+	if (!slot)
+		return NULL;
+	s = added ? NULL : *slot;
+	if (s && s->pid == pid && s->pc == pc)
+		return s->name;
+	if (!s && !(s = *slot = calloc(1, sizeof(*s)))) {
+		u64map__del(&in->stubs, key);
+		return NULL;
+	}
+	n = codeblob__name(hotspot__mem(j->h), &hotspot__layout(j->h)->u, pc,
+			   buf, sizeof(buf));
+	*s = (struct stub){pid, pc,
+			   n > 0 ? strpool__intern(in->pool, buf, n) : NULL};
+	return s->name;
+}
+
+const char *interp__thread_name(struct interp *in, uint32_t pid, uint32_t tid)
+{
+	void **slot = u64map__find(&in->tnames, (uint64_t)pid << 32 | tid);
+
+	return slot ? ((struct tname *)*slot)->name : NULL;
+}
+
 void interp__seen(struct interp *in, const struct sample_key *k,
 		  uint64_t now_ns)
 {
+	struct list_ent *e;
 	struct jvm *j;
 
 	if (now_ns != in->now_ns) { /* a new tick */
@@ -680,8 +872,13 @@ void interp__seen(struct interp *in, const struct sample_key *k,
 	j = jvm_get(in, k->pid);
 	if (j && j->state == J_TRY && now_ns >= j->next_try_ns)
 		jvm_try(in, j, now_ns);
-	if (k->interp_id)
-		list_of(in, k);
+	else if (j && j->state == J_JVM && !j->jn && j->jn_err == EAGAIN &&
+		 now_ns >= j->jn_next_ns)
+		jn_try(in, j, now_ns);
+	if (k->interp_id && (e = list_of(in, k)) && e->ncompiled)
+		warm(in, j, e, k);
+	if (k->tid && j && j->jn)
+		learn_thread(in, j, k);
 }
 
 int interp__describe(const struct interp *in, uint32_t pid, char *buf,
@@ -709,14 +906,100 @@ void interp__prepare(struct interp *in, uint32_t pid)
 	}
 }
 
+/* A name from the JVM, as one folded frame: no ';' or newline in it. */
+static void clean(char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ';' || s[i] == '\n')
+			s[i] = '_';
+}
+
+/* Append one frame of an inline chain to in->text at *len: 0 or -1. */
+static int chain_push(struct interp *in, size_t *len,
+		      const struct jnamer_frame *x)
+{
+	size_t cap = sizeof(in->text) - *len;
+	char *o = in->text + *len;
+	int n = 0, m;
+
+	if (*len) {
+		if (cap < 2)
+			return -1;
+		*o++ = ';';
+		cap--;
+		n = 1;
+	}
+	m = jframe_with_line(o, cap, x->name, in->lines ? x->line : 0);
+	if (m < 0)
+		return -1;
+	clean(o, m);
+	if (in->annotate) {
+		const char *sfx = jframe_suffix(x->kind, x->comp_level);
+		size_t sl = strlen(sfx);
+
+		if (m + sl >= cap)
+			return -1;
+		memcpy(o + m, sfx, sl + 1);
+		m += sl;
+	}
+	*len += n + m;
+	return 0;
+}
+
+/*
+ * The folded text of compiled frame f of j at pc ip: its inline chain
+ * from jnamer, outermost first; the outer method's name (read at sample
+ * time) when the code is gone (counted); NULL when jnamer cannot name it
+ * (a stub with a frame size is no nmethod), for the symbolizer.
+ */
+static const char *compiled_text(struct interp *in, struct jvm *j,
+				 const struct list_frame *f, uint64_t ip)
+{
+	size_t len = 0;
+	int n = -ENOENT;
+
+	if (j->jn)
+		n = jnamer__compiled_at(j->jn, f->nm, f->cid, ip, f->idx > 0,
+					in->jf, JN_MAX);
+	/*
+	 * The outer method must be the one the sample saw (its Symbols,
+	 * identity hashes checked): an nmethod of an unloaded class lives
+	 * on, compile id and all, until it is flushed, while its Method*s
+	 * are freed and reused by new classes, so a chain read then names
+	 * another class's methods (measured under class churn).
+	 */
+	if (n > 0 && f->name && strcmp(in->jf[n - 1].name, f->name))
+		n = -ESTALE;
+	if (n == -ESTALE) {
+		/* the tier recorded at sample time; unknown: C2's */
+		struct jnamer_frame x = {f->name, -1, 0, JF_COMPILED,
+					 f->level ? f->level : 4};
+
+		in->st.compiled_stale++;
+		if (!f->name || chain_push(in, &len, &x))
+			return NULL;
+		return strpool__intern(in->pool, in->text, len);
+	}
+	if (n <= 0) {
+		in->st.compiled_failed++;
+		return NULL;
+	}
+	for (int i = n - 1; i >= 0; i--)
+		if (chain_push(in, &len, &in->jf[i]))
+			return NULL;
+	in->st.compiled_named++;
+	return strpool__intern(in->pool, in->text, len);
+}
+
 int interp__names(struct interp *in, const struct sample_key *k,
-		  const uint64_t *ips, int n, const char **names)
+		  const uint64_t *ips, int n, const char **names, bool *folded)
 {
 	struct list_ent *e;
 	struct jvm *j;
 	int named = 0;
 
 	memset(names, 0, n * sizeof(*names));
+	memset(folded, 0, n * sizeof(*folded));
 	if (!k->interp_id || !(e = list_of(in, k)))
 		return 0;
 	j = jvm_find(in, k->pid);
@@ -727,6 +1010,11 @@ int interp__names(struct interp *in, const struct sample_key *k,
 		 * is the frame's, and was in the interpreter then */
 		if (f->idx >= (uint32_t)n || (f->ip && ips[f->idx] != f->ip)) {
 			in->st.misaligned++;
+			continue;
+		}
+		if (f->nm) {
+			names[f->idx] = compiled_text(in, j, f, ips[f->idx]);
+			folded[f->idx] = names[f->idx] != NULL;
 			continue;
 		}
 		if (!in_interp(j, ips[f->idx]))
@@ -766,4 +1054,10 @@ bool interp__in_interpreter(const struct interp *in, uint32_t pid, uint64_t ip)
 void interp__stats(const struct interp *in, struct interp_stats *st)
 {
 	*st = in->st;
+}
+
+void interp__style(struct interp *in, bool annotate, bool lines)
+{
+	in->annotate = annotate;
+	in->lines = lines;
 }

@@ -48,15 +48,25 @@ int interp__describe(const struct interp *in, uint32_t pid, char *buf,
 		     size_t cap);
 
 /*
- * Names for the interpreted frames of k, whose user stack is ips[0..n)
- * (leaf first, as the stack map holds it): names[i] gets the name of
- * frame i, or NULL when it is not an interpreted frame we could name.
+ * Names for the Java frames of k, whose user stack is ips[0..n) (leaf
+ * first, as the stack map holds it): names[i] gets the name of frame i,
+ * or NULL when it is not a Java frame we could name. For a compiled
+ * frame (named from the JVM's memory by jnamer, no agent) folded[i] is
+ * set and names[i] is folded text: its inline chain, outermost first,
+ * suffixed as interp__style() says; interpreted frames are one name.
+ * Returns the number of interpreted frames named.
  * A listed frame is used only where ips[] holds the same pc at the same
  * position (the BPF walk and the kernel's saw the same frame). Returns
  * the number named.
  */
 int interp__names(struct interp *in, const struct sample_key *k,
-		  const uint64_t *ips, int n, const char **names);
+		  const uint64_t *ips, int n, const char **names, bool *folded);
+
+/*
+ * How compiled frames are written: with their frame kind suffixes
+ * (jframe.h), with ":LINE". Before the first key is seen.
+ */
+void interp__style(struct interp *in, bool annotate, bool lines);
 
 /*
  * The state interp__names() and interp__in_interpreter() answer k from:
@@ -64,6 +74,21 @@ int interp__names(struct interp *in, const struct sample_key *k,
  * k's list is not known.
  */
 uint64_t interp__version(const struct interp *in, const struct sample_key *k);
+
+/*
+ * The whole java.lang.Thread name of thread tid of JVM pid (the kernel's
+ * comm keeps 15 characters), read when interp__seen first saw a key of
+ * that thread (--per-thread keys carry the tid) and kept: NULL when it
+ * is no Java thread, or not known.
+ */
+const char *interp__thread_name(struct interp *in, uint32_t pid, uint32_t tid);
+
+/*
+ * The name of the CodeBlob holding pc in JVM pid ("StubRoutines (1)"):
+ * for stub frames no map names (a JVM without our agent); read once per
+ * (pid, pc) and kept. NULL: not in its code cache, or unreadable.
+ */
+const char *interp__stub_name(struct interp *in, uint32_t pid, uint64_t pc);
 
 /* Does ip lie in pid's interpreter (as far as we know yet)? */
 bool interp__in_interpreter(const struct interp *in, uint32_t pid, uint64_t ip);
@@ -90,6 +115,14 @@ struct interp_stats {
 	uint64_t unreadable; /* listed frames without readable names */
 	uint64_t unwound; /* of the JVMs: compiled frames unwound */
 	uint64_t threads_full; /* Java threads the sampler had no room for */
+	/* compiled frames (each time one is named, not per sample) */
+	uint64_t compiled_named; /* from their nmethod's debug data */
+	uint64_t compiled_stale; /* code gone: by the Method* (no inlines) */
+	uint64_t compiled_failed; /* not an nmethod, or unreadable */
+	/* JVMs whose compiled frames jnamer cannot name, and the last one */
+	uint64_t no_names;
+	uint32_t no_names_pid;
+	int no_names_err;
 };
 void interp__stats(const struct interp *in, struct interp_stats *st);
 

@@ -114,8 +114,16 @@ void jvmprep(uint32_t pid, bool attach, bool probes)
 	if (probes)
 		sock = agent_file(pid, AGENTFILE_SOCKET);
 	if (attach && map != FILE_REFUSED &&
-	    ((map == FILE_ABSENT && !has_agent(pid)) || sock == FILE_ABSENT))
+	    ((map == FILE_ABSENT && !has_agent(pid)) || sock == FILE_ABSENT)) {
+		/* -e without --agent: the one case mixprof loads code into
+		 * a JVM unasked; say so */
+		if (probes)
+			fprintf(stderr, "mixprof: -e: loading the map agent "
+					"(libjmap.so) into JVM %u: the probes "
+					"need it\n",
+				pid);
 		attach_agent(pid);
+	}
 	/* the HotSpot unwinder needs no flag: the summary tells how many
 	 * stacks reached their thread's root */
 	if (launch__needs_fp() && !hotspot_preserves_fp(pid))

@@ -30,6 +30,7 @@ struct part_id {
 struct part_counts {
 	uint32_t frames, unknown; /* symbolizer: named, of which unknown */
 	uint32_t interp_named, interp_unnamed; /* interpreted frames */
+	uint32_t stubs; /* of the unknown: JVM stubs named by their CodeBlob */
 };
 
 #define PART_VERSIONS 3

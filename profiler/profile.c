@@ -450,7 +450,7 @@ static int setup_bpf(struct run *r)
 
 static int setup_launch(struct run *r)
 {
-	char *agent = agent_path(), pid[16];
+	char *agent = r->o.attach ? agent_path() : NULL, pid[16];
 	int ret;
 
 	/* -e: the agent holds main at VMInit until the probes are in, for
@@ -461,7 +461,10 @@ static int setup_launch(struct run *r)
 		return -errno;
 	}
 
-	if (!agent)
+	if (agent && r->o.nr_probes && !r->o.agent_opt)
+		fprintf(stderr, "mixprof: -e: the launched JVMs get the map "
+				"agent (libjmap.so): the probes need it\n");
+	if (!agent && r->o.attach)
 		fprintf(stderr, "mixprof: libjmap.so not found (next to "
 				"mixprof, in ../lib/mixprof, or $MIXPROF_AGENT);"
 				" Java frames will show as [unknown]\n");
@@ -1062,6 +1065,9 @@ static void summary(struct run *r)
 	ss.frames += fs->interp_named; /* named by interp.c, not symbolizer */
 	ss.frames += fs->frames; /* named from stackfold's cache */
 	ss.frames_unknown += fs->frames_unknown;
+	ss.frames_unknown -= fs->stubs_fresh < ss.frames_unknown
+				 ? fs->stubs_fresh
+				 : ss.frames_unknown;
 	if (r->pr && probe_summary(r, st, secs))
 		return;
 	if (r->o.alloc)
@@ -1134,6 +1140,29 @@ static void summary(struct run *r)
 		    "%" PRIu64 " samples without a list (interp map full)\n",
 		    fs->interp_jvms, fs->interp_misaligned,
 		    fs->interp_unreadable, st[STAT_INTERP_FULL]);
+	if (fs->no_names)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " JVM(s) (pid %u%s) whose compiled "
+			"frames cannot be named from their metadata (%s: "
+			"JDK 18-20, compact object headers, or a layout we do "
+			"not know): named from a perf map, run them with "
+			"--agent\n",
+			fs->no_names, fs->no_names_pid,
+			fs->no_names > 1 ? " the last" : "",
+			strerror(fs->no_names_err));
+	if (fs->check_same + fs->check_diff)
+		fprintf(stderr,
+			"mixprof:   names check: %" PRIu64 " of %" PRIu64
+			" compiled frames named as the perf map names them\n",
+			fs->check_same, fs->check_same + fs->check_diff);
+	if (fs->compiled_named + fs->compiled_stale)
+		fprintf(stderr,
+			"mixprof:   compiled Java frames named from the JVM: "
+			"%" PRIu64 ", by their method only (code freed "
+			"first: no inlined frames) %" PRIu64 ", left to the "
+			"maps %" PRIu64 "\n",
+			fs->compiled_named, fs->compiled_stale,
+			fs->compiled_failed);
 	if (ss.frames)
 		fprintf(stderr,
 			"mixprof:   %.1f%% of %" PRIu64 " frames "
@@ -1320,6 +1349,8 @@ static int setup_naming(struct run *r)
 	    .depth = r->o.stack_depth,
 	    .no_interp = getenv("MIXPROF_NO_INTERP") != NULL,
 	    .probe_leaf = r->o.nr_probes > 0,
+	    .lines = r->o.lines,
+	    .check_names = getenv("MIXPROF_NAMES_CHECK") != NULL,
 	};
 
 	r->sym = symbolizer__new(NULL);

@@ -20,6 +20,7 @@ enum {
 	OPT_STACK_STORAGE = 256,
 	OPT_PER_THREAD,
 	OPT_NO_ANNOTATE,
+	OPT_LINES,
 	OPT_NO_ATTACH,
 	OPT_AGENT,
 	OPT_BUCKET_MS,
@@ -63,6 +64,7 @@ static const struct option long_opts[] = {
     {"stack-storage-size", required_argument, NULL, OPT_STACK_STORAGE},
     {"per-thread", no_argument, NULL, OPT_PER_THREAD},
     {"no-annotate", no_argument, NULL, OPT_NO_ANNOTATE},
+    {"lines", no_argument, NULL, OPT_LINES},
     {"no-attach", no_argument, NULL, OPT_NO_ATTACH},
     {"agent", no_argument, NULL, OPT_AGENT},
     {"bucket-ms", required_argument, NULL, OPT_BUCKET_MS},
@@ -98,9 +100,8 @@ void profile_opts__usage(FILE *out, const char *prog)
 "  DURATION                 seconds to profile (default: until Ctrl-C,\n"
 "                           or until the target exits)\n"
 "  -- COMMAND ARGS          launch COMMAND and profile it and every process\n"
-"                           it starts, from its first instruction; JVMs get\n"
-"                           the map agent and -XX:+PreserveFramePointer\n"
-"                           through JAVA_TOOL_OPTIONS\n"
+"                           it starts, from its first instruction (JVMs\n"
+"                           as they are: nothing is added unless --agent)\n"
 "  -p, --pid PID[,PID]      profile these processes (all their threads and\n"
 "                           the processes they start during the run)\n"
 "                           instead of the host; a pid that is not a JVM but\n"
@@ -126,15 +127,18 @@ void profile_opts__usage(FILE *out, const char *prog)
 "  -X, --exclude REGEX      drop stacks with a frame REGEX matches\n"
 "      --tid TID[,TID]      only these threads (implies --per-thread)\n"
 "      --thread REGEX       only threads whose name matches (Java threads\n"
-"                           by their kernel name; implies --per-thread)\n"
+"                           by their whole Java name; implies --per-thread)\n"
 "  -q, --quiet              no start line, status line or summary (errors\n"
 "                           and warnings still)\n"
 "      --stack-storage-size N  distinct stacks the kernel may hold at once\n"
 "                           (16384; memory is taken as stacks come)\n"
-"      --no-annotate        no _[j] _[i] _[k] frame suffixes\n"
-"      --agent              load the map agent (libjmap.so) into a -p JVM\n"
-"                           that has none (today's default)\n"
-"      --no-attach          do not load the map agent into a running JVM\n"
+"      --no-annotate        no _[0] _[1] _[j] _[i] _[k] frame suffixes\n"
+"      --lines              compiled Java frames as Class.method:LINE\n"
+"      --agent              load the map agent (libjmap.so) into the JVMs\n"
+"                           (-p: attach; launch: -agentpath) for perf-map\n"
+"                           files; Java frames are named without it, from\n"
+"                           the JVM's own metadata\n"
+"      --no-attach          never load the agent (not even for -e)\n"
 "Java method entry probes (instead of CPU sampling; one JVM, -p or a\n"
 "command; the agent instruments the methods and removes it at the end):\n"
 "  -e, --event java:CLASS.METHOD[(DESC)]  probe the entries of these methods\n"
@@ -284,7 +288,6 @@ static void set_defaults(struct profile_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->freq = 99;
 	o->annotate = true;
-	o->attach = true;
 	o->stack_storage = 16384;
 	o->counts_size = 0; /* CPUs x frequency x time alive (profile.c) */
 	o->stack_depth = 1024;
@@ -406,11 +409,14 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 	case OPT_NO_ANNOTATE:
 		o->annotate = false;
 		return 0;
+	case OPT_LINES:
+		o->lines = true;
+		return 0;
 	case OPT_AGENT:
-		o->attach = true;
+		o->agent_opt = 1;
 		return 0;
 	case OPT_NO_ATTACH:
-		o->attach = false;
+		o->agent_opt = -1;
 		return 0;
 	case OPT_SVG:
 		o->svg = optarg;
@@ -575,6 +581,7 @@ static int check_probes(struct profile_opts *o, char *err, size_t errlen)
 {
 	const char *bad = NULL;
 
+	o->attach = o->agent_opt > 0 || (!o->agent_opt && o->nr_probes);
 	if (!o->nr_probes) {
 		if (o->count)
 			snprintf(err, errlen, "--count needs -e PATTERN");

@@ -36,7 +36,11 @@ struct profile_opts {
 	bool per_thread;
 	bool verbose;
 	bool annotate; /* off with --no-annotate */
-	bool attach; /* off with --no-attach */
+	bool lines; /* --lines */
+	/* load the map agent (libjmap.so): --agent, or -e (probes need
+	 * it) unless --no-attach; Java frames are named without it */
+	bool attach;
+	int agent_opt; /* 1: --agent, -1: --no-attach, 0: neither */
 	uint32_t stack_storage; /* stack map entries */
 	uint32_t counts_size; /* counts map entries */
 	uint32_t stack_depth; /* frames kept per stack */

@@ -403,11 +403,46 @@ static __always_inline int read_interp_frame(const struct walk *w,
 	return bpf_probe_read_user(fr, 16, (const void *)w->fp);
 }
 
-/* Keep the frame at w->ip/w->fp as interpreted; its caller's in fr. */
-static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
+/*
+ * The next free slot of the walk's list, storing the full chunk first
+ * (sampler.h), or NULL: no room left.
+ */
+static __always_inline struct interp_frame *list_slot(struct walk *w)
 {
 	struct interp_stack *st = w->st;
 	__u32 n = st->nr;
+
+	if (n >= INTERP_MAX_FRAMES) {
+		/* full: store it as a chunk, the next one links to it */
+		__u64 key = mix(w->h, INTERP_CHUNK_TAG);
+
+		if (w->chunks + 1 >= INTERP_MAX_CHUNKS)
+			return NULL;
+		if (bpf_map_update_elem(&interp_chunks, &key, st, BPF_ANY))
+			return NULL;
+		w->chunks++;
+		st->prev = key;
+		n = 0;
+	}
+	st->nr = n + 1;
+	return &st->f[n & (INTERP_MAX_FRAMES - 1)];
+}
+
+/* Fold a listed frame into the list's id. */
+static __always_inline void list_mix(struct walk *w,
+				     const struct interp_frame *f)
+{
+	w->h = mix(w->h, (__u64)f->hashes << 32 | f->idx);
+	w->h = mix(w->h, f->ip);
+	w->h = mix(w->h, f->method);
+	w->h = mix(w->h, f->klass_name);
+	w->h = mix(w->h, f->name);
+	w->h = mix(w->h, f->nm ^ (__u64)(__u32)f->cid << 32);
+}
+
+/* Keep the frame at w->ip/w->fp as interpreted; its caller's in fr. */
+static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
+{
 	struct interp_frame *f;
 	__u64 method = 0;
 
@@ -421,19 +456,9 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
 		if (bpf_probe_read_user(fr, 16, (const void *)w->fp))
 			return -1;
 	}
-	if (n >= INTERP_MAX_FRAMES) {
-		/* full: store it as a chunk, the next one links to it */
-		__u64 key = mix(w->h, INTERP_CHUNK_TAG);
-
-		if (w->chunks + 1 >= INTERP_MAX_CHUNKS)
-			return 0;
-		if (bpf_map_update_elem(&interp_chunks, &key, st, BPF_ANY))
-			return 0;
-		w->chunks++;
-		st->prev = key;
-		n = 0;
-	}
-	f = &st->f[n & (INTERP_MAX_FRAMES - 1)];
+	f = list_slot(w);
+	if (!f)
+		return 0;
 	f->idx = idx;
 	f->hashes = 0;
 	/* a known JVM's list holds interpreted frames only: no pc, so the
@@ -442,15 +467,59 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
 	f->method = method;
 	f->klass_name = 0;
 	f->name = 0;
+	f->nm = 0;
+	f->cid = 0;
+	f->level = 0;
 	if (method && w->p->off_const_method)
 		read_names(w->p, f);
-	st->nr = n + 1;
-	w->h = mix(w->h, (__u64)f->hashes << 32 | idx);
-	w->h = mix(w->h, f->ip);
-	w->h = mix(w->h, method);
-	w->h = mix(w->h, f->klass_name);
-	w->h = mix(w->h, f->name);
+	list_mix(w, f);
 	return 0;
+}
+
+/*
+ * A compiled frame's identity, read now (sampler.h): nmethod::_method
+ * and _compile_id of the blob in f->nm, and the Method*'s Symbols. A
+ * global function: verified once.
+ */
+__noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
+{
+	if (!p || !f)
+		return 0;
+	__u8 b[8];
+	__u64 o = p->off_nm_level;
+
+	f->method = read_u64(f->nm + p->off_nm_method);
+	if (bpf_probe_read_user(b, sizeof(b),
+				(const void *)(f->nm + p->off_nm_cid)))
+		return 0;
+	__builtin_memcpy(&f->cid, b, sizeof(f->cid));
+	asm volatile("" : "+r"(o)); /* checked, then used */
+	if (o < 8)
+		f->level = b[o];
+	if (f->method)
+		read_names(p, f);
+	return 0;
+}
+
+/* List the compiled frame idx of blob, for user space to name. */
+static __always_inline void compiled_frame(struct walk *w, __u32 idx,
+					   __u64 blob)
+{
+	struct interp_frame *f;
+
+	if (!(w->p->flags & UNWIND_NAMES) || !(f = list_slot(w)))
+		return;
+	f->idx = idx;
+	f->hashes = 0;
+	f->ip = 0;
+	f->method = 0;
+	f->klass_name = 0;
+	f->name = 0;
+	f->nm = blob;
+	f->cid = 0;
+	f->level = 0;
+	read_nm(w->p, f);
+	list_mix(w, f);
 }
 
 /* Step results: go on, the stack's natural end, or -enum unwind_reason. */
@@ -726,6 +795,7 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 		return native_step(w);
 	if ((__u64)bi.frame_size * 8 > UNWIND_MAX_FRAME)
 		return -UNWIND_BAD_SP;
+	compiled_frame(w, idx, blob);
 	if (!idx && at_edge(w, &bi))
 		return leaf_slots(w);
 	ssp = w->sp + (__u64)bi.frame_size * 8;

@@ -15,10 +15,10 @@
 #include "sampler_int.h"
 
 _Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
-_Static_assert(sizeof(struct interp_proc) == 208, "interp_proc layout");
+_Static_assert(sizeof(struct interp_proc) == 224, "interp_proc layout");
 _Static_assert(sizeof(struct unwind_heap) == 32, "unwind_heap layout");
-_Static_assert(sizeof(struct interp_frame) == 40, "interp_frame layout");
-_Static_assert(sizeof(struct interp_stack) == 16 + 40 * INTERP_MAX_FRAMES,
+_Static_assert(sizeof(struct interp_frame) == 56, "interp_frame layout");
+_Static_assert(sizeof(struct interp_stack) == 16 + 56 * INTERP_MAX_FRAMES,
 	       "interp_stack layout");
 _Static_assert((INTERP_MAX_FRAMES & (INTERP_MAX_FRAMES - 1)) == 0,
 	       "BPF masks frame indices with INTERP_MAX_FRAMES - 1");

@@ -102,6 +102,7 @@ struct unwind_heap {
 #define UNWIND_CODE_OFFSET 1 /* code begin: blob + (int)offset (JDK 23+) */
 #define UNWIND_FC16 2 /* frame_complete_offset is an int16_t (JDK 23+) */
 #define UNWIND_ANCHORS 4 /* java_threads holds this JVM's threads */
+#define UNWIND_NAMES 8 /* list compiled frames: off_nm_* are known */
 
 struct interp_proc {
 	__u64 code_start, code_end; /* the interpreter: [start, end) */
@@ -124,6 +125,11 @@ struct interp_proc {
 	/* JavaThread* + this: JavaFrameAnchor::_last_Java_sp, then _pc and
 	 * _fp in the next two words (UNWIND_ANCHORS only) */
 	__u32 off_anchor;
+	/* nmethod::_method, _compile_id and _comp_level (UNWIND_NAMES
+	 * only; the level's low byte, read with the id when it lies in the
+	 * 8 bytes from it, else INTERP_NO_OFF) */
+	__u32 off_nm_method, off_nm_cid, off_nm_level;
+	__u32 pad2;
 	struct unwind_heap heap[UNWIND_HEAPS];
 };
 #define INTERP_NO_OFF 0xffffffffu
@@ -190,9 +196,21 @@ struct interp_frame {
 	__u64 method; /* Method*, 0 when unreadable */
 	__u64 klass_name; /* Symbol* of the holder's name, or 0 */
 	__u64 name; /* Symbol* of the method's name, or 0 */
+	/* a compiled frame (UNWIND_NAMES): the CodeBlob the segment map
+	 * found and its nmethod::_compile_id, read at sample time (a
+	 * compile id is never reused: user space names the code only while
+	 * that nmethod still holds it); nm 0: an interpreted frame */
+	__u64 nm;
+	__s32 cid;
+	__u32 level; /* its _comp_level (the tier: 1-3 C1, 4 C2), 0 unread */
 };
 
 /*
+ * With UNWIND_NAMES, the list holds the compiled frames too (the blobs
+ * with a frame size: nmethods, and the few stubs that have one, which
+ * user space tells apart), their Method* and its Symbols as above for
+ * when the code is gone before user space reads its debug data.
+ *
  * A list, or a chunk of one. A stack with more than INTERP_MAX_FRAMES
  * interpreted frames is kept in chunks of that many: the walk stores each
  * full chunk in the interp_chunks map (an LRU: nothing need free them)

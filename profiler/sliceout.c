@@ -253,6 +253,8 @@ static int slice_write(struct sliceout *so, uint64_t idx)
 		ret = write_pprof(so, idx, s->fold, f);
 	else if (so->top && s->fold)
 		ret = topn__write(s->fold, so->per_thread, SLICEOUT_TOP_N, f);
+	else if (so->top) /* a table of nothing would look cut off */
+		ret = fputs("# no samples\n", f) < 0 ? -EIO : 0;
 	else if (s->fold)
 		ret = fold__write(s->fold, f);
 	if (fflush(f) && !ret)

@@ -23,7 +23,8 @@ struct stackfold {
 	struct namecache *cache;
 	struct stackfold_stats st;
 	struct interp *interp; /* NULL with no_interp or no user stacks */
-	const char **inames; /* depth: interpreted frame names, leaf first */
+	const char **inames; /* depth: Java frame names, leaf first */
+	bool *ifolded; /* depth: inames[i] is folded text (interp.h) */
 	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
 	struct stackfold_root *roots; /* per process, open addressing */
 	size_t nroots, roots_cap;
@@ -40,16 +41,19 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 	sf->smp = smp;
 	sf->sym = sym;
 	sf->inames = calloc(cfg->depth, sizeof(*sf->inames));
+	sf->ifolded = calloc(cfg->depth, sizeof(*sf->ifolded));
 	sf->adj = calloc(cfg->depth, sizeof(*sf->adj));
 	sf->cache = namecache__new(CACHE_BYTES);
 	if (cfg->user && !cfg->no_interp && smp)
 		sf->interp = interp__new(smp);
-	if (!sf->inames || !sf->adj || !sf->cache ||
+	if (!sf->inames || !sf->ifolded || !sf->adj || !sf->cache ||
 	    (cfg->user && !cfg->no_interp && smp && !sf->interp)) {
 		stackfold__free(sf);
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (sf->interp)
+		interp__style(sf->interp, cfg->annotate, cfg->lines);
 	fold_line__init(&sf->line, cfg->annotate);
 	fold_line__init(&sf->part, cfg->annotate);
 	return sf;
@@ -64,6 +68,7 @@ void stackfold__free(struct stackfold *sf)
 	namecache__free(sf->cache);
 	interp__free(sf->interp);
 	free(sf->inames);
+	free(sf->ifolded);
 	free(sf->adj);
 	free(sf->roots);
 	free(sf);
@@ -106,6 +111,52 @@ static const char *mark_name(uint64_t ip)
 	return r < UNWIND_NR && names[r] ? names[r] : "[unwind: ?]";
 }
 
+/* Does token t (len n, "name_[x]" or "name:LINE_[x]") name name? */
+static bool same_token(const char *t, size_t n, const char *name)
+{
+	size_t m = strlen(name);
+
+	if (n >= 4 && t[n - 4] == '_' && t[n - 3] == '[' && t[n - 1] == ']')
+		n -= 4;
+	if (n > m && t[m] == ':') /* a line */
+		n = m;
+	return n == m && !memcmp(t, name, m);
+}
+
+/*
+ * Check mode: the perf map's names for ip (the agent's inline ranges)
+ * against text, the chain named from the JVM (outermost first, ';'
+ * between): counted when the map names every frame as Java code.
+ */
+static void check_names(struct stackfold *sf, const struct sample_key *k,
+			uint64_t ip, uint64_t when_ns, const char *text)
+{
+	int nf = symbolizer__user(sf->sym, k->pid, ip, when_ns, sf->frames,
+				  MAX_INLINE);
+	const char *t = text;
+	bool same = nf > 0;
+
+	for (int j = 0; j < nf; j++)
+		if (sf->frames[j].kind != FRAME_JAVA &&
+		    sf->frames[j].kind != FRAME_INLINED)
+			return;
+	for (int j = 0; j < nf && same; j++) {
+		const char *e = strchr(t, ';');
+		size_t n = e ? (size_t)(e - t) : strlen(t);
+
+		same = same_token(t, n, sf->frames[j].name);
+		t = e ? e + 1 : t + n;
+		if (j + 1 < nf && !e)
+			same = false;
+	}
+	same = same && !*t;
+	if (same)
+		sf->st.check_same++;
+	else if (sf->st.check_diff++ < 5)
+		fprintf(stderr, "mixprof: names check: %s (map:%s%s)\n", text,
+			sf->frames[0].name, nf > 1 ? ";..." : "");
+}
+
 /*
  * Name user frames hi-1 down to lo (root first) onto l; non-leaf
  * addresses are return addresses. Interpreted frames get their Java
@@ -126,6 +177,13 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 			ret = fold_line__push_name(l, mark_name(sf->uips[i]));
 			continue;
 		}
+		if (sf->interp && sf->inames[i] && sf->ifolded[i]) {
+			ret = fold_line__append(l, sf->inames[i],
+						strlen(sf->inames[i]));
+			if (sf->cfg.check_names)
+				check_names(sf, k, ip, when_ns, sf->inames[i]);
+			continue;
+		}
 		if (sf->interp && sf->inames[i]) {
 			struct frame f = {sf->inames[i], FRAME_INTERP};
 
@@ -135,6 +193,17 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 		}
 		nf = symbolizer__user(sf->sym, k->pid, ip, when_ns, sf->frames,
 				      MAX_INLINE);
+		if (nf == 1 && sf->frames[0].kind == FRAME_UNKNOWN &&
+		    sf->interp) {
+			/* no map names it: a JVM stub, by its CodeBlob */
+			const char *s =
+			    interp__stub_name(sf->interp, k->pid, ip);
+
+			if (s) {
+				sf->frames[0] = (struct frame){s, FRAME_STUB};
+				c->stubs++;
+			}
+		}
 		if (nf > 0 && (is_interpreter(&sf->frames[0]) ||
 			       (sf->interp && interp__in_interpreter(
 						  sf->interp, k->pid, ip))))
@@ -212,6 +281,9 @@ static int name_callers(struct stackfold *sf, const struct sample_key *k, int n,
 	counters(sf, c);
 	c->frames -= before.frames;
 	c->unknown -= before.unknown;
+	/* the symbolizer's unknown, which a CodeBlob named */
+	c->unknown -= c->stubs < c->unknown ? c->stubs : c->unknown;
+	sf->st.stubs_fresh += c->stubs;
 	versions(sf, k, user, when_ns, after);
 	if (v[0] && !memcmp(v, after, sizeof(after)) && !(user && c->unknown))
 		namecache__put(sf->cache, id, v, c, sf->part.buf, sf->part.len);
@@ -300,7 +372,8 @@ static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
 	int ret = 0;
 
 	if (user && sf->interp)
-		interp__names(sf->interp, k, sf->uips, n, sf->inames);
+		interp__names(sf->interp, k, sf->uips, n, sf->inames,
+			      sf->ifolded);
 	if (!user && n == 1 && ALLOC_IS_KLASS(sf->kips[0]))
 		return push_klass(sf, k->pid, ALLOC_KLASS_OF(sf->kips[0]));
 	if (n > 1)
@@ -308,6 +381,7 @@ static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
 	if (!ret)
 		ret = user ? name_user(sf, k, 0, 1, when_ns, &sf->line, &leaf)
 			   : name_kernel(sf, 0, 1, &sf->line);
+	sf->st.stubs_fresh += leaf.stubs;
 	c.interp_named += leaf.interp_named;
 	c.interp_unnamed += leaf.interp_unnamed;
 	sf->st.interp_named += c.interp_named * count;
@@ -436,7 +510,7 @@ static void user_end(struct stackfold *sf, uint32_t pid, size_t at,
 static int push_head(struct stackfold *sf, const struct sample_key *k,
 		     const char *proc_comm, bool truncated)
 {
-	char comm[SAMPLER_COMM_LEN + 1], thread[64], pid[32];
+	char comm[SAMPLER_COMM_LEN + 1], thread[300], pid[32];
 	const char *proc;
 	int ret;
 
@@ -448,7 +522,12 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 	proc = proc_comm && *proc_comm ? proc_comm : *comm ? comm : pid;
 	if (sf->cfg.per_thread) {
 		ret = fold_line__push_name(&sf->line, proc);
-		snprintf(thread, sizeof(thread), "%s [%u]", comm, k->tid);
+		const char *jname = sf->interp ? interp__thread_name(
+						     sf->interp, k->pid, k->tid)
+					       : NULL;
+
+		snprintf(thread, sizeof(thread), "%s [%u]",
+			 jname ? jname : comm, k->tid);
 		ret = ret ?: fold_line__push_name(&sf->line, thread);
 	} else {
 		ret = fold_line__push_name(&sf->line, *comm ? comm : proc);
@@ -538,6 +617,12 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)
 	w->st.interp_jvms = is.jvms;
 	w->st.interp_misaligned = is.misaligned;
 	w->st.interp_unreadable = is.unreadable;
+	w->st.compiled_named = is.compiled_named;
+	w->st.compiled_stale = is.compiled_stale;
+	w->st.compiled_failed = is.compiled_failed;
+	w->st.no_names = is.no_names;
+	w->st.no_names_pid = is.no_names_pid;
+	w->st.no_names_err = is.no_names_err;
 	return &sf->st;
 }
 

@@ -23,6 +23,11 @@ struct stackfold_cfg {
 	uint32_t depth; /* a stack this deep is truncated */
 	bool no_interp; /* leave interpreted frames as "Interpreter" */
 	bool probe_leaf; /* method entry stacks: cut the probe's own frames */
+	bool lines; /* Java frames as "Class.method:LINE" (compiled ones) */
+	/* name each compiled frame by the perf map too and count whether
+	 * the two agree (MIXPROF_NAMES_CHECK: the agent's inline ranges as
+	 * the ground truth of the same samples) */
+	bool check_names;
 };
 
 /* Per-run counts of samples (not keys) that lost something. */
@@ -41,6 +46,18 @@ struct stackfold_stats {
 	uint64_t interp_jvms; /* JVMs whose frames are walked */
 	uint64_t interp_misaligned; /* listed frames not where their pc is */
 	uint64_t interp_unreadable; /* listed frames without readable names */
+	/* compiled frames named from the JVM's memory (interp.h), per
+	 * naming (a kept part is not named again) */
+	uint64_t compiled_named, compiled_stale, compiled_failed;
+	/* check_names: namings of compiled frames the map also named, and
+	 * of them those whose method chain differs */
+	uint64_t check_same, check_diff;
+	/* frames the symbolizer counted unknown that a CodeBlob named */
+	uint64_t stubs_fresh;
+	/* JVMs whose metadata jnamer cannot read (interp.h), the last one */
+	uint64_t no_names;
+	uint32_t no_names_pid;
+	int no_names_err;
 	/* frames named from the cache of named stacks, and of them unknown
 	 * (the symbolizer's stats count the frames it named) */
 	uint64_t frames, frames_unknown;

@@ -101,8 +101,10 @@ int fold_line__push(struct fold_line *l, const struct frame *f)
 	if (l->annotate) {
 		switch (f->kind) {
 		case FRAME_JAVA:
-		case FRAME_INTERP:
 			suffix = "_[j]";
+			break;
+		case FRAME_INTERP:
+			suffix = "_[0]";
 			break;
 		case FRAME_INLINED:
 			suffix = "_[i]";

@@ -4,8 +4,10 @@
  *
  * A line is built root first from resolved frames; with annotation on,
  * frame kinds get the suffixes flamegraph.pl --color=java reads:
- * FRAME_JAVA and FRAME_INTERP "_[j]", FRAME_INLINED "_[i]", FRAME_KERNEL
- * "_[k]"; others stay plain (C++ keeps its "::", which the palette colours
+ * FRAME_JAVA "_[j]" (a perf map does not tell C1 from C2), FRAME_INTERP
+ * "_[0]", FRAME_INLINED "_[i]", FRAME_KERNEL "_[k]" (as async-profiler;
+ * compiled frames named from the JVM carry "_[1]" for C1, jframe.h);
+ * others stay plain (C++ keeps its "::", which the palette colours
  * yellow). ';' and newlines inside names are replaced so a name can never
  * split a line.
  *

@@ -174,9 +174,17 @@ static int name_chain(struct jnamer *j, const struct nm_debug *d,
 	return 0;
 }
 
+/* A chain's pc key: its offset in the nmethod, the top bit for a return
+ * address (named by its exact PcDesc only, nm_chain_at_return). */
+static int32_t pc_key(uint64_t nm, uint64_t pc, bool ret_pc)
+{
+	return (int32_t)(((uint32_t)(pc - nm) & 0x7fffffffu) |
+			 (ret_pc ? 0x80000000u : 0));
+}
+
 /* Resolve (nm, cid, pc) now: a new chain entry, or -errno. */
 static int resolve(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
-		   struct chain **out)
+		   bool ret_pc, struct chain **out)
 {
 	struct nm_scope s[NM_MAX_SCOPES];
 	struct nm_debug *d;
@@ -186,13 +194,14 @@ static int resolve(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 	ret = debug_of(j, nm, cid, &d);
 	if (ret)
 		return ret;
-	n = nm_chain_at(&j->l, d, pc, s, NM_MAX_SCOPES);
+	n = ret_pc ? nm_chain_at_return(&j->l, d, pc, s, NM_MAX_SCOPES)
+		   : nm_chain_at(&j->l, d, pc, s, NM_MAX_SCOPES);
 	if (n <= 0)
 		return n == -ERANGE ? n : -EINVAL;
 	c = calloc(1, sizeof(*c) + n * sizeof(c->f[0]));
 	if (!c)
 		return -ENOMEM;
-	*c = (struct chain){nm, cid, (int32_t)(pc - nm), 0};
+	*c = (struct chain){nm, cid, pc_key(nm, pc, ret_pc), 0};
 	ret = name_chain(j, d, s, n, c);
 	/* read, then check: names read from freed code are dropped */
 	if (!ret && nmethod__same(j->m, &j->l, nm, cid, d->info.method) != 1)
@@ -208,7 +217,14 @@ static int resolve(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 int jnamer__compiled(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 		     struct jnamer_frame *out, int max)
 {
-	int32_t pc_off = (int32_t)(pc - nm);
+	return jnamer__compiled_at(j, nm, cid, pc, false, out, max);
+}
+
+int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid,
+			uint64_t pc, bool ret_pc, struct jnamer_frame *out,
+			int max)
+{
+	int32_t pc_off = pc_key(nm, pc, ret_pc);
 	uint64_t key = key_of(nm, cid, pc_off);
 	struct chain *c;
 	bool added;
@@ -223,7 +239,7 @@ int jnamer__compiled(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 	} else {
 		if (j->chains.n >= MAX_CHAINS)
 			u64map__clear(&j->chains, free_val);
-		ret = resolve(j, nm, cid, pc, &c);
+		ret = resolve(j, nm, cid, pc, ret_pc, &c);
 		if (ret) {
 			j->st.gone += ret == -ESTALE;
 			j->st.bad += ret == -EINVAL;

@@ -17,6 +17,7 @@
 #ifndef MIXPROF_JNAMER_H
 #define MIXPROF_JNAMER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "jframe.h"
@@ -52,6 +53,14 @@ struct jnamer *jnamer__open(uint32_t pid, int flags);
  */
 int jnamer__compiled(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 		     struct jnamer_frame *out, int max);
+/*
+ * The same for pc a return address (ret_pc: a caller's frame): only a
+ * PcDesc at that very address names its inlined methods; a call without
+ * one (a leaf runtime call) gives the nmethod's method alone.
+ */
+int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid,
+			uint64_t pc, bool ret_pc, struct jnamer_frame *out,
+			int max);
 /*
  * The whole name of Java thread tid into buf: its length, -ENOENT (not a
  * Java thread, or gone), -ENOSPC (cut). Names are cached; a tid not in

@@ -449,3 +449,26 @@ int nm_chain_at(const struct nm_layout *l, const struct nm_debug *d,
 		return ret;
 	return nm_scope_chain(d, l->u5_x, pd.scope_decode_offset, out, max);
 }
+
+int nm_chain_at_return(const struct nm_layout *l, const struct nm_debug *d,
+		       uint64_t ret_pc, struct nm_scope *out, int max)
+{
+	struct nm_pcdesc pd;
+
+	if (ret_pc < d->info.code_begin || ret_pc >= d->info.code_end)
+		return -ERANGE;
+	if ((d->pcs_len || d->scopes_len) &&
+	    !nm_pcdesc_find(l, d->pcs, d->pcs_len,
+			    (int32_t)(ret_pc - d->info.code_begin), &pd) &&
+	    pd.pc_offset == (int32_t)(ret_pc - d->info.code_begin))
+		return nm_scope_chain(d, l->u5_x, pd.scope_decode_offset, out,
+				      max);
+	/* no PcDesc of its own: a call without debug info (a leaf runtime
+	 * call, an intrinsic's stub), whose scope is not recorded; the
+	 * next PcDesc may be another inlined method's (a bimorphic call's
+	 * other branch): the nmethod's method alone is sure */
+	if (max < 1 || !d->info.method)
+		return -EINVAL;
+	out[0] = (struct nm_scope){d->info.method, -1};
+	return 1;
+}

@@ -124,6 +124,13 @@ int nm_scope_chain(const struct nm_debug *d, int x, int32_t decode_off,
 		   struct nm_scope *out, int max);
 
 /* The chain at pc (an address in d's code): count, or -errno as above. */
+/*
+ * The same for a return address (a caller's frame): HotSpot records a
+ * PcDesc at the return address of every call with debug info, so only
+ * that one is used; without one, the nmethod's method alone (1).
+ */
+int nm_chain_at_return(const struct nm_layout *l, const struct nm_debug *d,
+		       uint64_t ret_pc, struct nm_scope *out, int max);
 int nm_chain_at(const struct nm_layout *l, const struct nm_debug *d,
 		uint64_t pc, struct nm_scope *out, int max);
 

@@ -2,7 +2,7 @@
 # its unit tests, the ELF fixtures they read, a fuzz target and a bench.
 SYM_SRCS := symtab strpool demangle kallsyms jitline jitmap procmaps \
 	elf_syms debuginfo elf_cache process symbolizer fold hotspot \
-	kernel u64map vmstructs nmethod jlines jthreads jframe jnamer
+	kernel u64map vmstructs nmethod jlines jthreads jframe jnamer codeblob
 SYMBOLIZER_OBJS := $(SYM_SRCS:%=$(BUILD)/symbolizer/%.o) $(COMMON_OBJS)
 SYMBOLIZER_LIBS := -lelf -lz -lstdc++
 CPPFLAGS_symbolizer := -I. -Isymbolizer

@@ -23,8 +23,8 @@ for jdk in $(jdks); do
 	wait_for 60 grep -q '^ready' "$TMPD/jvm.out" ||
 		die "ProbedLoop not ready: $(cat "$TMPD/jvm.err")"
 
-	# a CPU profile: the squatted map is named, with its owner
-	"$MIXPROF" -p "$pid" 1 >/dev/null 2>"$TMPD/p.err" ||
+	# a CPU profile with the agent: the squatted map is named, with its owner
+	"$MIXPROF" -p "$pid" --agent 1 >/dev/null 2>"$TMPD/p.err" ||
 		die "mixprof -p failed: $(cat "$TMPD/p.err")"
 	grep -q "^mixprof: $pid: $map belongs to uid $sq_uid ($SQ), not to the JVM's user uid 0 (root): .*\[unknown\]; remove it" \
 		"$TMPD/p.err" || die "squatted map not named: $(cat "$TMPD/p.err")"

@@ -24,7 +24,7 @@ for jdk in $(eprobe_jdks); do
 	f=$TMPD/work.folded
 	[ "$(total "$f")" = 12345 ] || { cat "$f"; die "total $(total "$f"), want 12345"; }
 	! grep -q 'mixprof/jmap/Probe\|libjmap' "$f" || die "probe frames left: $(cat "$f")"
-	n=$(total_of 'ProbeCalls\.main_\[j\];ProbeCalls\$Target\.work_\[j\] [0-9]*$' "$f")
+	n=$(total_of 'ProbeCalls\.main_\[[01j]\];ProbeCalls\$Target\.work_\[[01j]\] [0-9]*$' "$f")
 	[ "$n" = 12345 ] || { cat "$f"; die "leaf under its caller: $n of 12345"; }
 	grep -q '^mixprof: 12345 calls in .*12345 written' "$TMPD/s.err" ||
 		die "summary: $(cat "$TMPD/s.err")"
@@ -37,7 +37,7 @@ for jdk in $(eprobe_jdks); do
 		-e 'java:java/util/ArrayList.add(Ljava/lang/Object;)Z'
 	jvm_go 3
 	eprobe_end TERM
-	n=$(total_of 'ProbeCalls\.main_\[j\];java/util/ArrayList\.add_\[j\] [0-9]*$' "$TMPD/a.out")
+	n=$(total_of 'ProbeCalls\.main_\[[01j]\];java/util/ArrayList\.add_\[[01j]\] [0-9]*$' "$TMPD/a.out")
 	[ "$n" = 12345 ] || { cat "$TMPD/a.out"; die "ArrayList.add from main: $n"; }
 	agent_clean "$pid"
 	exec 7>&-

@@ -21,9 +21,9 @@ cat "$TMPD/err"
 grep -q "cannot create .attach_pid$pid .*: not a regular file" "$TMPD/err" ||
 	die "no clear error"
 
-# -p attaches the map agent the same way: the run goes on without it
+# -p --agent attaches the map agent the same way: the run goes on without it
 rc=0
-bounded "$MIXPROF" -p "$pid" 1 >"$TMPD/out" 2>"$TMPD/err" || rc=$?
+bounded "$MIXPROF" -p "$pid" --agent 1 >"$TMPD/out" 2>"$TMPD/err" || rc=$?
 cat "$TMPD/err"
 [ $rc = 0 ] || die "-p failed"
 grep -q "not a regular file" "$TMPD/err" || die "-p: no clear error"

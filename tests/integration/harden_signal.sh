@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ctrl-C while `mixprof -p` waits on something the target's user controls
+# Ctrl-C while `mixprof -p --agent` waits on something the target's user controls
 # (here: a process that looks like a JVM, catches SIGQUIT and never opens
 # an attach socket): the wait gives up at once with a clear message
 # instead of running out its timeout with SIGINT blocked, and the run
@@ -20,7 +20,7 @@ quit_caught() { (( 16#$(awk '/^SigCgt/ { print $2 }' "/proc/$pid/status") & 4 ))
 wait_for 10 quit_caught || die "SIGQUIT not caught"
 
 out=$TMPD/out.folded
-timeout --kill-after=5 30 "$MIXPROF" -p "$pid" -o "$out" 2>"$TMPD/err" &
+timeout --kill-after=5 30 "$MIXPROF" -p "$pid" --agent -o "$out" 2>"$TMPD/err" &
 mp=$!
 # the attach is waiting for a listener once the trigger is there
 wait_for 20 test -e "$U/.attach_pid$pid" || die "no attach trigger"

@@ -16,10 +16,10 @@ done
 grep -q '^.SH ENVIRONMENT' "$T/share/man/man1/mixprof.1" || die "man page without ENVIRONMENT"
 
 # launch mode: the agent from $T/lib/mixprof names compiled Java frames
-"$T/bin/mixprof" -F 499 -o "$TMPD/l.folded" -- java -cp "$SAMPLES" Ratio 3 \
+"$T/bin/mixprof" -F 499 --agent -o "$TMPD/l.folded" -- java -cp "$SAMPLES" Ratio 3 \
 	>/dev/null 2>"$TMPD/l.err" || { cat "$TMPD/l.err"; die "installed launch run"; }
 grep -q 'not found' "$TMPD/l.err" && die "agent not found: $(cat "$TMPD/l.err")"
-grep -q 'Ratio\.\(one\|two\|three\)_\[j\]' "$TMPD/l.folded" || die "launch: no compiled Java frame named"
+grep -q 'Ratio\.\(one\|two\|three\)_\[[01j]\]' "$TMPD/l.folded" || die "launch: no compiled Java frame named"
 
 # -p: the installed agent is attached
 java -cp "$SAMPLES" Ratio 8 >"$TMPD/ready" &
@@ -29,7 +29,7 @@ wait_for 10 grep -qs ready "$TMPD/ready" || die "Ratio did not start"
 "$T/bin/mixprof" -F 499 -p "$pid" --agent -o "$TMPD/p.folded" 3 2>"$TMPD/p.err" ||
 	{ cat "$TMPD/p.err"; die "installed -p run"; }
 grep -q "$T/lib/mixprof/libjmap.so" "/proc/$pid/maps" || die "-p: the installed agent is not in the JVM"
-grep -q 'Ratio\.\(one\|two\|three\)_\[j\]' "$TMPD/p.folded" || die "-p: no compiled Java frame named"
+grep -q 'Ratio\.\(one\|two\|three\)_\[[01j]\]' "$TMPD/p.folded" || die "-p: no compiled Java frame named"
 
 # completion: a JVM's pid after -p
 COMP_WORDS=(mixprof -p "") COMP_CWORD=2

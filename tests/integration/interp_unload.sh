@@ -39,7 +39,7 @@ for mode in -Xint "-XX:-TieredCompilation -XX:CompileThreshold=200"; do
 		while ((getline line < f) > 0) {
 			k = split(line, w, " "); n = w[k]
 			if (line ~ /(^|;)Interpreter(;| [0-9]+$)/) unnamed += n
-			if (line !~ /UnloadWorker[0-9][0-9]\.[a-zA-Z]+_\[[ji]\]/) continue
+			if (line !~ /UnloadWorker[0-9][0-9]\.[a-zA-Z]+_\[[01ji]\]/) continue
 			all += n
 			s = line; bad = 0
 			while (match(s, /UnloadWorker[0-9][0-9]\./)) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Interpreted frames during warm-up: Warmup profiled from launch, on every
 # JDK we test, without the interpreted-frame walk (MIXPROF_NO_INTERP=1:
-# what perf-map tools show) and with it. Prints, for each, the share of
+# what perf-map tools show: the agent's map, --agent) and with it. Prints, for each, the share of
 # samples whose stack holds an unnamed "Interpreter" frame; with names it
 # must be under 1% (left: samples in the JVM's first tick, before mixprof
 # has read its VMStructs, and frames whose Method* was unreadable).
@@ -18,7 +18,7 @@ share() {
 for jdk in $(jdks); do
 	for mode in before after; do
 		env=(); [ $mode = before ] && env=(MIXPROF_NO_INTERP=1)
-		env "${env[@]}" nice -n 5 "$MIXPROF" -F 999 -o "$TMPD/$mode.folded" \
+		env "${env[@]}" nice -n 5 "$MIXPROF" --agent -F 999 -o "$TMPD/$mode.folded" \
 			-- "$jdk/bin/java" -cp "$SAMPLES" Warmup $SECS \
 			>/dev/null 2>"$TMPD/err"
 		grep -q "exited with status 0" "$TMPD/err" ||

@@ -21,12 +21,12 @@ check() {
 		k = split(line, fr, ";")
 		for (i = 1; i <= k; i++) {
 			if (fr[i] == "Interpreter") unnamed += n
-			else if (fr[i] ~ /_\[[ji]\]$/) named += n
+			else if (fr[i] ~ /_\[[01ji]\]$/) named += n
 		}
 		if (/Ratio\.one_\[/) a += n
 		else if (/Ratio\.two_\[/) b += n
 		else if (/Ratio\.three_\[/) c += n
-		if (/(start_thread|thread_native_entry);.*java\/lang\/Thread\.run_\[j\];.*Ratio\.lambda\$main\$0_\[j\];Ratio\.(one|two|three)_\[j\]/) shape += n
+		if (/(start_thread|thread_native_entry);.*java\/lang\/Thread\.run_\[[01j]\];.*Ratio\.lambda\$main\$0_\[[01j]\];Ratio\.(one|two|three)_\[[01j]\]/) shape += n
 	}
 	function bad(msg) { print f ": " msg; err = 1 }
 	END {

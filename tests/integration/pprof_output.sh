@@ -41,7 +41,7 @@ go tool pprof -raw "$TMPD/r.pb.gz" >"$TMPD/raw" 2>&1
 mid() { sed -n "/^Mappings/,\$ s/^\([0-9]*\): .* \\[$1\\] .*/\\1/p" "$TMPD/raw"; }
 java_m=$(mid java) kern_m=$(mid kernel) native_m=$(mid native)
 [ -n "$java_m" ] && [ -n "$kern_m" ] && [ -n "$native_m" ] || die "mappings: $(sed -n '/^Mappings/,$p' "$TMPD/raw")"
-grep -q " M=$java_m Ratio\.three .*(Ratio\.three_\[[ji]\])" "$TMPD/raw" || die "no Java location under [java]"
+grep -q " M=$java_m Ratio\.three .*(Ratio\.three_\[[01ji]\])" "$TMPD/raw" || die "no Java location under [java]"
 grep -q " M=$kern_m .*_\[k\])" "$TMPD/raw" || die "no kernel location under [kernel]"
 grep -q " M=$native_m JavaMain " "$TMPD/raw" || die "no native location under [native]"
 "$MIXPROF" flamegraph "$TMPD/r.pb.gz" >"$TMPD/r.svg" || die "flamegraph of pprof"

@@ -25,18 +25,18 @@ pf=$(sum '(asm_exc_page_fault|exc_page_fault|handle_mm_fault)' "$TMPD/all.folded
 note "kernel samples $k, write/read syscalls $sys, page faults $pf"
 [ "$k" -gt 100 ] || die "few kernel frames"
 [ "$sys" -ge 5 ] || die "no read/write system call stacks"
-grep -q 'Syscalls\.writeRead_\[[ji]\].*_\[k\]' "$TMPD/all.folded" ||
+grep -q 'Syscalls\.writeRead_\[[01ji]\].*_\[k\]' "$TMPD/all.folded" ||
 	die "no Java frame above kernel frames"
 
 prof user -U
 [ "$(sum '_\[k\]' "$TMPD/user.folded")" = 0 ] || die "-U has kernel frames"
-[ "$(sum '_\[j\]' "$TMPD/user.folded")" -gt 0 ] || die "-U has no Java frames"
+[ "$(sum '_\[[01j]\]' "$TMPD/user.folded")" -gt 0 ] || die "-U has no Java frames"
 
 prof kern -K
-[ "$(sum '_\[[ji]\]' "$TMPD/kern.folded")" = 0 ] || die "-K has Java frames"
+[ "$(sum '_\[[01ji]\]' "$TMPD/kern.folded")" = 0 ] || die "-K has Java frames"
 [ "$(sum '_\[k\]' "$TMPD/kern.folded")" -gt 0 ] || die "-K has no kernel frames"
 
 prof delim -d
-grep -q '_\[[ji]\];.*;-;[^;]*_\[k\]' "$TMPD/delim.folded" || die "-d: no '-' between user and kernel frames"
+grep -q '_\[[01ji]\];.*;-;[^;]*_\[k\]' "$TMPD/delim.folded" || die "-d: no '-' between user and kernel frames"
 grep -q '_\[k\].*;-;' "$TMPD/delim.folded" && die "-d: '-' below a kernel frame"
 echo ok

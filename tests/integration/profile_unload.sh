@@ -23,7 +23,7 @@ FNR == NR { if ($1 == "phase") { name[$2] = $3; ps[$2] = $4; pe[$2] = $5; np++ }
 	f = dir "/" t[5]
 	while ((getline line < f) > 0) {
 		k = split(line, w, " "); n = w[k]
-		if (line !~ /UnloadWorker[0-9][0-9]\.[a-zA-Z]+_\[[ji]\]/) continue
+		if (line !~ /UnloadWorker[0-9][0-9]\.[a-zA-Z]+_\[[01ji]\]/) continue
 		all += n
 		if (index(line, name[p] ".")) right += n
 		else if (wrong++ < 3) print "slice " t[1] " (" name[p] "): " substr(line, 1, 300)

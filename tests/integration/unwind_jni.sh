@@ -18,7 +18,7 @@ check() {
 		z += n
 		split(line, fr, ";")
 		if (fr[3] ~ /^(start_thread|clone3?|thread_native_entry)$/ &&
-		    line ~ /java\/util\/zip\/Deflater\.deflateBytes[A-Za-z]*_\[j\];/)
+		    line ~ /java\/util\/zip\/Deflater\.deflateBytes[A-Za-z]*_\[[01j]\];/)
 			whole += n
 	}
 	END {

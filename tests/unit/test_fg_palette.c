@@ -40,6 +40,11 @@ int main(void)
 	/* The annotation wins over the "::" guess. */
 	CHECK_INT(fg_classify("Foo::bar_[k]"), FG_KIND_KERNEL);
 
+	/* tiers as async-profiler writes them: interpreted, C1 */
+	CHECK_INT(fg_classify("pkg/A.run_[0]"), FG_KIND_INTERP);
+	CHECK_INT(fg_classify("java/lang/A.run_[1]"), FG_KIND_C1);
+	CHECK_INT(fg_strip_len("a_[0]"), 1);
+	CHECK_INT(fg_strip_len("a_[1]"), 1);
 	CHECK_INT(fg_strip_len("a_[j]"), 1);
 	CHECK_INT(fg_strip_len("a_[x]"), 5);
 
@@ -56,6 +61,17 @@ int main(void)
 	CHECK(red(c) > green(c) + 40 && red(c) > blue(c) + 40);
 	c = fg_color(FG_SCHEME_JAVA, "-");
 	CHECK(red(c) == green(c) && green(c) == blue(c));
+	/* the tiers: greens, apart from C2's and from each other (the
+	 * same name, so the same shade) */
+	{
+		uint32_t j = fg_color(FG_SCHEME_JAVA, "pkg/A.f_[j]");
+		uint32_t i0 = fg_color(FG_SCHEME_JAVA, "pkg/A.f_[0]");
+		uint32_t c1 = fg_color(FG_SCHEME_JAVA, "pkg/A.f_[1]");
+
+		CHECK(green(i0) > blue(i0) && green(c1) > blue(c1));
+		CHECK(j != i0 && j != c1 && i0 != c1);
+		CHECK(red(i0) > red(j) && red(c1) > red(j));
+	}
 
 	/* Stable: same name, same colour; different names usually differ. */
 	CHECK_INT(fg_color(FG_SCHEME_JAVA, "a/B.c_[j]"),

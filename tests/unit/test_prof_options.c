@@ -40,7 +40,27 @@ static void test_defaults(void)
 	CHECK_INT(o.duration_ns, 0);
 	CHECK_INT(o.stack_depth, 1024);
 	CHECK_INT(o.bucket_ns, 1000000000);
-	CHECK(o.annotate && o.attach && !o.cmd && !o.nr_pids);
+	CHECK(o.annotate && !o.attach && !o.cmd && !o.nr_pids);
+}
+
+/* The agent: opt-in, but -e probes need it unless --no-attach. */
+static void test_agent(void)
+{
+	CHECK_INT(PARSE("-p", "7", "--agent"), 0);
+	CHECK(o.attach);
+	CHECK_INT(PARSE("-p", "7"), 0);
+	CHECK(!o.attach);
+	CHECK_INT(PARSE("-o", "x", "--", "java", "A"), 0);
+	CHECK(!o.attach);
+	CHECK_INT(PARSE("-p", "7", "-e", "java:A.b"), 0);
+	CHECK(o.attach);
+	CHECK_INT(PARSE("-p", "7", "-e", "java:A.b", "--no-attach"), 0);
+	CHECK(!o.attach);
+	CHECK_INT(PARSE("-p", "7", "--agent", "--no-attach"), 0);
+	CHECK(!o.attach);
+	CHECK(!o.lines);
+	CHECK_INT(PARSE("-p", "7", "--lines"), 0);
+	CHECK(o.lines);
 }
 
 static void test_examples(void)
@@ -341,6 +361,7 @@ static void test_offcpu(void)
 int main(void)
 {
 	test_defaults();
+	test_agent();
 	test_habits();
 	test_examples();
 	test_offcpu();

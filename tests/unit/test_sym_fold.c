@@ -22,7 +22,7 @@ static void test_line(void)
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		CHECK_INT(fold_line__push(&l, &f[i]), 0);
 	CHECK_STR(l.buf, "java;java/lang/Thread.run_[j];pkg/A.inl_[i];"
-			 "Interpreter;pkg/B.interp_[j];JavaCalls::call_helper;"
+			 "Interpreter;pkg/B.interp_[0];JavaCalls::call_helper;"
 			 "do_syscall_64_[k];[libc.so.6];Lbad:name with breaks");
 	fold_line__reset(&l);
 	CHECK_INT(l.len, 0);

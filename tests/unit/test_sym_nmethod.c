@@ -388,6 +388,17 @@ static void check_nmethod(const struct nm_layout *l, uint64_t nm)
 	CHECK_INT(s[1].bci, 300);
 	CHECK_INT(nm_chain_at(l, &d, nm + 0x200 + 0x11, s, NM_MAX_SCOPES), 1);
 	CHECK_INT(nm_chain_at(l, &d, nm + 0x10, s, NM_MAX_SCOPES), -ERANGE);
+	/* a return address: its own PcDesc (code + 0x10) or the method */
+	CHECK_INT(nm_chain_at_return(l, &d, nm + 0x200 + 0x10, s,
+				     NM_MAX_SCOPES),
+		  3);
+	CHECK_INT(nm_chain_at_return(l, &d, nm + 0x200 + 0x08, s,
+				     NM_MAX_SCOPES),
+		  1);
+	CHECK_INT(s[0].method, 0x1000);
+	CHECK_INT(s[0].bci, -1);
+	CHECK_INT(nm_chain_at_return(l, &d, nm + 0x10, s, NM_MAX_SCOPES),
+		  -ERANGE);
 	CHECK_INT(nmethod__same(&mem, l, nm, 77, 0x1000), 1);
 	CHECK_INT(nmethod__same(&mem, l, nm, 78, 0x1000), 0);
 	CHECK_INT(nmethod__same(&mem, l, nm, 77, 0x3000), 0);

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The cost of naming compiled Java frames from the JVM's metadata (issue
+# 14) against the perf-map path, on the same JVM: JNames (inlining, four
+# workers) started with the agent, so its map is whole, profiled with -p
+# at 999 Hz twice: MIXPROF_NO_JNAMES=1 (the map names compiled frames, as
+# before) and the default (BPF lists each compiled frame's nmethod,
+# jnamer reads its debug data). Prints, per mode: BPF run time per sample
+# (run_time_ns / run_cnt of mixprof_sample, kernel.bpf_stats_enabled on
+# for the run and restored after), mixprof's CPU time per sample, its
+# peak RSS; then the names/map ratios.
+set -euo pipefail
+: "${BUILD:?BUILD must point at the build directory}"
+SECS=${SECS:-8}
+HZ=${HZ:-999}
+tmp=$(mktemp -d /tmp/mixprof-bench.XXXXXX)
+old_stats=$(sysctl -n kernel.bpf_stats_enabled)
+load=
+cleanup() {
+	[ -n "$load" ] && kill "$load" 2>/dev/null || true
+	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+sysctl -qw kernel.bpf_stats_enabled=1
+
+# prog_stats PID: "run_time_ns run_cnt" of the sampler program PID holds
+prog_stats() {
+	local id
+	for id in $(grep -hs '^prog_id:' /proc/"$1"/fdinfo/* | awk '{print $2}' | sort -u); do
+		bpftool prog show id "$id" -j 2>/dev/null | jq -r '
+			select(.name == "mixprof_sample") |
+			"\(.run_time_ns // 0) \(.run_cnt // 0)"'
+	done | head -n 1
+}
+
+# run MODE ENV...: profile the load for SECS; append a result line
+run() {
+	local mode=$1 tp mp last="0 0"
+	shift
+	env "$@" /usr/bin/time -o "$tmp/time" -f '%U %S %M' \
+		"$BUILD/mixprof" -F "$HZ" -p "$load" -o "$tmp/out.folded" "$SECS" \
+		2>"$tmp/err" &
+	tp=$!
+	for _ in $(seq 50); do
+		mp=$(pgrep -P "$tp" mixprof || true)
+		[ -n "$mp" ] && break
+		sleep 0.1
+	done
+	while kill -0 "$tp" 2>/dev/null; do
+		s=$( [ -n "$mp" ] && prog_stats "$mp" || true)
+		[ -n "$s" ] && last=$s
+		sleep 0.5
+	done
+	wait "$tp" || { cat "$tmp/err" >&2; return 1; }
+	read -r ns cnt <<<"$last"
+	read -r u s rss <"$tmp/time"
+	smp=$(sed -n 's/^mixprof: \([0-9]*\) samples in.*/\1/p' "$tmp/err")
+	echo "$mode $ns $cnt $u $s $rss ${smp:-0}" >>"$tmp/res"
+}
+
+java -agentpath:"$BUILD/libjmap.so" -cp "$BUILD/samples" JNames 4 >"$tmp/jout" &
+load=$!
+for _ in $(seq 100); do grep -qs ready "$tmp/jout" && break; sleep 0.1; done
+sleep 2 # past start-up
+run map MIXPROF_NO_JNAMES=1
+run names
+kill "$load"; wait "$load" 2>/dev/null || true
+load=
+
+awk -v secs="$SECS" -v hz="$HZ" '
+{
+	m = $1; ns[m] = $3 ? $2 / $3 : 0; cnt[m] = $3
+	cpu[m] = $4 + $5; rss[m] = $6; smp[m] = $7
+}
+END {
+	printf "one JVM (JNames, agent loaded), mixprof -p, %d s at %d Hz\n", secs, hz
+	for (i = 0; i < 2; i++) {
+		m = i ? "names" : "map"
+		printf "  %-5s bpf %6.0f ns/sample (%d runs)  mixprof cpu %5.2f s = %5.1f us/sample (%d samples)  peak RSS %d MB\n", m, ns[m], cnt[m], cpu[m], smp[m] ? 1e6 * cpu[m] / smp[m] : 0, smp[m], rss[m] / 1024
+	}
+	printf "  names/map: bpf %.2fx per sample, mixprof cpu per sample %.2fx\n", ns["map"] ? ns["names"] / ns["map"] : 0, (cpu["map"] && smp["names"]) ? (cpu["names"] / smp["names"]) / (cpu["map"] / smp["map"]) : 0
+}' "$tmp/res"
