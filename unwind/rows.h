@@ -47,6 +47,7 @@ struct unwind_row {
  * - unwind_procs: tgid -> its mappings of files with rows, sorted.
  */
 #define UNWIND_PAGE_SHIFT 12
+#define UNWIND_MAX_ROWS (1u << 21) /* 16 MB: a host's libraries (README) */
 #define UNWIND_PROC_MAPS 128 /* mappings with rows per process */
 #define UNWIND_SEARCH_STEPS 16 /* rows per page up to 65536 */
 #define UNWIND_MAP_STEPS 8 /* log2(UNWIND_PROC_MAPS) + 1 */

@@ -1,11 +1,9 @@
 # unwind/: native stacks without frame pointers. rowgen turns an ELF's
 # .eh_frame into unwind rows (rows.h), which the sampler's BPF walk
 # follows (unwind.bpf.h); loader.c fills the BPF maps per process.
-UNWIND_SRCS := rowgen
+UNWIND_SRCS := rowgen loader
 UNWIND_OBJS := $(UNWIND_SRCS:%=$(BUILD)/unwind/%.o)
-MIXPROF_OBJS += $(UNWIND_OBJS)
-MIXPROF_LIBS += -ldw -lelf
-CPPFLAGS_unwind := -I. -Iunwind
+CPPFLAGS_unwind := -I. -Iunwind -Isymbolizer
 
 # The workload without frame pointers: a unit test fixture (rowgen) and
 # the native process the integration tests profile.
@@ -17,7 +15,7 @@ $(UNWIND_FIX)/nofp: tests/fixtures/unwind/nofp.c
 
 UNIT_TESTS += $(BUILD)/tests/unit/test_unwind_rowgen
 $(BUILD)/tests/unit/test_unwind_rowgen: \
-		$(BUILD)/tests/unit/test_unwind_rowgen.o $(UNWIND_OBJS) \
+		$(BUILD)/tests/unit/test_unwind_rowgen.o $(BUILD)/unwind/rowgen.o \
 		| $(UNWIND_FIX)/nofp
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -ldw -lelf
