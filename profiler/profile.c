@@ -42,6 +42,7 @@
 #include "targets.h"
 
 #define TICK_MS 100
+#define ROWS_WAIT_NS 1000000000ULL /* start-up wait for unwind rows */
 #define DRAIN_TICKS 2 /* a profile reads the counts every other tick */
 /*
  * How long after a bucket ends its keys are drained and named. 50 ms
@@ -622,8 +623,9 @@ static int start(struct run *r)
 
 	if (!r->o.nr_pids && !r->launched)
 		host_rows(r);
-	/* the rows of running processes before their first sample */
-	sampler__unwind_wait(r->smp);
+	/* the rows of running processes before their first sample, but
+	 * not at any price: a loaded host takes seconds for libjvm's */
+	sampler__unwind_wait(r->smp, ROWS_WAIT_NS);
 	/* running JVMs unwound by their tables from the first sample */
 	for (int i = 0; i < r->o.nr_pids; i++) {
 		char d[512];

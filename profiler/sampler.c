@@ -392,10 +392,10 @@ int sampler__unwind_refresh(struct sampler *s, uint32_t pid, uint64_t now_ns)
 	return s->uw ? unwind_loader__refresh(s->uw, pid, now_ns) : 0;
 }
 
-void sampler__unwind_wait(struct sampler *s)
+void sampler__unwind_wait(struct sampler *s, uint64_t max_ns)
 {
 	if (s->uw)
-		unwind_loader__wait(s->uw);
+		unwind_loader__wait(s->uw, max_ns);
 }
 
 bool sampler__unwind_stats(struct sampler *s, struct unwind_loader_stats *st)

@@ -122,8 +122,9 @@ int sampler__clear_thread(struct sampler *s, uint32_t tid);
  * only, probes) does nothing. Returns 0.
  */
 int sampler__unwind_refresh(struct sampler *s, uint32_t pid, uint64_t now_ns);
-/* Wait until the rows asked for are loaded (before sampling starts). */
-void sampler__unwind_wait(struct sampler *s);
+/* Wait until the rows asked for are loaded (before sampling starts), at
+ * most max_ns. */
+void sampler__unwind_wait(struct sampler *s, uint64_t max_ns);
 /* The loader's costs; false when the run has no rows. */
 struct unwind_loader_stats;
 bool sampler__unwind_stats(struct sampler *s, struct unwind_loader_stats *st);

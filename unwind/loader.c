@@ -412,12 +412,23 @@ int unwind_loader__refresh(struct unwind_loader *l, int pid, uint64_t now_ns)
 	return 0;
 }
 
-void unwind_loader__wait(struct unwind_loader *l)
+int unwind_loader__wait(struct unwind_loader *l, uint64_t max_ns)
 {
+	struct timespec until;
+	int r = 0;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += max_ns / 1000000000ULL;
+	until.tv_nsec += max_ns % 1000000000ULL;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
 	pthread_mutex_lock(&l->mu);
-	while (l->qn || l->busy)
-		pthread_cond_wait(&l->idle, &l->mu);
+	while ((l->qn || l->busy) && !r)
+		r = pthread_cond_timedwait(&l->idle, &l->mu, &until);
 	pthread_mutex_unlock(&l->mu);
+	return r ? -ETIMEDOUT : 0;
 }
 
 void unwind_loader__stats(struct unwind_loader *l,

@@ -44,8 +44,9 @@ void unwind_loader__free(struct unwind_loader *l);
 #define UNWIND_START_NS 2000000000ULL /* first 2 s: each time asked */
 int unwind_loader__refresh(struct unwind_loader *l, int pid, uint64_t now_ns);
 
-/* Wait until every process asked for has its table (or failed). */
-void unwind_loader__wait(struct unwind_loader *l);
+/* Wait until every process asked for has its table (or failed), at most
+ * max_ns: 0 or -ETIMEDOUT (the rest keeps loading meanwhile). */
+int unwind_loader__wait(struct unwind_loader *l, uint64_t max_ns);
 
 /* The work done so far (as of the last process finished). */
 void unwind_loader__stats(struct unwind_loader *l,
