@@ -42,7 +42,7 @@
 #include "targets.h"
 
 #define TICK_MS 100
-#define ROWS_WAIT_NS 1000000000ULL /* start-up wait for unwind rows */
+#define ROWS_WAIT_NS 200000000ULL /* start-up wait for unwind rows */
 #define DRAIN_TICKS 2 /* a profile reads the counts every other tick */
 /*
  * How long after a bucket ends its keys are drained and named. 50 ms

@@ -97,40 +97,37 @@ find_row(const struct unwind_page *pg, __u32 a)
 	return lo < hi ? NULL : best; /* a run too long to search: none */
 }
 
-/* The CFA of row r at frame w, 0 if r gives none. */
-static __always_inline __u64 row_cfa(const struct unwind_row *r,
-				     const struct walk *w)
-{
-	switch (r->kind) {
-	case ROW_CFA_RSP:
-		return w->sp + r->cfa_off;
-	case ROW_CFA_RBP:
-		return w->fp + r->cfa_off;
-	case ROW_CFA_PLT:
-		return w->sp + 8 + ((w->ip & 15) >= (__u64)r->cfa_off ? 8 : 0);
-	}
-	return 0;
-}
+/* A frame's registers, in and out of rows_step_regs. */
+struct rows_regs {
+	__u64 ip, sp, fp, sp0;
+};
 
 /*
- * The caller of frame w (frame idx of the walk, 0 the sampled pc) by
- * its rows: STEP_ON, STEP_END (an outermost frame), -UNWIND_NO_ROW (code
- * of a file with rows, but none we follow), -UNWIND_BAD_SP (a CFA that
- * does not grow or leaves the stack), -UNWIND_READ, or ROWS_NONE.
- * A caller's pc is a return address: its row is the call's (pc - 1),
- * which may end the function (a call to a noreturn function).
+ * The caller of frame g (frame idx of the walk, 0 the sampled pc) of
+ * process tgid by its rows: STEP_ON (g updated), STEP_END (an outermost
+ * frame), -UNWIND_NO_ROW (code of a file with rows, but none we
+ * follow), -UNWIND_BAD_SP (a CFA that does not grow or leaves the
+ * stack), -UNWIND_READ, or ROWS_NONE. A caller's pc is a return address:
+ * its row is the call's (pc - 1), which may end the function (a call to
+ * a noreturn function). A global function: verified once, not at each
+ * of the walk's call sites (start-up under CPU contention).
  */
-static __always_inline int rows_step(struct walk *w, __u32 tgid, __u32 idx)
+__noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 {
-	const struct unwind_proc *pr =
-	    bpf_map_lookup_elem(&unwind_procs, &tgid);
+	const struct unwind_proc *pr;
 	const struct unwind_map *m;
 	const struct unwind_page *pg;
 	const struct unwind_row *r;
 	struct unwind_page_key k;
-	__u64 pc = idx ? w->ip - 1 : w->ip, a, cfa, *fr = w->t;
+	__u32 zero = 0;
+	__u64 pc, a, cfa, *fr;
 
-	if (!pr || !(m = find_map(pr, pc)))
+	if (!g)
+		return ROWS_NONE;
+	pr = bpf_map_lookup_elem(&unwind_procs, &tgid);
+	fr = bpf_map_lookup_elem(&walk_scratch, &zero);
+	pc = idx ? g->ip - 1 : g->ip;
+	if (!pr || !fr || !(m = find_map(pr, pc)))
 		return ROWS_NONE;
 	a = pc - m->bias;
 	k.file = m->file;
@@ -140,22 +137,47 @@ static __always_inline int rows_step(struct walk *w, __u32 tgid, __u32 idx)
 		return -UNWIND_NO_ROW;
 	if (r->kind == ROW_END)
 		return STEP_END;
-	cfa = row_cfa(r, w);
-	if (!cfa)
+	switch (r->kind) {
+	case ROW_CFA_RSP:
+		cfa = g->sp + r->cfa_off;
+		break;
+	case ROW_CFA_RBP:
+		cfa = g->fp + r->cfa_off;
+		break;
+	case ROW_CFA_PLT:
+		cfa = g->sp + 8 + ((g->ip & 15) >= (__u64)r->cfa_off ? 8 : 0);
+		break;
+	default:
 		return -UNWIND_NO_ROW;
-	if (cfa <= w->sp || cfa - w->sp0 > UNWIND_MAX_SPAN)
+	}
+	if (cfa <= g->sp || cfa - g->sp0 > UNWIND_MAX_SPAN)
 		return -UNWIND_BAD_SP;
 	if (bpf_probe_read_user(fr, 8, (const void *)(cfa - 8)))
 		return -UNWIND_READ;
-	w->ip = fr[0];
+	a = fr[0]; /* the return address */
 	if (r->rbp_slot) {
 		if (bpf_probe_read_user(fr, 8, (const void *)(cfa + 8 * (__s64)
 							      r->rbp_slot)))
 			return -UNWIND_READ;
-		w->fp = fr[0];
+		g->fp = fr[0];
 	}
-	w->sp = cfa;
-	return w->ip ? STEP_ON : STEP_END;
+	g->ip = a;
+	g->sp = cfa;
+	return a ? STEP_ON : STEP_END;
+}
+
+/* rows_step_regs on the walk's frame w. */
+static __always_inline int rows_step(struct walk *w, __u32 tgid, __u32 idx)
+{
+	struct rows_regs g = {w->ip, w->sp, w->fp, w->sp0};
+	int r = rows_step_regs(&g, tgid, idx);
+
+	if (r == STEP_ON || r == STEP_END) {
+		w->ip = g.ip;
+		w->sp = g.sp;
+		w->fp = g.fp;
+	}
+	return r;
 }
 
 #endif
