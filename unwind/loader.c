@@ -104,7 +104,7 @@ void unwind_loader__free(struct unwind_loader *l)
 	if (!l)
 		return;
 	pthread_mutex_lock(&l->mu);
-	l->stop = true;
+	__atomic_store_n(&l->stop, true, __ATOMIC_RELAXED);
 	pthread_cond_signal(&l->work);
 	pthread_mutex_unlock(&l->mu);
 	pthread_join(l->thread, NULL);
@@ -307,6 +307,9 @@ static int write_table(struct unwind_loader *l, int pid,
 
 		if (!v->inode || v->path[0] != '/')
 			continue;
+		/* mixprof is ending: no more files (one may take seconds) */
+		if (__atomic_load_n(&l->stop, __ATOMIC_RELAXED))
+			break;
 		f = file_of(l, pid, v);
 		if (!f)
 			continue;
