@@ -35,7 +35,7 @@ struct ufile {
 struct uproc {
 	uint64_t first_ns; /* its first table: a process starting up */
 	uint64_t scanned_ns; /* last reading of its mappings */
-	uint64_t maps_hash; /* of that text: changed mappings, new table */
+	uint64_t maps_hash; /* of its file mappings then (maps_hash) */
 };
 
 #define QUEUE_MAX 4096 /* pids waiting: more are asked for again later */
@@ -280,13 +280,40 @@ static char *read_maps(int pid, size_t *len)
 	return buf;
 }
 
-static uint64_t text_hash(const char *s, size_t n)
+/* The identity of pm's executable file mappings (what a table holds):
+ * a JVM's anonymous mappings change all the time, these do not. */
+static uint64_t maps_hash(const struct procmaps *pm)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
 
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	for (i = 0; i < pm->n; i++) {
+		const struct vma *v = &pm->v[i];
+
+		if (!v->inode)
+			continue;
+		h = (h ^ v->start) * 0x100000001b3ULL;
+		h = (h ^ v->end) * 0x100000001b3ULL;
+		h = (h ^ v->offset) * 0x100000001b3ULL;
+		h = (h ^ v->inode ^ v->dev << 32) * 0x100000001b3ULL;
+	}
 	return h;
+}
+
+/* The executable mappings of pid, and their identity in *h. */
+static struct procmaps *read_pm(int pid, uint64_t *h)
+{
+	struct procmaps *pm;
+	size_t len;
+	char *text = read_maps(pid, &len);
+
+	if (!text)
+		return NULL;
+	pm = procmaps__parse(text, len);
+	free(text);
+	if (pm)
+		*h = maps_hash(pm);
+	return pm;
 }
 
 /* pid's table from its mappings text. */
@@ -334,9 +361,7 @@ static int refresh_now(struct unwind_loader *l, int pid, uint64_t now_ns)
 	bool added, gone;
 	void **slot;
 	__u32 key = pid;
-	uint64_t h;
-	size_t len;
-	char *text;
+	uint64_t h, h2;
 	int r;
 
 	slot = u64map__add(&l->procs, (uint64_t)pid + 1, &added);
@@ -354,22 +379,31 @@ static int refresh_now(struct unwind_loader *l, int pid, uint64_t now_ns)
 	    now_ns - up->first_ns > UNWIND_START_NS)
 		return 0;
 	up->scanned_ns = now_ns;
-	text = read_maps(pid, &len);
-	if (!text)
-		return -errno;
-	h = text_hash(text, len);
-	if (!gone && h == up->maps_hash) {
-		free(text);
-		return 0;
-	}
-	pm = procmaps__parse(text, len);
-	free(text);
+	pm = read_pm(pid, &h);
 	if (!pm)
 		return -errno;
+	if (!gone && h == up->maps_hash) {
+		procmaps__free(pm);
+		return 0;
+	}
 	r = write_table(l, pid, pm);
 	procmaps__free(pm);
-	if (!r)
-		up->maps_hash = h;
+	if (r)
+		return r;
+	/*
+	 * An exec (or munmap and mmap) between our reading and our writing
+	 * would leave a table of mappings the process no longer has: read
+	 * them again and take the table back if they changed. An exec after
+	 * this deletes it in BPF.
+	 */
+	pm = read_pm(pid, &h2);
+	if (!pm || h2 != h) {
+		bpf_map_delete_elem(l->procs_fd, &key);
+		procmaps__free(pm);
+		return -EAGAIN;
+	}
+	procmaps__free(pm);
+	up->maps_hash = h;
 	return r;
 }
 
