@@ -55,6 +55,7 @@ deps:
 include common/common.mk
 include agent/agent.mk
 include symbolizer/symbolizer.mk
+include unwind/unwind.mk
 include profiler/profiler.mk
 include samples/samples.mk
 include tests/tests.mk

@@ -6,6 +6,7 @@
  * folded lines. At the
  * end it detaches first, drains everything, writes, and sums up.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <malloc.h>
@@ -37,6 +38,7 @@
 #include "profile_opts.h"
 #include "render_out.h"
 #include "sampler_ctl.h"
+#include "unwind/loader.h"
 #include "sliceout.h"
 #include "stackfold.h"
 #include "status.h"
@@ -46,6 +48,7 @@
 #define OFFCPU_COUNTNAME "us off-CPU"
 #define WALL_COUNTNAME "us wall"
 #define TICK_MS 100
+#define ROWS_WAIT_NS 200000000ULL /* start-up wait for unwind rows */
 #define DRAIN_TICKS 2 /* a profile reads the counts every other tick */
 /*
  * How long after a bucket ends its keys are drained and named. 50 ms
@@ -313,7 +316,58 @@ static void expire(struct run *r)
 		malloc_trim(0);
 }
 
+/*
+ * Native unwind rows of a process with recent samples: reloaded after an
+ * exec or when its mappings change (the loader decides, sampler_ctl.h).
+ */
+static void unwind_one(struct pid_info *pi, void *ctx)
+{
+	struct run *r = ctx;
+
+	if (pi->gone || !pi->user || r->now_ns - pi->seen_ns > 2000000000ULL)
+		return;
+	sampler__unwind_refresh(r->smp, pi->pid, r->now_ns);
+}
+
 static void reap_child(struct run *r);
+
+/*
+ * Host-wide: every running process's unwind rows before sampling starts
+ * (the start-up cost: unwind/README.md); later ones on first sight.
+ */
+static void host_rows(struct run *r)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	char *end;
+	long pid;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0 || pid > INT_MAX || pid == getpid())
+			continue;
+		sampler__unwind_refresh(r->smp, pid, now_ns());
+	}
+	closedir(d);
+}
+
+/*
+ * The launched command's unwind rows while its dynamic loader maps its
+ * libraries (a few ms): asked every 2 ms for 20 ms, so its first samples
+ * do not wait for the first tick (100 ms). A sample before is counted
+ * (STAT_ROWS_NOT_READY) and walked by frame pointers.
+ */
+static void launch_rows(struct run *r)
+{
+	const struct timespec ms2 = {0, 2000000};
+
+	for (int i = 0; i < 10; i++) {
+		nanosleep(&ms2, NULL);
+		sampler__unwind_refresh(r->smp, r->child.pid, now_ns());
+	}
+}
 
 /* ---- setup -------------------------------------------------------------- */
 
@@ -444,6 +498,8 @@ static int setup_bpf(struct run *r)
 		ret = sampler__add_target(r->smp, r->o.pids[i]);
 		if (ret)
 			return ret;
+		/* rows before the first sample; failure: frame pointers */
+		sampler__unwind_refresh(r->smp, r->o.pids[i], now_ns());
 	}
 	return 0;
 }
@@ -650,6 +706,11 @@ static int start(struct run *r)
 	if (r->o.nr_probes)
 		return start_probes(r);
 
+	if (!r->o.nr_pids && !r->launched)
+		host_rows(r);
+	/* the rows of running processes before their first sample, but
+	 * not at any price: a loaded host takes seconds for libjvm's */
+	sampler__unwind_wait(r->smp, ROWS_WAIT_NS);
 	/* running JVMs unwound by their tables from the first sample */
 	for (int i = 0; i < r->o.nr_pids; i++) {
 		char d[512];
@@ -683,6 +744,7 @@ static int start(struct run *r)
 			strerror(ret));
 		return -ret;
 	}
+	launch_rows(r);
 	return 0;
 }
 
@@ -747,6 +809,11 @@ static int loop(struct run *r, const sigset_t *sigs)
 			return ret;
 		if (r->full)
 			expire(r);
+		/* after the drain, which identifies new JVMs: loading a big
+		 * library's rows (libjvm: ~0.3 s) must not delay that */
+		pidset__for_each(r->pids, unwind_one, r);
+		if (r->launched && !r->child_done)
+			sampler__unwind_refresh(r->smp, r->child.pid, now);
 		/* every tick, after the drain: a JVM that exits takes its
 		 * counts along; one we launched waits at exit for this poll,
 		 * so its last counts and stacks are read while it lives */
@@ -948,6 +1015,23 @@ static void roots_by_process(const struct run *r)
 	free(v);
 }
 
+/* What the native unwind rows cost, and the samples that came before. */
+static void unwind_summary(const struct run *r, const uint64_t *st)
+{
+	struct unwind_loader_stats us;
+
+	if (!sampler__unwind_stats(r->smp, &us))
+		return;
+	fprintf(stderr,
+		"mixprof:   unwind rows: %" PRIu64 " files (%" PRIu64
+		" without), %" PRIu64 " rows and %" PRIu64
+		" pages (%.1f MB in BPF maps), %.0f ms to load; %" PRIu64
+		" samples before their process's rows were loaded\n",
+		us.files, us.files_without, us.rows, us.pages,
+		(us.rows * 8.0 + us.pages * 16.0) / (1 << 20),
+		us.load_ns / 1e6, st[STAT_ROWS_NOT_READY]);
+}
+
 /*
  * Whole stacks: how many user stacks reach their thread's root, which
  * walks broke and why (each with what to do), and in check mode how
@@ -971,6 +1055,10 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 			      "a launched process's first moments, walked "
 			      "as a JVM might be before its tables were "
 			      "read (up to 2 s for one that is not a JVM)"},
+	    [UNWIND_NO_ROW] = {"no row",
+			       "native code whose .eh_frame has no rule the "
+			       "BPF walk follows (a signal frame, an "
+			       "expression, code between functions)"},
 	};
 	uint64_t broken = 0;
 
@@ -984,6 +1072,7 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 		"%" PRIu64 " walks broke\n",
 		100.0 * fs->root_samples / fs->user_samples, fs->user_samples,
 		broken);
+	unwind_summary(r, st);
 	for (int i = 1; i < UNWIND_NR; i++)
 		if (fs->broken[i])
 			fprintf(stderr,

@@ -22,6 +22,6 @@ $(BUILD)/profiler/main.o: $(BUILD)/profiler/version.h
 FORCE:
 
 BINS += $(BUILD)/mixprof
-$(BUILD)/mixprof: $(MIXPROF_OBJS) $(SYMBOLIZER_OBJS)
+$(BUILD)/mixprof: $(MIXPROF_OBJS) $(UNWIND_OBJS) $(SYMBOLIZER_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(MIXPROF_LIBS) $(SYMBOLIZER_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(MIXPROF_LIBS) -ldw -lpthread $(SYMBOLIZER_LIBS)

@@ -276,6 +276,7 @@ struct walk {
 	__u64 ip, sp, fp; /* the current frame's pc, sp and frame pointer */
 	__u64 sp0; /* the sample's sp: the stack's bottom */
 	__u32 tid;
+	__u32 tgid, idx; /* the process; the frame's index (0: the leaf) */
 	__u32 hotspot; /* the HotSpot rules (not UNWIND_MODE_FP) */
 	__u32 a_state; /* the frame anchor: enum anchor_state */
 	__u32 chunks; /* interpreted frames' chunks stored (sampler.h) */
@@ -706,6 +707,19 @@ static __always_inline int fp_step(struct walk *w)
 	return STEP_ON;
 }
 
+/* the native step by unwind rows (.eh_frame), before fp: rows_step */
+#include "unwind.bpf.h"
+
+/*
+ * Rows in the HotSpot mode only: the fp mode is the kernel's walk, and
+ * check mode compares the HotSpot rules with frame pointers (rows would
+ * walk on where a frame pointer chain ends, past start_thread).
+ */
+static __always_inline bool rows_on(const struct walk *w)
+{
+	return w->hotspot && unwind_mode == UNWIND_MODE_HOTSPOT;
+}
+
 /* tid -> JavaThread* of the JVMs being unwound (user space fills it) */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -757,7 +771,10 @@ static __always_inline int anchor(struct walk *w)
 static __always_inline int native_step(struct walk *w)
 {
 	__u64 sp = w->sp;
-	int r = fp_step(w);
+	int r = rows_on(w) ? rows_step(w, w->tgid, w->idx) : ROWS_NONE;
+
+	if (r == ROWS_NONE)
+		r = fp_step(w);
 
 	if (!w->p || !w->hotspot || w->a_state == A_USED)
 		return r;
@@ -872,10 +889,17 @@ __noinline int unwind_step(__u32 idx, const struct interp_proc *p)
 	w.a_pc = s->a_pc;
 	w.a_fp = s->a_fp;
 	w.tid = s->tid;
+	w.tgid = s->tgid;
+	w.idx = idx;
 	w.hotspot = s->hotspot;
 	w.a_state = s->a_state;
 	w.chunks = s->chunks;
-	if (w.p && w.ip >= w.p->code_start && w.ip < w.p->code_end)
+	/* a pending target's pc in a file with unwind rows is no
+	 * interpreter's: its rows (unwind.bpf.h) */
+	if (w.p && !w.p->off_const_method && rows_on(&w) &&
+	    (r = rows_step(&w, w.tgid, idx)) != ROWS_NONE)
+		;
+	else if (w.p && w.ip >= w.p->code_start && w.ip < w.p->code_end)
 		r = interp_step(&w, idx);
 	else if (w.hotspot && w.p && w.p->nheaps &&
 		 (blob = find_blob(w.p, w.ip)))
@@ -1049,6 +1073,9 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
 	s->chunks = 0;
 	if (p)
 		stat_inc(STAT_INTERP_WALKS);
+	if (unwind_mode == UNWIND_MODE_HOTSPOT && ip && (__s64)ip > 0 &&
+	    !bpf_map_lookup_elem(&unwind_procs, &tgid))
+		stat_inc(STAT_ROWS_NOT_READY);
 	bpf_loop(max_frames, walk_step, &l, 0);
 	if (unwind_mode == UNWIND_MODE_CHECK && p && p->nheaps)
 		check_walk(tgid, ip, sp, fp, l.end && l.nr ? l.nr - 1 : l.nr);

@@ -13,6 +13,8 @@
 #include <bpf/libbpf.h>
 #include "alloc.h"
 #include "sampler_int.h"
+#include "unwind/loader.h"
+#include "unwind/rows.h"
 
 _Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
 _Static_assert(sizeof(struct interp_proc) == 224, "interp_proc layout");
@@ -69,6 +71,7 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	bpf_map__set_max_entries(skel->maps.stacks_short, cfg->stack_storage);
 	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
 	bpf_map__set_max_entries(skel->maps.new_keys, ring_bytes(cfg));
+	bpf_map__set_max_entries(skel->maps.unwind_rows, UNWIND_MAX_ROWS);
 	return 0;
 }
 
@@ -109,6 +112,19 @@ static void verifier_stats(struct bpf_program *prog, bool before)
 	if (p)
 		fprintf(stderr, "mixprof: verifier: %.*s\n",
 			(int)strcspn(p, "\n"), p);
+}
+
+/* The unwind rows' loader (unwind/loader.h), for runs that walk user
+ * stacks by the HotSpot rules (rows come with them). */
+static int new_unwind(struct sampler *s, const struct sampler_cfg *cfg)
+{
+	if (!cfg->user || cfg->usdt || cfg->unwind_mode != UNWIND_MODE_HOTSPOT)
+		return 0;
+	s->uw = unwind_loader__new(bpf_map__fd(s->skel->maps.unwind_rows),
+				   bpf_map__fd(s->skel->maps.unwind_pages),
+				   bpf_map__fd(s->skel->maps.unwind_procs),
+				   UNWIND_MAX_ROWS);
+	return s->uw ? 0 : -errno;
 }
 
 struct sampler *sampler__new(const struct sampler_cfg *cfg)
@@ -167,6 +183,8 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	if (!s->fds || !s->links)
 		goto fail;
 	ret = drain__init(s);
+	if (!ret)
+		ret = new_unwind(s, cfg);
 	if (ret)
 		goto fail;
 	s->nr_cpus = cfg->nr_cpus;
@@ -272,6 +290,13 @@ int sampler__attach(struct sampler *s, uint64_t start_ns)
 fork:
 	if (s->fork && fork_bpf__attach(s->fork))
 		return -errno;
+	/* an exec drops the process's unwind table (unwind.bpf.h) */
+	if (s->uw) {
+		s->skel->links.mixprof_unwind_exec =
+		    bpf_program__attach(s->skel->progs.mixprof_unwind_exec);
+		if (!s->skel->links.mixprof_unwind_exec)
+			return -errno;
+	}
 	return 0;
 }
 
@@ -349,6 +374,7 @@ void sampler__free(struct sampler *s)
 		return;
 	sampler__detach(s);
 	drain__free(s); /* before the skeleton: the ring maps its map */
+	unwind_loader__free(s->uw);
 	fork_bpf__destroy(s->fork);
 	sampler_bpf__destroy(s->skel);
 	free(s->links);
@@ -428,4 +454,23 @@ int sampler__stats(struct sampler *s, uint64_t out[STAT_NR])
 	}
 	free(v);
 	return 0;
+}
+
+int sampler__unwind_refresh(struct sampler *s, uint32_t pid, uint64_t now_ns)
+{
+	return s->uw ? unwind_loader__refresh(s->uw, pid, now_ns) : 0;
+}
+
+void sampler__unwind_wait(struct sampler *s, uint64_t max_ns)
+{
+	if (s->uw)
+		unwind_loader__wait(s->uw, max_ns);
+}
+
+bool sampler__unwind_stats(struct sampler *s, struct unwind_loader_stats *st)
+{
+	if (!s->uw)
+		return false;
+	unwind_loader__stats(s->uw, st);
+	return true;
 }

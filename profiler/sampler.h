@@ -166,6 +166,7 @@ enum unwind_reason {
 	UNWIND_BAD_SP, /* sp leaves the stack (span, frame size) */
 	UNWIND_READ, /* stack memory unreadable */
 	UNWIND_EARLY, /* a "pending" target (above), not identified yet */
+	UNWIND_NO_ROW, /* native code with .eh_frame, no rule we follow */
 	UNWIND_NR,
 };
 /* a non-canonical address: never a pc */
@@ -245,6 +246,9 @@ enum sampler_stat {
 	STAT_NO_THREAD, /* JVM walk in native code, thread not known yet */
 	STAT_CHECK_SAME, /* check mode: the two walks agree */
 	STAT_CHECK_DIFF, /* ... differ */
+	/* a sample of a process whose unwind rows were not loaded yet (its
+	 * native frames walked by fp) */
+	STAT_ROWS_NOT_READY,
 	STAT_NR,
 };
 

@@ -17,7 +17,7 @@ MIXPROF_LIBS += -lbpf -lelf -lz
 
 # usdt.bpf.h includes <linux/errno.h>, which wants the multiarch asm/
 PROF_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall \
-	-I$(BUILD)/profiler -Iprofiler \
+	-I$(BUILD)/profiler -Iprofiler -Iunwind \
 	-idirafter /usr/include/$(shell $(CC) -dumpmachine)
 
 $(BUILD)/profiler/vmlinux.h:
@@ -27,7 +27,9 @@ $(BUILD)/profiler/vmlinux.h:
 	$(Q)mv $@.tmp $@
 
 $(BUILD)/profiler/%.bpf.o: profiler/%.bpf.c profiler/sampler.h \
-		profiler/ksym.h profiler/targets.bpf.h profiler/offcpu.bpf.h profiler/alloc.bpf.h profiler/alloc.h $(BUILD)/profiler/vmlinux.h
+		profiler/ksym.h profiler/targets.bpf.h profiler/offcpu.bpf.h \
+		profiler/alloc.bpf.h profiler/alloc.h unwind/unwind.bpf.h unwind/rows.h \
+		$(BUILD)/profiler/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(PROF_BPF_CFLAGS) -c $< -o $@
 

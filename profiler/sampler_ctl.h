@@ -133,6 +133,20 @@ int sampler__interp_chunk(struct sampler *s, uint64_t key,
 int sampler__set_thread(struct sampler *s, uint32_t tid, uint64_t thread);
 int sampler__clear_thread(struct sampler *s, uint32_t tid);
 
+/*
+ * Native unwind rows (unwind/loader.h) of process pid: loaded when first
+ * asked, reloaded after an exec or when its mappings change, by the
+ * loader's thread (this only asks). A run without rows (frame pointers
+ * only, probes) does nothing. Returns 0.
+ */
+int sampler__unwind_refresh(struct sampler *s, uint32_t pid, uint64_t now_ns);
+/* Wait until the rows asked for are loaded (before sampling starts), at
+ * most max_ns. */
+void sampler__unwind_wait(struct sampler *s, uint64_t max_ns);
+/* The loader's costs; false when the run has no rows. */
+struct unwind_loader_stats;
+bool sampler__unwind_stats(struct sampler *s, struct unwind_loader_stats *st);
+
 /* BPF counters summed over CPUs, indexed by enum sampler_stat. */
 int sampler__stats(struct sampler *s, uint64_t out[STAT_NR]);
 

@@ -19,6 +19,7 @@ struct ring_buffer;
 struct sampler {
 	struct sampler_bpf *skel;
 	struct fork_bpf *fork; /* follows children: -p and launch runs */
+	struct unwind_loader *uw; /* unwind rows (unwind/), or NULL */
 	struct bpf_link **links; /* one per CPU */
 	int *fds; /* perf event per CPU */
 	int nr_cpus;

@@ -105,6 +105,7 @@ static const char *mark_name(uint64_t ip)
 	    [UNWIND_BAD_SP] = "[unwind: bad sp]",
 	    [UNWIND_READ] = "[unwind: unreadable]",
 	    [UNWIND_EARLY] = "[unwind: not identified yet]",
+	    [UNWIND_NO_ROW] = "[unwind: no row]",
 	};
 	uint32_t r = ip & 0xff;
 

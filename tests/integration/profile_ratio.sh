@@ -22,7 +22,7 @@ check_ratio() {
 		if (/Ratio\.one_\[/) a += n
 		else if (/Ratio\.two_\[/) b += n
 		else if (/Ratio\.three_\[/) c += n
-		if (/(start_thread|thread_native_entry|clone3?)(;|_\[)/) root += n
+		if (/(start_thread|thread_native_entry|(__)?clone3?)(;|_\[)/) root += n
 		if (/(^|;)Interpreter(;| [0-9]+$)/) interp += n
 	}
 	function bad(msg) { print f ": " msg; err = 1 }

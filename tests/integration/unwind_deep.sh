@@ -14,7 +14,7 @@ check() {
 		if (/\[truncated\]/) cut += n
 		split($0, fr, ";")
 		if (gsub(/Recurse\.down_\[/, "&") >= 2000 &&
-		    fr[3] ~ /^(start_thread|thread_native_entry)$/)
+		    fr[3] ~ /^(start_thread|(__)?clone3?|thread_native_entry)$/)
 			whole += n
 	}
 	END {

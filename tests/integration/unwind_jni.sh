@@ -17,7 +17,7 @@ check() {
 			next
 		z += n
 		split(line, fr, ";")
-		if (fr[3] ~ /^(start_thread|clone3?|thread_native_entry)$/ &&
+		if (fr[3] ~ /^(start_thread|(__)?clone3?|thread_native_entry)$/ &&
 		    line ~ /java\/util\/zip\/Deflater\.deflateBytes[A-Za-z]*_\[[01j]\];/)
 			whole += n
 	}

@@ -18,7 +18,7 @@ check() {
 	/;callers-worker \[/ {
 		n = $NF; w += n
 		split($0, fr, ";")
-		if (fr[3] ~ /^(start_thread|clone3?|thread_native_entry)$/) root += n
+		if (fr[3] ~ /^(start_thread|(__)?clone3?|thread_native_entry)$/) root += n
 		if (!/Callers\.helper_\[/) next
 		if (/Callers\.a_\[/) a += n
 		else if (/Callers\.b_\[/) b += n

@@ -12,7 +12,7 @@ check() {
 	/^java;(srv|cli)-[0-9]+ \[/ {
 		n = $NF; all += n
 		split($0, fr, ";")
-		if (fr[3] ~ /^(start_thread|clone3?|thread_native_entry)$/) root += n
+		if (fr[3] ~ /^(start_thread|(__)?clone3?|thread_native_entry)$/) root += n
 		if (fr[2] ~ /^srv-/) { srv += n; if (/;Server\.serve_\[/) served += n }
 	}
 	END {

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Native stacks without frame pointers, unwound in BPF by .eh_frame rows
+# (unwind/): nofp (built -O2 -fomit-frame-pointer: main -> outer ->
+# middle -> inner, and outer -> glibc's qsort -> by_value -> inner) must
+# unwind whole to main in >= 99% of its samples, in launch mode, with -p
+# and host-wide; the comparator keeps its callers through glibc. Samples
+# the profiler counts as taken before the process's rows were loaded are
+# left out of the share (they are reported, not hidden). Host-wide, no
+# stack may be a chain of junk [unknown] frames, and the share of all
+# samples that reach a root is reported.
+. "$(dirname "$0")/../lib/common.sh"
+
+NOFP=$BUILD/tests/fixtures/unwind/nofp
+[ -x "$NOFP" ] || die "$NOFP not built (make)"
+
+# check FOLDED ERR WHAT [launch]: nofp's samples whole to main (>= 99%),
+# the comparator's under main;outer;qsort. Host-wide, the rows are loaded
+# by the third second, checked from there: no sample is left out.
+check() {
+	local early
+	early=$(sed -n 's/.*; \([0-9]*\) samples before their process.s rows.*/\1/p' "$2")
+	[ -n "$early" ] || die "$3: no unwind rows line in the summary"
+	[ "${4:-}" = counted ] || early=0
+	awk -v what="$3" -v early="$early" '
+	$1 ~ /^nofp;/ {
+		n = $NF; t += n
+		if ($1 ~ /^nofp;_start;[^ ]*;main;outer;/) whole += n
+		if ($1 ~ /;by_value;/) {
+			cmp += n
+			if ($1 ~ /;main;outer;qsort[^;]*;/) cmpok += n
+		}
+	}
+	END {
+		if (t < 200) { print what ": only " t " samples of nofp"; exit 1 }
+		if (early > t) early = t
+		printf "%s: %.2f%% of %d nofp samples whole to main (%d before rows, left out); comparator %d of %d under main;outer;qsort\n",
+			what, 100 * whole / t, t, early, cmpok, cmp
+		if (whole < 0.99 * (t - early)) exit 1
+		if (cmp < 50 || cmpok < 0.99 * cmp) exit 1
+	}' "$1" || die "$3: stacks not whole"
+}
+
+# launch mode
+"$MIXPROF" -F 499 -o "$TMPD/launch.folded" -- "$NOFP" 4 2>"$TMPD/launch.err" ||
+	{ cat "$TMPD/launch.err"; die "mixprof (launch) failed"; }
+check "$TMPD/launch.folded" "$TMPD/launch.err" launch counted
+
+# -p
+"$NOFP" 14 &
+pid=$!
+PIDS_TO_KILL+=("$pid")
+sleep 0.5
+"$MIXPROF" -F 499 -p "$pid" -o "$TMPD/p.folded" 3 2>"$TMPD/p.err" ||
+	{ cat "$TMPD/p.err"; die "mixprof -p failed"; }
+check "$TMPD/p.folded" "$TMPD/p.err" "-p" counted
+
+# host-wide, nofp still running: one folded file a second; the rows of
+# every running process load while sampling starts (up to seconds on a
+# busy host), so nofp is checked from the third second on
+"$MIXPROF" -F 499 -i 1 -o "$TMPD/host" 5 2>"$TMPD/host.err" ||
+	{ cat "$TMPD/host.err"; die "mixprof (host-wide) failed"; }
+ls "$TMPD"/host/slice-*.folded | tail -n +3 | xargs cat >"$TMPD/host.folded"
+check "$TMPD/host.folded" "$TMPD/host.err" host-wide
+grep "whole stacks:\|unwind rows:" "$TMPD/host.err" || die "no root share host-wide"
+cat "$TMPD"/host/slice-*.folded | awk '{
+	if ($1 ~ /(\[unknown\];){4}/) { print "junk chain: " $0; bad = 1 }
+} END { exit bad }' | head -5
+[ "${PIPESTATUS[1]}" -eq 0 ] || die "host-wide: a stack of junk [unknown] frames"
+kill "$pid" 2>/dev/null || true
+wait "$pid" 2>/dev/null || true
+echo "PASS"

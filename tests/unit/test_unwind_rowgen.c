@@ -1,0 +1,150 @@
+/*
+ * Unit tests: rowgen (.eh_frame -> unwind rows) on nofp, the workload
+ * built -O2 -fomit-frame-pointer (tests/fixtures/unwind), checked
+ * against what its code does: each function's entry row is CFA = rsp + 8
+ * (only the return address pushed), later rows grow by what the
+ * function pushes and allocates, _start ends the stack, the PLT has its
+ * expression; and garbage in gives an error, not rows.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "check.h"
+#include "unwind/rowgen.h"
+
+static const char *fixture;
+
+/* The address of symbol name in elf (0 if absent). */
+static __u64 sym_addr(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	size_t i;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !d)
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++)
+			if (gelf_getsym(d, (int)i, &sym) &&
+			    !strcmp(elf_strptr(elf, sh.sh_link, sym.st_name),
+				    name))
+				return sym.st_value;
+	}
+	return 0;
+}
+
+/* The largest CFA offset of a function's rows: its frame. */
+static int max_cfa(const struct unwind_row *r, size_t n, __u64 lo, __u64 hi)
+{
+	int m = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (r[i].pc >= lo && r[i].pc < hi &&
+		    r[i].kind == ROW_CFA_RSP && r[i].cfa_off > m)
+			m = r[i].cfa_off;
+	return m;
+}
+
+static void test_fixture(void)
+{
+	static const char *const fns[] = {"main", "outer", "middle", "inner",
+					  "by_value"};
+	struct unwind_row *rows;
+	struct rowgen_stats st;
+	const struct unwind_row *r;
+	size_t n, i;
+	int fd = open(fixture, O_RDONLY);
+	Elf *elf;
+	__u64 a;
+
+	CHECK(fd >= 0);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	CHECK(elf != NULL);
+	CHECK_INT(rowgen__elf(elf, &rows, &n, &st), 0);
+	CHECK(n > 10 && st.rows == n && st.fdes >= 5);
+	for (i = 1; i < n; i++)
+		CHECK(rows[i].pc > rows[i - 1].pc); /* sorted, no empty row */
+	CHECK(rows[n - 1].kind == ROW_NONE); /* after the last FDE */
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		a = sym_addr(elf, fns[i]);
+		CHECK(a != 0);
+		r = rowgen__find(rows, n, a);
+		CHECK(r && r->pc == a && r->kind == ROW_CFA_RSP &&
+		      r->cfa_off == 8 && r->rbp_slot == 0);
+	}
+	/* middle keeps 24 words on its stack, outer 64 */
+	a = sym_addr(elf, "middle");
+	CHECK(max_cfa(rows, n, a, a + 0x80) >= 8 + 24 * 8);
+	a = sym_addr(elf, "outer");
+	CHECK(max_cfa(rows, n, a, a + 0x80) >= 8 + 64 * 8);
+	r = rowgen__find(rows, n, sym_addr(elf, "_start"));
+	CHECK(r && r->kind == ROW_END);
+	CHECK_INT(st.kind[ROW_CFA_PLT], 1);
+	CHECK(rowgen__find(rows, n, rows[0].pc - 1) == NULL);
+	free(rows);
+	elf_end(elf);
+	close(fd);
+}
+
+/* Every truncation of the fixture: an error or rows, never a crash. */
+static void test_truncated(void)
+{
+	int fd = open(fixture, O_RDONLY);
+	off_t size = lseek(fd, 0, SEEK_END);
+	char *buf = malloc(size);
+	off_t len;
+	int errs = 0;
+
+	CHECK(fd >= 0 && buf && pread(fd, buf, size, 0) == size);
+	for (len = 0; len < size; len += 61) {
+		Elf *elf = elf_memory(buf, len);
+		struct unwind_row *rows;
+		size_t n;
+
+		if (!elf || rowgen__elf(elf, &rows, &n, NULL))
+			errs++;
+		else
+			free(rows);
+		elf_end(elf);
+	}
+	CHECK(errs > 0);
+	free(buf);
+	close(fd);
+}
+
+static void test_not_elf(void)
+{
+	char junk[256];
+	Elf *elf;
+	struct unwind_row *rows;
+	size_t n;
+
+	memset(junk, 0x41, sizeof(junk));
+	elf = elf_memory(junk, sizeof(junk));
+	CHECK(!elf || rowgen__elf(elf, &rows, &n, NULL) < 0);
+	elf_end(elf);
+}
+
+int main(int argc, char **argv)
+{
+	static char path[4096];
+	const char *build = getenv("BUILD");
+
+	/* the runner exports BUILD; by hand: the fixture's path */
+	snprintf(path, sizeof(path), "%s/tests/fixtures/unwind/nofp",
+		 build ? build : "build");
+	fixture = argc > 1 ? argv[1] : path;
+	test_fixture();
+	test_truncated();
+	test_not_elf();
+	return check_report();
+}

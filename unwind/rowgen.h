@@ -1,0 +1,43 @@
+/*
+ * rowgen: an x86-64 ELF's call frame information (.eh_frame, found
+ * through .eh_frame_hdr's sorted table) turned into unwind rows
+ * (rows.h), rules evaluated by libdw's CFI interface. A pure core: it
+ * takes an open ELF (an fd or memory), never a path; the file is
+ * untrusted (a target's library), so every count read from it is
+ * bounded by the file's size.
+ */
+#ifndef MIXPROF_UNWIND_ROWGEN_H
+#define MIXPROF_UNWIND_ROWGEN_H
+
+#include <libelf.h>
+#include <stddef.h>
+#include "rows.h"
+
+#define ROWGEN_MAX_ROWS (4u << 20) /* 32 MB of rows: no library has it */
+
+struct rowgen_stats {
+	size_t fdes; /* FDEs in .eh_frame_hdr's table */
+	size_t rows; /* rows out, merged */
+	size_t kind[ROW_KINDS]; /* rows out by kind */
+};
+
+/*
+ * The rows of elf: sorted by pc, neighbours with the same rule merged,
+ * a ROW_NONE row at each gap between FDEs and after the last. *out is
+ * malloc'd (the caller frees it), *n its rows; st (may be NULL) filled.
+ * Returns 0, -ENODATA (no .eh_frame_hdr or an empty table), -ENOTSUP
+ * (not x86-64, or a table encoding we do not read), -EINVAL (a corrupt
+ * table), -ERANGE (code above 4 GB), -ENOMEM.
+ */
+int rowgen__elf(Elf *elf, struct unwind_row **out, size_t *n,
+		struct rowgen_stats *st);
+
+/* The same for the ELF in fd (read, not written; the caller closes). */
+int rowgen__fd(int fd, struct unwind_row **out, size_t *n,
+	       struct rowgen_stats *st);
+
+/* The row holding ELF address pc in rows[0, n), or NULL (before the first). */
+const struct unwind_row *rowgen__find(const struct unwind_row *rows, size_t n,
+				      __u64 pc);
+
+#endif

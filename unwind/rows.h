@@ -1,0 +1,78 @@
+/*
+ * rows.h: the unwind rows BPF and user space share (fixed-width types
+ * only; included by sampler.bpf.c through unwind.bpf.h and by rowgen.c).
+ *
+ * A row says, from its pc to the next row's pc, how to find the caller
+ * of a native frame of x86-64 code without frame pointers: the CFA (the
+ * caller's sp) as rsp + cfa_off or rbp + cfa_off; the return address at
+ * CFA - 8 (x86-64 code always); the caller's rbp at CFA + 8 * rbp_slot,
+ * or unchanged when rbp_slot is 0. pc is the ELF's own virtual address
+ * (p_vaddr space), so one file's rows serve every process mapping it.
+ */
+#ifndef MIXPROF_UNWIND_ROWS_H
+#define MIXPROF_UNWIND_ROWS_H
+
+#include <linux/types.h>
+
+enum unwind_row_kind {
+	/* CFI we do not turn into a rule (an expression we do not know,
+	 * rules for the return address other than CFA - 8): the walk ends
+	 * with a marked frame rather than guess */
+	ROW_NONE,
+	ROW_CFA_RSP, /* CFA = rsp + cfa_off */
+	ROW_CFA_RBP, /* CFA = rbp + cfa_off */
+	/* a PLT entry (16 bytes): CFA = rsp + 8, + 8 more once the entry's
+	 * push is done (pc & 15 >= cfa_off) */
+	ROW_CFA_PLT,
+	/* the return address is undefined: the outermost frame (_start,
+	 * clone's child): the stack's natural end */
+	ROW_END,
+	ROW_KINDS,
+};
+
+struct unwind_row {
+	__u32 pc; /* first address of the row (ELF virtual address) */
+	__s16 cfa_off;
+	__u8 kind; /* enum unwind_row_kind */
+	__s8 rbp_slot; /* caller's rbp at CFA + 8 * this; 0: unchanged */
+};
+
+/*
+ * The BPF maps (unwind.bpf.h), filled by user space (loader.c):
+ * - unwind_rows: one array of every loaded file's rows, each file's
+ *   sorted by pc in one run of indexes;
+ * - unwind_pages: (file id, pc >> UNWIND_PAGE_SHIFT) -> the run of rows
+ *   that covers that page: the row holding the page's first byte, and
+ *   every row that starts in the page;
+ * - unwind_procs: tgid -> its mappings of files with rows, sorted.
+ */
+#define UNWIND_PAGE_SHIFT 12
+#define UNWIND_MAX_ROWS (1u << 21) /* 16 MB: a host's libraries (README) */
+#define UNWIND_PROC_MAPS 128 /* mappings with rows per process */
+#define UNWIND_SEARCH_STEPS 16 /* rows per page up to 65536 */
+#define UNWIND_MAP_STEPS 8 /* log2(UNWIND_PROC_MAPS) + 1 */
+
+struct unwind_page_key {
+	__u32 file; /* the file's id (loader.c): an index, not a pointer */
+	__u32 page;
+};
+
+struct unwind_page {
+	__u32 first; /* index into unwind_rows */
+	__u32 n; /* rows, at least 1 */
+};
+
+struct unwind_map {
+	__u64 start, end; /* the executable mapping: [start, end) */
+	__u64 bias; /* ELF address = pc - bias */
+	__u32 file;
+	__u32 pad;
+};
+
+struct unwind_proc {
+	__u32 n; /* maps used, sorted by start */
+	__u32 pad;
+	struct unwind_map m[UNWIND_PROC_MAPS];
+};
+
+#endif

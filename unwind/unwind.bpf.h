@@ -1,0 +1,183 @@
+/*
+ * unwind.bpf.h: the native frame step by unwind rows (rows.h), for code
+ * of files whose .eh_frame user space turned into rows (loader.c).
+ * Included by sampler.bpf.c after struct walk; its native_step asks
+ * rows_step first and walks by frame pointer only where it answers
+ * ROWS_NONE (a pc in no mapping with rows, or a process not loaded).
+ */
+#ifndef MIXPROF_UNWIND_BPF_H
+#define MIXPROF_UNWIND_BPF_H
+
+#include "rows.h"
+
+/* every loaded file's rows; max_entries set by user space before load */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct unwind_row);
+	__uint(max_entries, 1);
+} unwind_rows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct unwind_page_key);
+	__type(value, struct unwind_page);
+	__uint(max_entries, 1 << 18);
+} unwind_pages SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, struct unwind_proc);
+	__uint(max_entries, 16384);
+} unwind_procs SEC(".maps");
+
+#define ROWS_NONE 100 /* not a step result (sampler.h): no rows here */
+
+/*
+ * An exec replaces the process's mappings: its table goes, so no sample
+ * is walked by the old one; user space loads the new one (loader.c).
+ */
+SEC("tracepoint/sched/sched_process_exec")
+int mixprof_unwind_exec(void *ctx)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	bpf_map_delete_elem(&unwind_procs, &tgid);
+	return 0;
+}
+
+/* The mapping of pr holding pc, or NULL. */
+static __always_inline const struct unwind_map *
+find_map(const struct unwind_proc *pr, __u64 pc)
+{
+	__u32 lo = 0, hi = pr->n, i;
+
+	if (hi > UNWIND_PROC_MAPS)
+		return NULL;
+	for (i = 0; i < UNWIND_MAP_STEPS && lo < hi; i++) {
+		__u32 mid = (lo + hi) / 2;
+
+		/* checked where it is used: the compiler may not hoist it */
+		asm volatile("" : "+r"(mid));
+		if (mid >= UNWIND_PROC_MAPS)
+			return NULL;
+		if (pc < pr->m[mid].start)
+			hi = mid;
+		else if (pc >= pr->m[mid].end)
+			lo = mid + 1;
+		else
+			return &pr->m[mid];
+	}
+	return NULL;
+}
+
+/* The row of ELF address a in the run pg: the last with pc <= a. */
+static __always_inline const struct unwind_row *
+find_row(const struct unwind_page *pg, __u32 a)
+{
+	const struct unwind_row *r, *best = NULL;
+	__u32 lo = pg->first, hi = pg->first + pg->n, i;
+
+	for (i = 0; i < UNWIND_SEARCH_STEPS && lo < hi; i++) {
+		__u32 mid = lo + (hi - lo) / 2;
+
+		r = bpf_map_lookup_elem(&unwind_rows, &mid);
+		if (!r)
+			return NULL;
+		if (r->pc <= a) {
+			best = r;
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return lo < hi ? NULL : best; /* a run too long to search: none */
+}
+
+/* A frame's registers, in and out of rows_step_regs. */
+struct rows_regs {
+	__u64 ip, sp, fp, sp0;
+};
+
+/*
+ * The caller of frame g (frame idx of the walk, 0 the sampled pc) of
+ * process tgid by its rows: STEP_ON (g updated), STEP_END (an outermost
+ * frame), -UNWIND_NO_ROW (code of a file with rows, but none we
+ * follow), -UNWIND_BAD_SP (a CFA that does not grow or leaves the
+ * stack), -UNWIND_READ, or ROWS_NONE. A caller's pc is a return address:
+ * its row is the call's (pc - 1), which may end the function (a call to
+ * a noreturn function). A global function: verified once, not at each
+ * of the walk's call sites (start-up under CPU contention).
+ */
+__noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
+{
+	const struct unwind_proc *pr;
+	const struct unwind_map *m;
+	const struct unwind_page *pg;
+	const struct unwind_row *r;
+	struct unwind_page_key k;
+	__u32 zero = 0;
+	__u64 pc, a, cfa, *fr;
+
+	if (!g)
+		return ROWS_NONE;
+	pr = bpf_map_lookup_elem(&unwind_procs, &tgid);
+	fr = bpf_map_lookup_elem(&walk_scratch, &zero);
+	pc = idx ? g->ip - 1 : g->ip;
+	if (!pr || !fr || !(m = find_map(pr, pc)))
+		return ROWS_NONE;
+	a = pc - m->bias;
+	k.file = m->file;
+	k.page = (__u32)(a >> UNWIND_PAGE_SHIFT);
+	pg = bpf_map_lookup_elem(&unwind_pages, &k);
+	if (!pg || !(r = find_row(pg, (__u32)a)))
+		return -UNWIND_NO_ROW;
+	if (r->kind == ROW_END)
+		return STEP_END;
+	switch (r->kind) {
+	case ROW_CFA_RSP:
+		cfa = g->sp + r->cfa_off;
+		break;
+	case ROW_CFA_RBP:
+		cfa = g->fp + r->cfa_off;
+		break;
+	case ROW_CFA_PLT:
+		cfa = g->sp + 8 + ((g->ip & 15) >= (__u64)r->cfa_off ? 8 : 0);
+		break;
+	default:
+		return -UNWIND_NO_ROW;
+	}
+	if (cfa <= g->sp || cfa - g->sp0 > UNWIND_MAX_SPAN)
+		return -UNWIND_BAD_SP;
+	if (bpf_probe_read_user(fr, 8, (const void *)(cfa - 8)))
+		return -UNWIND_READ;
+	a = fr[0]; /* the return address */
+	if (r->rbp_slot) {
+		if (bpf_probe_read_user(fr, 8, (const void *)(cfa + 8 * (__s64)
+							      r->rbp_slot)))
+			return -UNWIND_READ;
+		g->fp = fr[0];
+	}
+	g->ip = a;
+	g->sp = cfa;
+	return a ? STEP_ON : STEP_END;
+}
+
+/* rows_step_regs on the walk's frame w. */
+static __always_inline int rows_step(struct walk *w, __u32 tgid, __u32 idx)
+{
+	struct rows_regs g = {w->ip, w->sp, w->fp, w->sp0};
+	int r = rows_step_regs(&g, tgid, idx);
+
+	if (r == STEP_ON || r == STEP_END) {
+		w->ip = g.ip;
+		w->sp = g.sp;
+		w->fp = g.fp;
+	}
+	return r;
+}
+
+#endif
