@@ -175,66 +175,66 @@ static struct { /* ThreadsList: _length at 4, _threads at 16 */
 static void *tlist_static = &tlist;
 
 #define BASE_ENTRIES                                                            \
-	{"Klass", "_name", "Symbol*", 0, 24, NULL},                             \
-	    {"Method", "_constMethod", "ConstMethod*", 0, 8, NULL},             \
-	    {"ConstMethod", "_constants", "ConstantPool*", 0, 8, NULL},         \
-	    {"ConstMethod", "_name_index", "u2", 0, 36, NULL},                  \
-	    {"ConstantPool", "_pool_holder", "InstanceKlass*", 0, 24, NULL},    \
-	    {"Symbol", "_length", "u2", 0, 4, NULL},                            \
-	    {"Symbol", "_body", "u1", 0, 6, NULL}, {"AbstractInterpreter",      \
-						    "_code",                    \
-						    "StubQueue*",               \
+	{S("Klass"), S("_name"), S("Symbol*"), 0, 24, NULL},                             \
+	    {S("Method"), S("_constMethod"), S("ConstMethod*"), 0, 8, NULL},             \
+	    {S("ConstMethod"), S("_constants"), S("ConstantPool*"), 0, 8, NULL},         \
+	    {S("ConstMethod"), S("_name_index"), S("u2"), 0, 36, NULL},                  \
+	    {S("ConstantPool"), S("_pool_holder"), S("InstanceKlass*"), 0, 24, NULL},    \
+	    {S("Symbol"), S("_length"), S("u2"), 0, 4, NULL},                            \
+	    {S("Symbol"), S("_body"), S("u1"), 0, 6, NULL}, {S("AbstractInterpreter"),      \
+						    S("_code"),                    \
+						    S("StubQueue*"),               \
 						    1,                          \
 						    0,                          \
 						    &interp_code},              \
-	    {"StubQueue", "_stub_buffer", "address", 0, 8, NULL},               \
-	    {"StubQueue", "_buffer_limit", "int", 0, 16, NULL},                 \
-	    {"CodeCache", "_heaps", "GrowableArray<CodeHeap*>*",                \
+	    {S("StubQueue"), S("_stub_buffer"), S("address"), 0, 8, NULL},               \
+	    {S("StubQueue"), S("_buffer_limit"), S("int"), 0, 16, NULL},                 \
+	    {S("CodeCache"), S("_heaps"), S("GrowableArray<CodeHeap*>*"),                \
 	     1,		  0,	    &heaps_static},                             \
-	    {"GrowableArrayBase", "_len", "int", 0, 0, NULL},                   \
-	    {"GrowableArray<int>", "_data", "int*", 0, 8, NULL},                \
-	    {"CodeHeap", "_memory", "VirtualSpace", 0, 8, NULL},                \
-	    {"CodeHeap", "_segmap", "VirtualSpace", 0, 32, NULL},               \
-	    {"CodeHeap", "_log2_segment_size", "int", 0, 56, NULL},             \
-	    {"VirtualSpace", "_low_boundary", "char*", 0, 0, NULL},             \
-	    {"VirtualSpace", "_high_boundary", "char*", 0, 8, NULL},            \
-	    {"VirtualSpace", "_low", "char*", 0, 16, NULL},                     \
-	    {"HeapBlock::Header", "_used", "bool", 0, 8, NULL},                 \
-	    {"CodeBlob", "_size", "int", 0, 12, NULL},                          \
-	    {"CodeBlob", "_frame_complete_offset", "int", 0, 20, NULL},         \
-	    {"CodeBlob", "_frame_size", "int", 0, 28, NULL},                    \
-	    {"CodeBlob", "_name", "const char*", 0, 96, NULL},                  \
-	    {"ThreadsSMRSupport", "_java_thread_list", "ThreadsList*", 1, 0,    \
+	    {S("GrowableArrayBase"), S("_len"), S("int"), 0, 0, NULL},                   \
+	    {S("GrowableArray<int>"), S("_data"), S("int*"), 0, 8, NULL},                \
+	    {S("CodeHeap"), S("_memory"), S("VirtualSpace"), 0, 8, NULL},                \
+	    {S("CodeHeap"), S("_segmap"), S("VirtualSpace"), 0, 32, NULL},               \
+	    {S("CodeHeap"), S("_log2_segment_size"), S("int"), 0, 56, NULL},             \
+	    {S("VirtualSpace"), S("_low_boundary"), S("char*"), 0, 0, NULL},             \
+	    {S("VirtualSpace"), S("_high_boundary"), S("char*"), 0, 8, NULL},            \
+	    {S("VirtualSpace"), S("_low"), S("char*"), 0, 16, NULL},                     \
+	    {S("HeapBlock::Header"), S("_used"), S("bool"), 0, 8, NULL},                 \
+	    {S("CodeBlob"), S("_size"), S("int"), 0, 12, NULL},                          \
+	    {S("CodeBlob"), S("_frame_complete_offset"), S("int"), 0, 20, NULL},         \
+	    {S("CodeBlob"), S("_frame_size"), S("int"), 0, 28, NULL},                    \
+	    {S("CodeBlob"), S("_name"), S("const char*"), 0, 96, NULL},                  \
+	    {S("ThreadsSMRSupport"), S("_java_thread_list"), S("ThreadsList*"), 1, 0,    \
 	     &tlist_static},                                                    \
-	    {"ThreadsList", "_length", "const uint", 0, 4, NULL},               \
-	    {"ThreadsList", "_threads", "JavaThread*const*const", 0, 16, NULL}, \
-	    {"JavaThread", "_anchor", "JavaFrameAnchor", 0, 8, NULL},           \
-	    {"OSThread", "_thread_id", "pid_t", 0, 12, NULL},                   \
-	    {"JavaFrameAnchor", "_last_Java_sp", "intptr_t*", 0, 0, NULL},      \
-	    {"JavaFrameAnchor", "_last_Java_pc", "address", 0, 8, NULL},        \
+	    {S("ThreadsList"), S("_length"), S("const uint"), 0, 4, NULL},               \
+	    {S("ThreadsList"), S("_threads"), S("JavaThread*const*const"), 0, 16, NULL}, \
+	    {S("JavaThread"), S("_anchor"), S("JavaFrameAnchor"), 0, 8, NULL},           \
+	    {S("OSThread"), S("_thread_id"), S("pid_t"), 0, 12, NULL},                   \
+	    {S("JavaFrameAnchor"), S("_last_Java_sp"), S("intptr_t*"), 0, 0, NULL},      \
+	    {S("JavaFrameAnchor"), S("_last_Java_pc"), S("address"), 0, 8, NULL},        \
 	{                                                                       \
-		"JavaFrameAnchor", "_last_Java_fp", "intptr_t*", 0, 16, NULL    \
+		S("JavaFrameAnchor"), S("_last_Java_fp"), S("intptr_t*"), 0, 16, NULL    \
 	}
 
 static struct vmstruct_entry structs17[] = {
     BASE_ENTRIES,
-    {"CodeBlob", "_code_begin", "address", 0, 32, NULL},
-    {"CompiledMethod", "_method", "Method*", 0, 112, NULL},
-    {"nmethod", "_compile_id", "int", 0, 304, NULL},
-    {"JavaThread", "_osthread", "OSThread*", 0, 0, NULL},
+    {S("CodeBlob"), S("_code_begin"), S("address"), 0, 32, NULL},
+    {S("CompiledMethod"), S("_method"), S("Method*"), 0, 112, NULL},
+    {S("nmethod"), S("_compile_id"), S("int"), 0, 304, NULL},
+    {S("JavaThread"), S("_osthread"), S("OSThread*"), 0, 0, NULL},
     {NULL, NULL, NULL, 0, 0, NULL},
 };
 static struct vmstruct_entry structs25[] = {
     BASE_ENTRIES,
-    {"CodeBlob", "_code_offset", "int", 0, 36, NULL},
-    {"CodeBlob", "_kind", "CodeBlobKind", 0, 56, NULL},
-    {"nmethod", "_method", "Method*", 0, 80, NULL},
-    {"Thread", "_osthread", "OSThread*", 0, 0, NULL},
+    {S("CodeBlob"), S("_code_offset"), S("int"), 0, 36, NULL},
+    {S("CodeBlob"), S("_kind"), S("CodeBlobKind"), 0, 56, NULL},
+    {S("nmethod"), S("_method"), S("Method*"), 0, 80, NULL},
+    {S("Thread"), S("_osthread"), S("OSThread*"), 0, 0, NULL},
     {NULL, NULL, NULL, 0, 0, NULL},
 };
 static struct vmtype_entry types_u[] = {
-    {"ConstantPool", "Metadata", 0, 0, 0, 72},
-    {"HeapBlock", NULL, 0, 0, 0, 16},
+    {S("ConstantPool"), S("Metadata"), 0, 0, 0, 72},
+    {S("HeapBlock"), NULL, 0, 0, 0, 16},
     {NULL, NULL, 0, 0, 0, 0},
 };
 
@@ -295,7 +295,7 @@ static void test_unwind(void)
 	/* no code begin at all: a layout the unwinder does not know, yet
 	 * interpreted frames are still named */
 	structs25[sizeof(structs25) / sizeof(structs25[0]) - 5].field =
-	    "_renamed";
+	    S("_renamed");
 	CHECK_INT(hotspot__layout_read(&m, syms, &l), 0);
 	CHECK(!l.u.ok);
 	structs_p = structs;
