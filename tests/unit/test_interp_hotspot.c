@@ -174,46 +174,72 @@ static struct { /* ThreadsList: _length at 4, _threads at 16 */
 } tlist = {0, 3, 0, thread_arr};
 static void *tlist_static = &tlist;
 
-#define BASE_ENTRIES                                                            \
-	{S("Klass"), S("_name"), S("Symbol*"), 0, 24, NULL},                             \
-	    {S("Method"), S("_constMethod"), S("ConstMethod*"), 0, 8, NULL},             \
-	    {S("ConstMethod"), S("_constants"), S("ConstantPool*"), 0, 8, NULL},         \
-	    {S("ConstMethod"), S("_name_index"), S("u2"), 0, 36, NULL},                  \
-	    {S("ConstantPool"), S("_pool_holder"), S("InstanceKlass*"), 0, 24, NULL},    \
-	    {S("Symbol"), S("_length"), S("u2"), 0, 4, NULL},                            \
-	    {S("Symbol"), S("_body"), S("u1"), 0, 6, NULL}, {S("AbstractInterpreter"),      \
-						    S("_code"),                    \
-						    S("StubQueue*"),               \
-						    1,                          \
-						    0,                          \
-						    &interp_code},              \
-	    {S("StubQueue"), S("_stub_buffer"), S("address"), 0, 8, NULL},               \
-	    {S("StubQueue"), S("_buffer_limit"), S("int"), 0, 16, NULL},                 \
-	    {S("CodeCache"), S("_heaps"), S("GrowableArray<CodeHeap*>*"),                \
-	     1,		  0,	    &heaps_static},                             \
-	    {S("GrowableArrayBase"), S("_len"), S("int"), 0, 0, NULL},                   \
-	    {S("GrowableArray<int>"), S("_data"), S("int*"), 0, 8, NULL},                \
-	    {S("CodeHeap"), S("_memory"), S("VirtualSpace"), 0, 8, NULL},                \
-	    {S("CodeHeap"), S("_segmap"), S("VirtualSpace"), 0, 32, NULL},               \
-	    {S("CodeHeap"), S("_log2_segment_size"), S("int"), 0, 56, NULL},             \
-	    {S("VirtualSpace"), S("_low_boundary"), S("char*"), 0, 0, NULL},             \
-	    {S("VirtualSpace"), S("_high_boundary"), S("char*"), 0, 8, NULL},            \
-	    {S("VirtualSpace"), S("_low"), S("char*"), 0, 16, NULL},                     \
-	    {S("HeapBlock::Header"), S("_used"), S("bool"), 0, 8, NULL},                 \
-	    {S("CodeBlob"), S("_size"), S("int"), 0, 12, NULL},                          \
-	    {S("CodeBlob"), S("_frame_complete_offset"), S("int"), 0, 20, NULL},         \
-	    {S("CodeBlob"), S("_frame_size"), S("int"), 0, 28, NULL},                    \
-	    {S("CodeBlob"), S("_name"), S("const char*"), 0, 96, NULL},                  \
-	    {S("ThreadsSMRSupport"), S("_java_thread_list"), S("ThreadsList*"), 1, 0,    \
-	     &tlist_static},                                                    \
-	    {S("ThreadsList"), S("_length"), S("const uint"), 0, 4, NULL},               \
-	    {S("ThreadsList"), S("_threads"), S("JavaThread*const*const"), 0, 16, NULL}, \
-	    {S("JavaThread"), S("_anchor"), S("JavaFrameAnchor"), 0, 8, NULL},           \
-	    {S("OSThread"), S("_thread_id"), S("pid_t"), 0, 12, NULL},                   \
-	    {S("JavaFrameAnchor"), S("_last_Java_sp"), S("intptr_t*"), 0, 0, NULL},      \
-	    {S("JavaFrameAnchor"), S("_last_Java_pc"), S("address"), 0, 8, NULL},        \
-	{                                                                       \
-		S("JavaFrameAnchor"), S("_last_Java_fp"), S("intptr_t*"), 0, 16, NULL    \
+#define BASE_ENTRIES                                                             \
+	{S("Klass"), S("_name"), S("Symbol*"), 0, 24, NULL},                     \
+	    {S("Method"), S("_constMethod"), S("ConstMethod*"), 0, 8, NULL},     \
+	    {S("ConstMethod"), S("_constants"), S("ConstantPool*"), 0, 8, NULL}, \
+	    {S("ConstMethod"), S("_name_index"), S("u2"), 0, 36, NULL},          \
+	    {S("ConstantPool"),                                                  \
+	     S("_pool_holder"),                                                  \
+	     S("InstanceKlass*"),                                                \
+	     0,                                                                  \
+	     24,                                                                 \
+	     NULL},                                                              \
+	    {S("Symbol"), S("_length"), S("u2"), 0, 4, NULL},                    \
+	    {S("Symbol"), S("_body"), S("u1"), 0, 6, NULL},                      \
+	    {S("AbstractInterpreter"),                                           \
+	     S("_code"),                                                         \
+	     S("StubQueue*"),                                                    \
+	     1,                                                                  \
+	     0,                                                                  \
+	     &interp_code},                                                      \
+	    {S("StubQueue"), S("_stub_buffer"), S("address"), 0, 8, NULL},       \
+	    {S("StubQueue"), S("_buffer_limit"), S("int"), 0, 16, NULL},         \
+	    {S("CodeCache"), S("_heaps"), S("GrowableArray<CodeHeap*>*"), 1, 0,  \
+	     &heaps_static},                                                     \
+	    {S("GrowableArrayBase"), S("_len"), S("int"), 0, 0, NULL},           \
+	    {S("GrowableArray<int>"), S("_data"), S("int*"), 0, 8, NULL},        \
+	    {S("CodeHeap"), S("_memory"), S("VirtualSpace"), 0, 8, NULL},        \
+	    {S("CodeHeap"), S("_segmap"), S("VirtualSpace"), 0, 32, NULL},       \
+	    {S("CodeHeap"), S("_log2_segment_size"), S("int"), 0, 56, NULL},     \
+	    {S("VirtualSpace"), S("_low_boundary"), S("char*"), 0, 0, NULL},     \
+	    {S("VirtualSpace"), S("_high_boundary"), S("char*"), 0, 8, NULL},    \
+	    {S("VirtualSpace"), S("_low"), S("char*"), 0, 16, NULL},             \
+	    {S("HeapBlock::Header"), S("_used"), S("bool"), 0, 8, NULL},         \
+	    {S("CodeBlob"), S("_size"), S("int"), 0, 12, NULL},                  \
+	    {S("CodeBlob"), S("_frame_complete_offset"), S("int"), 0, 20, NULL}, \
+	    {S("CodeBlob"), S("_frame_size"), S("int"), 0, 28, NULL},            \
+	    {S("CodeBlob"), S("_name"), S("const char*"), 0, 96, NULL},          \
+	    {S("ThreadsSMRSupport"),                                             \
+	     S("_java_thread_list"),                                             \
+	     S("ThreadsList*"),                                                  \
+	     1,                                                                  \
+	     0,                                                                  \
+	     &tlist_static},                                                     \
+	    {S("ThreadsList"), S("_length"), S("const uint"), 0, 4, NULL},       \
+	    {S("ThreadsList"),                                                   \
+	     S("_threads"),                                                      \
+	     S("JavaThread*const*const"),                                        \
+	     0,                                                                  \
+	     16,                                                                 \
+	     NULL},                                                              \
+	    {S("JavaThread"), S("_anchor"), S("JavaFrameAnchor"), 0, 8, NULL},   \
+	    {S("OSThread"), S("_thread_id"), S("pid_t"), 0, 12, NULL},           \
+	    {S("JavaFrameAnchor"),                                               \
+	     S("_last_Java_sp"),                                                 \
+	     S("intptr_t*"),                                                     \
+	     0,                                                                  \
+	     0,                                                                  \
+	     NULL},                                                              \
+	    {S("JavaFrameAnchor"),                                               \
+	     S("_last_Java_pc"),                                                 \
+	     S("address"),                                                       \
+	     0,                                                                  \
+	     8,                                                                  \
+	     NULL},                                                              \
+	{                                                                        \
+		S("JavaFrameAnchor"), S("_last_Java_fp"), S("intptr_t*"), 0,     \
+		    16, NULL                                                     \
 	}
 
 static struct vmstruct_entry structs17[] = {
