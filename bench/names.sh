@@ -23,15 +23,7 @@ cleanup() {
 trap cleanup EXIT
 sysctl -qw kernel.bpf_stats_enabled=1
 
-# prog_stats PID: "run_time_ns run_cnt" of the sampler program PID holds
-prog_stats() {
-	local id
-	for id in $(grep -hs '^prog_id:' /proc/"$1"/fdinfo/* | awk '{print $2}' | sort -u); do
-		bpftool prog show id "$id" -j 2>/dev/null | jq -r '
-			select(.name == "mixprof_sample") |
-			"\(.run_time_ns // 0) \(.run_cnt // 0)"'
-	done | head -n 1
-}
+. "$(dirname "$0")/common.bash" # prog_stats
 
 # run MODE ENV...: profile the load for SECS; append a result line
 run() {
