@@ -40,6 +40,11 @@ JAVAC ?= $(shell command -v javac 2>/dev/null)
 JAVA_HOME ?= $(patsubst %/bin/javac,%,$(realpath $(JAVAC)))
 JNI_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
+# Every part but the agent includes headers by their owner's folder from
+# the repository top ("sampler/sampler_abi.h"), and generated headers from
+# the build tree ("sampler/sampler.skel.h").
+MIXPROF_CPPFLAGS := -I. -I$(BUILD) $(JNI_CFLAGS)
+
 UNIT_TESTS :=
 BINS :=
 
@@ -54,6 +59,7 @@ deps:
 
 include common/common.mk
 include agent/agent.mk
+include jvm/jvm.mk
 include symbolizer/symbolizer.mk
 include unwind/unwind.mk
 include profiler/profiler.mk

@@ -162,7 +162,8 @@ static int start_agent(JavaVM *vm, struct jmap_agent *a, bool attach,
 		/* callbacks may be running: stop writing, keep the memory */
 		err = (*a->jvmti)->SetEventCallbacks(a->jvmti, NULL, 0);
 		if (err)
-			jmap_log_jvmti(a->jvmti, err, "SetEventCallbacks(NULL)");
+			jmap_log_jvmti(a->jvmti, err,
+				       "SetEventCallbacks(NULL)");
 		jitdump__close(a->jd);
 		perfmap__close(a->map);
 	}

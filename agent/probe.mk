@@ -33,7 +33,7 @@ $(PROBE_UNIT): %: %.o
 # A line client for the integration tests: stdin commands, stdout replies.
 BINS += $(BUILD)/tests/probe_cli
 $(BUILD)/tests/probe_cli: $(BUILD)/tests/fixtures/probe/probe_cli.o \
-	$(BUILD)/profiler/probectl.o
+	$(BUILD)/attach/probectl.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "symbolizer.h"
+#include "symbolizer/symbolizer.h"
 
 static uint64_t clock_ns(clockid_t c)
 {

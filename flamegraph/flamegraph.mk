@@ -1,9 +1,7 @@
 # The renderers (flame graph, montage, heat map): objects appended to
 # MIXPROF_OBJS, plus their unit tests. The JS and CSS in assets/ are linked
 # in by assets.S, so they are prerequisites of its object.
-CPPFLAGS_flamegraph := -I. -Iflamegraph -Ipprof
-# main.c dispatches to the subcommands; the profiler may call the writers.
-CPPFLAGS_profiler += -Iflamegraph
+CPPFLAGS_flamegraph := $(MIXPROF_CPPFLAGS)
 FG_SRCS := tree.c folded.c palette.c escape.c diff.c opts.c svg.c html.c \
 	json.c timed.c heatmap.c slicetab.c montage.c cmd_flamegraph.c \
 	cmd_heatmap.c cmd_montage.c cmd_common.c
@@ -27,7 +25,7 @@ FG_UNIT := tree folded palette diff timed svg slicetab
 UNIT_TESTS += $(FG_UNIT:%=$(BUILD)/tests/unit/test_fg_%)
 $(BUILD)/tests/unit/test_fg_%.o: CFLAGS += -Iflamegraph
 $(BUILD)/tests/unit/test_fg_%: $(BUILD)/tests/unit/test_fg_%.o $(FG_OBJS) \
-		$(PPROF_OBJS) $(BUILD)/symbolizer/u64map.o
+		$(PPROF_OBJS) $(BUILD)/common/u64map.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lm -lz
 .SECONDARY: $(FG_UNIT:%=$(BUILD)/tests/unit/test_fg_%.o)

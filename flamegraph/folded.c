@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "folded.h"
-#include "pprof.h"
+#include "pprof/pprof.h"
 
 /* Parse [s, e) as a decimal count; false unless it is one. */
 static bool parse_count(const char *s, const char *e, uint64_t *v)
@@ -213,7 +213,8 @@ FILE *fg_open_input(const char *path, const char **shown)
 
 	*shown = std ? "<stdin>" : path;
 	if (!in) {
-		int err = errno; /* the caller returns it; stdio may change it */
+		int err =
+		    errno; /* the caller returns it; stdio may change it */
 
 		fprintf(stderr, "mixprof: %s: %s\n", *shown, strerror(err));
 		errno = err;

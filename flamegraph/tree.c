@@ -229,8 +229,8 @@ static int add_frame(struct fg_tree *t, uint32_t *cur, const char *s, size_t l,
 	*cur = child_get(t, *cur, name);
 	if (!*cur)
 		return -ENOMEM;
-	t->nodes[*cur].total[slot] = fg_sat_add(t->nodes[*cur].total[slot],
-						count);
+	t->nodes[*cur].total[slot] =
+	    fg_sat_add(t->nodes[*cur].total[slot], count);
 	return 0;
 }
 

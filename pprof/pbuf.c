@@ -158,8 +158,8 @@ int pb_next(struct pb_reader *r, struct pb_field *f)
 	}
 }
 
-int pb_each_varint(const struct pb_field *f,
-		   int (*fn)(uint64_t v, void *ctx), void *ctx)
+int pb_each_varint(const struct pb_field *f, int (*fn)(uint64_t v, void *ctx),
+		   void *ctx)
 {
 	const uint8_t *p = f->data, *end = f->data + f->len;
 	uint64_t v;

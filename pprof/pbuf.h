@@ -50,7 +50,7 @@ int pb_next(struct pb_reader *r, struct pb_field *f);
  * varint): calls fn for each; stops at fn's non-zero return and returns
  * it, or -EINVAL on a bad varint.
  */
-int pb_each_varint(const struct pb_field *f,
-		   int (*fn)(uint64_t v, void *ctx), void *ctx);
+int pb_each_varint(const struct pb_field *f, int (*fn)(uint64_t v, void *ctx),
+		   void *ctx);
 
 #endif

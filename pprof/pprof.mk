@@ -1,15 +1,13 @@
 # pprof: folded lines to and from profile.proto, linked into mixprof; its
 # unit test.
-CPPFLAGS_pprof := -Ipprof -Isymbolizer
+CPPFLAGS_pprof := $(MIXPROF_CPPFLAGS)
 PPROF_OBJS := $(BUILD)/pprof/pbuf.o $(BUILD)/pprof/pprof_write.o \
 	$(BUILD)/pprof/pprof_read.o
 MIXPROF_OBJS += $(PPROF_OBJS)
-CPPFLAGS_profiler += -Ipprof
 
 UNIT_TESTS += $(BUILD)/tests/unit/test_pprof
-$(BUILD)/tests/unit/test_pprof.o: CFLAGS += -Ipprof
 $(BUILD)/tests/unit/test_pprof: $(BUILD)/tests/unit/test_pprof.o \
-		$(PPROF_OBJS) $(BUILD)/symbolizer/u64map.o
+		$(PPROF_OBJS) $(BUILD)/common/u64map.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lz
 .SECONDARY: $(BUILD)/tests/unit/test_pprof.o

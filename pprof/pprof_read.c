@@ -10,7 +10,7 @@
 #include <zlib.h>
 #include "pbuf.h"
 #include "pprof.h"
-#include "u64map.h"
+#include "common/u64map.h"
 
 struct span {
 	const uint8_t *p;
@@ -131,11 +131,21 @@ static int scan_profile(struct rd *r, const uint8_t *p, size_t n)
 	while ((ret = pb_next(&pr, &f)) == 1) {
 		to = NULL;
 		switch (f.num) {
-		case 1: to = &r->types; break;
-		case 2: to = &r->samples; break;
-		case 4: to = &r->locs_raw; break;
-		case 5: to = &r->funcs_raw; break;
-		case 6: to = &r->strs; break;
+		case 1:
+			to = &r->types;
+			break;
+		case 2:
+			to = &r->samples;
+			break;
+		case 4:
+			to = &r->locs_raw;
+			break;
+		case 5:
+			to = &r->funcs_raw;
+			break;
+		case 6:
+			to = &r->strs;
+			break;
 		case 14:
 			r->default_type = f.v;
 			continue;
@@ -191,7 +201,8 @@ static int read_funcs(struct rd *r)
 		    msg_varint(s, 3, &fn.sys))
 			return bad(r, "a bad Function");
 		if (fn.name >= r->strs.n || fn.sys >= r->strs.n)
-			return bad(r, "a Function name out of the string table");
+			return bad(r,
+				   "a Function name out of the string table");
 		if (push(&r->funcs, &fn, sizeof(fn)))
 			return -ENOMEM;
 		if (index_id(&r->func_by_id, id, r->funcs.n - 1))
@@ -326,8 +337,7 @@ struct labels {
 };
 
 /* A Label we know (process, thread, tid) into *lb. */
-static int read_label(struct rd *r, const struct pb_field *f,
-		      struct labels *lb)
+static int read_label(struct rd *r, const struct pb_field *f, struct labels *lb)
 {
 	struct span s = {f->data, f->len}, *k;
 	uint64_t key, str, num;
@@ -351,8 +361,8 @@ static int read_label(struct rd *r, const struct pb_field *f,
 static int put_frames(struct rd *r)
 {
 	for (size_t i = r->ids.n; i-- > 0;) {
-		void **slot = u64map__find(&r->loc_by_id,
-					   AT(r->ids, uint64_t, i));
+		void **slot =
+		    u64map__find(&r->loc_by_id, AT(r->ids, uint64_t, i));
 		struct loc *l;
 
 		if (!slot)
@@ -365,7 +375,8 @@ static int put_frames(struct rd *r)
 			int ret;
 
 			if (!fs)
-				return bad(r, "a Line names an unknown Function");
+				return bad(r,
+					   "a Line names an unknown Function");
 			fn = &AT(r->funcs, struct func, (uintptr_t)*fs - 1);
 			ret = put_name(r, fn->sys ? fn->sys : fn->name,
 				       "[unknown]");
@@ -417,8 +428,9 @@ static int read_sample(struct rd *r, const struct span *s, size_t which,
 		else
 			ret = 0;
 		if (ret)
-			return ret == -EINVAL && !r->why ? bad(r, "a bad Sample")
-							 : ret;
+			return ret == -EINVAL && !r->why
+				   ? bad(r, "a bad Sample")
+				   : ret;
 	}
 	if (ret)
 		return bad(r, "a bad Sample");
@@ -433,9 +445,9 @@ static int read_sample(struct rd *r, const struct span *s, size_t which,
 
 static void rd_release(struct rd *r)
 {
-	struct vec *v[] = {&r->strs, &r->samples, &r->funcs_raw, &r->locs_raw,
-			   &r->types, &r->funcs, &r->locs, &r->loc_funcs,
-			   &r->ids, &r->vals};
+	struct vec *v[] = {&r->strs,  &r->samples, &r->funcs_raw, &r->locs_raw,
+			   &r->types, &r->funcs,   &r->locs,	  &r->loc_funcs,
+			   &r->ids,   &r->vals};
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		free(v[i]->v);

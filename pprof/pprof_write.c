@@ -17,7 +17,7 @@
 #include "pbuf.h"
 #include "pprof.h"
 #include "pprof_int.h"
-#include "u64map.h"
+#include "common/u64map.h"
 
 /* The Mappings frames are put under, by kind: ids 1..3. */
 static const char *const mapping_names[] = {"[native]", "[java]", "[kernel]"};
@@ -219,8 +219,7 @@ static size_t split_thread(const char *s, size_t n, int64_t *tid)
 }
 
 /* Append the frame ids of line, leaf first, into w->ids; their count. */
-static int line_ids(struct pprof_writer *w, const char *s, size_t n,
-		    size_t *nr)
+static int line_ids(struct pprof_writer *w, const char *s, size_t n, size_t *nr)
 {
 	size_t k = 0, end = n;
 
@@ -291,8 +290,8 @@ out:
 static void value_type(struct pprof_writer *w, struct pbuf *b, uint32_t num,
 		       const char *type, const char *unit)
 {
-	int64_t t = intern(w, type, strlen(type)), u = intern(w, unit,
-							      strlen(unit));
+	int64_t t = intern(w, type, strlen(type)),
+		u = intern(w, unit, strlen(unit));
 	struct pbuf v = {0};
 
 	if (t < 0 || u < 0) {
@@ -319,8 +318,8 @@ static void profile_head(struct pprof_writer *w, struct pbuf *b)
 		pbuf__varint_field(b, 12, w->m.period_ns);
 	}
 	for (size_t i = 0; i < 3; i++) {
-		int64_t name = intern(w, mapping_names[i],
-				      strlen(mapping_names[i]));
+		int64_t name =
+		    intern(w, mapping_names[i], strlen(mapping_names[i]));
 
 		if (name < 0) {
 			b->err = -ENOMEM;
@@ -360,8 +359,8 @@ static int gzip_to(const uint8_t *in, size_t n, FILE *out)
 	z_stream z = {0};
 	int zr, ret = 0;
 
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK)
 		return -ENOMEM;
 	z.next_in = (Bytef *)in;
 	z.avail_in = (uInt)n; /* profiles stay far below 4 GiB: checked */

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "hotspot.h"
+#include "jvm/hotspot.h"
 #include "interp.h"
-#include "codeblob.h"
-#include "jnamer.h"
-#include "u64map.h"
+#include "jvm/codeblob.h"
+#include "jvm/jnamer.h"
+#include "common/u64map.h"
 #include "targets.h"
-#include "strpool.h"
+#include "common/strpool.h"
 
 #define RETRY_NS (1000 * 1000 * 1000ULL) /* not (yet) a JVM: look again */
 #define QUICK_TRIES 20 /* first looks every tick: a JVM being launched */
@@ -273,7 +273,7 @@ static void refresh_all_threads(struct interp *in)
 }
 
 /*
- * The HotSpot unwinder's part of p (sampler.h), when the layout has it;
+ * The HotSpot unwinder's part of p (sampler_abi.h), when the layout has it;
  * whether the frame anchors are usable too.
  */
 static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
@@ -303,21 +303,23 @@ static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
 	return true;
 }
 
-/* Compiled frames listed for jnamer (sampler.h): when it can name them. */
+/* Compiled frames listed for jnamer (sampler_abi.h): when it can name them. */
 static void names_fields(const struct hotspot_unwind *u, bool jn,
 			 struct interp_proc *p)
 {
-	if (!jn || !p->nheaps || getenv("MIXPROF_NO_JNAMES") || u->off_nm_method == HOTSPOT_NO_OFF ||
+	if (!jn || !p->nheaps || getenv("MIXPROF_NO_JNAMES") ||
+	    u->off_nm_method == HOTSPOT_NO_OFF ||
 	    u->off_nm_compile_id == HOTSPOT_NO_OFF)
 		return;
 	p->off_nm_method = u->off_nm_method;
 	p->off_nm_cid = u->off_nm_compile_id;
 	/* x86-64 is little-endian: the level's low byte is its first */
-	p->off_nm_level = u->off_nm_comp_level != HOTSPOT_NO_OFF &&
-				  u->off_nm_comp_level >= u->off_nm_compile_id &&
-				  u->off_nm_comp_level - u->off_nm_compile_id < 8
-			      ? u->off_nm_comp_level - u->off_nm_compile_id
-			      : INTERP_NO_OFF;
+	p->off_nm_level =
+	    u->off_nm_comp_level != HOTSPOT_NO_OFF &&
+		    u->off_nm_comp_level >= u->off_nm_compile_id &&
+		    u->off_nm_comp_level - u->off_nm_compile_id < 8
+		? u->off_nm_comp_level - u->off_nm_compile_id
+		: INTERP_NO_OFF;
 	p->flags |= UNWIND_NAMES;
 }
 
@@ -511,7 +513,7 @@ const char *interp__klass_name(struct interp *in, uint32_t pid, uint64_t klass)
 
 /*
  * Read the two Symbols now: the pooled name, or NULL; *hashes gets their
- * identity hashes as the BPF walk packs them (sampler.h), or -1.
+ * identity hashes as the BPF walk packs them (sampler_abi.h), or -1.
  */
 static const char *read_name(struct interp *in, struct hotspot *h,
 			     uint64_t ksym, uint64_t nsym, int64_t *hashes)
@@ -662,7 +664,7 @@ static void name_frame(struct interp *in, struct jvm *j,
 
 /*
  * Name the frames of e from the BPF list (the interp map entry) and the
- * chunks it links to (deeper stacks: sampler.h). A chunk gone since (the
+ * chunks it links to (deeper stacks: sampler_abi.h). A chunk gone since (the
  * LRU map evicted it) leaves a list named before as it was; a new one
  * gets the frames that could be read.
  */

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "sampler_ctl.h"
+#include "sampler/sampler_ctl.h"
 
 struct interp;
 
@@ -106,8 +106,7 @@ void interp__forget(struct interp *in, uint32_t pid);
  * when pid is not a JVM we know or the memory does not hold a class.
  * Lives until interp__free().
  */
-const char *interp__klass_name(struct interp *in, uint32_t pid,
-			       uint64_t klass);
+const char *interp__klass_name(struct interp *in, uint32_t pid, uint64_t klass);
 
 struct interp_stats {
 	uint64_t jvms; /* processes whose interpreter is walked */

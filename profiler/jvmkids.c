@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "jvmkids.h"
-#include "procinfo.h"
+#include "attach/procinfo.h"
 #include "targets.h"
 
 /* descendants looked at, JVMs or not (a shell's whole tree) */

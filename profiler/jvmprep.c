@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "agentfiles.h"
-#include "agentpath.h"
+#include "attach/agentfiles.h"
+#include "attach/agentpath.h"
 #include "common/safefile.h"
-#include "attach.h"
-#include "jmap_status.h"
+#include "attach/attach.h"
+#include "agent/jmap_status.h"
 #include "jvmprep.h"
 #include "launch.h"
 
@@ -118,9 +118,10 @@ void jvmprep(uint32_t pid, bool attach, bool probes)
 		/* -e without --agent: the one case mixprof loads code into
 		 * a JVM unasked; say so */
 		if (probes)
-			fprintf(stderr, "mixprof: -e: loading the map agent "
-					"(libjmap.so) into JVM %u: the probes "
-					"need it\n",
+			fprintf(stderr,
+				"mixprof: -e: loading the map agent "
+				"(libjmap.so) into JVM %u: the probes "
+				"need it\n",
 				pid);
 		attach_agent(pid);
 	}

@@ -76,7 +76,8 @@ int linefilter__add_tids(struct linefilter *f, const char *list, char *err,
 		v = strtoul(p, &end, 10);
 		if (end == p || errno || !v || v > UINT32_MAX ||
 		    (*end && *end != ',')) {
-			snprintf(err, errlen, "'%s': a tid list is 1,2,3", list);
+			snprintf(err, errlen, "'%s': a tid list is 1,2,3",
+				 list);
 			return -EINVAL;
 		}
 		t = realloc(f->tids, (f->ntids + 1) * sizeof(*t));

@@ -5,10 +5,10 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "attach.h"
+#include "attach/attach.h"
 #include "profile.h"
-#include "render.h"
-#include "version.h"
+#include "flamegraph/render.h"
+#include "profiler/version.h"
 
 struct subcmd {
 	const char *name;
@@ -16,8 +16,10 @@ struct subcmd {
 };
 
 static const struct subcmd subcmds[] = {
-    {"attach", attach_cmd},	    {"flamegraph", flamegraph_cmd},
-    {"heatmap", heatmap_cmd},	    {"montage", montage_cmd},
+    {"attach", attach_cmd},
+    {"flamegraph", flamegraph_cmd},
+    {"heatmap", heatmap_cmd},
+    {"montage", montage_cmd},
     {NULL, NULL},
 };
 
@@ -52,8 +54,8 @@ int main(int argc, char **argv)
 {
 	const struct subcmd *s;
 
-	if (argc > 1 && (!strcmp(argv[1], "--version") ||
-			 !strcmp(argv[1], "-V"))) {
+	if (argc > 1 &&
+	    (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("mixprof %s\n", MIXPROF_VERSION);
 		return 0;
 	}

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "namecache.h"
-#include "u64map.h"
+#include "common/u64map.h"
 
 struct namecache {
 	struct u64map m; /* hash of the id -> struct part */

@@ -145,8 +145,8 @@ int probe_count__each(const struct probe_count *t,
 /* Calls per second while r was being called; secs when not known. */
 static double rate(const struct row *r, double secs)
 {
-	double window = r->to_ns > r->from_ns ? (r->to_ns - r->from_ns) / 1e9
-					      : secs;
+	double window =
+	    r->to_ns > r->from_ns ? (r->to_ns - r->from_ns) / 1e9 : secs;
 
 	return window > 0 ? r->count / window : 0.0;
 }

@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "agentfiles.h"
-#include "probectl.h"
+#include "attach/agentfiles.h"
+#include "attach/probectl.h"
 #include "probes_run.h"
-#include "procinfo.h"
+#include "attach/procinfo.h"
 
 #define OPEN_STEP_MS 100
 

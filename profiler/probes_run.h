@@ -1,6 +1,6 @@
 /*
  * probes_run: the agent side of a probe run (`mixprof -e`): connect to
- * the JVM's probe control socket (profiler/probectl.h), add one probe per
+ * the JVM's probe control socket (attach/probectl.h), add one probe per
  * -e pattern, poll the call counts, and close, which makes the agent
  * remove every probe. Errors are printed here, once, naming the pid or
  * the pattern; the functions return 0 or -errno.

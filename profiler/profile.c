@@ -21,23 +21,23 @@
 #include <limits.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
-#include "agentpath.h"
+#include "attach/agentpath.h"
 #include "common/safefile.h"
-#include "cpus.h"
-#include "hotspot.h"
+#include "sampler/cpus.h"
+#include "jvm/hotspot.h"
 #include "jvmkids.h"
 #include "jvmprep.h"
-#include "ksymbpf.h"
+#include "sampler/ksymbpf.h"
 #include "launch.h"
 #include "linefilter.h"
-#include "maxstack.h"
-#include "probectl.h"
+#include "sampler/maxstack.h"
+#include "attach/probectl.h"
 #include "probes_run.h"
-#include "pprof.h"
+#include "pprof/pprof.h"
 #include "profile.h"
 #include "profile_opts.h"
 #include "render_out.h"
-#include "sampler_ctl.h"
+#include "sampler/sampler_ctl.h"
 #include "unwind/loader.h"
 #include "sliceout.h"
 #include "stackfold.h"
@@ -521,9 +521,10 @@ static int setup_launch(struct run *r)
 		fprintf(stderr, "mixprof: -e: the launched JVMs get the map "
 				"agent (libjmap.so): the probes need it\n");
 	if (!agent && r->o.attach)
-		fprintf(stderr, "mixprof: libjmap.so not found (next to "
-				"mixprof, in ../lib/mixprof, or $MIXPROF_AGENT);"
-				" Java frames will show as [unknown]\n");
+		fprintf(stderr,
+			"mixprof: libjmap.so not found (next to "
+			"mixprof, in ../lib/mixprof, or $MIXPROF_AGENT);"
+			" Java frames will show as [unknown]\n");
 	ret = launch__start(&r->child, r->o.cmd, agent, &r->old_mask);
 	free(agent);
 	if (ret) {
@@ -685,8 +686,9 @@ static int attach_alloc(struct run *r)
 	int ret = hotspot__libjvm(pid, path, sizeof(path));
 
 	if (ret) {
-		fprintf(stderr, "mixprof: %u: no libjvm.so mapped (not a "
-				"HotSpot JVM?)\n",
+		fprintf(stderr,
+			"mixprof: %u: no libjvm.so mapped (not a "
+			"HotSpot JVM?)\n",
 			pid);
 		return -ENOENT;
 	}
@@ -722,7 +724,8 @@ static int start(struct run *r)
 	/* time starts when sampling does, not when loading did */
 	r->tb.start_ns = now_ns();
 	r->wall_start = time(NULL);
-	ret = r->o.alloc ? attach_alloc(r) : sampler__attach(r->smp, r->tb.start_ns);
+	ret = r->o.alloc ? attach_alloc(r)
+			 : sampler__attach(r->smp, r->tb.start_ns);
 	if (ret == -ENOENT && r->o.alloc)
 		return ret; /* named by attach_alloc */
 	if (ret) {
@@ -924,8 +927,8 @@ static bool probe_summary(struct run *r, const uint64_t *st, double secs)
 	fprintf(stderr,
 		"mixprof: %" PRIu64 " calls in %.1f s (%s), %" PRIu64
 		" written%s\n",
-		st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
-		written(r), not_written(r));
+		st[STAT_SAMPLES], secs, sampler__event_name(r->smp), written(r),
+		not_written(r));
 	return false; /* the rest as for samples */
 }
 
@@ -1028,8 +1031,8 @@ static void unwind_summary(const struct run *r, const uint64_t *st)
 		" pages (%.1f MB in BPF maps), %.0f ms to load; %" PRIu64
 		" samples before their process's rows were loaded\n",
 		us.files, us.files_without, us.rows, us.pages,
-		(us.rows * 8.0 + us.pages * 16.0) / (1 << 20),
-		us.load_ns / 1e6, st[STAT_ROWS_NOT_READY]);
+		(us.rows * 8.0 + us.pages * 16.0) / (1 << 20), us.load_ns / 1e6,
+		st[STAT_ROWS_NOT_READY]);
 }
 
 /*
@@ -1137,8 +1140,8 @@ static void memory_summary(struct run *r, const struct symbolizer_stats *ss)
 		"%zu KiB; output %" PRIu64 " distinct lines held at the end; "
 		"heap %zu KiB in use of %zu\n",
 		ss->procs_forgotten, ss->elfs_freed, ss->jit_expired,
-		cache >> 10, budget >> 10, r->out_lines,
-		r->heap.uordblks >> 10, (r->heap.arena + r->heap.hblkhd) >> 10);
+		cache >> 10, budget >> 10, r->out_lines, r->heap.uordblks >> 10,
+		(r->heap.arena + r->heap.hblkhd) >> 10);
 }
 
 /* Account for every sample: what was written, what was lost and why. */
@@ -1231,7 +1234,8 @@ static void summary(struct run *r)
 		    fs->interp_unreadable, st[STAT_INTERP_FULL]);
 	if (fs->no_names)
 		fprintf(stderr,
-			"mixprof:   %" PRIu64 " JVM(s) (pid %u%s) whose compiled "
+			"mixprof:   %" PRIu64
+			" JVM(s) (pid %u%s) whose compiled "
 			"frames cannot be named from their metadata (%s: "
 			"JDK 18-20, compact object headers, or a layout we do "
 			"not know): named from a perf map, run them with "
@@ -1342,9 +1346,11 @@ static int count_line(const char *name, uint64_t count, void *ctx)
 /* --count as pprof: each probed method a sample, valued in calls. */
 static int count_pprof(struct run *r)
 {
-	struct pprof_meta m = {.type = "calls", .unit = "count",
+	struct pprof_meta m = {.type = "calls",
+			       .unit = "count",
 			       .duration_ns = r->end_ns - r->tb.start_ns,
-			       .time_ns = (uint64_t)r->wall_start * 1000000000ULL};
+			       .time_ns =
+				   (uint64_t)r->wall_start * 1000000000ULL};
 	struct count_line cl = {.cap = 65536};
 	int ret = -ENOMEM;
 
@@ -1389,9 +1395,9 @@ static int finish(struct run *r)
 	if (!ret && r->table) {
 		ret = r->o.format == PROFILE_PPROF
 			  ? count_pprof(r)
-			  : probe_count__print(probes_run__table(r->pr),
-					       r->table,
-					       (r->end_ns - r->tb.start_ns) / 1e9);
+			  : probe_count__print(
+				probes_run__table(r->pr), r->table,
+				(r->end_ns - r->tb.start_ns) / 1e9);
 		if (ret == -EPIPE && r->table == stdout)
 			ret = 0; /* its reader left (| head): not a failure */
 		if (ret)
@@ -1423,8 +1429,8 @@ static void kernel_names(struct run *r)
 				strerror(errno));
 		return;
 	}
-	symbolizer__kernel_source(r->sym, &(struct ksym_source){
-					      ksymbpf__names, r->ksym});
+	symbolizer__kernel_source(
+	    r->sym, &(struct ksym_source){ksymbpf__names, r->ksym});
 }
 
 static int setup_naming(struct run *r)
@@ -1463,9 +1469,9 @@ static int setup_render(struct run *r)
 	    .heatmap = r->o.heatmap,
 	    .montage = r->o.montage,
 	    .countname = r->o.off_cpu ? OFFCPU_COUNTNAME
-			 : r->o.wall	  ? WALL_COUNTNAME
-			 : r->o.alloc	  ? "bytes"
-					  : NULL,
+			 : r->o.wall  ? WALL_COUNTNAME
+			 : r->o.alloc ? "bytes"
+				      : NULL,
 	    .blue = r->o.off_cpu,
 	};
 
@@ -1501,10 +1507,10 @@ static void setup_pprof(struct run *r)
 	    .unit = r->o.alloc			? "bytes"
 		    : r->o.off_cpu || r->o.wall ? "microseconds"
 						: "count",
-	    .period_ns = r->o.nr_probes || r->o.off_cpu || r->o.wall ||
-				 r->o.alloc
-			     ? 0
-			     : 1000000000ULL / r->o.freq,
+	    .period_ns =
+		r->o.nr_probes || r->o.off_cpu || r->o.wall || r->o.alloc
+		    ? 0
+		    : 1000000000ULL / r->o.freq,
 	    .per_thread = r->o.per_thread,
 	};
 

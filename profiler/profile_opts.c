@@ -301,8 +301,8 @@ static void set_defaults(struct profile_opts *o)
 	} while (0)
 
 /* -I, -X, --tid, --thread into the run's line filter (linefilter.h). */
-static int add_filter(struct profile_opts *o, int c, const char *arg,
-		      char *err, size_t errlen)
+static int add_filter(struct profile_opts *o, int c, const char *arg, char *err,
+		      size_t errlen)
 {
 	static const char *const names[] = {"-I", "-X", "--thread", "--tid"};
 	int which = c == 'I' ? 0 : c == 'X' ? 1 : c == OPT_THREAD ? 2 : 3;
@@ -681,8 +681,8 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv,
 {
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "+:p:F:UKdfo:i:ve:hI:X:q", long_opts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:p:F:UKdfo:i:ve:hI:X:q",
+				long_opts, NULL)) != -1) {
 		if (c == ':' || c == '?') {
 			snprintf(err, errlen,
 				 c == ':' ? "option '%s' needs a value"

@@ -1,12 +1,20 @@
-# mixprof: the sampler (BPF + user space), linked with the symbolizer and
-# the attacher. Module lists are extended by the fragments included here.
-CPPFLAGS_profiler := -I. -Iprofiler -Isymbolizer -Iagent -I$(BUILD)/profiler $(JNI_CFLAGS)
+# profiler/: the run (options, modes, naming of stacks, output sinks, the
+# report) and main.c, linked with every other part into mixprof. Module
+# lists are extended by the fragments included here.
+CPPFLAGS_profiler := $(MIXPROF_CPPFLAGS)
 MIXPROF_OBJS := $(BUILD)/profiler/main.o
 MIXPROF_LIBS :=
-include profiler/attach.mk
-include profiler/sampler.mk
+include attach/attach.mk
+include sampler/sampler.mk
 include pprof/pprof.mk
 include flamegraph/flamegraph.mk
+
+PROFILE_SRCS := profile.c profile_opts.c slices.c launch.c stackfold.c \
+	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c
+PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
+MIXPROF_OBJS += $(PROFILE_OBJS)
+# they include the sampler's skeletons (through sampler_int.h, interp.h)
+$(PROFILE_OBJS): $(SAMPLER_SKELS)
 
 # The version --version prints: git describe of the tree when it is a
 # clone, else the Makefile's own. version.h is rewritten only when that
@@ -21,7 +29,71 @@ $(BUILD)/profiler/main.o: $(BUILD)/profiler/version.h
 .PHONY: FORCE
 FORCE:
 
+# Unit tests: pure modules only (no BPF, no symbolizer).
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_options \
+	$(BUILD)/tests/unit/test_prof_slices \
+	$(BUILD)/tests/unit/test_prof_namecache
+$(BUILD)/tests/unit/test_prof_options: $(BUILD)/tests/unit/test_prof_options.o \
+		$(BUILD)/profiler/profile_opts.o $(BUILD)/sampler/cpus.o \
+		$(BUILD)/profiler/launch.o $(BUILD)/profiler/linefilter.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+$(BUILD)/tests/unit/test_prof_slices: $(BUILD)/tests/unit/test_prof_slices.o \
+		$(BUILD)/profiler/slices.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_jvmkids
+$(BUILD)/tests/unit/test_prof_jvmkids: $(BUILD)/tests/unit/test_prof_jvmkids.o \
+		$(BUILD)/profiler/jvmkids.o $(BUILD)/attach/procinfo.o \
+		$(BUILD)/profiler/targets.o $(COMMON_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+$(BUILD)/tests/unit/test_prof_namecache: \
+		$(BUILD)/tests/unit/test_prof_namecache.o \
+		$(BUILD)/profiler/namecache.o $(BUILD)/common/u64map.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+# What the run says as text: the line filter (-I -X --tid --thread), the
+# start and status lines, the top-N table for a terminal. Pure modules.
+PROFILE_CLI_OBJS := $(BUILD)/profiler/linefilter.o $(BUILD)/profiler/topn.o \
+	$(BUILD)/profiler/status.o
+MIXPROF_OBJS += $(PROFILE_CLI_OBJS)
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_textout
+$(BUILD)/tests/unit/test_prof_textout: $(BUILD)/tests/unit/test_prof_textout.o \
+		$(PROFILE_CLI_OBJS) $(BUILD)/profiler/fold.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+# The profile command's renderings (--svg, --html, --heatmap, --montage).
+PROFILE_RENDER_OBJS := $(BUILD)/profiler/timedout.o \
+	$(BUILD)/profiler/render_out.o
+MIXPROF_OBJS += $(PROFILE_RENDER_OBJS)
+
+# `mixprof -e`: the probe run's agent connection and its --count table.
+PROFILE_PROBE_OBJS := $(BUILD)/profiler/probes_run.o \
+	$(BUILD)/profiler/probe_count.o
+MIXPROF_OBJS += $(PROFILE_PROBE_OBJS)
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_probe_count
+$(BUILD)/tests/unit/test_prof_probe_count: \
+		$(BUILD)/tests/unit/test_prof_probe_count.o \
+		$(BUILD)/profiler/probe_count.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+
+# The symbolizer's symtab test checks demangled names in a folded line.
+$(BUILD)/tests/unit/test_sym_symtab: $(BUILD)/profiler/fold.o
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_fold
+$(BUILD)/tests/unit/test_prof_fold: $(BUILD)/tests/unit/test_prof_fold.o \
+		$(BUILD)/profiler/fold.o $(SYMBOLIZER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)
+
+# Last: every fragment above has extended MIXPROF_OBJS by now.
 BINS += $(BUILD)/mixprof
-$(BUILD)/mixprof: $(MIXPROF_OBJS) $(UNWIND_OBJS) $(SYMBOLIZER_OBJS)
+$(BUILD)/mixprof: $(MIXPROF_OBJS) $(UNWIND_OBJS) $(JVM_OBJS) $(SYMBOLIZER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(MIXPROF_LIBS) -ldw -lpthread $(SYMBOLIZER_LIBS)

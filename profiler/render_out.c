@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "common/safefile.h"
-#include "render.h"
+#include "flamegraph/render.h"
 #include "render_out.h"
 #include "timedout.h"
 

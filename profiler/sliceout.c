@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "common/safefile.h"
 #include "fold.h"
-#include "pprof.h"
+#include "pprof/pprof.h"
 #include "sliceout.h"
 #include "topn.h"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "alloc.h"
+#include "sampler/alloc.h"
 #include "stackfold.h"
 
 #define MAX_INLINE 64 /* frames one address may expand to */
@@ -95,7 +95,7 @@ static bool is_interpreter(const struct frame *f)
 	return f->kind == FRAME_STUB && !strcmp(f->name, "Interpreter");
 }
 
-/* The frame that ends a broken walk (sampler.h), as printed. */
+/* The frame that ends a broken walk (sampler_abi.h), as printed. */
 static const char *mark_name(uint64_t ip)
 {
 	static const char *const names[UNWIND_NR] = {
@@ -523,9 +523,9 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 	proc = proc_comm && *proc_comm ? proc_comm : *comm ? comm : pid;
 	if (sf->cfg.per_thread) {
 		ret = fold_line__push_name(&sf->line, proc);
-		const char *jname = sf->interp ? interp__thread_name(
-						     sf->interp, k->pid, k->tid)
-					       : NULL;
+		const char *jname =
+		    sf->interp ? interp__thread_name(sf->interp, k->pid, k->tid)
+			       : NULL;
 
 		snprintf(thread, sizeof(thread), "%s [%u]",
 			 jname ? jname : comm, k->tid);

@@ -12,8 +12,8 @@
 #include "fold.h"
 #include "interp.h"
 #include "namecache.h"
-#include "sampler_ctl.h"
-#include "symbolizer.h"
+#include "sampler/sampler_ctl.h"
+#include "symbolizer/symbolizer.h"
 
 struct stackfold_cfg {
 	bool user, kernel; /* which parts to show */

@@ -81,8 +81,8 @@ static int add_line(const char *line, uint64_t count, void *ctx)
 	qsort(t->v, nr, sizeof(*t->v), ref_cmp);
 	for (size_t i = 0; !ret && i < nr; i++)
 		if (!i || ref_cmp(&t->v[i - 1], &t->v[i]))
-			ret = add_frame(t, t->total, t->v[i].s, t->v[i].n,
-					count);
+			ret =
+			    add_frame(t, t->total, t->v[i].s, t->v[i].n, count);
 	return ret;
 }
 
@@ -133,8 +133,9 @@ static int print(struct topn *t, const struct fold *f, unsigned int n,
 	if (ret)
 		goto out;
 	qsort(r.v, r.n, sizeof(*r.v), row_cmp);
-	fprintf(out, "# %" PRIu64 " samples, %zu stacks; top %u frames by "
-		     "self samples\n#\n#  Self%%  Total%%  Frame\n",
+	fprintf(out,
+		"# %" PRIu64 " samples, %zu stacks; top %u frames by "
+		"self samples\n#\n#  Self%%  Total%%  Frame\n",
 		all, fold__lines(f), n < r.n ? n : (unsigned int)r.n);
 	for (size_t i = 0; i < r.n && i < n; i++) {
 		uint64_t total = fold__count(t->total, r.v[i].frame);

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
-#include "parse_util.h"
+#include "common/parse_util.h"
 #include "jitline.h"
 
 int jitline__parse(const char *p, size_t len, struct jitline *out)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "jitmap.h"
 #include "jitline.h"
-#include "strpool.h"
+#include "common/strpool.h"
 
 struct entry {
 	uint64_t start, end;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "kallsyms.h"
-#include "parse_util.h"
+#include "common/parse_util.h"
 
 /* Kernel functions are small; a gap this big means "not a symbol". */
 #define KSYM_MAX_GAP (64 * 1024)

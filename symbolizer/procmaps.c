@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
-#include "parse_util.h"
+#include "common/parse_util.h"
 #include "procmaps.h"
 
 /*

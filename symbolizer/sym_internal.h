@@ -11,8 +11,8 @@
 #include <sys/types.h>
 #include "elf_syms.h"
 #include "jitmap.h"
-#include "strpool.h"
-#include "u64map.h"
+#include "common/strpool.h"
+#include "common/u64map.h"
 #include "symbolizer.h"
 #include "symtab.h"
 

@@ -1,11 +1,10 @@
 # The symbolizer: SYMBOLIZER_OBJS and SYMBOLIZER_LIBS, linked into mixprof;
 # its unit tests, the ELF fixtures they read, a fuzz target and a bench.
-SYM_SRCS := symtab strpool demangle kallsyms jitline jitmap procmaps \
-	elf_syms debuginfo elf_cache process symbolizer fold hotspot \
-	kernel u64map vmstructs nmethod jlines jthreads jframe jnamer codeblob
+SYM_SRCS := symtab demangle kallsyms jitline jitmap procmaps \
+	elf_syms debuginfo elf_cache process symbolizer kernel
 SYMBOLIZER_OBJS := $(SYM_SRCS:%=$(BUILD)/symbolizer/%.o) $(COMMON_OBJS)
 SYMBOLIZER_LIBS := -lelf -lz -lstdc++
-CPPFLAGS_symbolizer := -I. -Isymbolizer
+CPPFLAGS_symbolizer := $(MIXPROF_CPPFLAGS)
 
 # ELF test cases, built from tests/fixtures/symbolizer/elf/*.c into
 # $(BUILD)/tests/fixtures/symbolizer (SYM_FIX): PIE, non-PIE, a shared
@@ -53,37 +52,23 @@ UNIT_TESTS += $(SYM_TEST_BINS)
 $(SYM_TEST_BINS): $(BUILD)/tests/unit/test_sym_%: $(BUILD)/tests/unit/test_sym_%.o \
 		$(SYMBOLIZER_OBJS) | $(SYM_ELF_FIXTURES)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(SYMBOLIZER_OBJS) $(SYMBOLIZER_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)
 
 # bench: resolve a million addresses of a live process, print frames/s
 BINS += $(BUILD)/bench/sym_bench
 $(BUILD)/bench/sym_bench: $(BUILD)/bench/sym_bench.o $(SYMBOLIZER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)
-CPPFLAGS_bench += -Isymbolizer
+CPPFLAGS_bench := $(MIXPROF_CPPFLAGS)
 
 # libFuzzer target (clang): make sym-fuzz; not part of build or test.
 # Run: $(BUILD)/symbolizer/fuzz_parsers -max_total_time=60
 .PHONY: sym-fuzz
 sym-fuzz: $(BUILD)/symbolizer/fuzz_parsers
 $(BUILD)/symbolizer/fuzz_parsers: symbolizer/fuzz/parsers.c $(SYM_SRCS:%=symbolizer/%.c) \
-		common/safefile.c
+		$(JVM_SRCS:%=jvm/%.c) $(COMMON_SRCS)
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
-		-I. -Isymbolizer -o $@ $^ $(SYMBOLIZER_LIBS)
+		-I. -o $@ $^ $(SYMBOLIZER_LIBS)
 
-# hotspot.c (VMStructs, Symbols, frame names for interpreted frames): its
-# pure parts over fake tables; the live path is tests/integration/interp_*.
-UNIT_TESTS += $(BUILD)/tests/unit/test_interp_hotspot
-$(BUILD)/tests/unit/test_interp_hotspot: $(BUILD)/tests/unit/test_interp_hotspot.o \
-		$(BUILD)/symbolizer/hotspot.o $(COMMON_OBJS)
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lelf
-
-# jvmnames: the agentless Java namer against the agent's map of a live JVM
-# (tests/integration/jnames_*.sh).
-BINS += $(BUILD)/tests/jvmnames
-$(BUILD)/tests/jvmnames: $(BUILD)/tests/tools/jvmnames.o $(SYMBOLIZER_OBJS)
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)

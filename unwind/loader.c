@@ -16,9 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "common/safefile.h"
-#include "procmaps.h"
+#include "symbolizer/procmaps.h"
 #include "rowgen.h"
-#include "u64map.h"
+#include "common/u64map.h"
 #include "loader.h"
 
 #define MAX_MAPS_TEXT (64u << 20) /* /proc/PID/maps of a huge process */
@@ -164,7 +164,8 @@ static int store(struct unwind_loader *l, uint32_t id,
 		/* j: the row holding the page's first byte */
 		while (j + 1 < n && rows[j + 1].pc <= lo)
 			j++;
-		for (k = j; k < n && rows[k].pc < lo + (1u << UNWIND_PAGE_SHIFT);)
+		for (k = j;
+		     k < n && rows[k].pc < lo + (1u << UNWIND_PAGE_SHIFT);)
 			k++;
 		pk.file = id;
 		pk.page = page;
@@ -206,9 +207,8 @@ static struct ufile *file_of(struct unwind_loader *l, int pid,
 			     const struct vma *v)
 {
 	uint64_t key = (v->dev * 0x9e3779b97f4a7c15ULL ^ v->inode) | 1;
-	struct safe_in in = {.uid = SAFE_ANY_UID,
-			     .max_size = MAX_ELF_SIZE,
-			     .follow = true};
+	struct safe_in in = {
+	    .uid = SAFE_ANY_UID, .max_size = MAX_ELF_SIZE, .follow = true};
 	struct ufile *f;
 	bool added;
 	void **slot = u64map__add(&l->files, key, &added);

@@ -34,8 +34,8 @@ static int push(struct rowbuf *b, const struct unwind_row *row)
 
 	if (last && last->pc == row->pc) {
 		*last = *row; /* an empty range before it: replaced */
-		if (b->n < 2 || memcmp(&b->r[b->n - 2].cfa_off, &row->cfa_off,
-				       4))
+		if (b->n < 2 ||
+		    memcmp(&b->r[b->n - 2].cfa_off, &row->cfa_off, 4))
 			return 0;
 		b->n--; /* now the same as the one before */
 		return 0;
@@ -220,8 +220,7 @@ static int read_hdr(Elf *elf, struct ehhdr *h)
 		return -ENODATA;
 	p = d->d_buf;
 	size = d->d_size;
-	if (p[0] != 1 ||
-	    ((p[1] & 0x0f) != 0x03 && (p[1] & 0x0f) != 0x0b))
+	if (p[0] != 1 || ((p[1] & 0x0f) != 0x03 && (p[1] & 0x0f) != 0x0b))
 		return -ENOTSUP;
 	if (p[2] != PE_UDATA4 || p[3] != PE_DATAREL_SDATA4)
 		return -ENOTSUP;
@@ -242,8 +241,8 @@ static int machine_ok(Elf *elf)
 	if (!gelf_getehdr(elf, &eh))
 		return -EINVAL;
 	return eh.e_machine == EM_X86_64 && eh.e_ident[EI_CLASS] == ELFCLASS64
-		       ? 0
-		       : -ENOTSUP;
+		   ? 0
+		   : -ENOTSUP;
 }
 
 /* The FDE starts in table order: sorted by the linker; checked. */
@@ -260,8 +259,8 @@ static int walk_fdes(Elf *elf, const struct ehhdr *h, struct rowbuf *b)
 	for (i = 0; i < h->count && !r; i++) {
 		__u64 s = h->vaddr + get_s32(h->tab + 8 * i);
 		__u64 next = i + 1 < h->count
-				     ? h->vaddr + get_s32(h->tab + 8 * i + 8)
-				     : UINT64_MAX;
+				 ? h->vaddr + get_s32(h->tab + 8 * i + 8)
+				 : UINT64_MAX;
 		struct unwind_row g = gap;
 
 		if (s < prev || s > UINT32_MAX)

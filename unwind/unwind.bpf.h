@@ -34,7 +34,7 @@ struct {
 	__uint(max_entries, 16384);
 } unwind_procs SEC(".maps");
 
-#define ROWS_NONE 100 /* not a step result (sampler.h): no rows here */
+#define ROWS_NONE 100 /* not a step result (sampler_abi.h): no rows here */
 
 /*
  * An exec replaces the process's mappings: its table goes, so no sample
@@ -156,8 +156,8 @@ __noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 		return -UNWIND_READ;
 	a = fr[0]; /* the return address */
 	if (r->rbp_slot) {
-		if (bpf_probe_read_user(fr, 8, (const void *)(cfa + 8 * (__s64)
-							      r->rbp_slot)))
+		if (bpf_probe_read_user(
+			fr, 8, (const void *)(cfa + 8 * (__s64)r->rbp_slot)))
 			return -UNWIND_READ;
 		g->fp = fr[0];
 	}

@@ -3,7 +3,7 @@
 # follows (unwind.bpf.h); loader.c fills the BPF maps per process.
 UNWIND_SRCS := rowgen loader
 UNWIND_OBJS := $(UNWIND_SRCS:%=$(BUILD)/unwind/%.o)
-CPPFLAGS_unwind := -I. -Iunwind -Isymbolizer
+CPPFLAGS_unwind := $(MIXPROF_CPPFLAGS)
 
 # The workload without frame pointers: a unit test fixture (rowgen) and
 # the native process the integration tests profile.

@@ -13,14 +13,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "elf_syms.h"
-#include "jitmap.h"
-#include "jlines.h"
-#include "jthreads.h"
-#include "nmethod.h"
-#include "kallsyms.h"
-#include "procmaps.h"
-#include "strpool.h"
+#include "symbolizer/elf_syms.h"
+#include "symbolizer/jitmap.h"
+#include "jvm/jlines.h"
+#include "jvm/jthreads.h"
+#include "jvm/nmethod.h"
+#include "symbolizer/kallsyms.h"
+#include "symbolizer/procmaps.h"
+#include "common/strpool.h"
 
 /* The Java namer's decoders over the same bytes, both UNSIGNED5 biases. */
 static inline void sym_fuzz_java(const uint8_t *data, size_t len)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The agentless Java namer (symbolizer/nmethod.c, jlines.c, jthreads.c)
+# The agentless Java namer (jvm/nmethod.c, jlines.c, jthreads.c)
 # on live JVMs, against ground truth, on every JDK:
 #  - JNames (inlining-heavy code, threads named "mixprof-names-worker-1"
 #    and "-10": one comm) under the agent: tests/jvmnames compares each

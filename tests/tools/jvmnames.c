@@ -32,11 +32,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "hotspot.h"
-#include "jnamer.h"
-#include "jthreads.h"
-#include "nmethod.h"
-#include "vmstructs.h"
+#include "jvm/hotspot.h"
+#include "jvm/jnamer.h"
+#include "jvm/jthreads.h"
+#include "jvm/nmethod.h"
+#include "jvm/vmstructs.h"
 
 struct line {
 	uint64_t start, size;

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "check.h"
-#include "jitdump.h"
-#include "jitdump_rec.h"
-#include "strbuf.h"
+#include "agent/jitdump.h"
+#include "agent/jitdump_rec.h"
+#include "agent/strbuf.h"
 
 static void test_records(void)
 {

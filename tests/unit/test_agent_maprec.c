@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "inline_ranges.h"
-#include "maprec.h"
+#include "agent/inline_ranges.h"
+#include "agent/maprec.h"
 
 #define M(n) ((jmethodID)(uintptr_t)((n)*8))
 
@@ -121,9 +121,8 @@ static void test_record(void)
 		strbuf__reset(&out);
 		CHECK_INT(
 		    maprec__method(mr, &out, M(1), 0x1000, 0x100, &b, &nr), 0);
-		CHECK_STR(out.buf,
-			  "1000 100 p/A.m\n1000 11 p/A.m->[unknown]\n"
-			  "1011 ef p/A.m\n");
+		CHECK_STR(out.buf, "1000 100 p/A.m\n1000 11 p/A.m->[unknown]\n"
+				   "1011 ef p/A.m\n");
 	}
 	strbuf__release(&out);
 	maprec__free(mr);

@@ -1,7 +1,7 @@
 /* Unit tests for agent/names.c: JVM signatures to frame names. */
 #include <stdlib.h>
 #include "check.h"
-#include "names.h"
+#include "agent/names.h"
 
 static struct strbuf sb = STRBUF_INIT;
 

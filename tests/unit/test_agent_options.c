@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "check.h"
-#include "options.h"
+#include "agent/options.h"
 
 static struct jmap_options o;
 static char err[256];

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
-#include "perfmap.h"
+#include "agent/perfmap.h"
 
 static char dir[] = "/tmp/test_agent_perfmap.XXXXXX";
 static char path[256];

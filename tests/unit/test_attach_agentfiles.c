@@ -4,7 +4,7 @@
  */
 #include <string.h>
 #include <sys/stat.h>
-#include "agentfiles.h"
+#include "attach/agentfiles.h"
 #include "check.h"
 
 static struct stat st_of(mode_t mode, uid_t uid, nlink_t nlink)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "attach.h"
+#include "attach/attach.h"
 #include "check.h"
 
 static char out[4096];

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "check.h"
-#include "hotspot_flags.h"
+#include "attach/hotspot_flags.h"
 
 #define FLAG "PreserveFramePointer"
 

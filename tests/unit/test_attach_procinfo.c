@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
-#include "procinfo.h"
+#include "attach/procinfo.h"
 
 /* A JVM in a nested pid namespace, run by uid 1000 with euid 65534. */
 static const char status_container[] = "Name:\tjava\n"

@@ -5,7 +5,7 @@
  */
 #include <errno.h>
 #include "check.h"
-#include "hotspot_proto.h"
+#include "attach/hotspot_proto.h"
 
 static struct hotspot_reply r;
 

@@ -1,7 +1,7 @@
 /* Unit tests of flamegraph/diff.c: deltas, normalising, colour choice. */
 #include "check.h"
-#include "diff.h"
-#include "palette.h"
+#include "flamegraph/diff.h"
+#include "flamegraph/palette.h"
 
 int main(void)
 {

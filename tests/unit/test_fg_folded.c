@@ -1,7 +1,7 @@
 /* Unit tests of flamegraph/folded.c: odd lines, spaces, merging files. */
 #include <errno.h>
 #include "check.h"
-#include "folded.h"
+#include "flamegraph/folded.h"
 
 static uint64_t count_of(struct fg_tree *t, const char *a, const char *b)
 {

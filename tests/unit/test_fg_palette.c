@@ -1,6 +1,6 @@
 /* Unit tests of flamegraph/palette.c: each java rule, stability, diff. */
 #include "check.h"
-#include "palette.h"
+#include "flamegraph/palette.h"
 
 static int red(uint32_t c)
 {

@@ -1,7 +1,7 @@
 /* Unit tests of flamegraph/slicetab.c: slices.tsv by column position. */
 #include <errno.h>
 #include "check.h"
-#include "slicetab.h"
+#include "flamegraph/slicetab.h"
 
 static int line(struct fg_slicetab *st, const char *s, unsigned long n,
 		const char **why)

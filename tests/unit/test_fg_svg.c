@@ -2,8 +2,8 @@
  * minwidth leaving out narrow frames, escaping. */
 #include <stdlib.h>
 #include "check.h"
-#include "json.h"
-#include "render.h"
+#include "flamegraph/json.h"
+#include "flamegraph/render.h"
 
 static char *render(struct fg_tree *t, const struct fg_opts *o, bool json)
 {

@@ -1,7 +1,7 @@
 /* Unit tests of flamegraph/timed.c: timed sample lines and the header. */
 #include <errno.h>
 #include "check.h"
-#include "timed.h"
+#include "flamegraph/timed.h"
 
 static int line(struct fg_timed *tm, const char *s, const char **why)
 {

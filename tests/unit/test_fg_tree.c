@@ -1,7 +1,7 @@
 /* Unit tests of flamegraph/tree.c: merging, reverse, sorting, walking. */
 #include <stdlib.h>
 #include "check.h"
-#include "tree.h"
+#include "flamegraph/tree.h"
 
 static uint32_t path(struct fg_tree *t, const char *const *names)
 {

@@ -5,8 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "check.h"
-#include "pbuf.h"
-#include "pprof.h"
+#include "pprof/pbuf.h"
+#include "pprof/pprof.h"
 
 struct got {
 	char text[8192];
@@ -18,9 +18,9 @@ static int collect(const char *line, size_t len, uint64_t count, void *ctx)
 {
 	struct got *g = ctx;
 
-	g->len += snprintf(g->text + g->len, sizeof(g->text) - g->len,
-			   "%.*s %llu\n", (int)len, line,
-			   (unsigned long long)count);
+	g->len +=
+	    snprintf(g->text + g->len, sizeof(g->text) - g->len, "%.*s %llu\n",
+		     (int)len, line, (unsigned long long)count);
 	g->lines++;
 	return 0;
 }
@@ -34,9 +34,9 @@ static char *write_profile(const struct pprof_meta *m, const char **lines,
 	FILE *f = open_memstream(&buf, len);
 
 	for (size_t i = 0; lines[i]; i++)
-		CHECK_INT(pprof_writer__add(w, lines[i], strlen(lines[i]),
-					    counts[i]),
-			  0);
+		CHECK_INT(
+		    pprof_writer__add(w, lines[i], strlen(lines[i]), counts[i]),
+		    0);
 	CHECK_INT(pprof_writer__write(w, f), 0);
 	fclose(f);
 	pprof_writer__free(w);
@@ -48,11 +48,12 @@ static void round_trip(void)
 	const char *lines[] = {
 	    "java;java/lang/Thread.run_[j];Work.loop_[j];Work.add_[i]",
 	    "java;Work.loop_[j];libz.so.1 deflate;-;do_syscall_64_[k]",
-	    "java;[unknown]",
-	    "C2 CompilerThre;Compile::Optimize()", NULL};
+	    "java;[unknown]", "C2 CompilerThre;Compile::Optimize()", NULL};
 	uint64_t counts[] = {5, 3, 1, 7};
-	struct pprof_meta m = {.type = "samples", .unit = "count",
-			       .period_ns = 1000000, .time_ns = 1,
+	struct pprof_meta m = {.type = "samples",
+			       .unit = "count",
+			       .period_ns = 1000000,
+			       .time_ns = 1,
 			       .duration_ns = 2};
 	struct got g = {0};
 	const char *why;
@@ -75,8 +76,8 @@ static void per_thread(void)
 	const char *lines[] = {"java;http-nio-8080-exec-1 [4242];A.b_[j]",
 			       "java;main;A.c_[j]", NULL};
 	uint64_t counts[] = {2, 1};
-	struct pprof_meta m = {.type = "calls", .unit = "count",
-			       .per_thread = true};
+	struct pprof_meta m = {
+	    .type = "calls", .unit = "count", .per_thread = true};
 	struct got g = {0};
 	const char *why;
 	size_t len;
@@ -93,7 +94,7 @@ static void per_thread(void)
 static void foreign(void)
 {
 	struct pbuf p = {0}, x = {0}, y = {0};
-	const char *strs[] = {"", "samples", "count", "cpu", "nanoseconds",
+	const char *strs[] = {"",     "samples",  "count", "cpu", "nanoseconds",
 			      "main", "inl;ined", "leaf"};
 	uint64_t loc[] = {2, 1}, val[] = {4, 4000};
 	struct got g = {0};
@@ -147,8 +148,8 @@ static void hostile(void)
 {
 	const char *lines[] = {"java;A.a_[j];B.b_[i]", "java;C.c", NULL};
 	uint64_t counts[] = {(uint64_t)1 << 63, 9};
-	struct pprof_meta m = {.type = "samples", .unit = "count",
-			       .period_ns = 3};
+	struct pprof_meta m = {
+	    .type = "samples", .unit = "count", .period_ns = 3};
 	const char *why;
 	size_t len;
 	char *buf = write_profile(&m, lines, counts, &len);

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "check.h"
-#include "classfile.h"
-#include "inject.h"
+#include "agent/classfile.h"
+#include "agent/inject.h"
 
 static uint8_t *slurp(const char *path, size_t *len)
 {

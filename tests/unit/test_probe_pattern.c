@@ -1,7 +1,7 @@
 /* pattern: parsing (dotted, slashed, signatures, errors) and matching. */
 #include <errno.h>
 #include "check.h"
-#include "pattern.h"
+#include "agent/pattern.h"
 
 static struct pattern p;
 static char err[256];

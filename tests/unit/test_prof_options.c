@@ -5,9 +5,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "check.h"
-#include "cpus.h"
-#include "launch.h"
-#include "profile_opts.h"
+#include "sampler/cpus.h"
+#include "profiler/launch.h"
+#include "profiler/profile_opts.h"
 
 static struct profile_opts o;
 static char err[256];
@@ -339,9 +339,9 @@ static void test_offcpu(void)
 	CHECK_INT(PARSE("--min-block", "100", "5"), -EINVAL);
 	CHECK_INT(PARSE("--off-cpu", "--min-block", "0", "5"), -EINVAL);
 	CHECK_INT(PARSE("--off-cpu", "--min-block", "x", "5"), -EINVAL);
-	CHECK_INT(PARSE("--off-cpu", "--min-block", "9", "--max-block", "8",
-			"5"),
-		  -EINVAL);
+	CHECK_INT(
+	    PARSE("--off-cpu", "--min-block", "9", "--max-block", "8", "5"),
+	    -EINVAL);
 	CHECK_INT(PARSE("--off-cpu", "-F", "99", "5"), -EINVAL);
 	CHECK_INT(PARSE("--off-cpu", "-p", "1", "-e", "java:A.b", "5"),
 		  -EINVAL);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "probe_count.h"
+#include "profiler/probe_count.h"
 
 static void test_table(void)
 {

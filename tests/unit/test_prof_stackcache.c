@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "check.h"
-#include "stackcache.h"
-#include "u64map.h"
+#include "sampler/stackcache.h"
+#include "common/u64map.h"
 
 static uint64_t rng = 88172645463325252ULL;
 

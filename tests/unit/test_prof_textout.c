@@ -5,10 +5,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "check.h"
-#include "fold.h"
-#include "linefilter.h"
-#include "status.h"
-#include "topn.h"
+#include "profiler/fold.h"
+#include "profiler/linefilter.h"
+#include "profiler/status.h"
+#include "profiler/topn.h"
 
 static char err[256];
 
@@ -20,14 +20,14 @@ static void test_filter(void)
 	const char *c = "java;http-nio-8080-exec-10 [9];Tomcat.serve_[j]";
 
 	CHECK(linefilter__keep(f, a, true)); /* empty: keeps all */
-	CHECK_INT(linefilter__add_regex(f, LF_INCLUDE, "^Work\\.", err,
-					sizeof(err)),
-		  0);
+	CHECK_INT(
+	    linefilter__add_regex(f, LF_INCLUDE, "^Work\\.", err, sizeof(err)),
+	    0);
 	CHECK(linefilter__keep(f, a, true));
 	CHECK(!linefilter__keep(f, c, true));
-	CHECK_INT(linefilter__add_regex(f, LF_EXCLUDE, "_\\[k\\]$", err,
-					sizeof(err)),
-		  0);
+	CHECK_INT(
+	    linefilter__add_regex(f, LF_EXCLUDE, "_\\[k\\]$", err, sizeof(err)),
+	    0);
 	CHECK(linefilter__keep(f, a, true));
 	CHECK(!linefilter__keep(f, b, true));
 	CHECK_INT(linefilter__add_regex(f, LF_INCLUDE, "(", err, sizeof(err)),
@@ -43,9 +43,9 @@ static void test_filter(void)
 	CHECK(!linefilter__keep(f, a, true));
 	CHECK(linefilter__keep(f, b, true));
 	CHECK(linefilter__keep(f, c, true));
-	CHECK_INT(linefilter__add_regex(f, LF_THREAD, "exec-10$", err,
-					sizeof(err)),
-		  0);
+	CHECK_INT(
+	    linefilter__add_regex(f, LF_THREAD, "exec-10$", err, sizeof(err)),
+	    0);
 	CHECK(!linefilter__keep(f, b, true));
 	CHECK(linefilter__keep(f, c, true));
 	CHECK_INT(linefilter__add_tids(f, "8,x", err, sizeof(err)), -EINVAL);

@@ -11,10 +11,10 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include "check.h"
-#include "demangle.h"
-#include "elf_syms.h"
+#include "symbolizer/demangle.h"
+#include "symbolizer/elf_syms.h"
 #include "test_sym_util.h"
-#include "symbolizer.h"
+#include "symbolizer/symbolizer.h"
 
 struct child {
 	pid_t pid;

@@ -4,7 +4,7 @@
  * runs, removed ones are gone, and the table keeps working as it grows.
  */
 #include "check.h"
-#include "sym_internal.h"
+#include "symbolizer/sym_internal.h"
 
 #define N 3000
 

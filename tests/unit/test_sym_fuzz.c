@@ -5,7 +5,7 @@
  * ASan (make CFLAGS='-O1 -g -fsanitize=address,undefined' ...) for more.
  */
 #include "check.h"
-#include "fuzz/parsers.h"
+#include "symbolizer/fuzz/parsers.h"
 #include "test_sym_util.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;

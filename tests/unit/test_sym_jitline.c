@@ -1,7 +1,7 @@
 /* jitline: line formats, bad lines, name classes and normalisation. */
 #include <errno.h>
 #include "check.h"
-#include "jitline.h"
+#include "symbolizer/jitline.h"
 #include "test_sym_util.h"
 
 static int parse(const char *line, struct jitline *pl)

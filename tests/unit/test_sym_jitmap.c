@@ -3,7 +3,7 @@
  * override, partial lines, bad-line counting, the mixed-format fixture.
  */
 #include "check.h"
-#include "jitmap.h"
+#include "symbolizer/jitmap.h"
 #include "test_sym_util.h"
 
 #define MS 1000000ULL

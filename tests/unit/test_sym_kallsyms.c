@@ -1,8 +1,8 @@
 /* kallsyms: parsing a fixture, module names, bounds, the symbolizer hook. */
 #include "check.h"
-#include "kallsyms.h"
+#include "symbolizer/kallsyms.h"
 #include "test_sym_util.h"
-#include "symbolizer.h"
+#include "symbolizer/symbolizer.h"
 
 int main(void)
 {

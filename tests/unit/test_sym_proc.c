@@ -9,7 +9,7 @@
 #include <time.h>
 #include "check.h"
 #include "test_sym_util.h"
-#include "symbolizer.h"
+#include "symbolizer/symbolizer.h"
 
 #define MS 1000000ULL
 /* addresses no test process maps: the JIT map is all that names them */

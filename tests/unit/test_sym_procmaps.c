@@ -1,7 +1,7 @@
 /* procmaps: executable mappings from a maps fixture; lookups. */
 #include <sys/sysmacros.h>
 #include "check.h"
-#include "procmaps.h"
+#include "symbolizer/procmaps.h"
 #include "test_sym_util.h"
 
 int main(void)

@@ -8,10 +8,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
-#include "demangle.h"
-#include "fold.h"
-#include "kallsyms.h"
-#include "symtab.h"
+#include "symbolizer/demangle.h"
+#include "profiler/fold.h"
+#include "symbolizer/kallsyms.h"
+#include "symbolizer/symtab.h"
 
 static void add(struct symtab *t, uint64_t start, uint64_t end,
 		const char *name)

@@ -47,8 +47,8 @@ static int max_cfa(const struct unwind_row *r, size_t n, __u64 lo, __u64 hi)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (r[i].pc >= lo && r[i].pc < hi &&
-		    r[i].kind == ROW_CFA_RSP && r[i].cfa_off > m)
+		if (r[i].pc >= lo && r[i].pc < hi && r[i].kind == ROW_CFA_RSP &&
+		    r[i].cfa_off > m)
 			m = r[i].cfa_off;
 	return m;
 }

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "check.h"
-#include "nmethod.h"
+#include "jvm/nmethod.h"
 
 /* An UNSIGNED5 encoder written from the format (not HotSpot's code):
  * low bytes [x, x + L) end a value, high bytes carry 6 bits each. */
@@ -389,12 +389,10 @@ static void check_nmethod(const struct nm_layout *l, uint64_t nm)
 	CHECK_INT(nm_chain_at(l, &d, nm + 0x200 + 0x11, s, NM_MAX_SCOPES), 1);
 	CHECK_INT(nm_chain_at(l, &d, nm + 0x10, s, NM_MAX_SCOPES), -ERANGE);
 	/* a return address: its own PcDesc (code + 0x10) or the method */
-	CHECK_INT(nm_chain_at_return(l, &d, nm + 0x200 + 0x10, s,
-				     NM_MAX_SCOPES),
-		  3);
-	CHECK_INT(nm_chain_at_return(l, &d, nm + 0x200 + 0x08, s,
-				     NM_MAX_SCOPES),
-		  1);
+	CHECK_INT(
+	    nm_chain_at_return(l, &d, nm + 0x200 + 0x10, s, NM_MAX_SCOPES), 3);
+	CHECK_INT(
+	    nm_chain_at_return(l, &d, nm + 0x200 + 0x08, s, NM_MAX_SCOPES), 1);
 	CHECK_INT(s[0].method, 0x1000);
 	CHECK_INT(s[0].bci, -1);
 	CHECK_INT(nm_chain_at_return(l, &d, nm + 0x10, s, NM_MAX_SCOPES),

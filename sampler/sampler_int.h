@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sampler_ctl.h"
-#include "fork.skel.h"
-#include "sampler.skel.h"
-#include "u64map.h"
+#include "sampler/fork.skel.h"
+#include "sampler/sampler.skel.h"
+#include "common/u64map.h"
 
 struct stackcache;
 struct ring_buffer;

@@ -132,7 +132,7 @@ static void see_key(struct sampler *s, const struct sample_key *k)
 }
 
 /*
- * A stack the program just stored (sampler.h): keep it, so no key needs
+ * A stack the program just stored (sampler_abi.h): keep it, so no key needs
  * to read it back. A kernel stack's addresses go to be named.
  */
 static void see_stack(struct sampler *s, const uint64_t *rec, size_t words)
@@ -311,4 +311,3 @@ int sampler__stack(struct sampler *s, uint64_t key, const uint64_t **ips)
 		return -ENOENT;
 	return stackcache__get(s->stacks, key, ips);
 }
-

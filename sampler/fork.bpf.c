@@ -7,11 +7,11 @@
  * kernel's BTF, which a whole-host run need not pay. Its maps are the
  * sampler's (user space hands their fds over before load).
  */
-#include "vmlinux.h"
+#include "sampler/vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
-#include "sampler.h"
+#include "sampler_abi.h"
 #include "targets.bpf.h"
 
 /* threads share their process's tgid: targets already */

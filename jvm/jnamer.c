@@ -12,8 +12,8 @@
 #include "jnamer.h"
 #include "jthreads.h"
 #include "nmethod.h"
-#include "strpool.h"
-#include "u64map.h"
+#include "common/strpool.h"
+#include "common/u64map.h"
 #include "vmstructs.h"
 
 #define LOADED 16 /* nmethods whose debug data is kept */
@@ -220,9 +220,8 @@ int jnamer__compiled(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 	return jnamer__compiled_at(j, nm, cid, pc, false, out, max);
 }
 
-int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid,
-			uint64_t pc, bool ret_pc, struct jnamer_frame *out,
-			int max)
+int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
+			bool ret_pc, struct jnamer_frame *out, int max)
 {
 	int32_t pc_off = pc_key(nm, pc, ret_pc);
 	uint64_t key = key_of(nm, cid, pc_off);

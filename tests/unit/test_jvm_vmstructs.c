@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <string.h>
 #include "check.h"
-#include "jlines.h"
-#include "nmethod.h"
-#include "vmstructs.h"
+#include "jvm/jlines.h"
+#include "jvm/nmethod.h"
+#include "jvm/vmstructs.h"
 
 struct vmstruct_entry {
 	const char *type, *field, *type_string;

@@ -11,8 +11,8 @@
 #include <unistd.h>
 #include "agentpath.h"
 #include "attach.h"
-#include "jmap_status.h"
-#include "options.h"
+#include "agent/jmap_status.h"
+#include "agent/options.h"
 
 struct attach_args {
 	pid_t pid;
@@ -136,8 +136,9 @@ static int resolve_agent(const char *given, char *out)
 	int ret = -1;
 
 	if (!given && !found) {
-		fprintf(stderr, "mixprof: libjmap.so not found (next to "
-				"mixprof, in ../lib/mixprof, or $MIXPROF_AGENT)\n");
+		fprintf(stderr,
+			"mixprof: libjmap.so not found (next to "
+			"mixprof, in ../lib/mixprof, or $MIXPROF_AGENT)\n");
 		return ATTACH_EXIT_FAILED;
 	}
 	if (!realpath(given ? given : found, out)) {

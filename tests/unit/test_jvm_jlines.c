@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "check.h"
-#include "jlines.h"
+#include "jvm/jlines.h"
 
 static size_t u5_put(uint8_t *p, uint32_t v, int x)
 {

@@ -1,7 +1,7 @@
 /* fold: annotation, sanitising, aggregation, merge, sorted output. */
 #include <stdlib.h>
 #include "check.h"
-#include "fold.h"
+#include "profiler/fold.h"
 
 static void test_line(void)
 {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "check.h"
-#include "jthreads.h"
+#include "jvm/jthreads.h"
 
 static size_t u5_put(uint8_t *p, uint32_t v, int x)
 {

@@ -14,7 +14,7 @@ struct {
 	__uint(max_entries, 65536);
 } targets SEC(".maps");
 
-/* per-CPU counters, indexed by STAT_* (sampler.h) */
+/* per-CPU counters, indexed by STAT_* (sampler_abi.h) */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "check.h"
-#include "hotspot.h"
+#include "jvm/hotspot.h"
 
 /* The entry layouts HotSpot uses (vmStructs.hpp), as a JVM would export. */
 struct vmstruct_entry {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "stackcache.h"
-#include "u64map.h"
+#include "common/u64map.h"
 
 struct cached {
 	uint64_t read; /* the last read that showed it */

@@ -2,7 +2,7 @@
  * chains, and names with lines. */
 #include <errno.h>
 #include "check.h"
-#include "jframe.h"
+#include "jvm/jframe.h"
 
 int main(void)
 {

@@ -11,7 +11,7 @@
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "sampler.h"
+#include "sampler_abi.h"
 
 struct sampler_cfg {
 	uint64_t freq; /* Hz per CPU */
@@ -24,7 +24,7 @@ struct sampler_cfg {
 	bool user, kernel; /* which stacks to take */
 	bool no_interp; /* skip the interpreted-frame walk (and the HotSpot
 			 * unwinder: JVMs are then walked by fp) */
-	uint32_t unwind_mode; /* enum unwind_mode (sampler.h) */
+	uint32_t unwind_mode; /* enum unwind_mode (sampler_abi.h) */
 	bool usdt; /* a probe run: sampler__attach_usdt, no perf events */
 	uint32_t interp_size; /* interp map entries; 0: 4096 */
 	/* --off-cpu: no perf events; at each sched_switch of a target that
@@ -46,7 +46,7 @@ struct sampler;
 struct sampler *sampler__new(const struct sampler_cfg *cfg);
 /*
  * Add a tgid to the targets (before attach, or any time after). Its frames
- * are walked "pending" (sampler.h) until set_interp or clear_interp.
+ * are walked "pending" (sampler_abi.h) until set_interp or clear_interp.
  */
 int sampler__add_target(struct sampler *s, uint32_t pid);
 /*
@@ -111,7 +111,7 @@ int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops);
 int sampler__stack(struct sampler *s, uint64_t key, const uint64_t **ips);
 
 /*
- * Interpreted frames (see sampler.h): walk pid's frames for the
+ * Interpreted frames (see sampler_abi.h): walk pid's frames for the
  * interpreter described by p (set_interp), or stop (clear_interp).
  * 0 or -errno.
  */

@@ -2,7 +2,7 @@
 /*
  * sampler.bpf.c: on every timer tick of every CPU, count the running
  * thread's (user stack, kernel stack) pair in a hash map keyed by time
- * bucket. Stacks are stored once each, by content (sampler.h); user space
+ * bucket. Stacks are stored once each, by content (sampler_abi.h); user space
  * drains finished buckets and never sees a per-sample copy of a stack.
  */
 /*
@@ -20,7 +20,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/usdt.bpf.h>
-#include "sampler.h"
+#include "sampler_abi.h"
 #include "targets.bpf.h"
 
 /* set by user space after load, right before attach: bucket 0 starts here */
@@ -36,9 +36,9 @@ const volatile bool user_stacks = true;
 const volatile bool kernel_stacks = true;
 const volatile bool interp_walk = true; /* name interpreted frames */
 const volatile __u32 max_frames = STACK_SHORT; /* the run's depth */
-const volatile __u32 unwind_mode = UNWIND_MODE_HOTSPOT; /* sampler.h */
+const volatile __u32 unwind_mode = UNWIND_MODE_HOTSPOT; /* sampler_abi.h */
 
-/* stack key -> frames, leaf first, zero-padded (sampler.h) */
+/* stack key -> frames, leaf first, zero-padded (sampler_abi.h) */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -112,7 +112,7 @@ struct {
 	__uint(max_entries, 4096); /* set by user space before load */
 } interp SEC(".maps");
 
-/* full chunks of deep interpreted lists (sampler.h): evicted when old */
+/* full chunks of deep interpreted lists (sampler_abi.h): evicted when old */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__type(key, __u64);
@@ -179,7 +179,7 @@ static long zero_step(__u32 i, void *arg)
 	return 0;
 }
 
-/* The CPU's stack buffer: its frames, past the record head (sampler.h). */
+/* The CPU's stack buffer: its frames, past the record head (sampler_abi.h). */
 static __always_inline __u64 *stack_buf(void)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
@@ -190,7 +190,7 @@ static __always_inline __u64 *stack_buf(void)
 
 /*
  * Store the nr frames in the CPU's stack buffer by content; its key
- * (sampler.h), STACK_NONE for no frames, or STACK_LOST when the map is
+ * (sampler_abi.h), STACK_NONE for no frames, or STACK_LOST when the map is
  * full. Unless the caller's walk cleared the rest of the buffer
  * (cleared), slots past nr that an earlier, longer stack left are
  * cleared first. A global function: verified once, not at each of its
@@ -199,8 +199,8 @@ static __always_inline __u64 *stack_buf(void)
 __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
 {
 	__u64 *ips = stack_buf();
-	struct stack_hash c = {.ips = ips, .nr = nr,
-			       .h = 0xcbf29ce484222325ULL};
+	struct stack_hash c = {
+	    .ips = ips, .nr = nr, .h = 0xcbf29ce484222325ULL};
 	__u32 zero = 0, *used = bpf_map_lookup_elem(&scratch_used, &zero);
 	long err;
 
@@ -224,8 +224,8 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
 	} else {
 		if (bpf_map_lookup_elem(&stacks_short, &c.h))
 			return c.h;
-		err = bpf_map_update_elem(&stacks_short, &c.h, ips,
-					  BPF_NOEXIST);
+		err =
+		    bpf_map_update_elem(&stacks_short, &c.h, ips, BPF_NOEXIST);
 	}
 	if (err && err != -EEXIST) { /* full, or no memory */
 		stat_inc(lost);
@@ -233,7 +233,8 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
 			stat_inc(STAT_STACK_NOMEM);
 		return STACK_LOST;
 	}
-	if (!err && c.nr <= max_frames) { /* new: send it along (sampler.h) */
+	if (!err &&
+	    c.nr <= max_frames) { /* new: send it along (sampler_abi.h) */
 		__u64 *rec = ips - STACK_REC_HEAD;
 
 		rec[0] = 0;
@@ -279,7 +280,7 @@ struct walk {
 	__u32 tgid, idx; /* the process; the frame's index (0: the leaf) */
 	__u32 hotspot; /* the HotSpot rules (not UNWIND_MODE_FP) */
 	__u32 a_state; /* the frame anchor: enum anchor_state */
-	__u32 chunks; /* interpreted frames' chunks stored (sampler.h) */
+	__u32 chunks; /* interpreted frames' chunks stored (sampler_abi.h) */
 	__u64 a_sp, a_pc, a_fp; /* the anchor, once read */
 };
 
@@ -323,8 +324,9 @@ static __always_inline int read_cp_ni(const struct interp_proc *p, __u64 cm,
 
 	if (dc > 56 || dn > 62) {
 		*cp = read_u64(cm + p->off_constants);
-		return bpf_probe_read_user(ni, sizeof(*ni),
-					   (const void *)(cm + p->off_name_index))
+		return bpf_probe_read_user(
+			   ni, sizeof(*ni),
+			   (const void *)(cm + p->off_name_index))
 			   ? -1
 			   : 0;
 	}
@@ -362,8 +364,9 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f)
 		return 0;
 	/* both hash words, or neither Symbol: user space must not trust
 	 * an old name for a pair it cannot check */
-	if (bpf_probe_read_user(&kh, sizeof(kh),
-				(const void *)(f->klass_name + p->off_sym_hash)) ||
+	if (bpf_probe_read_user(
+		&kh, sizeof(kh),
+		(const void *)(f->klass_name + p->off_sym_hash)) ||
 	    bpf_probe_read_user(&nh, sizeof(nh),
 				(const void *)(f->name + p->off_sym_hash))) {
 		f->klass_name = f->name = 0;
@@ -406,7 +409,7 @@ static __always_inline int read_interp_frame(const struct walk *w,
 
 /*
  * The next free slot of the walk's list, storing the full chunk first
- * (sampler.h), or NULL: no room left.
+ * (sampler_abi.h), or NULL: no room left.
  */
 static __always_inline struct interp_frame *list_slot(struct walk *w)
 {
@@ -478,7 +481,7 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
 }
 
 /*
- * A compiled frame's identity, read now (sampler.h): nmethod::_method
+ * A compiled frame's identity, read now (sampler_abi.h): nmethod::_method
  * and _compile_id of the blob in f->nm, and the Method*'s Symbols. A
  * global function: verified once.
  */
@@ -708,7 +711,7 @@ static __always_inline int fp_step(struct walk *w)
 }
 
 /* the native step by unwind rows (.eh_frame), before fp: rows_step */
-#include "unwind.bpf.h"
+#include "unwind/unwind.bpf.h"
 
 /*
  * Rows in the HotSpot mode only: the fp mode is the kernel's walk, and
@@ -858,7 +861,7 @@ struct {
 
 /*
  * Go from frame idx (the CPU's walk_state) of JVM p (or NULL: not a JVM)
- * to its caller by the rules of its code (sampler.h): STEP_ON, STEP_END (the stack's natural end: a
+ * to its caller by the rules of its code (sampler_abi.h): STEP_ON, STEP_END (the stack's natural end: a
  * zero fp) or -enum unwind_reason. A global function, verified once
  * whatever the caller's state: inlined into the bpf_loop callback, the
  * walk's branches made the verifier process 32k instructions, and a
@@ -1038,7 +1041,7 @@ __noinline int check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp, __u32 n)
 
 /*
  * The user stack of a sample of tgid/tid, walked here from pc ip, sp and
- * frame pointer fp instead of by the kernel (sampler.h): the stack's key
+ * frame pointer fp instead of by the kernel (sampler_abi.h): the stack's key
  * (as take_stack), and in *interp_id the id of the list of interpreted
  * frames, or 0 (none, or the interp map full). p: the JVM, or NULL.
  */

@@ -1,5 +1,5 @@
 /*
- * sampler.h: the types the BPF sampler (sampler.bpf.c) and user space
+ * sampler_abi.h: the types the BPF sampler (sampler.bpf.c) and user space
  * (sampler.c) share. Fixed-width types only, explicit padding, no
  * includes: both sides get __u32/__u64 from <linux/types.h> (through
  * <linux/bpf.h> on the BPF side); user space _Static_asserts the sizes.

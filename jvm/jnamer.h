@@ -58,9 +58,8 @@ int jnamer__compiled(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
  * PcDesc at that very address names its inlined methods; a call without
  * one (a leaf runtime call) gives the nmethod's method alone.
  */
-int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid,
-			uint64_t pc, bool ret_pc, struct jnamer_frame *out,
-			int max);
+int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
+			bool ret_pc, struct jnamer_frame *out, int max);
 /*
  * The whole name of Java thread tid into buf: its length, -ENOENT (not a
  * Java thread, or gone), -ENOSPC (cut). Names are cached; a tid not in

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "symbolizer.h"
+#include "symbolizer/symbolizer.h"
 
 /* A line under construction; reuse one across samples (fold_line__reset). */
 struct fold_line {
@@ -40,7 +40,7 @@ int fold_line__append(struct fold_line *l, const char *text, size_t len);
 int fold_line__push_name(struct fold_line *l, const char *name);
 
 struct fold;
-struct fold *fold__new(void);		/* NULL and errno on failure */
+struct fold *fold__new(void); /* NULL and errno on failure */
 void fold__free(struct fold *f);
 /* Add count to line (NUL-terminated, without the count). 0 or -ENOMEM. */
 int fold__add(struct fold *f, const char *line, uint64_t count);

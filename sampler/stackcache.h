@@ -1,6 +1,6 @@
 /*
  * stackcache: user space's copy of the stacks the kernel holds, by stack
- * key (sampler.h: a content hash, so a key always means the same frames).
+ * key (sampler_abi.h: a content hash, so a key always means the same frames).
  *
  * Each drain read shows it the stack keys of the counted keys that may be
  * new since the last read, with their bucket; every key is shown at least

@@ -7,9 +7,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "ksym.h"
-#include "ksym.skel.h"
+#include "sampler/ksym.skel.h"
 #include "ksymbpf.h"
-#include "symbolizer.h"
+#include "symbolizer/symbolizer.h"
 
 _Static_assert(KSYM_BATCH >= SYMBOLIZER_KSYM_BATCH,
 	       "the symbolizer asks for up to SYMBOLIZER_KSYM_BATCH names");

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 #include "check.h"
-#include "codeblob.h"
+#include "jvm/codeblob.h"
 
 #define LO 0x10000ULL /* the heap */
 #define SEGMAP 0x1000ULL

@@ -24,7 +24,8 @@ int ksym_names(void *ctx)
 		/* %pB names a return address: it looks up addr - 1 */
 		__u64 addr = ksym_addrs[i] + 1;
 
-		ksym_len[i] = BPF_SNPRINTF(ksym_text[i], KSYM_TEXT, "%pB", addr);
+		ksym_len[i] =
+		    BPF_SNPRINTF(ksym_text[i], KSYM_TEXT, "%pB", addr);
 	}
 	return 0;
 }

@@ -1,0 +1,17 @@
+# jvm/: a HotSpot JVM's own metadata read from its memory (VMStructs,
+# code heaps, nmethods and their debug info, line tables, threads, frame
+# names): JVM_OBJS, linked into mixprof; the unit tests feed fake tables.
+JVM_SRCS := hotspot vmstructs nmethod jlines jthreads jframe jnamer codeblob
+JVM_OBJS := $(JVM_SRCS:%=$(BUILD)/jvm/%.o) $(COMMON_OBJS)
+CPPFLAGS_jvm := $(MIXPROF_CPPFLAGS)
+# the symbolizer's fuzz test covers the JVM parsers too
+$(BUILD)/tests/unit/test_sym_fuzz: $(JVM_OBJS)
+
+JVM_TESTS := $(patsubst tests/unit/test_jvm_%.c,%,$(wildcard tests/unit/test_jvm_*.c))
+JVM_TEST_BINS := $(JVM_TESTS:%=$(BUILD)/tests/unit/test_jvm_%)
+UNIT_TESTS += $(JVM_TEST_BINS)
+$(JVM_TEST_BINS): $(BUILD)/tests/unit/test_jvm_%: $(BUILD)/tests/unit/test_jvm_%.o \
+		$(JVM_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(JVM_OBJS) -lelf
+

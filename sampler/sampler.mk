@@ -1,0 +1,56 @@
+# sampler/: the BPF programs, their shared ABI header, the loader and the
+# drain: objects appended to SAMPLER_OBJS (linked into mixprof).
+#
+#   sampler.bpf.c -> $(BUILD)/sampler/sampler.bpf.o   (clang -target bpf)
+#                 -> $(BUILD)/sampler/sampler.skel.h  (bpftool gen skeleton)
+#   ksym.bpf.c    -> the same, for kernel symbol names (ksymbpf.c)
+#   fork.bpf.c    -> the same, the fork hook of -p and launch runs
+#   sources that include a skeleton depend on it.
+SAMPLER_SRCS := sampler.c cpus.c maxstack.c stackcache.c ksymbpf.c drain.c
+SAMPLER_OBJS := $(SAMPLER_SRCS:%.c=$(BUILD)/sampler/%.o)
+SAMPLER_SKELS := $(BUILD)/sampler/sampler.skel.h $(BUILD)/sampler/ksym.skel.h \
+	$(BUILD)/sampler/fork.skel.h
+CPPFLAGS_sampler := $(MIXPROF_CPPFLAGS)
+MIXPROF_OBJS += $(SAMPLER_OBJS)
+MIXPROF_LIBS += -lbpf -lelf -lz
+
+# usdt.bpf.h includes <linux/errno.h>, which wants the multiarch asm/
+PROF_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall \
+	-I. -I$(BUILD) -idirafter /usr/include/$(shell $(CC) -dumpmachine)
+
+$(BUILD)/sampler/vmlinux.h:
+	$(call msg,BTF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp
+	$(Q)mv $@.tmp $@
+
+$(BUILD)/sampler/%.bpf.o: sampler/%.bpf.c sampler/sampler_abi.h \
+		sampler/ksym.h sampler/targets.bpf.h sampler/offcpu.bpf.h \
+		sampler/alloc.bpf.h sampler/alloc.h unwind/unwind.bpf.h unwind/rows.h \
+		$(BUILD)/sampler/vmlinux.h
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(PROF_BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/sampler/%.skel.h: $(BUILD)/sampler/%.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp
+	$(Q)mv $@.tmp $@
+
+$(SAMPLER_OBJS): $(SAMPLER_SKELS)
+.SECONDARY: $(BUILD)/sampler/sampler.bpf.o $(BUILD)/sampler/ksym.bpf.o \
+	$(BUILD)/sampler/fork.bpf.o
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_stackcache
+$(BUILD)/tests/unit/test_prof_stackcache: \
+		$(BUILD)/tests/unit/test_prof_stackcache.o \
+		$(BUILD)/sampler/stackcache.o $(BUILD)/common/u64map.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+# Kernel names both ways, compared (tests/integration/profile_ksym.sh).
+BINS += $(BUILD)/tests/ksym_check
+$(BUILD)/tests/ksym_check: $(BUILD)/tests/fixtures/kernel/ksym_check.o \
+		$(BUILD)/sampler/ksymbpf.o $(SYMBOLIZER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS) -lbpf
