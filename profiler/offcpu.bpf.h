@@ -44,14 +44,15 @@ struct {
 	__type(value, struct offcpu_start);
 } offcpu_start SEC(".maps");
 
-/* n more of key (count_key's, with a weight) */
+/* n more of key (count_key's, with a weight) in one more event */
 static __always_inline void offcpu_add(struct sample_key *key, __u64 n)
 {
-	struct sample_count one = {n, next_read}, *cnt;
+	struct sample_count one = {n, next_read, 1}, *cnt;
 
 	cnt = bpf_map_lookup_elem(&counts, key);
 	if (cnt) {
 		__sync_fetch_and_add(&cnt->n, n);
+		__sync_fetch_and_add(&cnt->events, 1);
 		return;
 	}
 	if (bpf_map_update_elem(&counts, key, &one, BPF_NOEXIST) == 0) {
@@ -61,10 +62,12 @@ static __always_inline void offcpu_add(struct sample_key *key, __u64 n)
 		return;
 	}
 	cnt = bpf_map_lookup_elem(&counts, key);
-	if (cnt)
+	if (cnt) {
 		__sync_fetch_and_add(&cnt->n, n);
-	else
+		__sync_fetch_and_add(&cnt->events, 1);
+	} else {
 		stat_inc(STAT_COUNTS_FULL);
+	}
 }
 
 /* The outgoing task (current): keep its stacks and the time. */

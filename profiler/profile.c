@@ -203,7 +203,8 @@ static bool is_done(uint64_t bucket, void *ctx)
 	       timebase__bucket_done(&r->tb, bucket, r->now_ns, GUARD_NS);
 }
 
-static void on_take(const struct sample_key *k, uint64_t count, void *ctx)
+static void on_take(const struct sample_key *k, uint64_t count, uint64_t events,
+		    void *ctx)
 {
 	struct run *r = ctx;
 	struct pid_info *pi = pidset__find(r->pids, k->pid);
@@ -221,6 +222,10 @@ static void on_take(const struct sample_key *k, uint64_t count, void *ctx)
 		  ? sliceout__add(r->out, timebase__slice_of(&r->tb, k->bucket),
 				  line, count)
 		  : -errno;
+	if (!ret)
+		ret = sliceout__add_events(
+		    r->out, timebase__slice_of(&r->tb, k->bucket), line,
+		    events);
 	if (!ret && r->ro)
 		ret = renderout__add(r->ro, k->bucket, line, count);
 	if (ret && !r->err)
@@ -1505,6 +1510,9 @@ static void setup_pprof(struct run *r)
 				 r->o.alloc
 			     ? 0
 			     : 1000000000ULL / r->o.freq,
+	    /* hook hits: a new TLAB or an allocation outside one each */
+	    .events_type = r->o.alloc ? "alloc_objects" : NULL,
+	    .events_unit = "count",
 	    .per_thread = r->o.per_thread,
 	};
 

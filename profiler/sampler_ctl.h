@@ -85,8 +85,9 @@ void sampler__free(struct sampler *s);
  * its stacks are copied out of the kernel the first time they appear
  * (stackcache.h). When done(bucket) says the oldest bucket with keys left
  * is finished, every key of a finished bucket is shown to take() with its
- * count and deleted. Stacks and interpreted frame lists no key refers to
- * any more are deleted from the kernel. Returns the number taken, or
+ * count and events (struct sample_count) and deleted. Stacks and
+ * interpreted frame lists no key refers to any more are deleted from the
+ * kernel. Returns the number taken, or
  * -errno.
  */
 struct sampler_drain_ops {
@@ -97,7 +98,8 @@ struct sampler_drain_ops {
 	/* the last drain (sampling stopped): read every key left, even one
 	 * whose ring record was still being written when the ring was read */
 	bool final;
-	void (*take)(const struct sample_key *k, uint64_t count, void *ctx);
+	void (*take)(const struct sample_key *k, uint64_t count,
+		     uint64_t events, void *ctx);
 	void *ctx;
 };
 int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops);
