@@ -123,6 +123,44 @@ static __always_inline void offcpu_in(struct task_struct *next)
 	offcpu_add(&st->key, (d + 500) / 1000);
 }
 
+/*
+ * Waits still open when the run stops (a thread blocked since its switch
+ * out, maybe for the whole run): user space detaches the hook, sets
+ * offcpu_end_ns to the run's end and runs this task iterator once, which
+ * counts each target thread's open wait up to then, in the last bucket.
+ * Nothing added to the hook's cost: the record is the switch-out's own.
+ */
+__u64 offcpu_end_ns = 0;
+__u64 offcpu_open = 0; /* waits so counted */
+
+/* bpf_iter__task's layout (the kernel's; read by offset) */
+struct offcpu_iter_task {
+	void *meta;
+	struct task_struct *task;
+};
+
+SEC("iter/task")
+int mixprof_offcpu_end(struct offcpu_iter_task *ctx)
+{
+	struct task_struct *t = ctx->task;
+	struct offcpu_start *st;
+	__u64 end = offcpu_end_ns, d;
+
+	if (!t)
+		return 0;
+	st = bpf_task_storage_get(&offcpu_start, t, NULL, 0);
+	if (!st || !st->ts || st->ts >= end || end <= start_ns)
+		return 0;
+	d = end - st->ts;
+	st->ts = 0;
+	if (d < offcpu_min_ns || d > offcpu_max_ns || d < 500)
+		return 0;
+	st->key.bucket = (end - 1 - start_ns) / bucket_ns;
+	offcpu_add(&st->key, (d + 500) / 1000);
+	__sync_fetch_and_add(&offcpu_open, 1);
+	return 0;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(mixprof_offcpu, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)

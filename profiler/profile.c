@@ -94,6 +94,7 @@ struct run {
 	int old_maxstack;
 	uint32_t unwind_mode; /* enum unwind_mode */
 	uint64_t now_ns, end_ns;
+	uint64_t open_waits; /* off-CPU: waits still open at the end */
 	bool final;
 	bool full; /* refresh every process, not only JVMs */
 	int err; /* first drain/write error */
@@ -957,6 +958,10 @@ static void offcpu_summary(struct run *r, const uint64_t *st, double secs)
 		r->o.wall ? "of thread time" : "off-CPU",
 		r->o.wall ? "wall-clock" : "off-CPU");
 	fprintf(stderr, "mixprof:   (below, a \"sample\" is a microsecond)\n");
+	fprintf(stderr,
+		"mixprof:   %" PRIu64 " waits still open at the end, counted "
+		"up to it\n",
+		r->open_waits);
 	if (r->o.min_block_ns || r->o.max_block_ns)
 		fprintf(stderr,
 			"mixprof:   blocks of %" PRIu64 " us to %s%" PRIu64
@@ -1370,6 +1375,10 @@ static int finish(struct run *r)
 
 	sampler__detach(r->smp);
 	r->now_ns = r->end_ns = now_ns();
+	ret = sampler__offcpu_end(r->smp, r->end_ns, &r->open_waits);
+	if (ret)
+		fprintf(stderr, "mixprof: waits open at the end not counted: %s\n",
+			strerror(-ret));
 	if (r->pr) {
 		if (r->o.count)
 			probes_run__poll(r->pr);

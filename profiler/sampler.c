@@ -164,6 +164,8 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 				  false);
 	bpf_program__set_autoload(skel->progs.mixprof_offcpu,
 				  cfg->off_cpu || cfg->wall);
+	bpf_program__set_autoload(skel->progs.mixprof_offcpu_end,
+				  cfg->off_cpu || cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_wall, cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_alloc_tlab, cfg->alloc);
 	bpf_program__set_autoload(skel->progs.mixprof_alloc_outside,

@@ -10,7 +10,8 @@ PROFILE_SRCS := profiler/profile.c profiler/profile_opts.c profiler/slices.c \
 	profiler/launch.c profiler/stackfold.c profiler/namecache.c \
 	profiler/targets.c profiler/jvmkids.c \
 	profiler/sliceout.c profiler/jvmprep.c profiler/interp.c \
-	profiler/stackcache.c profiler/ksymbpf.c profiler/drain.c
+	profiler/stackcache.c profiler/ksymbpf.c profiler/drain.c \
+	profiler/offcpu_end.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)
 MIXPROF_LIBS += -lbpf -lelf -lz

@@ -149,6 +149,15 @@ void sampler__unwind_wait(struct sampler *s, uint64_t max_ns);
 struct unwind_loader_stats;
 bool sampler__unwind_stats(struct sampler *s, struct unwind_loader_stats *st);
 
+/*
+ * An off-CPU or wall run's waits still open at end_ns (threads switched
+ * out and not back yet): each counted up to end_ns in its bucket, with
+ * the stacks of its switch out. Call after sampler__detach, before the
+ * last drain. *closed: the waits so counted. 0 (nothing to do for other
+ * runs) or -errno.
+ */
+int sampler__offcpu_end(struct sampler *s, uint64_t end_ns, uint64_t *closed);
+
 /* BPF counters summed over CPUs, indexed by enum sampler_stat. */
 int sampler__stats(struct sampler *s, uint64_t out[STAT_NR]);
 
