@@ -139,6 +139,27 @@ struct offcpu_iter_task {
 	struct task_struct *task;
 };
 
+/*
+ * A blocked task's kernel stack, taken again for a wait whose switch out
+ * lost it (no kernel memory for a new stack then, in the scheduler): the
+ * task has not run since, so its stack is still the one it blocked on.
+ */
+static __always_inline __u64 offcpu_kstack_again(struct task_struct *t)
+{
+	__u32 bytes = max_frames * 8;
+	__u64 *ips = stack_buf();
+	long n;
+
+	if (!ips)
+		return STACK_LOST;
+	if (bytes > 65535 * 8)
+		bytes = 65535 * 8;
+	n = bpf_get_task_stack(t, ips, bytes, 0);
+	if (n <= 0)
+		return STACK_LOST;
+	return store_stack((__u64)n / 8, STAT_KERN_LOST, true);
+}
+
 SEC("iter/task")
 int mixprof_offcpu_end(struct offcpu_iter_task *ctx)
 {
@@ -155,6 +176,8 @@ int mixprof_offcpu_end(struct offcpu_iter_task *ctx)
 	st->ts = 0;
 	if (d < offcpu_min_ns || d > offcpu_max_ns || d < 500)
 		return 0;
+	if (kernel_stacks && st->key.kern_stack == STACK_LOST)
+		st->key.kern_stack = offcpu_kstack_again(t);
 	st->key.bucket = (end - 1 - start_ns) / bucket_ns;
 	offcpu_add(&st->key, (d + 500) / 1000);
 	__sync_fetch_and_add(&offcpu_open, 1);

@@ -62,8 +62,14 @@ for jdk in $(jdks); do
 	grep -h 'waits still open' "$TMPD/err1" "$TMPD/err2"
 	grep '^blocked-' "$TMPD/out" >"$TMPD/t" || die "no thread blocked"
 	[ "$(wc -l <"$TMPD/t")" = 2 ] || die "truth: $(cat "$TMPD/t")"
-	check "$TMPD/off" "$TMPD/t" || die "--off-cpu, JDK $jdk"
-	check "$TMPD/wall" "$TMPD/t" || die "--wall, JDK $jdk"
+	for m in off wall; do
+		check "$TMPD/$m" "$TMPD/t" && continue
+		cat "$TMPD/err1" "$TMPD/err2"
+		note "heaviest stacks:"
+		cat "$TMPD/$m"/slice-*.folded | grep ';blocked-' | sort -t' ' -k2 |
+			awk '{ print $NF, $0 }' | sort -nr | head -6 | cut -c1-1500
+		die "$m, JDK $jdk"
+	done
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 done
