@@ -6,7 +6,10 @@
 # -p, must each count the two waits up to the run's end: under each
 # waiting method, the thread's time within 5% of the truth, the run's
 # end (slices.tsv) minus the thread's System.nanoTime as it blocked (both
-# CLOCK_MONOTONIC), with the kernel's reason below the Java method.
+# CLOCK_MONOTONIC), with the kernel's reason below the Java method (not
+# always schedule(): a kernel stack the switch out lost is taken again
+# at the end, and the kernel leaves its scheduler frames out of a
+# sleeping task's stack).
 . "$(dirname "$0")/../lib/common.sh"
 
 SECS=3
@@ -35,7 +38,6 @@ check() {
 			d = 100 * (got[n] - truth) / truth
 			printf "%s: %s %d us, truth %d us (%+.1f%%)\n", f, n, got[n], truth, d
 			if (d > 5 || d < -5) bad(n " off by " d "%")
-			need(n, "schedule_\\[k\\]", "schedule")
 		}
 		need("blocked-socket", "SocketDispatcher\\.read0_\\[.*tcp_recvmsg_\\[k\\]", "read0 above tcp_recvmsg")
 		need("blocked-wait", "Object\\.wait_\\[.*futex[a-z_]*_\\[k\\]", "Object.wait above futex")
