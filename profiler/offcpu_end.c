@@ -35,7 +35,8 @@ int sampler__offcpu_end(struct sampler *s, uint64_t end_ns, uint64_t *closed)
 	if (!s->off_cpu)
 		return 0;
 	s->skel->bss->offcpu_end_ns = end_ns;
-	link = bpf_program__attach_iter(s->skel->progs.mixprof_offcpu_end, NULL);
+	link =
+	    bpf_program__attach_iter(s->skel->progs.mixprof_offcpu_end, NULL);
 	if (!link)
 		return -errno;
 	ret = run_iter(link);
