@@ -6,8 +6,11 @@
 #    when the storm is not a target (-p of an idle process), and when it
 #    is (launch mode: mixprof --off-cpu -- the storm);
 #  - CPU of a 10 s whole-host off-CPU profile, mixprof against bcc's
-#    offcputime (Debian's bpfcc-tools, offcputime-bpfcc -f) when it runs
-#    here, side by side in the same storm.
+#    offcputime side by side in the same storm: the Python one (Debian's
+#    bpfcc-tools, offcputime-bpfcc -f; it compiles its BPF from C at
+#    start, so it needs the running kernel's headers, and says why when
+#    it cannot run) and the libbpf one (Debian's libbpf-tools,
+#    /usr/sbin/offcputime: CO-RE, BTF only, no folded output).
 # Prints numbers; never fails on one.
 set -euo pipefail
 : "${BUILD:?BUILD must point at the build directory}"
@@ -97,6 +100,7 @@ echo "storm the target:   $(per_switch "$st2"), storm $(($(tail -1 "$tmp/rt2") /
 
 # 3. whole host, 10 s, mixprof and bcc's offcputime side by side
 bcc=$(command -v offcputime-bpfcc || true)
+lbt=$([ -x /usr/sbin/offcputime ] && echo /usr/sbin/offcputime || true)
 python3 "$tmp/storm.py" $((HOST_SECS + 4)) >/dev/null &
 storm=$!
 /usr/bin/time -o "$tmp/t3" -f '%U %S' "$BUILD/mixprof" --off-cpu -q \
@@ -107,15 +111,33 @@ if [ -n "$bcc" ]; then
 		>"$tmp/bcc.folded" 2>"$tmp/bcc.err" &
 	tb=$!
 fi
+if [ -n "$lbt" ]; then
+	/usr/bin/time -o "$tmp/t5" -f '%U %S' "$lbt" "$HOST_SECS" \
+		>"$tmp/lbt.out" 2>"$tmp/lbt.err" &
+	tl=$!
+fi
 wait "$tm" || true
-printf "whole host %d s: mixprof cpu %s s (%d stacks)" "$HOST_SECS" \
+echo "whole host $HOST_SECS s, side by side in one storm:"
+printf "  mixprof --off-cpu:          cpu %s s (%d stacks)\n" \
 	"$(awk '{ print $1 + $2 }' "$tmp/t3")" "$(wc -l <"$tmp/host.folded")"
 if [ -n "$bcc" ] && wait "$tb" && [ -s "$tmp/bcc.folded" ]; then
-	printf ", offcputime-bpfcc cpu %s s (%d stacks)\n" \
+	printf "  offcputime-bpfcc -f:        cpu %s s (%d stacks)\n" \
 		"$(awk '{ print $1 + $2 }' "$tmp/t4")" "$(wc -l <"$tmp/bcc.folded")"
 elif [ -n "$bcc" ]; then
-	echo ", offcputime-bpfcc did not run: $(grep -v '^$' "$tmp/bcc.err" | tail -1)"
+	# its reason is on stdout (no kernel headers) or stderr
+	echo "  offcputime-bpfcc: not compared, it did not run: $(grep -hiE \
+		'kernel headers|error|exception' "$tmp/bcc.folded" "$tmp/bcc.err" |
+		head -1)"
 else
-	echo ", no offcputime-bpfcc (Debian's bpfcc-tools) to compare"
+	echo "  offcputime-bpfcc: not compared, not installed (Debian's bpfcc-tools)"
+fi
+if [ -n "$lbt" ] && wait "$tl" && [ -s "$tmp/lbt.out" ]; then
+	printf "  libbpf-tools offcputime:    cpu %s s (%d stacks)\n" \
+		"$(awk '{ print $1 + $2 }' "$tmp/t5")" \
+		"$(awk 'BEGIN { RS = "" } END { print NR }' "$tmp/lbt.out")"
+elif [ -n "$lbt" ]; then
+	echo "  libbpf-tools offcputime: not compared, it did not run: $(tail -1 "$tmp/lbt.err")"
+else
+	echo "  libbpf-tools offcputime: not compared, not installed (Debian's libbpf-tools)"
 fi
 wait "$storm" || true

@@ -31,6 +31,10 @@ struct pprof_meta {
 	const char *type, *unit; /* the count's sample type: "samples" */
 	uint64_t period_ns; /* CPU: ns per sample, a second value (cpu,
 			     * nanoseconds) = count * period; 0: none */
+	/* or a second value of its own (pprof_writer__add2), e.g.
+	 * alloc_objects/count beside alloc_space/bytes; type stays the
+	 * default sample type. NULL: none. Not with period_ns. */
+	const char *events_type, *events_unit;
 	uint64_t time_ns; /* wall clock (CLOCK_REALTIME) at the start */
 	uint64_t duration_ns;
 	bool per_thread; /* lines carry "thread [tid]" after the process */
@@ -44,6 +48,9 @@ void pprof_writer__free(struct pprof_writer *w);
 /* One folded line (len bytes, no count) with its count. 0 or -ENOMEM. */
 int pprof_writer__add(struct pprof_writer *w, const char *line, size_t len,
 		      uint64_t count);
+/* The same with the events_type value (0 without events_type). */
+int pprof_writer__add2(struct pprof_writer *w, const char *line, size_t len,
+		       uint64_t count, uint64_t events);
 /* The whole profile, gzipped, to out. 0 or -errno. */
 int pprof_writer__write(struct pprof_writer *w, FILE *out);
 

@@ -25,7 +25,7 @@ enum { MAP_NATIVE = 1, MAP_JAVA, MAP_KERNEL };
 
 struct pprof_writer {
 	struct pprof_meta m;
-	char *type, *unit;
+	char *type, *unit, *etype, *eunit; /* etype: NULL without events */
 	/* string table: text and index by hash (value: index + 1) */
 	char **str;
 	size_t nstr, capstr;
@@ -88,14 +88,20 @@ fail:
 struct pprof_writer *pprof_writer__new(const struct pprof_meta *m)
 {
 	struct pprof_writer *w = calloc(1, sizeof(*w));
+	bool ev = m->events_type && !m->period_ns;
 
 	if (!w)
 		return NULL;
 	w->m = *m;
 	w->type = strdup(m->type ? m->type : "samples");
 	w->unit = strdup(m->unit ? m->unit : "count");
+	if (ev) {
+		w->etype = strdup(m->events_type);
+		w->eunit = strdup(m->events_unit ? m->events_unit : "count");
+	}
 	/* index 0 must be "" (profile.proto) */
-	if (!w->type || !w->unit || intern(w, "", 0) < 0) {
+	if (!w->type || !w->unit || (ev && (!w->etype || !w->eunit)) ||
+	    intern(w, "", 0) < 0) {
 		pprof_writer__free(w);
 		errno = ENOMEM;
 		return NULL;
@@ -119,6 +125,8 @@ void pprof_writer__free(struct pprof_writer *w)
 	free(w->ids);
 	free(w->type);
 	free(w->unit);
+	free(w->etype);
+	free(w->eunit);
 	free(w);
 }
 
@@ -251,6 +259,12 @@ static int line_ids(struct pprof_writer *w, const char *s, size_t n, size_t *nr)
 int pprof_writer__add(struct pprof_writer *w, const char *line, size_t len,
 		      uint64_t count)
 {
+	return pprof_writer__add2(w, line, len, count, 0);
+}
+
+int pprof_writer__add2(struct pprof_writer *w, const char *line, size_t len,
+		       uint64_t count, uint64_t events)
+{
 	const char *p = memchr(line, ';', len), *frames = line + len, *t;
 	struct pbuf s = {0};
 	uint64_t val[2];
@@ -277,8 +291,10 @@ int pprof_writer__add(struct pprof_writer *w, const char *line, size_t len,
 	val[1] = w->m.period_ns && val[0] <= INT64_MAX / w->m.period_ns
 		     ? val[0] * w->m.period_ns
 		     : INT64_MAX;
+	if (w->etype)
+		val[1] = events > INT64_MAX ? INT64_MAX : events;
 	pbuf__packed(&s, 1, w->ids, nr);
-	pbuf__packed(&s, 2, val, w->m.period_ns ? 2 : 1);
+	pbuf__packed(&s, 2, val, w->m.period_ns || w->etype ? 2 : 1);
 	pbuf__bytes_field(&w->samples, 2, s.p, s.len);
 	ret = s.err ? s.err : w->samples.err;
 out:
@@ -312,6 +328,16 @@ static void profile_head(struct pprof_writer *w, struct pbuf *b)
 	struct pbuf m = {0};
 
 	value_type(w, b, 1, w->type, w->unit);
+	if (w->etype) {
+		int64_t t = intern(w, w->type, strlen(w->type));
+
+		/* else a reader takes the last type, events, as default */
+		value_type(w, b, 1, w->etype, w->eunit);
+		if (t < 0)
+			b->err = -ENOMEM;
+		else
+			pbuf__varint_field(b, 14, (uint64_t)t);
+	}
 	if (w->m.period_ns) {
 		value_type(w, b, 1, "cpu", "nanoseconds");
 		value_type(w, b, 11, "cpu", "nanoseconds");

@@ -94,6 +94,7 @@ struct run {
 	int old_maxstack;
 	uint32_t unwind_mode; /* enum unwind_mode */
 	uint64_t now_ns, end_ns;
+	uint64_t open_waits; /* off-CPU: waits still open at the end */
 	bool final;
 	bool full; /* refresh every process, not only JVMs */
 	int err; /* first drain/write error */
@@ -203,7 +204,8 @@ static bool is_done(uint64_t bucket, void *ctx)
 	       timebase__bucket_done(&r->tb, bucket, r->now_ns, GUARD_NS);
 }
 
-static void on_take(const struct sample_key *k, uint64_t count, void *ctx)
+static void on_take(const struct sample_key *k, uint64_t count, uint64_t events,
+		    void *ctx)
 {
 	struct run *r = ctx;
 	struct pid_info *pi = pidset__find(r->pids, k->pid);
@@ -221,6 +223,10 @@ static void on_take(const struct sample_key *k, uint64_t count, void *ctx)
 		  ? sliceout__add(r->out, timebase__slice_of(&r->tb, k->bucket),
 				  line, count)
 		  : -errno;
+	if (!ret)
+		ret = sliceout__add_events(
+		    r->out, timebase__slice_of(&r->tb, k->bucket), line,
+		    events);
 	if (!ret && r->ro)
 		ret = renderout__add(r->ro, k->bucket, line, count);
 	if (ret && !r->err)
@@ -955,6 +961,10 @@ static void offcpu_summary(struct run *r, const uint64_t *st, double secs)
 		r->o.wall ? "of thread time" : "off-CPU",
 		r->o.wall ? "wall-clock" : "off-CPU");
 	fprintf(stderr, "mixprof:   (below, a \"sample\" is a microsecond)\n");
+	fprintf(stderr,
+		"mixprof:   %" PRIu64 " waits still open at the end, counted "
+		"up to it\n",
+		r->open_waits);
 	if (r->o.min_block_ns || r->o.max_block_ns)
 		fprintf(stderr,
 			"mixprof:   blocks of %" PRIu64 " us to %s%" PRIu64
@@ -1371,6 +1381,10 @@ static int finish(struct run *r)
 
 	sampler__detach(r->smp);
 	r->now_ns = r->end_ns = now_ns();
+	ret = sampler__offcpu_end(r->smp, r->end_ns, &r->open_waits);
+	if (ret)
+		fprintf(stderr, "mixprof: waits open at the end not counted: %s\n",
+			strerror(-ret));
 	if (r->pr) {
 		if (r->o.count)
 			probes_run__poll(r->pr);
@@ -1507,10 +1521,13 @@ static void setup_pprof(struct run *r)
 	    .unit = r->o.alloc			? "bytes"
 		    : r->o.off_cpu || r->o.wall ? "microseconds"
 						: "count",
-	    .period_ns =
-		r->o.nr_probes || r->o.off_cpu || r->o.wall || r->o.alloc
-		    ? 0
-		    : 1000000000ULL / r->o.freq,
+	    .period_ns = r->o.nr_probes || r->o.off_cpu || r->o.wall ||
+				 r->o.alloc
+			     ? 0
+			     : 1000000000ULL / r->o.freq,
+	    /* hook hits: a new TLAB or an allocation outside one each */
+	    .events_type = r->o.alloc ? "alloc_objects" : NULL,
+	    .events_unit = "count",
 	    .per_thread = r->o.per_thread,
 	};
 

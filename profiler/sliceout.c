@@ -17,6 +17,7 @@
 
 struct slice {
 	struct fold *fold; /* NULL until its first line, after writing */
+	struct fold *events; /* the same lines' events (pprof events_type) */
 	uint64_t samples;
 	bool written;
 };
@@ -83,8 +84,10 @@ void sliceout__free(struct sliceout *so)
 
 	if (!so)
 		return;
-	for (i = 0; i < so->nr; i++)
+	for (i = 0; i < so->nr; i++) {
 		fold__free(so->s[i].fold);
+		fold__free(so->s[i].events);
+	}
 	if (so->out && so->out != stdout)
 		fclose(so->out);
 	if (so->dirfd >= 0)
@@ -149,9 +152,34 @@ int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
 	return fold__add(s->fold, line, count);
 }
 
+int sliceout__add_events(struct sliceout *so, uint64_t idx, const char *line,
+			 uint64_t events)
+{
+	struct slice *s;
+
+	if (so->discard || !so->pprof || !so->meta.events_type || !events)
+		return 0;
+	s = slice_get(so, idx);
+	if (!s)
+		return -ENOMEM;
+	if (s->written)
+		return -EINVAL;
+	if (!s->events && !(s->events = fold__new()))
+		return -errno;
+	return fold__add(s->events, line, events);
+}
+
+struct pprof_ctx {
+	struct pprof_writer *w;
+	const struct fold *events; /* or NULL */
+};
+
 static int pprof_add(const char *line, uint64_t count, void *ctx)
 {
-	return pprof_writer__add(ctx, line, strlen(line), count);
+	struct pprof_ctx *c = ctx;
+
+	return pprof_writer__add2(c->w, line, strlen(line), count,
+				  c->events ? fold__count(c->events, line) : 0);
 }
 
 /* CLOCK_REALTIME at the monotonic time mono_ns. */
@@ -170,6 +198,7 @@ static int write_pprof(struct sliceout *so, uint64_t idx, const struct fold *f,
 		       FILE *out)
 {
 	struct pprof_meta m = so->meta;
+	struct pprof_ctx c = {.events = so->s[idx].events};
 	struct pprof_writer *w;
 	uint64_t s, e;
 	int ret;
@@ -180,7 +209,8 @@ static int write_pprof(struct sliceout *so, uint64_t idx, const struct fold *f,
 	w = pprof_writer__new(&m);
 	if (!w)
 		return -errno;
-	ret = f ? fold__each(f, pprof_add, w) : 0;
+	c.w = w;
+	ret = f ? fold__each(f, pprof_add, &c) : 0;
 	ret = ret ?: pprof_writer__write(w, out);
 	pprof_writer__free(w);
 	return ret;
@@ -262,7 +292,8 @@ static int slice_write(struct sliceout *so, uint64_t idx)
 	if (f != so->out && fclose(f) && !ret)
 		ret = -errno;
 	fold__free(s->fold);
-	s->fold = NULL;
+	fold__free(s->events);
+	s->fold = s->events = NULL;
 	s->written = true;
 	if (ret)
 		return write_failed(so, path, ret);

@@ -48,6 +48,13 @@ void sliceout__top(struct sliceout *so, bool per_thread);
 /* Count line (count samples) in slice idx. 0 or negative errno. */
 int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
 		  uint64_t count);
+/*
+ * The events behind line's count (sample_count.events), kept only for a
+ * pprof meta with events_type (its second value); else ignored. 0 or
+ * negative errno.
+ */
+int sliceout__add_events(struct sliceout *so, uint64_t idx, const char *line,
+			 uint64_t events);
 
 /*
  * Write every slice that ends at or before done_ns. 0 or -errno. A write

@@ -243,7 +243,7 @@ static int read_all(struct sampler *s, bool ring_lost)
 			note_pending(s, k->bucket);
 			continue;
 		}
-		ops->take(k, s->vals[i].n, ops->ctx);
+		ops->take(k, s->vals[i].n, s->vals[i].events, ops->ctx);
 		if (k->interp_id)
 			u64map__add(&s->idead, k->interp_id, &added);
 		if (s->taken == NO_BUCKET || k->bucket > s->taken)

@@ -44,14 +44,15 @@ struct {
 	__type(value, struct offcpu_start);
 } offcpu_start SEC(".maps");
 
-/* n more of key (count_key's, with a weight) */
+/* n more of key (count_key's, with a weight) in one more event */
 static __always_inline void offcpu_add(struct sample_key *key, __u64 n)
 {
-	struct sample_count one = {n, next_read}, *cnt;
+	struct sample_count one = {n, next_read, 1}, *cnt;
 
 	cnt = bpf_map_lookup_elem(&counts, key);
 	if (cnt) {
 		__sync_fetch_and_add(&cnt->n, n);
+		__sync_fetch_and_add(&cnt->events, 1);
 		return;
 	}
 	if (bpf_map_update_elem(&counts, key, &one, BPF_NOEXIST) == 0) {
@@ -61,10 +62,12 @@ static __always_inline void offcpu_add(struct sample_key *key, __u64 n)
 		return;
 	}
 	cnt = bpf_map_lookup_elem(&counts, key);
-	if (cnt)
+	if (cnt) {
 		__sync_fetch_and_add(&cnt->n, n);
-	else
+		__sync_fetch_and_add(&cnt->events, 1);
+	} else {
 		stat_inc(STAT_COUNTS_FULL);
+	}
 }
 
 /* The outgoing task (current): keep its stacks and the time. */
@@ -118,6 +121,67 @@ static __always_inline void offcpu_in(struct task_struct *next)
 		return;
 	st->key.bucket = (now - start_ns) / bucket_ns;
 	offcpu_add(&st->key, (d + 500) / 1000);
+}
+
+/*
+ * Waits still open when the run stops (a thread blocked since its switch
+ * out, maybe for the whole run): user space detaches the hook, sets
+ * offcpu_end_ns to the run's end and runs this task iterator once, which
+ * counts each target thread's open wait up to then, in the last bucket.
+ * Nothing added to the hook's cost: the record is the switch-out's own.
+ */
+__u64 offcpu_end_ns = 0;
+__u64 offcpu_open = 0; /* waits so counted */
+
+/* bpf_iter__task's layout (the kernel's; read by offset) */
+struct offcpu_iter_task {
+	void *meta;
+	struct task_struct *task;
+};
+
+/*
+ * A blocked task's kernel stack, taken again for a wait whose switch out
+ * lost it (no kernel memory for a new stack then, in the scheduler): the
+ * task has not run since, so its stack is still the one it blocked on.
+ */
+static __always_inline __u64 offcpu_kstack_again(struct task_struct *t)
+{
+	__u32 bytes = max_frames * 8;
+	__u64 *ips = stack_buf();
+	long n;
+
+	if (!ips)
+		return STACK_LOST;
+	if (bytes > 65535 * 8)
+		bytes = 65535 * 8;
+	n = bpf_get_task_stack(t, ips, bytes, 0);
+	if (n <= 0)
+		return STACK_LOST;
+	return store_stack((__u64)n / 8, STAT_KERN_LOST, true);
+}
+
+SEC("iter/task")
+int mixprof_offcpu_end(struct offcpu_iter_task *ctx)
+{
+	struct task_struct *t = ctx->task;
+	struct offcpu_start *st;
+	__u64 end = offcpu_end_ns, d;
+
+	if (!t)
+		return 0;
+	st = bpf_task_storage_get(&offcpu_start, t, NULL, 0);
+	if (!st || !st->ts || st->ts >= end || end <= start_ns)
+		return 0;
+	d = end - st->ts;
+	st->ts = 0;
+	if (d < offcpu_min_ns || d > offcpu_max_ns || d < 500)
+		return 0;
+	if (kernel_stacks && st->key.kern_stack == STACK_LOST)
+		st->key.kern_stack = offcpu_kstack_again(t);
+	st->key.bucket = (end - 1 - start_ns) / bucket_ns;
+	offcpu_add(&st->key, (d + 500) / 1000);
+	__sync_fetch_and_add(&offcpu_open, 1);
+	return 0;
 }
 
 SEC("tp_btf/sched_switch")

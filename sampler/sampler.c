@@ -17,6 +17,7 @@
 #include "unwind/rows.h"
 
 _Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
+_Static_assert(sizeof(struct sample_count) == 24, "sample_count layout");
 _Static_assert(sizeof(struct interp_proc) == 224, "interp_proc layout");
 _Static_assert(sizeof(struct unwind_heap) == 32, "unwind_heap layout");
 _Static_assert(sizeof(struct interp_frame) == 56, "interp_frame layout");
@@ -162,6 +163,8 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 					    : skel->progs.mixprof_entry,
 				  false);
 	bpf_program__set_autoload(skel->progs.mixprof_offcpu,
+				  cfg->off_cpu || cfg->wall);
+	bpf_program__set_autoload(skel->progs.mixprof_offcpu_end,
 				  cfg->off_cpu || cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_wall, cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_alloc_tlab, cfg->alloc);

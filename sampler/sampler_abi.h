@@ -34,8 +34,10 @@ struct sample_key {
  * before) or, after the ring dropped records, since when.
  */
 struct sample_count {
-	__u64 n; /* samples (or probe hits) */
+	__u64 n; /* samples (or probe hits), or a weight (us, bytes) */
 	__u64 read;
+	__u64 events; /* a weighted key's events (waits, allocation hook
+		       * hits) that n sums; 0 for plain samples */
 };
 
 /*

@@ -85,8 +85,9 @@ void sampler__free(struct sampler *s);
  * its stacks are copied out of the kernel the first time they appear
  * (stackcache.h). When done(bucket) says the oldest bucket with keys left
  * is finished, every key of a finished bucket is shown to take() with its
- * count and deleted. Stacks and interpreted frame lists no key refers to
- * any more are deleted from the kernel. Returns the number taken, or
+ * count and events (struct sample_count) and deleted. Stacks and
+ * interpreted frame lists no key refers to any more are deleted from the
+ * kernel. Returns the number taken, or
  * -errno.
  */
 struct sampler_drain_ops {
@@ -97,7 +98,8 @@ struct sampler_drain_ops {
 	/* the last drain (sampling stopped): read every key left, even one
 	 * whose ring record was still being written when the ring was read */
 	bool final;
-	void (*take)(const struct sample_key *k, uint64_t count, void *ctx);
+	void (*take)(const struct sample_key *k, uint64_t count,
+		     uint64_t events, void *ctx);
 	void *ctx;
 };
 int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops);
@@ -146,6 +148,15 @@ void sampler__unwind_wait(struct sampler *s, uint64_t max_ns);
 /* The loader's costs; false when the run has no rows. */
 struct unwind_loader_stats;
 bool sampler__unwind_stats(struct sampler *s, struct unwind_loader_stats *st);
+
+/*
+ * An off-CPU or wall run's waits still open at end_ns (threads switched
+ * out and not back yet): each counted up to end_ns in its bucket, with
+ * the stacks of its switch out. Call after sampler__detach, before the
+ * last drain. *closed: the waits so counted. 0 (nothing to do for other
+ * runs) or -errno.
+ */
+int sampler__offcpu_end(struct sampler *s, uint64_t end_ns, uint64_t *closed);
 
 /* BPF counters summed over CPUs, indexed by enum sampler_stat. */
 int sampler__stats(struct sampler *s, uint64_t out[STAT_NR]);

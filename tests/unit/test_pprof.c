@@ -90,6 +90,36 @@ static void per_thread(void)
 	free(buf);
 }
 
+/*
+ * A second value of its own (--alloc's objects beside bytes): the
+ * default sample type stays the first, so a reader that would take the
+ * first "count" unit (ours) or the last type (go tool pprof) reads bytes.
+ */
+static void events(void)
+{
+	struct pprof_meta m = {.type = "alloc_space",
+			       .unit = "bytes",
+			       .events_type = "alloc_objects",
+			       .events_unit = "count"};
+	struct pprof_writer *w = pprof_writer__new(&m);
+	const char *a = "java;A.big_[j];byte[]", *b = "java;A.small_[j];long[]";
+	struct got g = {0};
+	const char *why;
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK_INT(pprof_writer__add2(w, a, strlen(a), 3000000, 3), 0);
+	CHECK_INT(pprof_writer__add2(w, b, strlen(b), 65536, 1), 0);
+	CHECK_INT(pprof_writer__write(w, f), 0);
+	fclose(f);
+	pprof_writer__free(w);
+	CHECK_INT(pprof__read(buf, len, collect, &g, &why), 0);
+	CHECK_STR(g.text, "java;A.big_[j];byte[] 3000000\n"
+			  "java;A.small_[j];long[] 65536\n");
+	free(buf);
+}
+
 /* A profile as another tool writes it: inlined Lines, no labels. */
 static void foreign(void)
 {
@@ -187,6 +217,7 @@ int main(void)
 	round_trip();
 	per_thread();
 	foreign();
+	events();
 	hostile();
 	printf("%d checks, %d failed\n", check_count, check_failed);
 	return check_failed != 0;

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# --alloc as pprof, read by `go tool pprof`, on every JDK we test: two
+# sample types, alloc_space/bytes (the default, as the folded output
+# counts) and alloc_objects/count (hook hits). The truth is a known
+# number of events: AllocCount (samples/AllocCount.java) makes exactly
+# N arrays of 8 MiB in AllocCount.huge, each too big for any TLAB, so
+# each is one allocation outside a TLAB: the objects under huge with a
+# byte[] leaf must be N exactly, their bytes what the thread measured
+# (getThreadAllocatedBytes); the small arrays allocated meanwhile are
+# sampled per TLAB, far fewer objects than bytes / 16.
+. "$(dirname "$0")/../lib/common.sh"
+command -v go >/dev/null || die "go (golang-go) is needed to read pprof files"
+
+N=20
+
+# traces FILE INDEX METHOD LEAF: the sum of INDEX over stacks through
+# METHOD whose leaf is LEAF.
+traces() {
+	go tool pprof -sample_index="$2" -unit=B -traces "$1" 2>/dev/null | awk -v m="$3" -v leaf="$4" '
+	function flush() { if (has && top == leaf) t += v; has = 0; v = 0; top = "" }
+	/^-----------\+/ { flush(); next }
+	/^ *[0-9]+B? / { v = $1 + 0; top = $2; next }
+	$1 == m { has = 1 }
+	END { flush(); printf "%.0f\n", t }'
+}
+
+for jdk in $(jdks); do
+	note "JDK $jdk"
+	rm -f "$TMPD/go"
+	"$jdk/bin/java" -cp "$SAMPLES" AllocCount "$TMPD/go" $N 12 >"$TMPD/out" &
+	pid=$!
+	PIDS_TO_KILL+=($pid)
+	wait_for 10 grep -qs ready "$TMPD/out" || die "AllocCount did not start"
+	"$MIXPROF" --alloc --per-thread -p "$pid" -o "$TMPD/a.pb.gz" 4 2>"$TMPD/err" &
+	mp=$!
+	wait_for 10 grep -qs 'profiling' "$TMPD/err" || die "mixprof did not start: $(cat "$TMPD/err")"
+	sleep 0.3
+	touch "$TMPD/go"
+	# the N arrays all made while profiling (a loaded host's GCs)
+	wait_for 3 grep -qs '^huge' "$TMPD/out" && kill -0 "$mp" 2>/dev/null ||
+		die "huge() did not finish within the run"
+	wait "$mp" || { cat "$TMPD/err"; die "mixprof --alloc failed"; }
+	cat "$TMPD/err"
+	truth=$(awk '$1 == "huge" { print $3 }' "$TMPD/out")
+	go tool pprof -top "$TMPD/a.pb.gz" 2>&1 | grep -q 'Type: alloc_space' ||
+		die "the default sample type is not alloc_space"
+	objs=$(traces "$TMPD/a.pb.gz" alloc_objects AllocCount.huge 'byte[]')
+	bytes=$(traces "$TMPD/a.pb.gz" alloc_space AllocCount.huge 'byte[]')
+	sobjs=$(traces "$TMPD/a.pb.gz" alloc_objects AllocCount.small 'long[]')
+	sbytes=$(traces "$TMPD/a.pb.gz" alloc_space AllocCount.small 'long[]')
+	note "huge: $objs objects (truth $N), $bytes bytes (truth $truth); small: $sobjs objects, $sbytes bytes"
+	[ "$objs" = $N ] || die "alloc_objects under huge: $objs, not $N"
+	[ "$bytes" = "$truth" ] || die "alloc_space under huge: $bytes, not $truth"
+	[ "$sobjs" -gt 0 ] && [ $((sobjs * 1000)) -lt $((sbytes / 16)) ] ||
+		die "small: $sobjs objects for $sbytes bytes: not one per TLAB"
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+done
+echo ok
