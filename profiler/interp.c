@@ -339,6 +339,10 @@ static void jn_try(struct interp *in, struct jvm *j, uint64_t now)
 	j->jn = jnamer__open(j->pid, in->lines ? JN_LINES : 0);
 	j->jn_err = j->jn ? 0 : errno;
 	j->jn_next_ns = now + RETRY_NS;
+	/* --lines: from now on interpreted frames record their bci too */
+	if (j->jn && (p.cm_size = jnamer__code_offset(j->jn)) &&
+	    !sampler__set_interp(in->smp, j->pid, &p))
+		j->proc = p;
 	if (j->jn || j->jn_err == EAGAIN || j->jn_err == ESRCH)
 		return;
 	in->st.no_names++;
@@ -629,6 +633,24 @@ static void renamed(struct interp *in, struct list_ent *e)
 	}
 }
 
+/*
+ * name with the source line of bytecode index bci of Method* method
+ * (the frame s, interpreted, whose name its Symbols gave: so the Method*
+ * was not freed and reused since), or name alone when it has no line.
+ */
+static const char *with_line(struct interp *in, struct jvm *j, const char *name,
+			     uint64_t method, int bci)
+{
+	int line, n;
+
+	if (!j->jn || (line = jnamer__line(j->jn, method, bci)) <= 0)
+		return name;
+	n = jframe_with_line(in->text, sizeof(in->text), name, line);
+	if (n < 0)
+		return name;
+	return strpool__intern(in->pool, in->text, n) ?: name;
+}
+
 /* Name one listed frame s of j into f. */
 static void name_frame(struct interp *in, struct jvm *j,
 		       const struct interp_frame *s, struct list_frame *f)
@@ -658,6 +680,9 @@ static void name_frame(struct interp *in, struct jvm *j,
 			  hotspot__layout(j->h)->off_sym_hash == HOTSPOT_NO_OFF
 			      ? -1
 			      : (int64_t)s->hashes);
+	/* an interpreted frame's cid: 1 + its bci (sampler.h) */
+	if (in->lines && !s->nm && s->cid > 0 && f->name)
+		f->name = with_line(in, j, f->name, s->method, s->cid - 1);
 }
 
 /*
