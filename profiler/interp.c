@@ -339,16 +339,13 @@ static void jn_try(struct interp *in, struct jvm *j, uint64_t now)
 	j->jn = jnamer__open(j->pid, in->lines ? JN_LINES : 0);
 	j->jn_err = j->jn ? 0 : errno;
 	j->jn_next_ns = now + RETRY_NS;
-	/* --lines: from now on interpreted frames record their bci too */
-	if (j->jn && (p.cm_size = jnamer__code_offset(j->jn)) &&
-	    !sampler__set_interp(in->smp, j->pid, &p))
-		j->proc = p;
 	if (j->jn || j->jn_err == EAGAIN || j->jn_err == ESRCH)
 		return;
 	in->st.no_names++;
 	in->st.no_names_pid = j->pid;
 	in->st.no_names_err = j->jn_err;
 	p.flags &= ~UNWIND_NAMES;
+	p.cm_size = 0; /* no lines without a jnamer: nor bcis */
 	if (!sampler__set_interp(in->smp, j->pid, &p))
 		j->proc = p;
 }
@@ -428,6 +425,9 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.cp_base = l->cp_size;
 	p.off_klass_name = l->off_klass_name;
 	p.off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF == INTERP_NO_OFF */
+	/* --lines: interpreted frames record their bci from the first
+	 * sample on, named with a line once the jnamer is open */
+	p.cm_size = in->lines ? l->cm_size : 0;
 	j->anchors = unwind_fields(&l->u, &p);
 	names_fields(&l->u, true, &p);
 	if (sampler__set_interp(in->smp, j->pid, &p)) {

@@ -104,14 +104,9 @@ void jnamer__free(struct jnamer *j)
 	free(j);
 }
 
-uint32_t jnamer__code_offset(const struct jnamer *j)
-{
-	return (j->flags & JN_LINES) && j->lines_ok ? j->jl.cm_size : 0;
-}
-
 int jnamer__line(struct jnamer *j, uint64_t method, int bci)
 {
-	if (!jnamer__code_offset(j))
+	if (!(j->flags & JN_LINES) || !j->lines_ok)
 		return -ENOENT;
 	return jline__at(j->m, &j->jl, method, bci);
 }

@@ -71,15 +71,11 @@ int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid,
 int jnamer__thread(struct jnamer *j, int32_t tid, char *buf, size_t cap);
 int jnamer__threads_refresh(struct jnamer *j);
 /*
- * For interpreted frames' lines (JN_LINES): sizeof(ConstMethod), where a
- * method's bytecodes begin (bci = bcp - ConstMethod* - this), or 0 when
- * lines were not asked or this JVM's tables cannot be read.
- */
-uint32_t jnamer__code_offset(const struct jnamer *j);
-/*
  * The source line of bytecode index bci of Method* method, read now (the
- * caller checked that the Method* is still the one sampled): > 0, or
- * -ENOENT (no table, lines not asked), -EINVAL, -EFAULT.
+ * caller checked that the Method* is still the one sampled; for an
+ * interpreted frame, bci = bcp - ConstMethod* - sizeof(ConstMethod)):
+ * > 0, or -ENOENT (no table; JN_LINES not asked or its tables
+ * unreadable), -EINVAL, -EFAULT.
  */
 int jnamer__line(struct jnamer *j, uint64_t method, int bci);
 const struct jnamer_stats *jnamer__stats(const struct jnamer *j);
