@@ -390,6 +390,10 @@ static int layout_offsets(const struct hotspot_mem *m,
 	out->off_stub_buffer = val[W_STUB_BUFFER];
 	out->off_buffer_limit = val[W_BUFFER_LIMIT];
 	out->cp_size = type_size(m, syms, "ConstantPool");
+	/* for --lines only: not required */
+	out->cm_size = (uint32_t)type_size(m, syms, "ConstMethod");
+	if (out->cm_size > 4096)
+		out->cm_size = 0;
 	unwind_offsets(m, syms, val, found, &out->u);
 	return out->cp_size ? 0 : -ENOENT;
 }

@@ -104,6 +104,13 @@ void jnamer__free(struct jnamer *j)
 	free(j);
 }
 
+int jnamer__line(struct jnamer *j, uint64_t method, int bci)
+{
+	if (!(j->flags & JN_LINES) || !j->lines_ok)
+		return -ENOENT;
+	return jline__at(j->m, &j->jl, method, bci);
+}
+
 const struct jnamer_stats *jnamer__stats(const struct jnamer *j)
 {
 	return &j->st;

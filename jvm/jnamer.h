@@ -69,6 +69,14 @@ int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
  */
 int jnamer__thread(struct jnamer *j, int32_t tid, char *buf, size_t cap);
 int jnamer__threads_refresh(struct jnamer *j);
+/*
+ * The source line of bytecode index bci of Method* method, read now (the
+ * caller checked that the Method* is still the one sampled; for an
+ * interpreted frame, bci = bcp - ConstMethod* - sizeof(ConstMethod)):
+ * > 0, or -ENOENT (no table; JN_LINES not asked or its tables
+ * unreadable), -EINVAL, -EFAULT.
+ */
+int jnamer__line(struct jnamer *j, uint64_t method, int bci);
 const struct jnamer_stats *jnamer__stats(const struct jnamer *j);
 void jnamer__free(struct jnamer *j);
 

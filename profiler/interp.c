@@ -347,6 +347,7 @@ static void jn_try(struct interp *in, struct jvm *j, uint64_t now)
 	in->st.no_names_pid = j->pid;
 	in->st.no_names_err = j->jn_err;
 	p.flags &= ~UNWIND_NAMES;
+	p.cm_size = 0; /* no lines without a jnamer: nor bcis */
 	if (!sampler__set_interp(in->smp, j->pid, &p))
 		j->proc = p;
 }
@@ -426,6 +427,9 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.cp_base = l->cp_size;
 	p.off_klass_name = l->off_klass_name;
 	p.off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF == INTERP_NO_OFF */
+	/* --lines: interpreted frames record their bci from the first
+	 * sample on, named with a line once the jnamer is open */
+	p.cm_size = in->lines ? l->cm_size : 0;
 	j->anchors = unwind_fields(&l->u, &p);
 	names_fields(&l->u, true, &p);
 	if (sampler__set_interp(in->smp, j->pid, &p)) {
@@ -631,6 +635,24 @@ static void renamed(struct interp *in, struct list_ent *e)
 	}
 }
 
+/*
+ * name with the source line of bytecode index bci of Method* method
+ * (the frame s, interpreted, whose name its Symbols gave: so the Method*
+ * was not freed and reused since), or name alone when it has no line.
+ */
+static const char *with_line(struct interp *in, struct jvm *j, const char *name,
+			     uint64_t method, int bci)
+{
+	int line, n;
+
+	if (!j->jn || (line = jnamer__line(j->jn, method, bci)) <= 0)
+		return name;
+	n = jframe_with_line(in->text, sizeof(in->text), name, line);
+	if (n < 0)
+		return name;
+	return strpool__intern(in->pool, in->text, n) ?: name;
+}
+
 /* Name one listed frame s of j into f. */
 static void name_frame(struct interp *in, struct jvm *j,
 		       const struct interp_frame *s, struct list_frame *f)
@@ -660,6 +682,9 @@ static void name_frame(struct interp *in, struct jvm *j,
 			  hotspot__layout(j->h)->off_sym_hash == HOTSPOT_NO_OFF
 			      ? -1
 			      : (int64_t)s->hashes);
+	/* an interpreted frame's cid: 1 + its bci (sampler.h) */
+	if (in->lines && !s->nm && s->cid > 0 && f->name)
+		f->name = with_line(in, j, f->name, s->method, s->cid - 1);
 }
 
 /*

@@ -222,11 +222,11 @@ int mixprof_wall(struct bpf_perf_event_data *ctx)
 	key_head(&key, tgid, tid);
 	if (user_stacks) {
 		struct interp_proc *p = interp_proc_of(tgid);
-		__u64 ip, sp, fp;
+		__u64 ip, sp, fp, r13;
 
-		sample_user_regs(ctx, &ip, &sp, &fp);
-		key.user_stack =
-		    walk_user(p, tgid, tid, ip, sp, fp, &key.interp_id);
+		sample_user_regs(ctx, &ip, &sp, &fp, &r13);
+		key.user_stack = walk_user_bcp(p, tgid, tid, ip, sp, fp, r13,
+					       &key.interp_id);
 		if (key.user_stack == STACK_NONE)
 			stat_inc(STAT_USER_EMPTY);
 	}

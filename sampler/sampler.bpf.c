@@ -276,6 +276,7 @@ struct walk {
 	__u64 *t; /* the CPU's walk_scratch */
 	__u64 ip, sp, fp; /* the current frame's pc, sp and frame pointer */
 	__u64 sp0; /* the sample's sp: the stack's bottom */
+	__u64 bcp0; /* the sampled frame's r13 (a bcp if interpreted), or 0 */
 	__u32 tid;
 	__u32 tgid, idx; /* the process; the frame's index (0: the leaf) */
 	__u32 hotspot; /* the HotSpot rules (not UNWIND_MODE_FP) */
@@ -341,11 +342,30 @@ static __always_inline int read_cp_ni(const struct interp_proc *p, __u64 cm,
 }
 
 /*
+ * An interpreted frame's 1 + bci (sampler.h) from the first of its bcp
+ * candidates that lies in the bytecodes after ConstMethod cm (a method
+ * has at most 65535 bytes of them), or 0.
+ */
+static __always_inline __s32 bci_of(const struct interp_proc *p, __u64 cm,
+				    __u64 bcp_reg, __u64 bcp_slot)
+{
+	__u64 code = cm + p->cm_size;
+
+	if (bcp_reg >= code && bcp_reg - code < 65535)
+		return (__s32)(bcp_reg - code) + 1;
+	if (bcp_slot >= code && bcp_slot - code < 65535)
+		return (__s32)(bcp_slot - code) + 1;
+	return 0;
+}
+
+/*
  * Method* -> the Symbol*s of its holder's name and its own name:
  * Method::_constMethod, ConstMethod::{_constants, _name_index},
- * ConstantPool::_pool_holder and slot _name_index, Klass::_name.
+ * ConstantPool::_pool_holder and slot _name_index, Klass::_name. An
+ * interpreted frame's bcp candidates (0: none) give its bci (cm_size).
  */
-__noinline int read_names(const struct interp_proc *p, struct interp_frame *f)
+__noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
+			  __u64 bcp_reg, __u64 bcp_slot)
 {
 	__u64 cm, cp, holder;
 	__u32 kh, nh;
@@ -354,6 +374,8 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f)
 	if (!p || !f) /* a global function: checked on its own */
 		return 0;
 	cm = read_u64(f->method + p->off_const_method);
+	if (cm && p->cm_size && !f->nm)
+		f->cid = bci_of(p, cm, bcp_reg, bcp_slot);
 	if (!cm || read_cp_ni(p, cm, &cp, &ni) || !cp)
 		return 0;
 	holder = read_u64(cp + p->off_pool_holder);
@@ -466,7 +488,8 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
 	f->idx = idx;
 	f->hashes = 0;
 	/* a known JVM's list holds interpreted frames only: no pc, so the
-	 * list's id does not change with the bytecode being run */
+	 * list's id does not change with the bytecode being run (but for
+	 * --lines' bci, below) */
 	f->ip = w->p->off_const_method ? 0 : w->ip;
 	f->method = method;
 	f->klass_name = 0;
@@ -475,7 +498,9 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
 	f->cid = 0;
 	f->level = 0;
 	if (method && w->p->off_const_method)
-		read_names(w->p, f);
+		read_names(w->p, f, idx ? 0 : w->bcp0,
+			   w->p->cm_size ? read_u64(w->fp + INTERP_BCP_SLOT)
+					 : 0);
 	list_mix(w, f);
 	return 0;
 }
@@ -501,7 +526,7 @@ __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 	if (o < 8)
 		f->level = b[o];
 	if (f->method)
-		read_names(p, f);
+		read_names(p, f, 0, 0);
 	return 0;
 }
 
@@ -847,7 +872,7 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
  * itself.
  */
 struct wstate {
-	__u64 ip, sp, fp, sp0, h;
+	__u64 ip, sp, fp, sp0, h, bcp0;
 	__u64 a_sp, a_pc, a_fp;
 	__u32 tgid, tid, hotspot, a_state, chunks, pad;
 };
@@ -887,6 +912,7 @@ __noinline int unwind_step(__u32 idx, const struct interp_proc *p)
 	w.sp = s->sp;
 	w.fp = s->fp;
 	w.sp0 = s->sp0;
+	w.bcp0 = s->bcp0;
 	w.h = s->h;
 	w.a_sp = s->a_sp;
 	w.a_pc = s->a_pc;
@@ -1045,9 +1071,10 @@ __noinline int check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp, __u32 n)
  * (as take_stack), and in *interp_id the id of the list of interpreted
  * frames, or 0 (none, or the interp map full). p: the JVM, or NULL.
  */
-static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
-				       __u32 tid, __u64 ip, __u64 sp, __u64 fp,
-				       __u64 *interp_id)
+static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
+					   __u32 tgid, __u32 tid, __u64 ip,
+					   __u64 sp, __u64 fp, __u64 bcp0,
+					   __u64 *interp_id)
 {
 	struct loop l = {};
 	struct interp_stack *st;
@@ -1067,6 +1094,7 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
 	s->sp = sp;
 	s->sp0 = sp;
 	s->fp = fp;
+	s->bcp0 = bcp0;
 	s->h = 0xcbf29ce484222325ULL;
 	s->a_sp = s->a_pc = s->a_fp = 0;
 	s->tgid = tgid;
@@ -1095,17 +1123,28 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
 	return key;
 }
 
-/* A perf sample's user pc, sp and frame pointer; the context only allows
- * 8-byte reads of regs, so the mode comes from the pc's half of the
- * address space. */
+/* The same, without the sampled frame's r13 (a probe's leaf is no
+ * interpreted frame) */
+static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
+				       __u32 tid, __u64 ip, __u64 sp, __u64 fp,
+				       __u64 *interp_id)
+{
+	return walk_user_bcp(p, tgid, tid, ip, sp, fp, 0, interp_id);
+}
+
+/* A perf sample's user pc, sp, frame pointer and r13 (the interpreter's
+ * bcp); the context only allows 8-byte reads of regs, so the mode comes
+ * from the pc's half of the address space. */
 static __always_inline void sample_user_regs(struct bpf_perf_event_data *ctx,
-					     __u64 *ip, __u64 *sp, __u64 *fp)
+					     __u64 *ip, __u64 *sp, __u64 *fp,
+					     __u64 *r13)
 {
 	struct pt_regs *regs = (struct pt_regs *)&ctx->regs;
 
 	*ip = regs->rip;
 	*sp = regs->rsp;
 	*fp = regs->rbp;
+	*r13 = regs->r13;
 	if ((__s64)*ip < 0) { /* in the kernel: the user registers it saved */
 		struct pt_regs *u = (struct pt_regs *)bpf_task_pt_regs(
 		    bpf_get_current_task_btf());
@@ -1113,6 +1152,7 @@ static __always_inline void sample_user_regs(struct bpf_perf_event_data *ctx,
 		bpf_probe_read_kernel(ip, sizeof(*ip), &u->rip);
 		bpf_probe_read_kernel(sp, sizeof(*sp), &u->rsp);
 		bpf_probe_read_kernel(fp, sizeof(*fp), &u->rbp);
+		bpf_probe_read_kernel(r13, sizeof(*r13), &u->r13);
 	}
 }
 
@@ -1180,11 +1220,11 @@ int mixprof_sample(struct bpf_perf_event_data *ctx)
 	key_head(&key, tgid, tid);
 	if (user_stacks) {
 		struct interp_proc *p = interp_proc_of(tgid);
-		__u64 ip, sp, fp;
+		__u64 ip, sp, fp, r13;
 
-		sample_user_regs(ctx, &ip, &sp, &fp);
-		key.user_stack =
-		    walk_user(p, tgid, tid, ip, sp, fp, &key.interp_id);
+		sample_user_regs(ctx, &ip, &sp, &fp, &r13);
+		key.user_stack = walk_user_bcp(p, tgid, tid, ip, sp, fp, r13,
+					       &key.interp_id);
 		if (key.user_stack == STACK_NONE)
 			stat_inc(STAT_USER_EMPTY);
 	}

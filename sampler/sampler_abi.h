@@ -82,6 +82,10 @@ struct sample_count {
 #define INTERP_MAX_FRAMES 64 /* interpreted frames kept per sample */
 /* x86-64 frame::interpreter_frame_method_offset (JDK 8 to 25): rbp - 3 words */
 #define INTERP_METHOD_SLOT (-3 * 8)
+/* ... and interpreter_frame_bcp_offset (JDK 9 to 25): rbp - 8 words. The
+ * slot is written when the frame calls out (a call, the VM); a frame
+ * running bytecodes keeps its bcp in r13, read for the sampled frame */
+#define INTERP_BCP_SLOT (-8 * 8)
 #define INTERP_MAX_WALK 1024 /* frame-pointer steps per sample */
 
 /*
@@ -131,7 +135,9 @@ struct interp_proc {
 	 * only; the level's low byte, read with the id when it lies in the
 	 * 8 bytes from it, else INTERP_NO_OFF) */
 	__u32 off_nm_method, off_nm_cid, off_nm_level;
-	__u32 pad2;
+	/* sizeof(ConstMethod): a method's bytecodes follow it. Not 0 (for
+	 * --lines only): interpreted frames record their bci (below) */
+	__u32 cm_size;
 	struct unwind_heap heap[UNWIND_HEAPS];
 };
 #define INTERP_NO_OFF 0xffffffffu
@@ -202,7 +208,8 @@ struct interp_frame {
 	/* a compiled frame (UNWIND_NAMES): the CodeBlob the segment map
 	 * found and its nmethod::_compile_id, read at sample time (a
 	 * compile id is never reused: user space names the code only while
-	 * that nmethod still holds it); nm 0: an interpreted frame */
+	 * that nmethod still holds it); nm 0: an interpreted frame, whose
+	 * cid is 1 + the bytecode index it ran (interp_proc.cm_size), or 0 */
 	__u64 nm;
 	__s32 cid;
 	__u32 level; /* its _comp_level (the tier: 1-3 C1, 4 C2), 0 unread */

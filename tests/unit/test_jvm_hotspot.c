@@ -61,6 +61,7 @@ static struct vmstruct_entry structs[] = {
 static struct vmtype_entry types[] = {
     {S("Method"), S("Metadata"), 0, 0, 0, 88},
     {S("ConstantPool"), S("Metadata"), 0, 0, 0, 72},
+    {S("ConstMethod"), NULL, 0, 0, 0, 48},
     {NULL, NULL, 0, 0, 0, 0},
 };
 
@@ -109,6 +110,7 @@ static void test_layout(void)
 	CHECK_INT(l.off_sym_length, 4);
 	CHECK_INT(l.off_sym_body, 6);
 	CHECK_INT(l.cp_size, 72);
+	CHECK_INT(l.cm_size, 48);
 	CHECK(l.interp_start == 0x7f0000001000ULL);
 	CHECK(l.interp_end == 0x7f0000001000ULL + 0x18000);
 
@@ -275,6 +277,7 @@ static void test_unwind(void)
 	types_p = types_u;
 	structs_p = structs17;
 	CHECK_INT(hotspot__layout_read(&m, syms, &l), 0);
+	CHECK_INT(l.cm_size, 0); /* no ConstMethod type: no lines, still a JVM */
 	CHECK(l.u.ok);
 	CHECK(!l.u.code_is_offset && !l.u.fc16);
 	CHECK_INT(l.u.off_cb_code, 32);
