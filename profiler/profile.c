@@ -1024,10 +1024,12 @@ static void unwind_summary(const struct run *r, const uint64_t *st)
 		return;
 	fprintf(stderr,
 		"mixprof:   unwind rows: %" PRIu64 " files (%" PRIu64
-		" without), %" PRIu64 " rows and %" PRIu64
+		" without, %" PRIu64 " by .debug_frame), %" PRIu64
+		" rows and %" PRIu64
 		" pages (%.1f MB in BPF maps), %.0f ms to load; %" PRIu64
 		" samples before their process's rows were loaded\n",
-		us.files, us.files_without, us.rows, us.pages,
+		us.files, us.files_without, us.files_debug_frame, us.rows,
+		us.pages,
 		(us.rows * 8.0 + us.pages * 16.0) / (1 << 20),
 		us.load_ns / 1e6, st[STAT_ROWS_NOT_READY]);
 }

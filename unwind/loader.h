@@ -18,6 +18,7 @@ struct unwind_loader;
 struct unwind_loader_stats {
 	uint64_t files; /* files with rows loaded */
 	uint64_t files_without; /* mapped files without rows (no CFI, ...) */
+	uint64_t files_debug_frame; /* ... with rows from a .debug_frame */
 	uint64_t rows; /* rows stored: 8 bytes each in the kernel */
 	uint64_t pages; /* page entries: 16 bytes of key and value each */
 	uint64_t procs; /* process tables written */
