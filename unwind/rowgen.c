@@ -312,8 +312,9 @@ static int walk_eh(Elf *elf, const struct ehhdr *h, struct rowbuf *b)
 	return r;
 }
 
-/* The data of elf's .debug_frame section (libdw decompressed it), or
- * NULL. */
+/* The data of elf's .debug_frame section, or NULL. dwarf_begin_elf
+ * decompressed it if it was (SHF_COMPRESSED, objcopy
+ * --compress-debug-sections); a section still compressed is left. */
 static Elf_Data *debug_frame_data(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
