@@ -1015,6 +1015,35 @@ static void roots_by_process(const struct run *r)
 	free(v);
 }
 
+/*
+ * The root share of the processes whose table has rows (unwind/): what
+ * the rows are for; the others (none of their files has CFI we read, or
+ * gone before their table was loaded) are walked by frame pointer.
+ */
+static void roots_with_rows(const struct run *r)
+{
+	const struct stackfold_root *t;
+	size_t cap = stackfold__roots(r->sf, &t);
+	uint64_t procs = 0, with = 0, samples = 0, root = 0;
+
+	for (size_t i = 0; i < cap; i++) {
+		if (!t[i].pid || !t[i].samples)
+			continue;
+		procs++;
+		if (sampler__unwind_proc_maps(r->smp, t[i].pid) <= 0)
+			continue;
+		with++;
+		samples += t[i].samples;
+		root += t[i].root;
+	}
+	if (samples)
+		fprintf(stderr,
+			"mixprof:   processes with unwind rows: %" PRIu64
+			" of %" PRIu64 "; %.1f%% of their %" PRIu64
+			" samples reach the root\n",
+			with, procs, 100.0 * root / samples, samples);
+}
+
 /* What the native unwind rows cost, and the samples that came before. */
 static void unwind_summary(const struct run *r, const uint64_t *st)
 {
@@ -1075,6 +1104,7 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 		100.0 * fs->root_samples / fs->user_samples, fs->user_samples,
 		broken);
 	unwind_summary(r, st);
+	roots_with_rows(r);
 	for (int i = 1; i < UNWIND_NR; i++)
 		if (fs->broken[i])
 			fprintf(stderr,

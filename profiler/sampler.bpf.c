@@ -523,9 +523,11 @@ static __always_inline void compiled_frame(struct walk *w, __u32 idx,
 	list_mix(w, f);
 }
 
-/* Step results: go on, the stack's natural end, or -enum unwind_reason. */
+/* Step results: go on, the stack's natural end, or -enum unwind_reason;
+ * STEP_ROOT: the natural end as the CFI says it (UNWIND_MARK_ROOT). */
 #define STEP_ON 0
 #define STEP_END 1
+#define STEP_ROOT 2
 
 /*
  * An interpreted frame: named, then left through its frame record. Its
@@ -858,8 +860,9 @@ struct {
 
 /*
  * Go from frame idx (the CPU's walk_state) of JVM p (or NULL: not a JVM)
- * to its caller by the rules of its code (sampler.h): STEP_ON, STEP_END (the stack's natural end: a
- * zero fp) or -enum unwind_reason. A global function, verified once
+ * to its caller by the rules of its code (sampler.h): STEP_ON, STEP_END
+ * (the stack's natural end: a zero fp), STEP_ROOT (the same by CFI rows)
+ * or -enum unwind_reason. A global function, verified once
  * whatever the caller's state: inlined into the bpf_loop callback, the
  * walk's branches made the verifier process 32k instructions, and a
  * start-up that slow under CPU contention (a JVM at nice -15) missed
@@ -960,6 +963,10 @@ static long walk_step(__u32 i, void *arg)
 			l->ips[j + 1] = UNWIND_MARK(-r);
 			l->nr = j + 2;
 		}
+	}
+	if (r == STEP_ROOT && j + 1 < max_frames) {
+		l->ips[j + 1] = UNWIND_MARK_ROOT;
+		l->nr = j + 2;
 	}
 	return r != STEP_ON;
 }

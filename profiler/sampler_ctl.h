@@ -146,6 +146,8 @@ void sampler__unwind_wait(struct sampler *s, uint64_t max_ns);
 /* The loader's costs; false when the run has no rows. */
 struct unwind_loader_stats;
 bool sampler__unwind_stats(struct sampler *s, struct unwind_loader_stats *st);
+/* Mappings with rows in pid's table now, or -ENOENT (none, no rows). */
+int sampler__unwind_proc_maps(struct sampler *s, uint32_t pid);
 
 /* BPF counters summed over CPUs, indexed by enum sampler_stat. */
 int sampler__stats(struct sampler *s, uint64_t out[STAT_NR]);

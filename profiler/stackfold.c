@@ -174,6 +174,8 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 	for (i = hi - 1; i >= lo && !ret; i--) {
 		uint64_t ip = sf->uips[i] - (i ? 1 : 0);
 
+		if (sf->uips[i] == UNWIND_MARK_ROOT)
+			continue; /* the end, not a frame: user_root counts it */
 		if (UNWIND_IS_MARK(sf->uips[i])) {
 			ret = fold_line__push_name(l, mark_name(sf->uips[i]));
 			continue;
@@ -472,6 +474,10 @@ static void user_root(struct stackfold *sf, char *p, uint64_t last,
 	char *e, *e2;
 	size_t skip;
 
+	if (last == UNWIND_MARK_ROOT) { /* the CFI's outermost frame */
+		sf->st.root_samples += count;
+		return;
+	}
 	e = strchr(p, ';');
 	if (!e)
 		e = p + strlen(p);

@@ -498,6 +498,19 @@ int unwind_loader__wait(struct unwind_loader *l, uint64_t max_ns)
 	return r ? -ETIMEDOUT : 0;
 }
 
+int unwind_loader__proc_maps(struct unwind_loader *l, int pid)
+{
+	struct unwind_proc *pr = malloc(sizeof(*pr));
+	__u32 key = pid;
+	int r;
+
+	if (!pr)
+		return -ENOMEM;
+	r = bpf_map_lookup_elem(l->procs_fd, &key, pr) ? -ENOENT : (int)pr->n;
+	free(pr);
+	return r;
+}
+
 void unwind_loader__stats(struct unwind_loader *l,
 			  struct unwind_loader_stats *st)
 {

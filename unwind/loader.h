@@ -49,6 +49,11 @@ int unwind_loader__refresh(struct unwind_loader *l, int pid, uint64_t now_ns);
  * max_ns: 0 or -ETIMEDOUT (the rest keeps loading meanwhile). */
 int unwind_loader__wait(struct unwind_loader *l, uint64_t max_ns);
 
+/* Mappings with rows in pid's table (0: none of its files has rows),
+ * -ENOENT when it has no table (not loaded, or exec'd since). Any
+ * thread. */
+int unwind_loader__proc_maps(struct unwind_loader *l, int pid);
+
 /* The work done so far (as of the last process finished). */
 void unwind_loader__stats(struct unwind_loader *l,
 			  struct unwind_loader_stats *st);
