@@ -1024,7 +1024,8 @@ static void roots_with_rows(const struct run *r)
 {
 	const struct stackfold_root *t;
 	size_t cap = stackfold__roots(r->sf, &t);
-	uint64_t procs = 0, with = 0, samples = 0, root = 0;
+	uint64_t procs = 0, with = 0, samples = 0, root = 0, early = 0;
+	uint64_t early_root = 0;
 
 	for (size_t i = 0; i < cap; i++) {
 		if (!t[i].pid || !t[i].samples)
@@ -1035,13 +1036,20 @@ static void roots_with_rows(const struct run *r)
 		with++;
 		samples += t[i].samples;
 		root += t[i].root;
+		early += t[i].early;
+		early_root += t[i].early_root;
 	}
 	if (samples)
 		fprintf(stderr,
 			"mixprof:   processes with unwind rows: %" PRIu64
 			" of %" PRIu64 "; %.1f%% of their %" PRIu64
-			" samples reach the root\n",
-			with, procs, 100.0 * root / samples, samples);
+			" samples reach the root, %.1f%% of the %" PRIu64
+			" taken once their rows were loaded\n",
+			with, procs, 100.0 * root / samples, samples,
+			samples > early ? 100.0 * (root - early_root) /
+					      (samples - early)
+					: 0.0,
+			samples - early);
 }
 
 /* What the native unwind rows cost, and the samples that came before. */

@@ -1057,7 +1057,8 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
 	struct interp_stack *st;
 	struct wstate *s;
 	__u32 zero = 0;
-	__u64 id, key;
+	__u64 id, key, j;
+	bool norows = false;
 
 	l.ips = stack_buf();
 	l.p = p;
@@ -1081,9 +1082,17 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
 	if (p)
 		stat_inc(STAT_INTERP_WALKS);
 	if (unwind_mode == UNWIND_MODE_HOTSPOT && ip && (__s64)ip > 0 &&
-	    !bpf_map_lookup_elem(&unwind_procs, &tgid))
+	    !bpf_map_lookup_elem(&unwind_procs, &tgid)) {
 		stat_inc(STAT_ROWS_NOT_READY);
+		norows = true;
+	}
 	bpf_loop(max_frames, walk_step, &l, 0);
+	j = l.nr;
+	asm volatile("" : "+r"(j)); /* checked, then used */
+	if (norows && j && j < max_frames) {
+		l.ips[j] = UNWIND_MARK_NOROWS;
+		l.nr = j + 1;
+	}
 	if (unwind_mode == UNWIND_MODE_CHECK && p && p->nheaps)
 		check_walk(tgid, ip, sp, fp, l.end && l.nr ? l.nr - 1 : l.nr);
 	key = store_stack(l.nr, STAT_USER_LOST, false);

@@ -181,6 +181,13 @@ enum unwind_reason {
  * _start); user space counts it as a root and shows no frame for it.
  */
 #define UNWIND_MARK_ROOT UNWIND_MARK(0)
+/*
+ * Last of all, after any other mark: the process had no unwind rows yet
+ * (unwind/), so the stack was walked by frame pointer. User space drops
+ * it and counts the sample per process (the root share of processes
+ * with rows is told with and without such samples).
+ */
+#define UNWIND_MARK_NOROWS UNWIND_MARK(0xfe)
 
 /* The walk's rules (the unwind_mode global; MIXPROF_UNWIND). */
 enum unwind_mode {

@@ -498,7 +498,7 @@ static void user_root(struct stackfold *sf, char *p, uint64_t last,
 }
 
 static void user_end(struct stackfold *sf, uint32_t pid, size_t at,
-		     uint64_t last, uint64_t count)
+		     uint64_t last, uint64_t count, bool early)
 {
 	char *p = sf->line.buf + at + (at ? 1 : 0);
 	struct stackfold_root *r = root_of(sf, pid);
@@ -511,6 +511,10 @@ static void user_end(struct stackfold *sf, uint32_t pid, size_t at,
 		user_root(sf, p, last, count);
 	if (r)
 		r->root += sf->st.root_samples - before;
+	if (r && early) {
+		r->early += count;
+		r->early_root += sf->st.root_samples - before;
+	}
 }
 
 /* The root frames: process, thread, truncation mark. */
@@ -574,9 +578,14 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 {
 	int nu = -1, nk = -1, ret;
 	uint32_t d = sf->cfg.depth;
+	bool early;
 
 	if (sf->cfg.user)
 		nu = fetch(sf, k->user_stack, &sf->uips);
+	/* walked before its process's unwind rows: counted, not shown */
+	early = nu > 1 && sf->uips[nu - 1] == UNWIND_MARK_NOROWS;
+	if (early)
+		nu--;
 	if (sf->cfg.kernel)
 		nk = fetch(sf, k->kern_stack, &sf->kips);
 	if (nu == -2)
@@ -597,7 +606,8 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 
 		ret = push_side(sf, k, nu, when_ns, count, true);
 		if (!ret)
-			user_end(sf, k->pid, at, sf->uips[nu - 1], count);
+			user_end(sf, k->pid, at, sf->uips[nu - 1], count,
+				 early);
 	}
 	if (!ret && sf->cfg.delimit && nu != -1 && nk != -1)
 		ret = fold_line__push_name(&sf->line, "-");
