@@ -1097,7 +1097,7 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 	    [UNWIND_NO_ROW] = {"no row",
 			       "native code whose .eh_frame has no rule the "
 			       "BPF walk follows (a signal frame, an "
-			       "expression, code between functions)"},
+			       "expression)"},
 	};
 	uint64_t broken = 0;
 

@@ -474,6 +474,11 @@ int unwind_loader__refresh(struct unwind_loader *l, int pid, uint64_t now_ns)
 	if (i == l->qn && l->qn < QUEUE_MAX) {
 		l->queue[l->qn++] = pid;
 		pthread_cond_signal(&l->work);
+	} else if (i < l->qn && i) {
+		/* asked again while waiting: it has samples (a host's start-up
+		 * queues every process, most of them idle): next */
+		memmove(l->queue + 1, l->queue, i * sizeof(int));
+		l->queue[0] = pid;
 	}
 	pthread_mutex_unlock(&l->mu);
 	return 0;

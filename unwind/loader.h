@@ -44,6 +44,8 @@ void unwind_loader__free(struct unwind_loader *l);
 #define UNWIND_RESCAN_NS 1000000000ULL
 #define UNWIND_START_NS 2000000000ULL /* first 2 s: each time asked */
 int unwind_loader__refresh(struct unwind_loader *l, int pid, uint64_t now_ns);
+/* (Asked again while still queued, pid moves to the front: a host-wide
+ * start-up queues every process, and those with samples come first.) */
 
 /* Wait until every process asked for has its table (or failed), at most
  * max_ns: 0 or -ETIMEDOUT (the rest keeps loading meanwhile). */

@@ -247,7 +247,7 @@ static int machine_ok(Elf *elf)
 }
 
 /* A row where no FDE covers the code: rows from .debug_frame may fill
- * it (merge); ROW_NONE in what rowgen gives out. */
+ * it (merge); ROW_FP in what rowgen gives out. */
 #define ROW_GAP ROW_KINDS
 
 /*
@@ -423,7 +423,7 @@ static int merge(const struct rowbuf *a, const struct rowbuf *b,
 	return r;
 }
 
-/* in's rows with gaps as ROW_NONE (neighbours merged again) into out. */
+/* in's rows with gaps as ROW_FP (neighbours merged again) into out. */
 static int finish(const struct rowbuf *in, struct rowbuf *out)
 {
 	struct unwind_row row;
@@ -433,14 +433,14 @@ static int finish(const struct rowbuf *in, struct rowbuf *out)
 	for (i = 0; i < in->n && !r; i++) {
 		row = in->r[i];
 		if (row.kind == ROW_GAP)
-			row.kind = ROW_NONE;
+			row.kind = ROW_FP;
 		r = push(out, &row);
 	}
 	return r;
 }
 
 /* The rows of elf's .eh_frame, then .debug_frame (elf's, else debug's)
- * where it has none: one buffer, gaps as ROW_NONE. */
+ * where it has none: one buffer, gaps as ROW_FP. */
 static int make_rows(Elf *elf, Elf *debug, struct rowbuf *out,
 		     struct rowgen_stats *st)
 {

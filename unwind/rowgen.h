@@ -25,7 +25,7 @@ struct rowgen_stats {
 
 /*
  * The rows of elf: sorted by pc, neighbours with the same rule merged,
- * a ROW_NONE row at each gap between FDEs and after the last. Code with
+ * a ROW_FP row at each gap between FDEs and after the last. Code with
  * an FDE in .eh_frame gets its rules (what the program's own unwinder
  * follows); code without one gets those of .debug_frame (elf's own;
  * else, when it has none, that of debug, its separate debug file, which

@@ -107,7 +107,7 @@ struct rows_regs {
  * process tgid by its rows: STEP_ON (g updated), STEP_ROOT (an outermost
  * frame: the stack's natural end, a root), -UNWIND_NO_ROW (code of a file with rows, but none we
  * follow), -UNWIND_BAD_SP (a CFA that does not grow or leaves the
- * stack), -UNWIND_READ, or ROWS_NONE. A caller's pc is a return address:
+ * stack), -UNWIND_READ, or ROWS_NONE (also for code no FDE describes). A caller's pc is a return address:
  * its row is the call's (pc - 1), which may end the function (a call to
  * a noreturn function). A global function: verified once, not at each
  * of the walk's call sites (start-up under CPU contention).
@@ -137,6 +137,8 @@ __noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 		return -UNWIND_NO_ROW;
 	if (r->kind == ROW_END)
 		return STEP_ROOT;
+	if (r->kind == ROW_FP)
+		return ROWS_NONE; /* no CFI for this code: frame pointers */
 	switch (r->kind) {
 	case ROW_CFA_RSP:
 		cfa = g->sp + r->cfa_off;

@@ -73,7 +73,7 @@ static void test_fixture(void)
 	CHECK(n > 10 && st.rows == n && st.fdes >= 5);
 	for (i = 1; i < n; i++)
 		CHECK(rows[i].pc > rows[i - 1].pc); /* sorted, no empty row */
-	CHECK(rows[n - 1].kind == ROW_NONE); /* after the last FDE */
+	CHECK(rows[n - 1].kind == ROW_FP); /* after the last FDE */
 	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
 		a = sym_addr(elf, fns[i]);
 		CHECK(a != 0);
@@ -154,7 +154,7 @@ static void test_debug_frame(const char *dir)
 	CHECK(split && dbg);
 	CHECK_INT(rowgen__elf(split, &rows2, &n2, &st), 0);
 	CHECK_INT(st.debug_fdes, 0);
-	CHECK(rowgen__find(rows2, n2, sym_addr(df, "main"))->kind == ROW_NONE);
+	CHECK(rowgen__find(rows2, n2, sym_addr(df, "main"))->kind == ROW_FP);
 	free(rows2);
 	CHECK_INT(rowgen__elf_debug(split, dbg, &rows2, &n2, &st), 0);
 	CHECK(st.debug_fdes >= 5);
