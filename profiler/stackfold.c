@@ -25,6 +25,7 @@ struct stackfold {
 	struct interp *interp; /* NULL with no_interp or no user stacks */
 	const char **inames; /* depth: Java frame names, leaf first */
 	bool *ifolded; /* depth: inames[i] is folded text (interp.h) */
+	bool early; /* the stack at hand: walked before its process's rows */
 	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
 	struct stackfold_root *roots; /* per process, open addressing */
 	size_t nroots, roots_cap;
@@ -177,7 +178,10 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 		if (sf->uips[i] == UNWIND_MARK_ROOT)
 			continue; /* the end, not a frame: user_root counts it */
 		if (UNWIND_IS_MARK(sf->uips[i])) {
-			ret = fold_line__push_name(l, mark_name(sf->uips[i]));
+			/* broken because the rows were not there yet */
+			ret = fold_line__push_name(l, sf->early
+							  ? "[unwind: no rows yet]"
+							  : mark_name(sf->uips[i]));
 			continue;
 		}
 		if (sf->interp && sf->inames[i] && sf->ifolded[i]) {
@@ -338,7 +342,8 @@ static uint64_t callers_hash(const uint64_t *ips, int n)
 static int push_callers(struct stackfold *sf, const struct sample_key *k, int n,
 			uint64_t when_ns, bool user, struct part_counts *c)
 {
-	struct part_id id = {callers_hash(user ? sf->uips : sf->kips, n),
+	struct part_id id = {callers_hash(user ? sf->uips : sf->kips, n) ^
+				 (user && sf->early ? 0x5bd1e995ULL : 0),
 			     user ? k->interp_id : 0, user ? k->pid : 0};
 	uint64_t v[PART_VERSIONS];
 	struct part *p = namecache__get(sf->cache, &id);
@@ -586,6 +591,7 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 	early = nu > 1 && sf->uips[nu - 1] == UNWIND_MARK_NOROWS;
 	if (early)
 		nu--;
+	sf->early = early;
 	if (sf->cfg.kernel)
 		nk = fetch(sf, k->kern_stack, &sf->kips);
 	if (nu == -2)
