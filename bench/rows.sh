@@ -101,7 +101,7 @@ printf "  mixprof max RSS %.1f MB (goal < 64 MB), cpu %.2f s, wall %.1f s for a 
 	"$(echo "$rss / 1024" | bc -l)" "$(echo "$u + $s" | bc -l)" "$e" "$HOST_SECS"
 awk '
 	{ n = $NF; t += n; if ($1 ~ /(\[unknown\];){4}/) junk += n }
-	$1 ~ /^java;/ && $1 ~ /;(deflate|deflate_slow|longest_match|fill_window|adler32_z|crc32_z|compress_block|_tr_[a-z_]+)$/ {
+	$1 ~ /^java;/ && $1 ~ /;(\[libz\.so[^;]*\]|deflate|deflate_slow|longest_match|fill_window|adler32_z|crc32_z|compress_block|_tr_[a-z_]+)$/ {
 		z += n
 		if ($1 ~ /;Java_java_util_zip_Deflater_deflateBytes[A-Za-z]*;/ &&
 		    $1 ~ /^java;(start_thread|__clone3);/) zw += n
