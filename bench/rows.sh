@@ -5,18 +5,22 @@
 # WITH frame pointers (main -> outer -> middle -> inner, and glibc's
 # qsort, which has none, calling back), mixprof -p at 999 Hz; per sample
 # and per user frame, with the share reaching main (goal: rows <= 3x fp).
-# 2) A whole-host profile: mixprof's maximum RSS (goal < 64 MB), CPU,
-# and the rows' start-up cost and size from its summary.
+# 2) A whole-host profile of HOST_SECS (60) on a host kept busy (Warmup,
+# programs without frame pointers, a shell loop): mixprof's maximum RSS
+# (goal < 64 MB), CPU, the rows' start-up cost and size, the share of
+# samples reaching a root (goal >= 95% for processes with rows), junk
+# [unknown] chains (goal none) and Warmup's zlib stacks.
 set -euo pipefail
 : "${BUILD:?BUILD must point at the build directory}"
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 SECS=${SECS:-6}
+HOST_SECS=${HOST_SECS:-60}
 HZ=${HZ:-999}
 tmp=$(mktemp -d /tmp/mixprof-bench.XXXXXX)
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
 load=
 cleanup() {
-	[ -n "$load" ] && kill "$load" 2>/dev/null || true
+	[ -n "$load" ] && kill $load 2>/dev/null || true
 	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
 	rm -rf "$tmp"
 }
@@ -67,11 +71,44 @@ awk '{ sub(/.*bpf */, ""); print $1 }' "$tmp/fp" "$tmp/rows" | paste -sd' ' |
 kill "$load"; wait "$load" 2>/dev/null || true
 load=
 
-echo "whole host, $SECS s at $HZ Hz"
+# A busy host of our own making: the demo's Warmup (Java: zlib, glibc),
+# two programs without frame pointers (one stripped: its _start has no
+# name) and a shell loop, beside whatever else runs.
+cc -O2 -fomit-frame-pointer -fno-inline -o "$tmp/nofp" "$TOP/tests/fixtures/unwind/nofp.c"
+cp "$tmp/nofp" "$tmp/nofp_strip"
+strip "$tmp/nofp_strip"
+pids=()
+env -u JAVA_TOOL_OPTIONS java -cp "$BUILD/samples" Warmup $((HOST_SECS + 20)) \
+	>/dev/null 2>&1 &
+pids+=($!)
+"$tmp/nofp" $((HOST_SECS + 20)) &
+pids+=($!)
+"$tmp/nofp_strip" $((HOST_SECS + 20)) &
+pids+=($!)
+bash -c 'while :; do :; done' &
+pids+=($!)
+load="${pids[*]}"
+sleep 3
+
+echo "whole host, $HOST_SECS s at $HZ Hz (Warmup, nofp, a stripped nofp, a shell loop and the rest of the host)"
 /usr/bin/time -o "$tmp/time" -f '%M %U %S %e' \
-	"$BUILD/mixprof" -F "$HZ" -o "$tmp/host.folded" "$SECS" 2>"$tmp/err" ||
+	"$BUILD/mixprof" -F "$HZ" -o "$tmp/host.folded" "$HOST_SECS" 2>"$tmp/err" ||
 	{ cat "$tmp/err" >&2; exit 1; }
 read -r rss u s e <"$tmp/time"
-grep -h "unwind rows:\|whole stacks:" "$tmp/err" | sed 's/^mixprof: */  /'
+grep -h "unwind rows:\|whole stacks:\|processes with unwind rows:" "$tmp/err" |
+	sed 's/^mixprof: */  /'
 printf "  mixprof max RSS %.1f MB (goal < 64 MB), cpu %.2f s, wall %.1f s for a %d s profile\n" \
-	"$(echo "$rss / 1024" | bc -l)" "$(echo "$u + $s" | bc -l)" "$e" "$SECS"
+	"$(echo "$rss / 1024" | bc -l)" "$(echo "$u + $s" | bc -l)" "$e" "$HOST_SECS"
+awk '
+	{ n = $NF; t += n; if ($1 ~ /(\[unknown\];){4}/) junk += n }
+	$1 ~ /^java;/ && $1 ~ /;(\[libz\.so[^;]*\]|deflate|deflate_slow|longest_match|fill_window|adler32_z|crc32_z|compress_block|_tr_[a-z_]+)$/ {
+		z += n
+		if ($1 ~ /;Java_java_util_zip_Deflater_deflateBytes[A-Za-z]*;/ &&
+		    $1 ~ /^java;(start_thread|__clone3);/) zw += n
+	}
+	END {
+		printf "  %d samples in stacks of 4+ [unknown] frames in a row; Warmup: %.1f%% of %d zlib-leaf samples whole through Deflater'"'"'s JNI function to the thread root\n",
+			junk, z ? 100 * zw / z : 0, z
+	}' "$tmp/host.folded"
+kill ${pids[*]} 2>/dev/null || true
+load=

@@ -682,7 +682,7 @@ static void name_frame(struct interp *in, struct jvm *j,
 			  hotspot__layout(j->h)->off_sym_hash == HOTSPOT_NO_OFF
 			      ? -1
 			      : (int64_t)s->hashes);
-	/* an interpreted frame's cid: 1 + its bci (sampler.h) */
+	/* an interpreted frame's cid: 1 + its bci (sampler_abi.h) */
 	if (in->lines && !s->nm && s->cid > 0 && f->name)
 		f->name = with_line(in, j, f->name, s->method, s->cid - 1);
 }

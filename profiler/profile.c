@@ -339,7 +339,9 @@ static void reap_child(struct run *r);
 
 /*
  * Host-wide: every running process's unwind rows before sampling starts
- * (the start-up cost: unwind/README.md); later ones on first sight.
+ * (the start-up cost: unwind/README.md); later ones on first sight. The
+ * processes running now first: their samples come first (a busy host
+ * took 10-17 s to load all of them).
  */
 static void host_rows(struct run *r)
 {
@@ -350,11 +352,15 @@ static void host_rows(struct run *r)
 
 	if (!d)
 		return;
-	while ((e = readdir(d))) {
-		pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0 || pid > INT_MAX || pid == getpid())
-			continue;
-		sampler__unwind_refresh(r->smp, pid, now_ns());
+	for (int pass = 0; pass < 2; pass++) {
+		rewinddir(d);
+		while ((e = readdir(d))) {
+			pid = strtol(e->d_name, &end, 10);
+			if (*end || pid <= 0 || pid > INT_MAX ||
+			    pid == getpid() || proc_running(pid) == pass)
+				continue;
+			sampler__unwind_refresh(r->smp, pid, now_ns());
+		}
 	}
 	closedir(d);
 }
@@ -1028,6 +1034,43 @@ static void roots_by_process(const struct run *r)
 	free(v);
 }
 
+/*
+ * The root share of the processes whose table has rows (unwind/): what
+ * the rows are for; the others (none of their files has CFI we read, or
+ * gone before their table was loaded) are walked by frame pointer.
+ */
+static void roots_with_rows(const struct run *r)
+{
+	const struct stackfold_root *t;
+	size_t cap = stackfold__roots(r->sf, &t);
+	uint64_t procs = 0, with = 0, samples = 0, root = 0, early = 0;
+	uint64_t early_root = 0;
+
+	for (size_t i = 0; i < cap; i++) {
+		if (!t[i].pid || !t[i].samples)
+			continue;
+		procs++;
+		if (sampler__unwind_proc_maps(r->smp, t[i].pid) <= 0)
+			continue;
+		with++;
+		samples += t[i].samples;
+		root += t[i].root;
+		early += t[i].early;
+		early_root += t[i].early_root;
+	}
+	if (samples)
+		fprintf(stderr,
+			"mixprof:   processes with unwind rows: %" PRIu64
+			" of %" PRIu64 "; %.1f%% of their %" PRIu64
+			" samples reach the root, %.1f%% of the %" PRIu64
+			" taken once their rows were loaded\n",
+			with, procs, 100.0 * root / samples, samples,
+			samples > early ? 100.0 * (root - early_root) /
+					      (samples - early)
+					: 0.0,
+			samples - early);
+}
+
 /* What the native unwind rows cost, and the samples that came before. */
 static void unwind_summary(const struct run *r, const uint64_t *st)
 {
@@ -1037,12 +1080,14 @@ static void unwind_summary(const struct run *r, const uint64_t *st)
 		return;
 	fprintf(stderr,
 		"mixprof:   unwind rows: %" PRIu64 " files (%" PRIu64
-		" without), %" PRIu64 " rows and %" PRIu64
+		" without, %" PRIu64 " by .debug_frame), %" PRIu64
+		" rows and %" PRIu64
 		" pages (%.1f MB in BPF maps), %.0f ms to load; %" PRIu64
 		" samples before their process's rows were loaded\n",
-		us.files, us.files_without, us.rows, us.pages,
-		(us.rows * 8.0 + us.pages * 16.0) / (1 << 20), us.load_ns / 1e6,
-		st[STAT_ROWS_NOT_READY]);
+		us.files, us.files_without, us.files_debug_frame, us.rows,
+		us.pages,
+		(us.rows * 8.0 + us.pages * 16.0) / (1 << 20),
+		us.load_ns / 1e6, st[STAT_ROWS_NOT_READY]);
 }
 
 /*
@@ -1071,7 +1116,7 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 	    [UNWIND_NO_ROW] = {"no row",
 			       "native code whose .eh_frame has no rule the "
 			       "BPF walk follows (a signal frame, an "
-			       "expression, code between functions)"},
+			       "expression)"},
 	};
 	uint64_t broken = 0;
 
@@ -1086,6 +1131,7 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 		100.0 * fs->root_samples / fs->user_samples, fs->user_samples,
 		broken);
 	unwind_summary(r, st);
+	roots_with_rows(r);
 	for (int i = 1; i < UNWIND_NR; i++)
 		if (fs->broken[i])
 			fprintf(stderr,

@@ -25,6 +25,7 @@ struct stackfold {
 	struct interp *interp; /* NULL with no_interp or no user stacks */
 	const char **inames; /* depth: Java frame names, leaf first */
 	bool *ifolded; /* depth: inames[i] is folded text (interp.h) */
+	bool early; /* the stack at hand: walked before its process's rows */
 	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
 	struct stackfold_root *roots; /* per process, open addressing */
 	size_t nroots, roots_cap;
@@ -174,8 +175,13 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 	for (i = hi - 1; i >= lo && !ret; i--) {
 		uint64_t ip = sf->uips[i] - (i ? 1 : 0);
 
+		if (sf->uips[i] == UNWIND_MARK_ROOT)
+			continue; /* the end, not a frame: user_root counts it */
 		if (UNWIND_IS_MARK(sf->uips[i])) {
-			ret = fold_line__push_name(l, mark_name(sf->uips[i]));
+			/* broken because the rows were not there yet */
+			ret = fold_line__push_name(l, sf->early
+							  ? "[unwind: no rows yet]"
+							  : mark_name(sf->uips[i]));
 			continue;
 		}
 		if (sf->interp && sf->inames[i] && sf->ifolded[i]) {
@@ -336,7 +342,8 @@ static uint64_t callers_hash(const uint64_t *ips, int n)
 static int push_callers(struct stackfold *sf, const struct sample_key *k, int n,
 			uint64_t when_ns, bool user, struct part_counts *c)
 {
-	struct part_id id = {callers_hash(user ? sf->uips : sf->kips, n),
+	struct part_id id = {callers_hash(user ? sf->uips : sf->kips, n) ^
+				 (user && sf->early ? 0x5bd1e995ULL : 0),
 			     user ? k->interp_id : 0, user ? k->pid : 0};
 	uint64_t v[PART_VERSIONS];
 	struct part *p = namecache__get(sf->cache, &id);
@@ -472,6 +479,10 @@ static void user_root(struct stackfold *sf, char *p, uint64_t last,
 	char *e, *e2;
 	size_t skip;
 
+	if (last == UNWIND_MARK_ROOT) { /* the CFI's outermost frame */
+		sf->st.root_samples += count;
+		return;
+	}
 	e = strchr(p, ';');
 	if (!e)
 		e = p + strlen(p);
@@ -492,7 +503,7 @@ static void user_root(struct stackfold *sf, char *p, uint64_t last,
 }
 
 static void user_end(struct stackfold *sf, uint32_t pid, size_t at,
-		     uint64_t last, uint64_t count)
+		     uint64_t last, uint64_t count, bool early)
 {
 	char *p = sf->line.buf + at + (at ? 1 : 0);
 	struct stackfold_root *r = root_of(sf, pid);
@@ -505,6 +516,10 @@ static void user_end(struct stackfold *sf, uint32_t pid, size_t at,
 		user_root(sf, p, last, count);
 	if (r)
 		r->root += sf->st.root_samples - before;
+	if (r && early) {
+		r->early += count;
+		r->early_root += sf->st.root_samples - before;
+	}
 }
 
 /* The root frames: process, thread, truncation mark. */
@@ -568,9 +583,15 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 {
 	int nu = -1, nk = -1, ret;
 	uint32_t d = sf->cfg.depth;
+	bool early;
 
 	if (sf->cfg.user)
 		nu = fetch(sf, k->user_stack, &sf->uips);
+	/* walked before its process's unwind rows: counted, not shown */
+	early = nu > 1 && sf->uips[nu - 1] == UNWIND_MARK_NOROWS;
+	if (early)
+		nu--;
+	sf->early = early;
 	if (sf->cfg.kernel)
 		nk = fetch(sf, k->kern_stack, &sf->kips);
 	if (nu == -2)
@@ -591,7 +612,8 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 
 		ret = push_side(sf, k, nu, when_ns, count, true);
 		if (!ret)
-			user_end(sf, k->pid, at, sf->uips[nu - 1], count);
+			user_end(sf, k->pid, at, sf->uips[nu - 1], count,
+				 early);
 	}
 	if (!ret && sf->cfg.delimit && nu != -1 && nk != -1)
 		ret = fold_line__push_name(&sf->line, "-");

@@ -65,10 +65,12 @@ struct stackfold_stats {
 
 struct stackfold;
 
-/* Per process: samples with a user stack, and of them reaching a root. */
+/* Per process: samples with a user stack, and of them reaching a root;
+ * early: of those, taken before its unwind rows were loaded. */
 struct stackfold_root {
 	uint32_t pid; /* 0: an empty slot */
 	uint64_t samples, root;
+	uint64_t early, early_root;
 };
 
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,

@@ -149,6 +149,17 @@ bool proc_alive(uint32_t pid)
 	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
 }
 
+bool proc_running(uint32_t pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return false;
+	p = strrchr(buf, ')'); /* comm may hold spaces and parens */
+	return p && p[1] == ' ' && p[2] == 'R';
+}
+
 uint64_t proc_age_ns(uint32_t pid)
 {
 	char path[64], buf[1024], *p;

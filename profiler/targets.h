@@ -40,6 +40,8 @@ void pidset__for_each(struct pidset *p,
 
 /* true when pid runs (exists and is not a zombie). */
 bool proc_alive(uint32_t pid);
+/* Is pid running or runnable now (state R)? */
+bool proc_running(uint32_t pid);
 /* How long pid has run, in ns; 0 when that cannot be read. */
 uint64_t proc_age_ns(uint32_t pid);
 /* Read /proc/PID/comm into comm (16 bytes). 0 or negative errno. */

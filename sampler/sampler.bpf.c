@@ -342,7 +342,7 @@ static __always_inline int read_cp_ni(const struct interp_proc *p, __u64 cm,
 }
 
 /*
- * An interpreted frame's 1 + bci (sampler.h) from the first of its bcp
+ * An interpreted frame's 1 + bci (sampler_abi.h) from the first of its bcp
  * candidates that lies in the bytecodes after ConstMethod cm (a method
  * has at most 65535 bytes of them), or 0.
  */
@@ -551,9 +551,11 @@ static __always_inline void compiled_frame(struct walk *w, __u32 idx,
 	list_mix(w, f);
 }
 
-/* Step results: go on, the stack's natural end, or -enum unwind_reason. */
+/* Step results: go on, the stack's natural end, or -enum unwind_reason;
+ * STEP_ROOT: the natural end as the CFI says it (UNWIND_MARK_ROOT). */
 #define STEP_ON 0
 #define STEP_END 1
+#define STEP_ROOT 2
 
 /*
  * An interpreted frame: named, then left through its frame record. Its
@@ -886,8 +888,9 @@ struct {
 
 /*
  * Go from frame idx (the CPU's walk_state) of JVM p (or NULL: not a JVM)
- * to its caller by the rules of its code (sampler_abi.h): STEP_ON, STEP_END (the stack's natural end: a
- * zero fp) or -enum unwind_reason. A global function, verified once
+ * to its caller by the rules of its code (sampler_abi.h): STEP_ON, STEP_END
+ * (the stack's natural end: a zero fp), STEP_ROOT (the same by CFI rows)
+ * or -enum unwind_reason. A global function, verified once
  * whatever the caller's state: inlined into the bpf_loop callback, the
  * walk's branches made the verifier process 32k instructions, and a
  * start-up that slow under CPU contention (a JVM at nice -15) missed
@@ -990,6 +993,10 @@ static long walk_step(__u32 i, void *arg)
 			l->nr = j + 2;
 		}
 	}
+	if (r == STEP_ROOT && j + 1 < max_frames) {
+		l->ips[j + 1] = UNWIND_MARK_ROOT;
+		l->nr = j + 2;
+	}
 	return r != STEP_ON;
 }
 
@@ -1080,7 +1087,8 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	struct interp_stack *st;
 	struct wstate *s;
 	__u32 zero = 0;
-	__u64 id, key;
+	__u64 id, key, j;
+	bool norows = false;
 
 	l.ips = stack_buf();
 	l.p = p;
@@ -1105,9 +1113,17 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	if (p)
 		stat_inc(STAT_INTERP_WALKS);
 	if (unwind_mode == UNWIND_MODE_HOTSPOT && ip && (__s64)ip > 0 &&
-	    !bpf_map_lookup_elem(&unwind_procs, &tgid))
+	    !bpf_map_lookup_elem(&unwind_procs, &tgid)) {
 		stat_inc(STAT_ROWS_NOT_READY);
+		norows = true;
+	}
 	bpf_loop(max_frames, walk_step, &l, 0);
+	j = l.nr;
+	asm volatile("" : "+r"(j)); /* checked, then used */
+	if (norows && j && j < max_frames) {
+		l.ips[j] = UNWIND_MARK_NOROWS;
+		l.nr = j + 1;
+	}
 	if (unwind_mode == UNWIND_MODE_CHECK && p && p->nheaps)
 		check_walk(tgid, ip, sp, fp, l.end && l.nr ? l.nr - 1 : l.nr);
 	key = store_stack(l.nr, STAT_USER_LOST, false);

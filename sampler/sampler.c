@@ -470,6 +470,11 @@ void sampler__unwind_wait(struct sampler *s, uint64_t max_ns)
 		unwind_loader__wait(s->uw, max_ns);
 }
 
+int sampler__unwind_proc_maps(struct sampler *s, uint32_t pid)
+{
+	return s->uw ? unwind_loader__proc_maps(s->uw, (int)pid) : -ENOENT;
+}
+
 bool sampler__unwind_stats(struct sampler *s, struct unwind_loader_stats *st)
 {
 	if (!s->uw)

@@ -181,6 +181,21 @@ enum unwind_reason {
 #define UNWIND_MARK_BASE 0xdead000000000000ULL
 #define UNWIND_MARK(r) (UNWIND_MARK_BASE | (r))
 #define UNWIND_IS_MARK(ip) (((ip) & ~0xffULL) == UNWIND_MARK_BASE)
+/*
+ * Not a break: the walk ended at the stack's natural end by the CFI (an
+ * outermost row, the return address undefined, as _start and clone's
+ * child say; or a return address of 0). The frame before it is the
+ * thread's root though it may have no name (a stripped program's
+ * _start); user space counts it as a root and shows no frame for it.
+ */
+#define UNWIND_MARK_ROOT UNWIND_MARK(0)
+/*
+ * Last of all, after any other mark: the process had no unwind rows yet
+ * (unwind/), so the stack was walked by frame pointer. User space drops
+ * it and counts the sample per process (the root share of processes
+ * with rows is told with and without such samples).
+ */
+#define UNWIND_MARK_NOROWS UNWIND_MARK(0xfe)
 
 /* The walk's rules (the unwind_mode global; MIXPROF_UNWIND). */
 enum unwind_mode {

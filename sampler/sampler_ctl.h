@@ -148,6 +148,8 @@ void sampler__unwind_wait(struct sampler *s, uint64_t max_ns);
 /* The loader's costs; false when the run has no rows. */
 struct unwind_loader_stats;
 bool sampler__unwind_stats(struct sampler *s, struct unwind_loader_stats *st);
+/* Mappings with rows in pid's table now, or -ENOENT (none, no rows). */
+int sampler__unwind_proc_maps(struct sampler *s, uint32_t pid);
 
 /*
  * An off-CPU or wall run's waits still open at end_ns (threads switched

@@ -18,7 +18,8 @@
  * FIFO or a device cannot hang us. Links are followed only in the
  * build-id tree, which distributions fill with links.
  */
-static int try_file(struct elfsyms *e, const char *path, bool follow)
+static int try_file(const struct debuginfo_want *w, const char *path,
+		    bool follow)
 {
 	const struct safe_in in = {
 	    .uid = SAFE_ANY_UID, .max_size = DEBUG_MAX, .follow = follow};
@@ -27,35 +28,32 @@ static int try_file(struct elfsyms *e, const char *path, bool follow)
 
 	if (fd < 0)
 		return -ENOENT;
-	err = elfsyms__add_debug_fd(e, fd);
+	err = w->take(fd, w->arg);
 	close(fd);
 	return err;
 }
 
-static int by_build_id(struct elfsyms *e, const char *root,
+static int by_build_id(const struct debuginfo_want *w, const char *root,
 		       const char *debug_root)
 {
 	char p[PATH_MAX], hex[129];
-	const uint8_t *id;
-	size_t len;
 	int n;
 
-	id = elfsyms__build_id(e, &len);
-	if (!id || len < 2)
+	if (!w->id || w->id_len < 2 || w->id_len > 64)
 		return -ENOENT;
-	for (size_t i = 0; i < len; i++)
-		sprintf(hex + 2 * i, "%02x", id[i]);
+	for (size_t i = 0; i < w->id_len; i++)
+		sprintf(hex + 2 * i, "%02x", w->id[i]);
 	n = snprintf(p, sizeof(p), "%s%s/.build-id/%.2s/%s.debug", root,
 		     debug_root, hex, hex + 2);
 	if (n < 0 || (size_t)n >= sizeof(p))
 		return -ENOENT;
-	return try_file(e, p, true);
+	return try_file(w, p, true);
 }
 
-static int by_debuglink(struct elfsyms *e, const char *root, const char *path,
-			const char *debug_root)
+static int by_debuglink(const struct debuginfo_want *w, const char *root,
+			const char *path, const char *debug_root)
 {
-	const char *link = elfsyms__debuglink(e), *slash;
+	const char *link = w->link, *slash;
 	char p[PATH_MAX];
 	int dlen;
 
@@ -65,29 +63,44 @@ static int by_debuglink(struct elfsyms *e, const char *root, const char *path,
 	dlen = slash - path;
 	if (snprintf(p, sizeof(p), "%s%.*s/%s", root, dlen, path, link) <
 		(int)sizeof(p) &&
-	    !try_file(e, p, false))
+	    !try_file(w, p, false))
 		return 0;
 	if (snprintf(p, sizeof(p), "%s%.*s/.debug/%s", root, dlen, path, link) <
 		(int)sizeof(p) &&
-	    !try_file(e, p, false))
+	    !try_file(w, p, false))
 		return 0;
 	if (snprintf(p, sizeof(p), "%s%s%.*s/%s", root, debug_root, dlen, path,
 		     link) < (int)sizeof(p) &&
-	    !try_file(e, p, false))
+	    !try_file(w, p, false))
 		return 0;
 	return -ENOENT;
 }
 
-int debuginfo__add(struct elfsyms *e, const char *root, const char *path,
-		   const char *debug_root)
+int debuginfo__find(const struct debuginfo_want *w, const char *root,
+		    const char *path, const char *debug_root)
 {
 	const char *roots[] = {root ? root : "", ""};
 	int nroots = root && *root ? 2 : 1;
 
 	for (int i = 0; i < nroots; i++) {
-		if (!by_build_id(e, roots[i], debug_root) ||
-		    !by_debuglink(e, roots[i], path, debug_root))
+		if (!by_build_id(w, roots[i], debug_root) ||
+		    !by_debuglink(w, roots[i], path, debug_root))
 			return 0;
 	}
 	return -ENOENT;
+}
+
+static int take_symtab(int fd, void *arg)
+{
+	return elfsyms__add_debug_fd(arg, fd);
+}
+
+int debuginfo__add(struct elfsyms *e, const char *root, const char *path,
+		   const char *debug_root)
+{
+	struct debuginfo_want w = {
+	    .link = elfsyms__debuglink(e), .take = take_symtab, .arg = e};
+
+	w.id = elfsyms__build_id(e, &w.id_len);
+	return debuginfo__find(&w, root, path, debug_root);
 }

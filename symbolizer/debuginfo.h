@@ -20,6 +20,24 @@
 
 #include "elf_syms.h"
 
+/*
+ * The same search for any use (the unwind loader wants .debug_frame): w
+ * names the binary's build-id (may be NULL) and debuglink (may be NULL);
+ * each candidate found is opened and handed to take(fd, arg), which
+ * returns 0 to end the search (dup the fd to keep it: it is closed
+ * after) or -errno to go on. Returns 0 when take said 0, else -ENOENT.
+ */
+struct debuginfo_want {
+	const uint8_t *id;
+	size_t id_len;
+	const char *link;
+	int (*take)(int fd, void *arg);
+	void *arg;
+};
+
+int debuginfo__find(const struct debuginfo_want *w, const char *root,
+		    const char *path, const char *debug_root);
+
 int debuginfo__add(struct elfsyms *e, const char *root, const char *path,
 		   const char *debug_root);
 

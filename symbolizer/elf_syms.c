@@ -254,7 +254,7 @@ static int add_syms(struct symtab *t, Elf *elf, Elf64_Word want, int *next_base)
 	return 0;
 }
 
-static void read_build_id(Elf *elf, uint8_t *out, size_t *len)
+void elfsyms_read_build_id(Elf *elf, uint8_t *out, size_t *len)
 {
 	Elf_Scn *scn = NULL;
 
@@ -281,7 +281,7 @@ static void read_build_id(Elf *elf, uint8_t *out, size_t *len)
 	}
 }
 
-static char *read_debuglink(Elf *elf)
+char *elfsyms_read_debuglink(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -346,8 +346,8 @@ static struct elfsyms *from_elf(Elf *elf)
 		return NULL;
 	}
 	e->has_symtab = has_section(elf, SHT_SYMTAB);
-	read_build_id(elf, e->build_id, &e->build_id_len);
-	e->debuglink = read_debuglink(elf);
+	elfsyms_read_build_id(elf, e->build_id, &e->build_id_len);
+	e->debuglink = elfsyms_read_debuglink(elf);
 	return e;
 }
 
@@ -471,7 +471,7 @@ static int check_debug(struct elfsyms *e, Elf *elf)
 
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		return -ENOEXEC;
-	read_build_id(elf, id, &len);
+	elfsyms_read_build_id(elf, id, &len);
 	if (len && e->build_id_len &&
 	    (len != e->build_id_len || memcmp(id, e->build_id, len)))
 		return -ESTALE;

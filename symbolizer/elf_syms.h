@@ -55,6 +55,15 @@ const char *elfsyms__debuglink(const struct elfsyms *e);
 int elfsyms__add_debug_fd(struct elfsyms *e, int fd);
 int elfsyms__add_debug_mem(struct elfsyms *e, const void *buf, size_t len);
 
+/*
+ * The same facts of any open ELF (the unwind loader's mapped files):
+ * its GNU build-id into out (64 bytes), *len its length (0: none); its
+ * .gnu_debuglink name, malloc'd (the caller frees it), or NULL.
+ */
+struct Elf;
+void elfsyms_read_build_id(struct Elf *elf, uint8_t *out, size_t *len);
+char *elfsyms_read_debuglink(struct Elf *elf);
+
 /* Settle the table; call once, after any debug file. 0 or -ENOMEM. */
 int elfsyms__finish(struct elfsyms *e);
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "common/safefile.h"
 #include "symbolizer/procmaps.h"
+#include "debugfile.h"
 #include "rowgen.h"
 #include "common/u64map.h"
 #include "loader.h"
@@ -74,6 +75,7 @@ struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
 
 	if (!l)
 		return NULL;
+	elf_version(EV_CURRENT);
 	l->rows_fd = rows_fd;
 	l->pages_fd = pages_fd;
 	l->procs_fd = procs_fd;
@@ -116,25 +118,20 @@ void unwind_loader__free(struct unwind_loader *l)
 }
 
 /* p_offset - p_vaddr of elf's executable PT_LOAD: 0 or -ENOEXEC. */
-static int exec_delta(int fd, uint64_t *delta)
+static int exec_delta(Elf *elf, uint64_t *delta)
 {
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	size_t i, n;
 	GElf_Phdr ph;
-	int r = -ENOEXEC;
 
-	if (!elf)
-		return -EINVAL;
-	if (!elf_getphdrnum(elf, &n))
-		for (i = 0; i < n; i++)
-			if (gelf_getphdr(elf, (int)i, &ph) &&
-			    ph.p_type == PT_LOAD && (ph.p_flags & PF_X)) {
-				*delta = ph.p_offset - ph.p_vaddr;
-				r = 0;
-				break;
-			}
-	elf_end(elf);
-	return r;
+	if (elf_getphdrnum(elf, &n))
+		return -ENOEXEC;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    (ph.p_flags & PF_X)) {
+			*delta = ph.p_offset - ph.p_vaddr;
+			return 0;
+		}
+	return -ENOEXEC;
 }
 
 /* Store rows at next_row and their page runs under file id. */
@@ -181,14 +178,46 @@ static int store(struct unwind_loader *l, uint32_t id,
 	return 0;
 }
 
+/*
+ * The rows of the ELF open at fd (mapped by pid at path): its
+ * .eh_frame's, and .debug_frame's where that has none (its own, or its
+ * separate debug file's: debugfile.h). *dbg set when .debug_frame gave
+ * rows.
+ */
+static int file_rows(int fd, int pid, const char *path, uint64_t *delta,
+		     struct unwind_row **rows, size_t *n, bool *dbg)
+{
+	struct rowgen_stats st;
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL), *debug = NULL;
+	int dfd = -1, r;
+
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		return -ENOEXEC;
+	}
+	r = exec_delta(elf, delta);
+	if (!r)
+		debug = debugfile__open(elf, pid, path, &dfd);
+	if (!r)
+		r = rowgen__elf_debug(elf, debug, rows, n, &st);
+	*dbg = !r && st.debug_fdes;
+	elf_end(debug);
+	if (dfd >= 0)
+		close(dfd);
+	elf_end(elf);
+	return r;
+}
+
 /* Rows of the file open at fd into the maps: f->ok when stored. */
-static void load_file(struct unwind_loader *l, int fd, struct ufile *f)
+static void load_file(struct unwind_loader *l, int fd, int pid,
+		      const char *path, struct ufile *f)
 {
 	struct unwind_row *rows;
 	size_t n;
 	uint64_t t0 = mono_ns();
+	bool dbg;
 
-	if (exec_delta(fd, &f->delta) || rowgen__fd(fd, &rows, &n, NULL)) {
+	if (file_rows(fd, pid, path, &f->delta, &rows, &n, &dbg)) {
 		l->st.files_without++;
 		return;
 	}
@@ -197,6 +226,7 @@ static void load_file(struct unwind_loader *l, int fd, struct ufile *f)
 	} else if (!store(l, f->id, rows, n)) {
 		f->ok = 1;
 		l->st.files++;
+		l->st.files_debug_frame += dbg;
 	}
 	free(rows);
 	l->st.load_ns += mono_ns() - t0;
@@ -242,7 +272,7 @@ static struct ufile *file_of(struct unwind_loader *l, int pid,
 	f->id = l->next_id++;
 	f->next = *slot;
 	*slot = f;
-	load_file(l, fd, f);
+	load_file(l, fd, pid, v->path, f);
 	close(fd);
 	return f->ok ? f : NULL;
 }
@@ -444,6 +474,11 @@ int unwind_loader__refresh(struct unwind_loader *l, int pid, uint64_t now_ns)
 	if (i == l->qn && l->qn < QUEUE_MAX) {
 		l->queue[l->qn++] = pid;
 		pthread_cond_signal(&l->work);
+	} else if (i < l->qn && i) {
+		/* asked again while waiting: it has samples (a host's start-up
+		 * queues every process, most of them idle): next */
+		memmove(l->queue + 1, l->queue, i * sizeof(int));
+		l->queue[0] = pid;
 	}
 	pthread_mutex_unlock(&l->mu);
 	return 0;
@@ -466,6 +501,19 @@ int unwind_loader__wait(struct unwind_loader *l, uint64_t max_ns)
 		r = pthread_cond_timedwait(&l->idle, &l->mu, &until);
 	pthread_mutex_unlock(&l->mu);
 	return r ? -ETIMEDOUT : 0;
+}
+
+int unwind_loader__proc_maps(struct unwind_loader *l, int pid)
+{
+	struct unwind_proc *pr = malloc(sizeof(*pr));
+	__u32 key = pid;
+	int r;
+
+	if (!pr)
+		return -ENOMEM;
+	r = bpf_map_lookup_elem(l->procs_fd, &key, pr) ? -ENOENT : (int)pr->n;
+	free(pr);
+	return r;
 }
 
 void unwind_loader__stats(struct unwind_loader *l,

@@ -18,6 +18,7 @@ struct unwind_loader;
 struct unwind_loader_stats {
 	uint64_t files; /* files with rows loaded */
 	uint64_t files_without; /* mapped files without rows (no CFI, ...) */
+	uint64_t files_debug_frame; /* ... with rows from a .debug_frame */
 	uint64_t rows; /* rows stored: 8 bytes each in the kernel */
 	uint64_t pages; /* page entries: 16 bytes of key and value each */
 	uint64_t procs; /* process tables written */
@@ -43,10 +44,17 @@ void unwind_loader__free(struct unwind_loader *l);
 #define UNWIND_RESCAN_NS 1000000000ULL
 #define UNWIND_START_NS 2000000000ULL /* first 2 s: each time asked */
 int unwind_loader__refresh(struct unwind_loader *l, int pid, uint64_t now_ns);
+/* (Asked again while still queued, pid moves to the front: a host-wide
+ * start-up queues every process, and those with samples come first.) */
 
 /* Wait until every process asked for has its table (or failed), at most
  * max_ns: 0 or -ETIMEDOUT (the rest keeps loading meanwhile). */
 int unwind_loader__wait(struct unwind_loader *l, uint64_t max_ns);
+
+/* Mappings with rows in pid's table (0: none of its files has rows),
+ * -ENOENT when it has no table (not loaded, or exec'd since). Any
+ * thread. */
+int unwind_loader__proc_maps(struct unwind_loader *l, int pid);
 
 /* The work done so far (as of the last process finished). */
 void unwind_loader__stats(struct unwind_loader *l,

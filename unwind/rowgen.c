@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rowgen.c: .eh_frame -> unwind rows (rowgen.h). The FDEs are found
- * through .eh_frame_hdr's binary search table (sorted initial
- * locations); from each FDE's start, libdw gives one frame state per pc
+ * rowgen.c: .eh_frame and .debug_frame -> unwind rows (rowgen.h). The
+ * FDEs are found through .eh_frame_hdr's binary search table (sorted
+ * initial locations) and by reading .debug_frame through (libdw's
+ * dwarf_next_cfi); from each FDE's start, libdw gives one frame state per pc
  * range (dwarf_cfi_addrframe), which becomes one row when its rules are
  * ones the BPF walk can follow, else a ROW_NONE row.
  */
@@ -245,22 +246,25 @@ static int machine_ok(Elf *elf)
 		   : -ENOTSUP;
 }
 
-/* The FDE starts in table order: sorted by the linker; checked. */
-static int walk_fdes(Elf *elf, const struct ehhdr *h, struct rowbuf *b)
+/* A row where no FDE covers the code: rows from .debug_frame may fill
+ * it (merge); ROW_FP in what rowgen gives out. */
+#define ROW_GAP ROW_KINDS
+
+/*
+ * Rows from each FDE start of starts[0, n) (sorted) on, a gap row where
+ * code between them has none and after the last.
+ */
+static int walk_starts(Dwarf_CFI *cfi, const __u64 *starts, size_t n,
+		       struct rowbuf *b)
 {
-	static const struct unwind_row gap = {.kind = ROW_NONE};
-	Dwarf_CFI *cfi = dwarf_getcfi_elf(elf);
+	static const struct unwind_row gap = {.kind = ROW_GAP};
 	__u64 prev = 0, end = 0;
 	size_t i;
 	int r = 0;
 
-	if (!cfi)
-		return -ENODATA;
-	for (i = 0; i < h->count && !r; i++) {
-		__u64 s = h->vaddr + get_s32(h->tab + 8 * i);
-		__u64 next = i + 1 < h->count
-				 ? h->vaddr + get_s32(h->tab + 8 * i + 8)
-				 : UINT64_MAX;
+	for (i = 0; i < n && !r; i++) {
+		__u64 s = starts[i];
+		__u64 next = i + 1 < n ? starts[i + 1] : UINT64_MAX;
 		struct unwind_row g = gap;
 
 		if (s < prev || s > UINT32_MAX)
@@ -281,15 +285,200 @@ static int walk_fdes(Elf *elf, const struct ehhdr *h, struct rowbuf *b)
 		g.pc = (__u32)end;
 		r = push(b, &g);
 	}
+	return r;
+}
+
+/* The FDE starts in .eh_frame_hdr's table order: sorted by the linker;
+ * checked. */
+static int walk_eh(Elf *elf, const struct ehhdr *h, struct rowbuf *b)
+{
+	Dwarf_CFI *cfi = dwarf_getcfi_elf(elf);
+	__u64 *starts;
+	size_t i;
+	int r;
+
+	if (!cfi)
+		return -ENODATA;
+	starts = malloc(h->count * sizeof(*starts));
+	if (!starts) {
+		dwarf_cfi_end(cfi);
+		return -ENOMEM;
+	}
+	for (i = 0; i < h->count; i++)
+		starts[i] = h->vaddr + get_s32(h->tab + 8 * i);
+	r = walk_starts(cfi, starts, h->count, b);
+	free(starts);
 	dwarf_cfi_end(cfi);
 	return r;
 }
 
-int rowgen__elf(Elf *elf, struct unwind_row **out, size_t *n,
-		struct rowgen_stats *st)
+/* The data of elf's .debug_frame section, or NULL. dwarf_begin_elf
+ * decompressed it if it was (SHF_COMPRESSED, objcopy
+ * --compress-debug-sections); a section still compressed is left. */
+static Elf_Data *debug_frame_data(Elf *elf)
 {
-	struct rowbuf b = {0};
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	const char *name;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".debug_frame"))
+			continue;
+		if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED))
+			return NULL;
+		return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The FDE starts of .debug_frame, in no order there: sorted, repeats
+ * dropped, and FDEs of code the linker discarded (address 0, a
+ * tombstone above 4 GB, an empty range) left out. *out malloc'd.
+ */
+static int debug_starts(Elf *elf, Elf_Data *d, __u64 **out, size_t *n)
+{
+	const unsigned char *ident =
+	    (const unsigned char *)elf_getident(elf, NULL);
+	Dwarf_Off off = 0, next;
+	Dwarf_CFI_Entry e;
+	size_t cap = d->d_size / 16 + 1, k = 0, i;
+	__u64 *s = malloc(cap * sizeof(*s)), lo, len;
+
+	if (!s || !ident) {
+		free(s);
+		return -ENOMEM;
+	}
+	while (k < cap &&
+	       dwarf_next_cfi(ident, d, false, off, &next, &e) == 0) {
+		off = next;
+		if (dwarf_cfi_cie_p(&e) || e.fde.end - e.fde.start < 16)
+			continue;
+		memcpy(&lo, e.fde.start, 8); /* 8-byte addresses on x86-64 */
+		memcpy(&len, e.fde.start + 8, 8);
+		if (lo && len && lo <= UINT32_MAX && len <= UINT32_MAX)
+			s[k++] = lo;
+	}
+	qsort(s, k, sizeof(*s), cmp_u64);
+	for (i = 0, *n = 0; i < k; i++)
+		if (!*n || s[i] != s[*n - 1])
+			s[(*n)++] = s[i];
+	*out = s;
+	return *n ? 0 : -ENODATA;
+}
+
+/* Rows of elf's .debug_frame, gaps marked; -ENODATA when it has none. */
+static int walk_debug(Elf *elf, struct rowbuf *b, size_t *fdes)
+{
+	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	Dwarf_CFI *cfi = dw ? dwarf_getcfi(dw) : NULL;
+	Elf_Data *d = cfi ? debug_frame_data(elf) : NULL;
+	__u64 *starts = NULL;
+	int r = d ? debug_starts(elf, d, &starts, fdes) : -ENODATA;
+
+	if (!r)
+		r = walk_starts(cfi, starts, *fdes, b);
+	free(starts);
+	if (dw)
+		dwarf_end(dw); /* and the CFI it owns */
+	return r;
+}
+
+/* Rows of a, and of b where a has a gap or none. */
+static int merge(const struct rowbuf *a, const struct rowbuf *b,
+		 struct rowbuf *out)
+{
+	static const struct unwind_row gap = {.kind = ROW_GAP};
+	const struct unwind_row *ra = NULL, *rb = NULL;
+	struct unwind_row row;
+	size_t i = 0, j = 0;
+	__u32 pc;
+	int r = 0;
+
+	while ((i < a->n || j < b->n) && !r) {
+		pc = j >= b->n || (i < a->n && a->r[i].pc <= b->r[j].pc)
+			 ? a->r[i].pc
+			 : b->r[j].pc;
+		while (i < a->n && a->r[i].pc == pc)
+			ra = &a->r[i++];
+		while (j < b->n && b->r[j].pc == pc)
+			rb = &b->r[j++];
+		row = ra && ra->kind != ROW_GAP ? *ra : rb ? *rb : gap;
+		row.pc = pc;
+		r = push(out, &row);
+	}
+	return r;
+}
+
+/* in's rows with gaps as ROW_FP (neighbours merged again) into out. */
+static int finish(const struct rowbuf *in, struct rowbuf *out)
+{
+	struct unwind_row row;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < in->n && !r; i++) {
+		row = in->r[i];
+		if (row.kind == ROW_GAP)
+			row.kind = ROW_FP;
+		r = push(out, &row);
+	}
+	return r;
+}
+
+/* The rows of elf's .eh_frame, then .debug_frame (elf's, else debug's)
+ * where it has none: one buffer, gaps as ROW_FP. */
+static int make_rows(Elf *elf, Elf *debug, struct rowbuf *out,
+		     struct rowgen_stats *st)
+{
+	struct rowbuf eh = {0}, dbg = {0}, m = {0};
 	struct ehhdr h;
+	int r, rd;
+
+	r = read_hdr(elf, &h);
+	if (!r)
+		r = walk_eh(elf, &h, &eh);
+	if (!r)
+		st->fdes = h.count;
+	else
+		eh.n = 0; /* a table we do not read, or broken: none of it */
+	rd = walk_debug(elf, &dbg, &st->debug_fdes);
+	if (rd == -ENODATA && debug)
+		rd = walk_debug(debug, &dbg, &st->debug_fdes);
+	if (rd) {
+		st->debug_fdes = 0;
+		dbg.n = 0;
+	}
+	if (r && !rd)
+		r = 0; /* .debug_frame alone */
+	if (!r)
+		r = merge(&eh, &dbg, &m);
+	if (!r)
+		r = finish(&m, out);
+	free(eh.r);
+	free(dbg.r);
+	free(m.r);
+	return r;
+}
+
+int rowgen__elf_debug(Elf *elf, Elf *debug, struct unwind_row **out, size_t *n,
+		      struct rowgen_stats *st)
+{
+	struct rowgen_stats s = {0};
+	struct rowbuf b = {0};
 	size_t i;
 	int r;
 
@@ -297,9 +486,7 @@ int rowgen__elf(Elf *elf, struct unwind_row **out, size_t *n,
 	*n = 0;
 	r = machine_ok(elf);
 	if (!r)
-		r = read_hdr(elf, &h);
-	if (!r)
-		r = walk_fdes(elf, &h, &b);
+		r = make_rows(elf, debug, &b, &s);
 	if (!r && !b.n)
 		r = -ENODATA;
 	if (r) {
@@ -307,8 +494,7 @@ int rowgen__elf(Elf *elf, struct unwind_row **out, size_t *n,
 		return r;
 	}
 	if (st) {
-		memset(st, 0, sizeof(*st));
-		st->fdes = h.count;
+		*st = s;
 		st->rows = b.n;
 		for (i = 0; i < b.n; i++)
 			st->kind[b.r[i].kind]++;
@@ -316,6 +502,12 @@ int rowgen__elf(Elf *elf, struct unwind_row **out, size_t *n,
 	*out = b.r;
 	*n = b.n;
 	return 0;
+}
+
+int rowgen__elf(Elf *elf, struct unwind_row **out, size_t *n,
+		struct rowgen_stats *st)
+{
+	return rowgen__elf_debug(elf, NULL, out, n, st);
 }
 
 int rowgen__fd(int fd, struct unwind_row **out, size_t *n,

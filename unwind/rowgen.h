@@ -1,7 +1,8 @@
 /*
  * rowgen: an x86-64 ELF's call frame information (.eh_frame, found
- * through .eh_frame_hdr's sorted table) turned into unwind rows
- * (rows.h), rules evaluated by libdw's CFI interface. A pure core: it
+ * through .eh_frame_hdr's sorted table, and .debug_frame, its own or a
+ * separate debug file's) turned into unwind rows (rows.h), rules
+ * evaluated by libdw's CFI interface. A pure core: it
  * takes an open ELF (an fd or memory), never a path; the file is
  * untrusted (a target's library), so every count read from it is
  * bounded by the file's size.
@@ -17,18 +18,28 @@
 
 struct rowgen_stats {
 	size_t fdes; /* FDEs in .eh_frame_hdr's table */
+	size_t debug_fdes; /* FDEs read from a .debug_frame */
 	size_t rows; /* rows out, merged */
 	size_t kind[ROW_KINDS]; /* rows out by kind */
 };
 
 /*
  * The rows of elf: sorted by pc, neighbours with the same rule merged,
- * a ROW_NONE row at each gap between FDEs and after the last. *out is
- * malloc'd (the caller frees it), *n its rows; st (may be NULL) filled.
- * Returns 0, -ENODATA (no .eh_frame_hdr or an empty table), -ENOTSUP
- * (not x86-64, or a table encoding we do not read), -EINVAL (a corrupt
- * table), -ERANGE (code above 4 GB), -ENOMEM.
+ * a ROW_FP row at each gap between FDEs and after the last. Code with
+ * an FDE in .eh_frame gets its rules (what the program's own unwinder
+ * follows); code without one gets those of .debug_frame (elf's own;
+ * else, when it has none, that of debug, its separate debug file, which
+ * has the same addresses; debug may be NULL). *out is malloc'd (the
+ * caller frees it), *n its rows; st (may be NULL) filled. Returns 0,
+ * -ENODATA (no .eh_frame_hdr or an empty table, and no .debug_frame),
+ * -ENOTSUP (not x86-64, or a table encoding we do not read), -EINVAL (a
+ * corrupt table), -ERANGE (code above 4 GB), -ENOMEM; the errors of
+ * .eh_frame only when there is no .debug_frame either.
  */
+int rowgen__elf_debug(Elf *elf, Elf *debug, struct unwind_row **out, size_t *n,
+		      struct rowgen_stats *st);
+
+/* The same without a separate debug file. */
 int rowgen__elf(Elf *elf, struct unwind_row **out, size_t *n,
 		struct rowgen_stats *st);
 

@@ -27,6 +27,10 @@ enum unwind_row_kind {
 	/* the return address is undefined: the outermost frame (_start,
 	 * clone's child): the stack's natural end */
 	ROW_END,
+	/* code no FDE describes (between functions, or whole regions
+	 * without CFI: V8's builtins, hand-written assembly): walked by
+	 * frame pointer, as code of a file without rows */
+	ROW_FP,
 	ROW_KINDS,
 };
 

@@ -104,10 +104,10 @@ struct rows_regs {
 
 /*
  * The caller of frame g (frame idx of the walk, 0 the sampled pc) of
- * process tgid by its rows: STEP_ON (g updated), STEP_END (an outermost
- * frame), -UNWIND_NO_ROW (code of a file with rows, but none we
+ * process tgid by its rows: STEP_ON (g updated), STEP_ROOT (an outermost
+ * frame: the stack's natural end, a root), -UNWIND_NO_ROW (code of a file with rows, but none we
  * follow), -UNWIND_BAD_SP (a CFA that does not grow or leaves the
- * stack), -UNWIND_READ, or ROWS_NONE. A caller's pc is a return address:
+ * stack), -UNWIND_READ, or ROWS_NONE (also for code no FDE describes). A caller's pc is a return address:
  * its row is the call's (pc - 1), which may end the function (a call to
  * a noreturn function). A global function: verified once, not at each
  * of the walk's call sites (start-up under CPU contention).
@@ -136,7 +136,9 @@ __noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 	if (!pg || !(r = find_row(pg, (__u32)a)))
 		return -UNWIND_NO_ROW;
 	if (r->kind == ROW_END)
-		return STEP_END;
+		return STEP_ROOT;
+	if (r->kind == ROW_FP)
+		return ROWS_NONE; /* no CFI for this code: frame pointers */
 	switch (r->kind) {
 	case ROW_CFA_RSP:
 		cfa = g->sp + r->cfa_off;
@@ -163,7 +165,7 @@ __noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 	}
 	g->ip = a;
 	g->sp = cfa;
-	return a ? STEP_ON : STEP_END;
+	return a ? STEP_ON : STEP_ROOT;
 }
 
 /* rows_step_regs on the walk's frame w. */
@@ -172,7 +174,7 @@ static __always_inline int rows_step(struct walk *w, __u32 tgid, __u32 idx)
 	struct rows_regs g = {w->ip, w->sp, w->fp, w->sp0};
 	int r = rows_step_regs(&g, tgid, idx);
 
-	if (r == STEP_ON || r == STEP_END) {
+	if (r == STEP_ON || r == STEP_ROOT) {
 		w->ip = g.ip;
 		w->sp = g.sp;
 		w->fp = g.fp;

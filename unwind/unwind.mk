@@ -1,7 +1,7 @@
 # unwind/: native stacks without frame pointers. rowgen turns an ELF's
-# .eh_frame into unwind rows (rows.h), which the sampler's BPF walk
+# .eh_frame and .debug_frame into unwind rows (rows.h), which the sampler's BPF walk
 # follows (unwind.bpf.h); loader.c fills the BPF maps per process.
-UNWIND_SRCS := rowgen loader
+UNWIND_SRCS := rowgen debugfile loader
 UNWIND_OBJS := $(UNWIND_SRCS:%=$(BUILD)/unwind/%.o)
 CPPFLAGS_unwind := $(MIXPROF_CPPFLAGS)
 
@@ -13,9 +13,24 @@ $(UNWIND_FIX)/nofp: tests/fixtures/unwind/nofp.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -O2 -fomit-frame-pointer -fno-inline -g -o $@ $<
 
+# The same with its CFI in .debug_frame only (no asynchronous unwind
+# tables: .eh_frame keeps only the C runtime's _start and the PLT), and
+# that build with its debug sections split into nofp_split.debug, found
+# through .gnu_debuglink.
+$(UNWIND_FIX)/nofp_df: tests/fixtures/unwind/nofp.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -O2 -fomit-frame-pointer -fno-inline \
+		-fno-asynchronous-unwind-tables -g -o $@ $<
+$(UNWIND_FIX)/nofp_split: $(UNWIND_FIX)/nofp_df
+	$(call msg,OBJCOPY,$@)
+	$(Q)cd $(@D) && objcopy --only-keep-debug nofp_df nofp_split.debug && \
+		objcopy --strip-debug --add-gnu-debuglink=nofp_split.debug \
+			nofp_df nofp_split
+
 UNIT_TESTS += $(BUILD)/tests/unit/test_unwind_rowgen
 $(BUILD)/tests/unit/test_unwind_rowgen: \
 		$(BUILD)/tests/unit/test_unwind_rowgen.o $(BUILD)/unwind/rowgen.o \
-		| $(UNWIND_FIX)/nofp
+		| $(UNWIND_FIX)/nofp $(UNWIND_FIX)/nofp_split
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -ldw -lelf

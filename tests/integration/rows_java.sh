@@ -3,7 +3,9 @@
 # jump to the thread's frame anchor: Deflate's time in zlib (the system's
 # libz, built without frame pointers) must show the JNI function
 # (Java_java_util_zip_Deflater_deflateBytes*, libzip.so) right under
-# Deflater's native method and reach the thread's root, in >= 95% of the
+# Deflater's native method (its compiled wrapper, _[j], or the
+# interpreter's native entry, _[0], on a JVM that has not compiled it
+# yet) and reach the thread's root, in >= 95% of the
 # zlib samples, on every JDK we test, with -p on an unflagged JVM. The
 # frame-anchor walk skips the JNI function (ground truth: it is what
 # calls zlib, so a whole native chain has it).
@@ -19,7 +21,7 @@ check() {
 		z += n
 		split(line, fr, ";")
 		if (fr[3] ~ /^(start_thread|(__)?clone3?|thread_native_entry)$/ &&
-		    line ~ /java\/util\/zip\/Deflater\.deflateBytes[A-Za-z]*_\[j\];Java_java_util_zip_Deflater_deflateBytes[A-Za-z]*;/)
+		    line ~ /java\/util\/zip\/Deflater\.deflateBytes[A-Za-z]*_\[[j0]\];Java_java_util_zip_Deflater_deflateBytes[A-Za-z]*;/)
 			whole += n
 	}
 	END {

@@ -1,5 +1,5 @@
 /*
- * Unit tests: rowgen (.eh_frame -> unwind rows) on nofp, the workload
+ * Unit tests: rowgen (.eh_frame, .debug_frame -> unwind rows) on nofp, the workload
  * built -O2 -fomit-frame-pointer (tests/fixtures/unwind), checked
  * against what its code does: each function's entry row is CFA = rsp + 8
  * (only the return address pushed), later rows grow by what the
@@ -73,7 +73,7 @@ static void test_fixture(void)
 	CHECK(n > 10 && st.rows == n && st.fdes >= 5);
 	for (i = 1; i < n; i++)
 		CHECK(rows[i].pc > rows[i - 1].pc); /* sorted, no empty row */
-	CHECK(rows[n - 1].kind == ROW_NONE); /* after the last FDE */
+	CHECK(rows[n - 1].kind == ROW_FP); /* after the last FDE */
 	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
 		a = sym_addr(elf, fns[i]);
 		CHECK(a != 0);
@@ -93,6 +93,81 @@ static void test_fixture(void)
 	free(rows);
 	elf_end(elf);
 	close(fd);
+}
+
+/* Open path as an Elf (fd kept open in *fd), or NULL. */
+static Elf *open_elf(const char *path, int *fd)
+{
+	*fd = open(path, O_RDONLY);
+	return *fd < 0 ? NULL : elf_begin(*fd, ELF_C_READ, NULL);
+}
+
+/* Each function of the workload starts with its entry row, from
+ * .debug_frame: CFA = rsp + 8. */
+static void check_entries(Elf *syms, const struct unwind_row *rows, size_t n)
+{
+	static const char *const fns[] = {"main", "outer", "middle", "inner",
+					  "by_value"};
+	const struct unwind_row *r;
+	__u64 a;
+
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		a = sym_addr(syms, fns[i]);
+		CHECK(a != 0);
+		r = rowgen__find(rows, n, a);
+		CHECK(r && r->pc == a && r->kind == ROW_CFA_RSP &&
+		      r->cfa_off == 8);
+	}
+	a = sym_addr(syms, "outer");
+	CHECK(max_cfa(rows, n, a, a + 0x80) >= 8 + 64 * 8);
+	r = rowgen__find(rows, n, sym_addr(syms, "_start"));
+	CHECK(r && r->kind == ROW_END); /* crt1's .eh_frame */
+}
+
+/*
+ * nofp_df: its own code's CFI only in .debug_frame (built
+ * -fno-asynchronous-unwind-tables), the C runtime's in .eh_frame: rows
+ * of both. nofp_split: the same stripped of its debug sections, which
+ * are in nofp_split.debug: without that file its functions have no
+ * rows, with it the same rows as nofp_df.
+ */
+static void test_debug_frame(const char *dir)
+{
+	char path[4200];
+	struct unwind_row *rows, *rows2;
+	struct rowgen_stats st;
+	size_t n, n2;
+	int fd, fd2, fd3;
+	Elf *df, *split, *dbg;
+
+	snprintf(path, sizeof(path), "%s/nofp_df", dir);
+	df = open_elf(path, &fd);
+	CHECK(df != NULL);
+	CHECK_INT(rowgen__elf(df, &rows, &n, &st), 0);
+	CHECK(st.debug_fdes >= 5 && st.fdes >= 1);
+	check_entries(df, rows, n);
+
+	snprintf(path, sizeof(path), "%s/nofp_split", dir);
+	split = open_elf(path, &fd2);
+	snprintf(path, sizeof(path), "%s/nofp_split.debug", dir);
+	dbg = open_elf(path, &fd3);
+	CHECK(split && dbg);
+	CHECK_INT(rowgen__elf(split, &rows2, &n2, &st), 0);
+	CHECK_INT(st.debug_fdes, 0);
+	CHECK(rowgen__find(rows2, n2, sym_addr(df, "main"))->kind == ROW_FP);
+	free(rows2);
+	CHECK_INT(rowgen__elf_debug(split, dbg, &rows2, &n2, &st), 0);
+	CHECK(st.debug_fdes >= 5);
+	CHECK(n2 == n && !memcmp(rows, rows2, n * sizeof(*rows)));
+	check_entries(df, rows2, n2);
+	free(rows);
+	free(rows2);
+	elf_end(df);
+	elf_end(split);
+	elf_end(dbg);
+	close(fd);
+	close(fd2);
+	close(fd3);
 }
 
 /* Every truncation of the fixture: an error or rows, never a crash. */
@@ -136,14 +211,17 @@ static void test_not_elf(void)
 
 int main(int argc, char **argv)
 {
-	static char path[4096];
+	static char path[4096], dir[4096];
 	const char *build = getenv("BUILD");
 
 	/* the runner exports BUILD; by hand: the fixture's path */
 	snprintf(path, sizeof(path), "%s/tests/fixtures/unwind/nofp",
 		 build ? build : "build");
 	fixture = argc > 1 ? argv[1] : path;
+	snprintf(dir, sizeof(dir), "%s", fixture);
+	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
 	test_fixture();
+	test_debug_frame(*dir ? dir : ".");
 	test_truncated();
 	test_not_elf();
 	return check_report();
