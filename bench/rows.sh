@@ -100,11 +100,14 @@ grep -h "unwind rows:\|whole stacks:\|processes with unwind rows:" "$tmp/err" |
 printf "  mixprof max RSS %.1f MB (goal < 64 MB), cpu %.2f s, wall %.1f s for a %d s profile\n" \
 	"$(echo "$rss / 1024" | bc -l)" "$(echo "$u + $s" | bc -l)" "$e" "$HOST_SECS"
 awk '
-	{ n = $NF; t += n; if ($1 ~ /(\[unknown\];){4}/) junk += n }
-	$1 ~ /^java;/ && $1 ~ /;(\[libz\.so[^;]*\]|deflate|deflate_slow|longest_match|fill_window|adler32_z|crc32_z|compress_block|_tr_[a-z_]+)$/ {
+	# the stack is the line less its count: frames may hold spaces
+	# ("StubRoutines (1)"), so not $1
+	{ n = $NF; s = substr($0, 1, length($0) - length($NF) - 1); t += n
+	  if (s ~ /(\[unknown\];){4}/) junk += n }
+	s ~ /^java;/ && s ~ /;(\[libz\.so[^;]*\]|deflate|deflate_slow|longest_match|fill_window|adler32_z|crc32_z|compress_block|_tr_[a-z_]+)$/ {
 		z += n
-		if ($1 ~ /;Java_java_util_zip_Deflater_deflateBytes[A-Za-z]*;/ &&
-		    $1 ~ /^java;(start_thread|__clone3);/) zw += n
+		if (s ~ /;Java_java_util_zip_Deflater_deflateBytes[A-Za-z]*;/ &&
+		    s ~ /^java;(start_thread|__clone3);/) zw += n
 	}
 	END {
 		printf "  %d samples in stacks of 4+ [unknown] frames in a row; Warmup: %.1f%% of %d zlib-leaf samples whole through Deflater'"'"'s JNI function to the thread root\n",
