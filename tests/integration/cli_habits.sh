@@ -32,7 +32,9 @@ grep -q ' [0-9]*$' "$TMPD/plain.folded" || die "no folded text to a file"
 [ -s "$TMPD/q.folded" ] || die "-q wrote nothing"
 
 # filters on known stacks
-java -cp "$SAMPLES" Ratio 12 >"$TMPD/ready" &
+# (a minute: it is killed when the filters are done; a loaded machine
+# stretches the four runs below)
+java -cp "$SAMPLES" Ratio 60 >"$TMPD/ready" &
 pid=$!
 PIDS_TO_KILL+=($pid)
 wait_for 10 grep -qs ready "$TMPD/ready" || die "Ratio did not start"
