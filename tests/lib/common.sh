@@ -67,6 +67,18 @@ jdks() {
 	return 0
 }
 
+# add_user NAME: a throwaway system user, no home. useradd gives up at
+# once when another useradd holds /etc/passwd's lock (a test beside this
+# one, see tests/run): a few tries.
+add_user() {
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		useradd -M -r -s /usr/sbin/nologin "$1" 2>/dev/null && return 0
+		sleep 0.3
+	done
+	useradd -M -r -s /usr/sbin/nologin "$1"
+}
+
 # wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
 wait_for() {
 	local deadline=$((SECONDS + $1)); shift

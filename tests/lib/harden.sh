@@ -3,7 +3,7 @@
 # removed (with its processes, which the test lists in PIDS_TO_KILL) on
 # every exit path.
 HU=mxh$$$RANDOM
-useradd -M -r -s /usr/sbin/nologin "$HU" || die "useradd $HU"
+add_user "$HU" || die "useradd $HU"
 HG=$(id -gn "$HU")
 
 cleanup_harden() {
