@@ -44,14 +44,26 @@ note() { echo "# $*"; }
 
 # The JDKs to test: $MIXPROF_TEST_JDKS (space-separated JDK homes) when set;
 # otherwise the system one, plus the newest JDK of another major version
-# installed beside it (Debian keeps them all in one directory).
+# installed beside it (Debian keeps them all in one directory). Finding
+# them starts a JVM per JDK directory, so tests/run has the answer kept for
+# its run in $TEST_JDKS_FILE (removed when the run starts).
 jdk_major() { "$1/bin/java" -XshowSettings:properties -version 2>&1 |
 	sed -n 's/^ *java\.specification\.version = //p'; }
 jdks() {
+	local f=${TEST_JDKS_FILE:-}
 	if [ -n "${MIXPROF_TEST_JDKS:-}" ]; then
 		printf '%s\n' $MIXPROF_TEST_JDKS
-		return
+	elif [ -n "$f" ] && [ -s "$f" ]; then
+		cat "$f"
+	elif [ -n "$f" ]; then
+		find_jdks >"$f.$$"
+		mv -f "$f.$$" "$f" # whole, though two tests may race to write it
+		cat "$f"
+	else
+		find_jdks
 	fi
+}
+find_jdks() {
 	local sys j best= best_v=0 v sys_v
 	sys=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
 	sys_v=$(jdk_major "$sys")
