@@ -13,13 +13,19 @@ PIDS_TO_KILL=()
 
 # Perf maps and agent control sockets in /tmp of processes that are gone
 # (agent runs without dir=): with "new", only those written since this
-# test began (its own JVMs'); otherwise all of them, since a new JVM that
-# gets a dead one's pid is refused a map file another user owns.
+# test began (its own JVMs'); otherwise those another user owns, since a
+# new JVM that gets a dead one's pid is refused such a file. Not all: a
+# test running beside this one (tests/run) may still read the map of a
+# JVM that has just ended (perf report does).
 remove_leftovers() {
 	local f pid
 	for f in /tmp/perf-*.map /tmp/.mixprof-jmap-*; do
 		[ -e "$f" ] || continue
-		[ "${1:-}" != new ] || [ "$f" -nt "$TMPD/.start" ] || continue
+		if [ "${1:-}" = new ]; then
+			[ "$f" -nt "$TMPD/.start" ] || continue
+		else
+			[ ! -O "$f" ] || continue
+		fi
 		pid=${f%.map}
 		pid=${pid##*-}
 		case $pid in '' | *[!0-9]*) continue ;; esac
