@@ -16,18 +16,20 @@ PIDS_TO_KILL=()
 # test began (its own JVMs'); otherwise those another user owns, since a
 # new JVM that gets a dead one's pid is refused such a file. Not all: a
 # test running beside this one (tests/run) may still read the map of a
-# JVM that has just ended (perf report does).
+# JVM that has just ended (perf report does). HotSpot's attach sockets
+# (/tmp/.java_pidPID) of JVMs killed by a test go too: a JVM of another
+# user that gets the pid is refused one root owns (attach_user).
 remove_leftovers() {
 	local f pid
-	for f in /tmp/perf-*.map /tmp/.mixprof-jmap-*; do
+	for f in /tmp/perf-*.map /tmp/.mixprof-jmap-* /tmp/.java_pid*; do
 		[ -e "$f" ] || continue
 		if [ "${1:-}" = new ]; then
 			[ "$f" -nt "$TMPD/.start" ] || continue
 		else
-			[ ! -O "$f" ] || continue
+			[[ $f == /tmp/.java_pid* ]] || [ ! -O "$f" ] || continue
 		fi
 		pid=${f%.map}
-		pid=${pid##*-}
+		pid=${pid##*[!0-9]}
 		case $pid in '' | *[!0-9]*) continue ;; esac
 		kill -0 "$pid" 2>/dev/null || rm -f "$f"
 	done

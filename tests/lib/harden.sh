@@ -8,7 +8,9 @@ HG=$(id -gn "$HU")
 
 cleanup_harden() {
 	cleanup_common # kills PIDS_TO_KILL, removes TMPD
-	userdel "$HU" 2>/dev/null || true
+	# -f: a process of the user that outlived PIDS_TO_KILL (tests/run
+	# kills it after the test) must not keep the account
+	userdel -f "$HU" 2>/dev/null || true
 	id "$HU" >/dev/null 2>&1 && echo "warning: user $HU left" >&2
 	return 0
 }
