@@ -79,9 +79,12 @@ test: deps
 ASAN_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 ASAN_TESTS ?= unit/ integration/profile_slices integration/render_svg
+# a whole rebuild: on all CPUs even under a plain "make test"
+ASAN_JOBS ?= $(shell nproc)
 test-asan: deps
-	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CFLAGS='-O1 -g' \
-		SAN_FLAGS='$(ASAN_SAN)' LDFLAGS='$(ASAN_SAN)' build
+	$(Q)$(MAKE) --no-print-directory -j$(ASAN_JOBS) BUILD=$(ASAN_BUILD) \
+		CFLAGS='-O1 -g' SAN_FLAGS='$(ASAN_SAN)' LDFLAGS='$(ASAN_SAN)' \
+		build
 	$(Q)BUILD=$(abspath $(ASAN_BUILD)) \
 		ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

@@ -8,7 +8,7 @@ source "$(dirname "$0")/../lib/common.sh"
 source "$TOP/tests/fixtures/agent/helpers.sh"
 
 SQ=mpsq$$ # a throwaway system user, no home
-useradd -M -r -s /usr/sbin/nologin "$SQ" || die "useradd $SQ"
+add_user "$SQ" || die "useradd $SQ"
 trap 'userdel "$SQ" 2>/dev/null; cleanup_common' EXIT
 as_sq() { setpriv --reuid="$SQ" --regid="$SQ" --clear-groups "$@"; }
 sq_uid=$(id -u "$SQ")

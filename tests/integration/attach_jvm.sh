@@ -86,10 +86,10 @@ for jdk in $(jdks); do
 	# the trigger file is removed and the JVM only printed a thread dump
 	echo +DisableAttachMechanism >"$TMPD/flags"
 	start_jvm "$v-noattach" "$jdk" -XX:Flags="$TMPD/flags" -XX:-UsePerfData
-	start=$SECONDS
+	# (the message names the wait --timeout asked for, not the default 5 s;
+	# how long it took is not checked: a loaded machine stretches it)
 	expect_fail 1 "^mixprof: JVM $JVM_PID did not start its attach listener within 1500 ms" \
 		"$MIXPROF" attach "$JVM_PID" --timeout 1.5
-	[ $((SECONDS - start)) -le 4 ] || die "--timeout 1.5 took $((SECONDS - start)) s"
 	! ls -a "$TMPD" /tmp | grep -q "^\.attach_pid$JVM_PID\$" ||
 		die "trigger file left behind"
 	jvm_works "$JVM_PID" "$JVM_LOG"

@@ -10,12 +10,14 @@ source "$(dirname "$0")/../lib/common.sh"
 sh -c 'while :; do :; done' &
 PIDS_TO_KILL+=($!)
 
-# through a pty: stdout and stderr are the terminal
-script -qec "'$MIXPROF' -F 199 2" "$TMPD/tty.out" >/dev/null 2>&1 ||
+# through a pty: stdout and stderr are the terminal. The status line comes
+# every 1000/TICK_MS ticks, and a loaded machine (a host-wide run loads
+# every process's unwind rows) stretches ticks: 4 s for one of them.
+script -qec "'$MIXPROF' -F 199 4" "$TMPD/tty.out" >/dev/null 2>&1 ||
 	{ cat "$TMPD/tty.out"; die "mixprof on a pty failed"; }
-grep -q 'mixprof: profiling the whole host (.*) at 199 Hz for 2 s; Ctrl-C to stop' "$TMPD/tty.out" ||
+grep -q 'mixprof: profiling the whole host (.*) at 199 Hz for 4 s; Ctrl-C to stop' "$TMPD/tty.out" ||
 	die "no start line: $(head -3 "$TMPD/tty.out")"
-grep -aq $'\r\033\\[K1 s, [0-9]* samples' "$TMPD/tty.out" || die "no live status line"
+grep -aq $'\r\033\\[K[0-9]* s, [0-9]* samples' "$TMPD/tty.out" || die "no live status line"
 grep -q '^#  Self%  Total%  Frame' "$TMPD/tty.out" || die "no top-N table on a terminal"
 grep -q ' written' "$TMPD/tty.out" || die "no summary"
 # the last status line is cleared before the table
@@ -32,7 +34,9 @@ grep -q ' [0-9]*$' "$TMPD/plain.folded" || die "no folded text to a file"
 [ -s "$TMPD/q.folded" ] || die "-q wrote nothing"
 
 # filters on known stacks
-java -cp "$SAMPLES" Ratio 12 >"$TMPD/ready" &
+# (a minute: it is killed when the filters are done; a loaded machine
+# stretches the four runs below)
+java -cp "$SAMPLES" Ratio 60 >"$TMPD/ready" &
 pid=$!
 PIDS_TO_KILL+=($pid)
 wait_for 10 grep -qs ready "$TMPD/ready" || die "Ratio did not start"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# runner: alone (it checks that no mixprof BPF program is left, host-wide)
 # Whatever ends mixprof -e, the instrumentation goes with it: after
 # SIGKILL (stack mode: BPF attached, probes armed) the agent has no probe,
 # later calls reach no removed site, no BPF program is left, and the next

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# runner: alone (it compares the loop's speeds before and after the probes)
 # A count probe on a method a never-ending loop calls (the loop runs in
 # OSR code with the call inlined): within a few seconds of the probes'
 # removal the loop is back at (at least half) its speed before them,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# runner: alone (it checks that no mixprof BPF program is left, host-wide)
 # mixprof -p PID -e ... (stack mode) on a JVM started with the agent: the
 # folded total is exactly the number of calls, the probed method is the
 # leaf (no probe frames) under its caller, annotated _[j]; a JDK method

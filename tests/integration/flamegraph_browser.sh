@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The pages in headless chromium (tests/browser/*.mjs through
 # playwright-core): zoom, reset, search, montage navigation, heat map
-# selection, and the load time of a 100k-line graph. Screenshots go to
+# selection, and 100k-line graphs that load and zoom (their times are
+# printed, never asserted). Screenshots go to
 # $BUILD/screenshots/ for a human to look at.
 . "$(dirname "$0")/../lib/common.sh"
 B=$TOP/tests/browser

@@ -2,7 +2,7 @@
 # mixprof flamegraph: every folded dialect renders to well-formed SVG and
 # HTML whose frames hold exactly the input's counts (total and per frame),
 # files merge, stdin works, options reach the output, and a 100k-line
-# profile renders quickly.
+# profile renders (its time is noted, never asserted).
 . "$(dirname "$0")/../lib/common.sh"
 node "$TOP/tests/browser/fixtures.mjs" "$TMPD"
 check() { node "$TOP/tests/browser/check_counts.mjs" "$@" || die "counts: $*"; }
@@ -65,13 +65,12 @@ n1=$(grep -c 'class="f"' "$TMPD/mw.svg")
 [ "$n1" -lt "$n0" ] || die "--minwidth 5% kept $n1 of $n0 frames"
 grep -q 'data-total="133"' "$TMPD/mw.svg" || die "minwidth changed the total"
 
-# 100k distinct stacks: fast, and exact with --minwidth 0.
+# 100k distinct stacks: well-formed, and exact with --minwidth 0.
 node "$TOP/tests/browser/gen_folded.mjs" 100000 > "$TMPD/big.folded"
 start=$(date +%s%N)
 "$MIXPROF" flamegraph "$TMPD/big.folded" > "$TMPD/big.svg"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 note "100k lines to SVG: $ms ms, $(stat -c %s "$TMPD/big.svg") bytes"
-[ "$ms" -lt 10000 ] || die "100k lines took $ms ms"
 xmllint --noout "$TMPD/big.svg"
 "$MIXPROF" flamegraph --minwidth 0 "$TMPD/big.folded" > "$TMPD/big0.svg"
 check "$TMPD/big0.svg" "$TMPD/big.folded"

@@ -22,7 +22,8 @@ grep -q 'not found' "$TMPD/l.err" && die "agent not found: $(cat "$TMPD/l.err")"
 grep -q 'Ratio\.\(one\|two\|three\)_\[[01j]\]' "$TMPD/l.folded" || die "launch: no compiled Java frame named"
 
 # -p: the installed agent is attached
-java -cp "$SAMPLES" Ratio 8 >"$TMPD/ready" &
+# (a minute: killed after the completion check, however loaded the machine)
+java -cp "$SAMPLES" Ratio 60 >"$TMPD/ready" &
 pid=$!
 PIDS_TO_KILL+=($pid)
 wait_for 10 grep -qs ready "$TMPD/ready" || die "Ratio did not start"

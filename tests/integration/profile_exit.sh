@@ -7,19 +7,16 @@ java -cp "$SAMPLES" Ratio 3 >"$TMPD/ready" &
 pid=$!
 PIDS_TO_KILL+=($pid)
 wait_for 10 grep -q ready "$TMPD/ready" || die "Ratio did not start"
-start=$SECONDS
-"$MIXPROF" -F 999 -p "$pid" -o "$TMPD/exit.folded" 30 2>"$TMPD/err" ||
+# an hour asked: only the target's end can end the run before the
+# runner's time limit fails the test (no timing asserted)
+"$MIXPROF" -F 999 -p "$pid" -o "$TMPD/exit.folded" 3600 2>"$TMPD/err" ||
 	die "mixprof failed: $(cat "$TMPD/err")"
-took=$((SECONDS - start))
 cat "$TMPD/err"
-note "ran $took s for a target that lived about 3 s"
-[ $took -le 8 ] || die "run did not end with its target"
 [ -s "$TMPD/exit.folded" ] || die "no output"
 total=$(awk '{ n += $NF } END { print n + 0 }' "$TMPD/exit.folded")
 [ "$total" -gt 50 ] || die "only $total samples"
 grep -q " $total written" "$TMPD/err" || die "summary disagrees with output"
 
-start=$SECONDS
 "$MIXPROF" -o "$TMPD/fail.folded" 30 -- sh -c 'sleep 1; exit 3' \
 	2>"$TMPD/err" && die "expected a usage error for a duration with a command" || true
 st=0

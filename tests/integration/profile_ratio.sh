@@ -51,14 +51,14 @@ pid_run() { # JDK OUT
 	local pid
 	: >"$TMPD/ready" # not the last JDK's "ready": the child truncates late
 	nice -n -15 "$1/bin/java" -agentpath:"$AGENT" \
-		-XX:+PreserveFramePointer -cp "$SAMPLES" Ratio $((SECS + 6)) \
-		>"$TMPD/ready" &
+		-XX:+PreserveFramePointer -cp "$SAMPLES" Ratio 120 \
+		>"$TMPD/ready" & # killed after the run: outlives it however loaded
 	pid=$!
 	PIDS_TO_KILL+=($pid)
 	wait_for 10 grep -qs ready "$TMPD/ready" || die "Ratio did not start"
 	sleep 1	# let the JIT settle, as a user attaching later would
 	"$MIXPROF" -F $HZ --per-thread -p "$pid" -o "$2" $SECS
-	kill "$pid"; wait "$pid" || true
+	kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 
 for jdk in $(jdks); do

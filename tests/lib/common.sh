@@ -13,15 +13,23 @@ PIDS_TO_KILL=()
 
 # Perf maps and agent control sockets in /tmp of processes that are gone
 # (agent runs without dir=): with "new", only those written since this
-# test began (its own JVMs'); otherwise all of them, since a new JVM that
-# gets a dead one's pid is refused a map file another user owns.
+# test began (its own JVMs'); otherwise those another user owns, since a
+# new JVM that gets a dead one's pid is refused such a file. Not all: a
+# test running beside this one (tests/run) may still read the map of a
+# JVM that has just ended (perf report does). HotSpot's attach sockets
+# (/tmp/.java_pidPID) of JVMs killed by a test go too: a JVM of another
+# user that gets the pid is refused one root owns (attach_user).
 remove_leftovers() {
 	local f pid
-	for f in /tmp/perf-*.map /tmp/.mixprof-jmap-*; do
+	for f in /tmp/perf-*.map /tmp/.mixprof-jmap-* /tmp/.java_pid*; do
 		[ -e "$f" ] || continue
-		[ "${1:-}" != new ] || [ "$f" -nt "$TMPD/.start" ] || continue
+		if [ "${1:-}" = new ]; then
+			[ "$f" -nt "$TMPD/.start" ] || continue
+		else
+			[[ $f == /tmp/.java_pid* ]] || [ ! -O "$f" ] || continue
+		fi
 		pid=${f%.map}
-		pid=${pid##*-}
+		pid=${pid##*[!0-9]}
 		case $pid in '' | *[!0-9]*) continue ;; esac
 		kill -0 "$pid" 2>/dev/null || rm -f "$f"
 	done
@@ -44,14 +52,26 @@ note() { echo "# $*"; }
 
 # The JDKs to test: $MIXPROF_TEST_JDKS (space-separated JDK homes) when set;
 # otherwise the system one, plus the newest JDK of another major version
-# installed beside it (Debian keeps them all in one directory).
+# installed beside it (Debian keeps them all in one directory). Finding
+# them starts a JVM per JDK directory, so tests/run has the answer kept for
+# its run in $TEST_JDKS_FILE (removed when the run starts).
 jdk_major() { "$1/bin/java" -XshowSettings:properties -version 2>&1 |
 	sed -n 's/^ *java\.specification\.version = //p'; }
 jdks() {
+	local f=${TEST_JDKS_FILE:-}
 	if [ -n "${MIXPROF_TEST_JDKS:-}" ]; then
 		printf '%s\n' $MIXPROF_TEST_JDKS
-		return
+	elif [ -n "$f" ] && [ -s "$f" ]; then
+		cat "$f"
+	elif [ -n "$f" ]; then
+		find_jdks >"$f.$$"
+		mv -f "$f.$$" "$f" # whole, though two tests may race to write it
+		cat "$f"
+	else
+		find_jdks
 	fi
+}
+find_jdks() {
 	local sys j best= best_v=0 v sys_v
 	sys=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
 	sys_v=$(jdk_major "$sys")
@@ -65,6 +85,18 @@ jdks() {
 	done
 	[ -n "$best" ] && echo "$best"
 	return 0
+}
+
+# add_user NAME: a throwaway system user, no home. useradd gives up at
+# once when another useradd holds /etc/passwd's lock (a test beside this
+# one, see tests/run): a few tries.
+add_user() {
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		useradd -M -r -s /usr/sbin/nologin "$1" 2>/dev/null && return 0
+		sleep 0.3
+	done
+	useradd -M -r -s /usr/sbin/nologin "$1"
 }
 
 # wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.

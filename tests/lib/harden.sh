@@ -3,12 +3,14 @@
 # removed (with its processes, which the test lists in PIDS_TO_KILL) on
 # every exit path.
 HU=mxh$$$RANDOM
-useradd -M -r -s /usr/sbin/nologin "$HU" || die "useradd $HU"
+add_user "$HU" || die "useradd $HU"
 HG=$(id -gn "$HU")
 
 cleanup_harden() {
 	cleanup_common # kills PIDS_TO_KILL, removes TMPD
-	userdel "$HU" 2>/dev/null || true
+	# -f: a process of the user that outlived PIDS_TO_KILL (tests/run
+	# kills it after the test) must not keep the account
+	userdel -f "$HU" 2>/dev/null || true
 	id "$HU" >/dev/null 2>&1 && echo "warning: user $HU left" >&2
 	return 0
 }
