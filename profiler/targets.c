@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "common/safefile.h"
+#include "common/procfs.h"
 #include "targets.h"
 
 struct pidset {
@@ -121,87 +121,49 @@ void pidset__for_each(struct pidset *p,
 			fn(&p->slots[i], ctx);
 }
 
-/* Read a small /proc file into buf. Bytes read or negative errno. */
-static int read_small(const char *path, char *buf, size_t len)
-{
-	static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
-	int fd = safe_open_in(AT_FDCWD, path, &proc_file);
-	ssize_t n;
-
-	if (fd < 0)
-		return fd;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return n;
-}
-
 bool proc_alive(uint32_t pid)
 {
-	char path[64], buf[512], *p;
+	struct procfs_stat st;
 
-	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
-		return false;
-	p = strrchr(buf, ')'); /* comm may hold spaces and parens */
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	return !procfs__read_stat(pid, &st) && st.state != 'Z' &&
+	       st.state != 'X';
 }
 
 uint64_t proc_age_ns(uint32_t pid)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long start;
+	struct procfs_stat st;
 	struct timespec now;
-	long hz = sysconf(_SC_CLK_TCK);
 	uint64_t start_ns, now_ns;
 
-	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0 || hz <= 0 ||
+	if (procfs__read_stat(pid, &st) ||
 	    clock_gettime(CLOCK_BOOTTIME, &now))
 		return 0;
-	p = strrchr(buf, ')'); /* comm may hold spaces and parens */
-	/* starttime is field 22; the state after ')' is field 3 */
-	if (!p || sscanf(p + 2,
-			 "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-			 "%*s %*s %*s %*s %*s %*s %*s %*s %llu",
-			 &start) != 1)
-		return 0;
-	start_ns = start * (1000000000ULL / hz);
+	start_ns = procfs__ticks_ns(st.start_ticks);
 	now_ns = now.tv_sec * 1000000000ULL + now.tv_nsec;
 	return now_ns > start_ns ? now_ns - start_ns : 1;
 }
 
 int proc_comm(uint32_t pid, char *comm)
 {
-	char path[64], buf[64];
-	int n;
-
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	n = read_small(path, buf, sizeof(buf));
-	if (n < 0)
-		return n;
-	buf[strcspn(buf, "\n")] = 0;
-	snprintf(comm, 16, "%.15s", buf);
-	return 0;
+	return procfs__read_comm(pid, comm);
 }
 
 int proc_tgid(uint32_t pid)
 {
-	char path[64], buf[2048], *p;
+	struct procfs_status st;
+	int err = procfs__read_status(pid, &st);
 
-	snprintf(path, sizeof(path), "/proc/%u/status", pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
-		return -ESRCH;
-	p = strstr(buf, "\nTgid:");
-	return p ? atoi(p + 6) : -EINVAL;
+	return err ? err : st.tgid;
 }
 
+/* The map the symbolizer reads: perf-<pid it sees>.map in its own /tmp. */
 bool proc_has_jit_map(uint32_t pid)
 {
+	struct procfs_status st;
 	char path[96];
 
-	snprintf(path, sizeof(path), "/proc/%u/root/tmp/perf-%u.map", pid, pid);
-	return access(path, F_OK) == 0;
+	return !procfs__read_status(pid, &st) &&
+	       !procfs__perf_map_path(path, sizeof(path), pid, st.nspid,
+				      NULL) &&
+	       access(path, F_OK) == 0;
 }

@@ -45,7 +45,8 @@ uint64_t proc_age_ns(uint32_t pid);
 /* Read /proc/PID/comm into comm (16 bytes). 0 or negative errno. */
 int proc_comm(uint32_t pid, char *comm);
 
-/* Does pid have a JIT map, /tmp/perf-PID.map in its mount namespace? */
+/* Does pid have a JIT map: perf-<its own pid>.map in the /tmp of its
+ * mount namespace, where the symbolizer reads it (common/procfs.h)? */
 bool proc_has_jit_map(uint32_t pid);
 
 /* The process (tgid) thread pid belongs to, or negative errno. */

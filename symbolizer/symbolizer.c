@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/procfs.h"
 #include "procmaps.h"
 #include "sym_internal.h"
 
-#define DEFAULT_MAP_DIR "/tmp"
+#define DEFAULT_MAP_DIR PROCFS_PERF_MAP_DIR
 #define DEFAULT_DEBUG_ROOT "/usr/lib/debug"
 #define DEFAULT_SLACK_NS (10 * 1000 * 1000ULL)
 
