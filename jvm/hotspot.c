@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include "common/procfs.h"
 #include "common/safefile.h"
 #include "hotspot.h"
 
@@ -48,9 +49,8 @@ const char *const hotspot_sym_names[HS_NR_SYMS] = {
     [HS_T_STRIDE] = "gHotSpotVMTypeEntryArrayStride",
 };
 
-/* /proc files and libjvm.so under the process's root: opened as what
- * the target controls (safefile.h), so a planted FIFO cannot hang us */
-static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
+/* libjvm.so under the process's root: opened as what the target
+ * controls (safefile.h), so a planted FIFO cannot hang us */
 static const struct safe_in libjvm_file = {.uid = SAFE_ANY_UID,
 					   .max_size = 4ULL << 30};
 
@@ -628,34 +628,27 @@ static int vm_read(void *ctx, uint64_t addr, void *buf, size_t len)
  */
 static int find_libjvm(uint32_t pid, char *path, size_t cap, uint64_t *start)
 {
-	char fn[64], line[4096 + 128];
-	unsigned long long lo, off;
-	int ret = -ENOENT, pos;
-	FILE *f;
+	const char *p, *end;
+	struct procfs_map m;
+	size_t len;
+	char *buf;
+	int ret, r;
 
-	snprintf(fn, sizeof(fn), "/proc/%u/maps", pid);
-	f = safe_fopen_in(AT_FDCWD, fn, &proc_file);
-	if (!f)
+	if (procfs__read_pid(pid, "maps", PROCFS_MAPS_MAX, &buf, &len))
 		return -ESRCH;
-	while (fgets(line, sizeof(line), f)) {
-		char *p, *nl = strchr(line, '\n');
-
-		if (nl)
-			*nl = '\0';
-		pos = 0;
-		if (sscanf(line, "%llx-%*x %*s %llx %*s %*s %n", &lo, &off,
-			   &pos) < 2 ||
-		    !pos || off)
+	ret = -ENOENT;
+	/* r < 0: a line that does not parse, skipped */
+	for (p = buf, end = buf + len;
+	     ret && (r = procfs__maps_next(&p, end, &m));) {
+		/* the file read by path: not one shown " (deleted)" */
+		if (r < 0 || m.offset || m.path_len < 10 ||
+		    memcmp(m.path + m.path_len - 10, "/libjvm.so", 10))
 			continue;
-		p = line + pos;
-		if (strlen(p) < 10 || strcmp(p + strlen(p) - 10, "/libjvm.so"))
-			continue;
-		snprintf(path, cap, "%s", p);
-		*start = lo;
+		snprintf(path, cap, "%.*s", (int)m.path_len, m.path);
+		*start = m.start;
 		ret = 0;
-		break;
 	}
-	fclose(f);
+	free(buf);
 	return ret;
 }
 
