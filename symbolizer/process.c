@@ -82,100 +82,70 @@ void proc__free(struct proc *p)
 	free(p);
 }
 
-static int procs_grow(struct symbolizer *s)
-{
-	size_t cap = s->procs_cap ? s->procs_cap * 2 : 256;
-	struct proc **np = calloc(cap, sizeof(*np));
-
-	if (!np)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->procs_cap; i++) {
-		struct proc *p = s->procs[i];
-		size_t j;
-
-		if (!p)
-			continue;
-		for (j = (p->pid * 2654435761u) & (cap - 1); np[j];)
-			j = (j + 1) & (cap - 1);
-		np[j] = p;
-	}
-	free(s->procs);
-	s->procs = np;
-	s->procs_cap = cap;
-	return 0;
-}
-
 void proc__changed(struct symbolizer *s, struct proc *p)
 {
 	p->version = ++s->serial;
 }
 
-static size_t proc_home(const struct symbolizer *s, uint32_t pid)
-{
-	return (pid * 2654435761u) & (s->procs_cap - 1);
-}
+/* A u64map key: never 0, whatever the pid. */
+#define PROC_KEY(pid) ((uint64_t)(pid) | 1ULL << 32)
 
-/*
- * Open addressing without tombstones: after emptying slot i, move back
- * each record of the run after it whose home slot the gap cuts it from.
- */
 void proc__forget(struct symbolizer *s, uint32_t pid)
 {
-	size_t mask = s->procs_cap - 1, i, j, h;
+	struct proc *p = u64map__del(&s->procs, PROC_KEY(pid));
 
-	if (!s->procs_cap)
-		return;
-	for (i = proc_home(s, pid); s->procs[i]; i = (i + 1) & mask)
-		if (s->procs[i]->pid == pid)
-			break;
-	if (!s->procs[i])
-		return;
-	if (s->last == s->procs[i])
+	if (p && s->last == p)
 		s->last = NULL;
-	proc__free(s->procs[i]);
-	s->procs[i] = NULL;
-	s->nprocs--;
-	for (j = (i + 1) & mask; s->procs[j]; j = (j + 1) & mask) {
-		h = proc_home(s, s->procs[j]->pid);
-		/* stays when its home lies cyclically in (i, j] */
-		if (i <= j ? (h > i && h <= j) : (h > i || h <= j))
-			continue;
-		s->procs[i] = s->procs[j];
-		s->procs[j] = NULL;
-		i = j;
-	}
+	proc__free(p);
+}
+
+struct each_ctx {
+	struct symbolizer *s;
+	void (*fn)(struct symbolizer *s, struct proc *p, void *ctx);
+	void *ctx;
+};
+
+static void each_one(uint64_t key, void *val, void *ctx)
+{
+	struct each_ctx *e = ctx;
+
+	(void)key;
+	e->fn(e->s, val, e->ctx);
 }
 
 void proc__for_each(struct symbolizer *s,
 		    void (*fn)(struct symbolizer *s, struct proc *p, void *ctx),
 		    void *ctx)
 {
-	for (size_t i = 0; i < s->procs_cap; i++)
-		if (s->procs[i])
-			fn(s, s->procs[i], ctx);
+	struct each_ctx e = {s, fn, ctx};
+
+	u64map__each(&s->procs, each_one, &e);
 }
 
 /* Find or add the record of pid; NULL only when memory ran out. */
 struct proc *proc__get(struct symbolizer *s, uint32_t pid)
 {
-	size_t i;
+	struct proc *p;
+	bool added;
+	void **slot;
 
 	if (s->last && s->last->pid == pid)
 		return s->last;
-	if ((s->nprocs + 1) * 2 > s->procs_cap && procs_grow(s))
+	slot = u64map__add(&s->procs, PROC_KEY(pid), &added);
+	if (!slot)
 		return NULL;
-	for (i = (pid * 2654435761u) & (s->procs_cap - 1); s->procs[i];
-	     i = (i + 1) & (s->procs_cap - 1))
-		if (s->procs[i]->pid == pid)
-			return s->last = s->procs[i];
-	s->procs[i] = calloc(1, sizeof(struct proc));
-	if (!s->procs[i])
-		return NULL;
-	s->procs[i]->pid = pid;
-	s->procs[i]->nspid = pid;
-	s->procs[i]->gone = true; /* until a refresh reads it */
-	s->nprocs++;
-	return s->last = s->procs[i];
+	if (added) {
+		p = calloc(1, sizeof(*p));
+		if (!p) {
+			u64map__del(&s->procs, PROC_KEY(pid));
+			return NULL;
+		}
+		p->pid = pid;
+		p->nspid = pid;
+		p->gone = true; /* until a refresh reads it */
+		*slot = p;
+	}
+	return s->last = *slot;
 }
 
 static uint64_t hash_text(const char *t, size_t len)
