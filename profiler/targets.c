@@ -1,5 +1,5 @@
 /*
- * targets: an open-addressing hash of pid_info by pid (see targets.h).
+ * targets: pid_info by pid in a common/u64map (see targets.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,116 +9,76 @@
 #include <time.h>
 #include <unistd.h>
 #include "common/procfs.h"
+#include "common/u64map.h"
 #include "targets.h"
 
 struct pidset {
-	struct pid_info *slots; /* pid 0 marks a free slot */
-	size_t cap, used; /* cap is a power of two */
+	struct u64map m; /* pid -> struct pid_info * (pid 0 is no key) */
 };
 
 struct pidset *pidset__new(void)
 {
-	struct pidset *p = calloc(1, sizeof(*p));
-
-	if (!p)
-		return NULL;
-	p->cap = 64;
-	p->slots = calloc(p->cap, sizeof(*p->slots));
-	if (!p->slots) {
-		free(p);
-		return NULL;
-	}
-	return p;
+	return calloc(1, sizeof(struct pidset));
 }
 
 void pidset__free(struct pidset *p)
 {
 	if (!p)
 		return;
-	free(p->slots);
+	u64map__clear(&p->m, free);
+	u64map__release(&p->m);
 	free(p);
-}
-
-static struct pid_info *slot_of(struct pid_info *slots, size_t cap,
-				uint32_t pid)
-{
-	size_t i = (pid * 2654435761u) & (cap - 1);
-
-	while (slots[i].pid && slots[i].pid != pid)
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
-}
-
-/* Double the table when it is half full. */
-static int grow(struct pidset *p)
-{
-	size_t cap = p->cap * 2, i;
-	struct pid_info *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < p->cap; i++)
-		if (p->slots[i].pid)
-			*slot_of(slots, cap, p->slots[i].pid) = p->slots[i];
-	free(p->slots);
-	p->slots = slots;
-	p->cap = cap;
-	return 0;
 }
 
 struct pid_info *pidset__find(struct pidset *p, uint32_t pid)
 {
-	struct pid_info *pi = slot_of(p->slots, p->cap, pid);
+	void **slot = u64map__find(&p->m, pid);
 
-	return pi->pid ? pi : NULL;
+	return slot ? *slot : NULL;
 }
 
 struct pid_info *pidset__get(struct pidset *p, uint32_t pid, bool *added)
 {
 	struct pid_info *pi;
+	void **slot = u64map__add(&p->m, pid, added);
 
-	*added = false;
-	if (!pid)
+	if (!slot || !*added)
+		return slot ? *slot : NULL;
+	pi = calloc(1, sizeof(*pi));
+	if (!pi) {
+		u64map__del(&p->m, pid);
+		*added = false;
 		return NULL;
-	if ((p->used + 1) * 2 > p->cap && grow(p))
-		return NULL;
-	pi = slot_of(p->slots, p->cap, pid);
-	if (!pi->pid) {
-		pi->pid = pid;
-		p->used++;
-		*added = true;
 	}
+	pi->pid = pid;
+	*slot = pi;
 	return pi;
 }
 
 int pidset__filter(struct pidset *p,
 		   bool (*keep)(struct pid_info *pi, void *ctx), void *ctx)
 {
-	struct pid_info *slots = calloc(p->cap, sizeof(*slots));
-	size_t i;
+	/* keys to drop, gathered first: no delete while walking the table */
+	uint64_t *drop = malloc((p->m.n ? p->m.n : 1) * sizeof(*drop));
+	size_t i, n = 0;
 
-	if (!slots)
+	if (!drop)
 		return -ENOMEM;
-	p->used = 0;
-	for (i = 0; i < p->cap; i++) {
-		if (!p->slots[i].pid || !keep(&p->slots[i], ctx))
-			continue;
-		*slot_of(slots, p->cap, p->slots[i].pid) = p->slots[i];
-		p->used++;
-	}
-	free(p->slots);
-	p->slots = slots;
+	for (i = 0; i < p->m.cap; i++)
+		if (p->m.keys[i] && !keep(p->m.vals[i], ctx))
+			drop[n++] = p->m.keys[i];
+	for (i = 0; i < n; i++)
+		free(u64map__del(&p->m, drop[i]));
+	free(drop);
 	return 0;
 }
 
 void pidset__for_each(struct pidset *p,
 		      void (*fn)(struct pid_info *pi, void *ctx), void *ctx)
 {
-	size_t i;
-
-	for (i = 0; i < p->cap; i++)
-		if (p->slots[i].pid)
-			fn(&p->slots[i], ctx);
+	for (size_t i = 0; i < p->m.cap; i++)
+		if (p->m.keys[i])
+			fn(p->m.vals[i], ctx);
 }
 
 bool proc_alive(uint32_t pid)

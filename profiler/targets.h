@@ -23,7 +23,9 @@ struct pidset;
 struct pidset *pidset__new(void); /* NULL and errno */
 void pidset__free(struct pidset *p);
 
-/* The entry for pid, added (zeroed but pid, *added = true) if new. */
+/* The entry for pid, added (zeroed but pid, *added = true) if new; NULL
+ * for pid 0 or without memory. An entry stays where it is until
+ * pidset__filter drops it or the set is freed. */
 struct pid_info *pidset__get(struct pidset *p, uint32_t pid, bool *added);
 /* The entry for pid, or NULL. */
 struct pid_info *pidset__find(struct pidset *p, uint32_t pid);
