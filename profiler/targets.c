@@ -40,10 +40,14 @@ struct pid_info *pidset__find(struct pidset *p, uint32_t pid)
 struct pid_info *pidset__get(struct pidset *p, uint32_t pid, bool *added)
 {
 	struct pid_info *pi;
-	void **slot = u64map__add(&p->m, pid, added);
+	void **slot = u64map__find(&p->m, pid);
 
-	if (!slot || !*added)
-		return slot ? *slot : NULL;
+	*added = false;
+	if (slot) /* the common case: one lookup */
+		return *slot;
+	slot = u64map__add(&p->m, pid, added);
+	if (!slot)
+		return NULL;
 	pi = calloc(1, sizeof(*pi));
 	if (!pi) {
 		u64map__del(&p->m, pid);

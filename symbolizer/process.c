@@ -131,6 +131,9 @@ struct proc *proc__get(struct symbolizer *s, uint32_t pid)
 
 	if (s->last && s->last->pid == pid)
 		return s->last;
+	slot = u64map__find(&s->procs, PROC_KEY(pid));
+	if (slot)
+		return s->last = *slot;
 	slot = u64map__add(&s->procs, PROC_KEY(pid), &added);
 	if (!slot)
 		return NULL;
