@@ -22,8 +22,7 @@ static const char *field(const char *line, const char *end, const char *key)
 {
 	size_t n = strlen(key);
 
-	if ((size_t)(end - line) <= n || memcmp(line, key, n) ||
-	    line[n] != ':')
+	if ((size_t)(end - line) <= n || memcmp(line, key, n) || line[n] != ':')
 		return NULL;
 	return line + n + 1;
 }
@@ -86,8 +85,8 @@ static bool id_ok(uint64_t v)
 
 /* One line of status text into st; id[] (Tgid, NStgid, Uid, Gid) as
  * found. */
-static void status_line(const char *l, const char *le,
-			struct procfs_status *st, uint64_t *id)
+static void status_line(const char *l, const char *le, struct procfs_status *st,
+			uint64_t *id)
 {
 	const char *v;
 	uint64_t n;
@@ -113,8 +112,7 @@ static void status_line(const char *l, const char *le,
 		st->vm_lib_kb = n;
 }
 
-int procfs__parse_status(const char *text, size_t len,
-			 struct procfs_status *st)
+int procfs__parse_status(const char *text, size_t len, struct procfs_status *st)
 {
 	/* Tgid, NStgid, Uid, Gid; UINT64_MAX: not seen */
 	uint64_t id[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
@@ -156,7 +154,8 @@ int procfs__parse_stat(const char *text, size_t len, struct procfs_stat *st)
 	for (int f = 4; f <= STAT_START_FIELD; f++) {
 		if (p == end || *p++ != ' ')
 			return -EINVAL;
-		if (p < end && *p == '-') /* tpgid, priority... may be negative */
+		/* tpgid, priority, nice may be negative */
+		if (p < end && *p == '-')
 			p++;
 		if (pu_dec(&p, end, &v))
 			return -EINVAL;
@@ -302,8 +301,7 @@ int procfs__read_status(uint32_t pid, struct procfs_status *st)
 {
 	size_t len;
 	char *buf;
-	int err =
-	    procfs__read_pid(pid, "status", PROCFS_SMALL_MAX, &buf, &len);
+	int err = procfs__read_pid(pid, "status", PROCFS_SMALL_MAX, &buf, &len);
 
 	if (err)
 		return err;
@@ -333,8 +331,8 @@ uint64_t procfs__ticks_ns(uint64_t ticks)
 	return ticks * (NS_PER_SEC / (hz > 0 ? (uint64_t)hz : 100));
 }
 
-int procfs__perf_map_path(char *out, size_t cap, uint32_t pid,
-			  uint32_t nspid, const char *map_dir)
+int procfs__perf_map_path(char *out, size_t cap, uint32_t pid, uint32_t nspid,
+			  const char *map_dir)
 {
 	int n = snprintf(out, cap, "/proc/%u/root%s/perf-%u.map", pid,
 			 map_dir ? map_dir : PROCFS_PERF_MAP_DIR, nspid);

@@ -109,7 +109,7 @@ uint64_t procfs__ticks_ns(uint64_t ticks);
  * "/perf-NSPID.map". A JIT names its map after the pid it sees, in the
  * /tmp of its own mount namespace. 0, or -ENAMETOOLONG.
  */
-int procfs__perf_map_path(char *out, size_t cap, uint32_t pid,
-			  uint32_t nspid, const char *map_dir);
+int procfs__perf_map_path(char *out, size_t cap, uint32_t pid, uint32_t nspid,
+			  const char *map_dir);
 
 #endif

@@ -99,8 +99,7 @@ uint64_t proc_age_ns(uint32_t pid)
 	struct timespec now;
 	uint64_t start_ns, now_ns;
 
-	if (procfs__read_stat(pid, &st) ||
-	    clock_gettime(CLOCK_BOOTTIME, &now))
+	if (procfs__read_stat(pid, &st) || clock_gettime(CLOCK_BOOTTIME, &now))
 		return 0;
 	start_ns = procfs__ticks_ns(st.start_ticks);
 	now_ns = now.tv_sec * 1000000000ULL + now.tv_nsec;

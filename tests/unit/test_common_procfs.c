@@ -10,8 +10,7 @@
 #include "check.h"
 #include "common/procfs.h"
 
-#define PARSE_STATUS(text, st) \
-	procfs__parse_status(text, sizeof(text) - 1, st)
+#define PARSE_STATUS(text, st) procfs__parse_status(text, sizeof(text) - 1, st)
 #define PARSE_STAT(text, st) procfs__parse_stat(text, sizeof(text) - 1, st)
 
 /* A JVM in a nested pid namespace, run by uid 1000 with euid 65534. */
@@ -95,9 +94,9 @@ static void test_status(void)
 	CHECK_INT(PARSE_STATUS("Tgid:\t3\nUidx:\t1\t2\nGid:\t1\t1\n", &st),
 		  -EINVAL);
 	/* a uid of -1 ("nobody owns it") or a pid of 0 is no answer */
-	CHECK_INT(PARSE_STATUS("Tgid:\t3\nUid:\t1\t4294967295\nGid:\t1\t1\n",
-			       &st),
-		  -EINVAL);
+	CHECK_INT(
+	    PARSE_STATUS("Tgid:\t3\nUid:\t1\t4294967295\nGid:\t1\t1\n", &st),
+	    -EINVAL);
 	CHECK_INT(PARSE_STATUS("Tgid:\t0\nUid:\t1\t1\nGid:\t1\t1\n", &st),
 		  -EINVAL);
 	/* cut short before Uid: no answer, though the name was seen */
@@ -178,7 +177,8 @@ static void test_maps(void)
 		const char *q = maps;
 		int r = procfs__maps_next(&q, maps + n, &m);
 
-		CHECK(q <= maps + n && (r != 1 || m.path + m.path_len <= maps + n));
+		CHECK(q <= maps + n &&
+		      (r != 1 || m.path + m.path_len <= maps + n));
 	}
 }
 
@@ -198,9 +198,8 @@ static void test_self(void)
 	CHECK(ps.start_ticks > 0);
 	CHECK_INT(procfs__read_comm(getpid(), comm), 0);
 	CHECK_STR(comm, "test_common_pro"); /* 15 bytes of the name */
-	CHECK_INT(procfs__read_pid(getpid(), "maps", PROCFS_MAPS_MAX, &buf,
-				   &len),
-		  0);
+	CHECK_INT(
+	    procfs__read_pid(getpid(), "maps", PROCFS_MAPS_MAX, &buf, &len), 0);
 	CHECK(len > 0 && strlen(buf) == len);
 	free(buf);
 	CHECK_INT(procfs__read_pid(getpid(), "maps", 16, &buf, &len), -EFBIG);
