@@ -310,8 +310,9 @@ int probectl__agent_path(int pid, char *out, size_t outlen)
 	/* r < 0: a line that does not parse, skipped */
 	for (p = buf, end = buf + len;
 	     ret == -ENOENT && (r = procfs__maps_next(&p, end, &m));) {
-		if (r < 0 || !procfs__map_is(&m, "libjmap.so") ||
-		    m.path[0] != '/')
+		/* the file itself: not one shown " (deleted)" */
+		if (r < 0 || m.path[0] != '/' || m.path_len < 11 ||
+		    memcmp(m.path + m.path_len - 11, "/libjmap.so", 11))
 			continue;
 		ret = (size_t)snprintf(out, outlen, "/proc/%d/root%.*s", pid,
 				       (int)m.path_len, m.path) >= outlen
