@@ -311,7 +311,7 @@ int probectl__agent_path(int pid, char *out, size_t outlen)
 	for (p = buf, end = buf + len;
 	     ret == -ENOENT && (r = procfs__maps_next(&p, end, &m));) {
 		/* the file itself: not one shown " (deleted)" */
-		if (r < 0 || m.path[0] != '/' || m.path_len < 11 ||
+		if (r < 0 || m.path_len < 11 || m.path[0] != '/' ||
 		    memcmp(m.path + m.path_len - 11, "/libjmap.so", 11))
 			continue;
 		ret = (size_t)snprintf(out, outlen, "/proc/%d/root%.*s", pid,
