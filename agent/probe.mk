@@ -33,7 +33,7 @@ $(PROBE_UNIT): %: %.o
 # A line client for the integration tests: stdin commands, stdout replies.
 BINS += $(BUILD)/tests/probe_cli
 $(BUILD)/tests/probe_cli: $(BUILD)/tests/fixtures/probe/probe_cli.o \
-	$(BUILD)/attach/probectl.o
+	$(BUILD)/attach/probectl.o $(BUILD)/attach/procinfo.o $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

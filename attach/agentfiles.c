@@ -58,13 +58,13 @@ bool agentfile__refused(enum agentfile kind, const struct stat *st,
 int agentfile__check(pid_t pid, enum agentfile kind, bool *present, char *msg,
 		     size_t msglen)
 {
-	struct proc_status ps;
+	struct procfs_status ps;
 	char name[64], why[700];
 	struct stat st;
 	int ret, tmpfd;
 
 	*present = false;
-	ret = procinfo_read_status(pid, &ps);
+	ret = procfs__read_status(pid, &ps);
 	if (ret)
 		return ret;
 	snprintf(name, sizeof(name),

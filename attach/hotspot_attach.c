@@ -47,7 +47,7 @@
 
 struct target {
 	pid_t pid;
-	struct proc_status st;
+	struct procfs_status st;
 	int rootfd, tmpfd, cwdfd; /* the JVM's /, /tmp and cwd (O_PATH) */
 	int lockfd; /* /proc/PID/environ, serialises SIGQUIT; -1: none */
 	char sock[32]; /* ".java_pid<nspid>" below tmpfd */
@@ -91,7 +91,7 @@ static int target_open(struct target *t, pid_t pid, char *err, size_t errlen)
 
 	t->pid = pid;
 	t->rootfd = t->tmpfd = t->cwdfd = t->lockfd = -1;
-	ret = procinfo_read_status(pid, &t->st);
+	ret = procfs__read_status(pid, &t->st);
 	if (ret == -ESRCH)
 		return fail(err, errlen, ret, "no process %d", (int)pid);
 	if (ret)

@@ -247,7 +247,7 @@ static int flag_in_image(const char *img, size_t len, const char *name)
  * is named after the user inside the JVM's mount namespace, so match on
  * the file's owner instead of guessing the name.
  */
-static int flag_from_perfdata(pid_t pid, const struct proc_status *st,
+static int flag_from_perfdata(pid_t pid, const struct procfs_status *st,
 			      const char *name)
 {
 	char dir[64], path[300], *img;
@@ -343,10 +343,10 @@ static int flag_from_proc(pid_t pid, const char *name)
 
 int hotspot_jvm_flag(pid_t pid, const char *name)
 {
-	struct proc_status st;
+	struct procfs_status st;
 	int err;
 
-	err = procinfo_read_status(pid, &st);
+	err = procfs__read_status(pid, &st);
 	if (err)
 		return err;
 	err = flag_from_perfdata(pid, &st, name);

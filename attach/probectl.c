@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "probectl.h"
+#include "procinfo.h"
 
 #define REPLY_TIMEOUT_MS 120000 /* retransforming many classes is slow */
 
@@ -20,26 +21,6 @@ struct probectl {
 	char buf[8192];
 	size_t len; /* buffered reply bytes */
 };
-
-/* The pid inside the JVM's own namespace: last NSpid field. */
-static int ns_pid(int pid)
-{
-	char path[64], line[256], *p;
-	int ns = pid;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "NSpid:", 6)) {
-			p = strrchr(line, '\t');
-			ns = atoi(p ? p + 1 : line + 6);
-		}
-	fclose(f);
-	return ns;
-}
 
 static long now_ms(void)
 {
@@ -171,7 +152,7 @@ int probectl__open(int pid, const char *dir, int timeout_ms,
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	long end = now_ms() + timeout_ms;
 	struct probectl *c;
-	int ns = ns_pid(pid), fd;
+	int ns = proc_nspid(pid), fd;
 
 	if (ns < 0)
 		return ns;
@@ -316,24 +297,28 @@ int probectl__status(struct probectl *c, unsigned *probes, unsigned *sites,
 
 int probectl__agent_path(int pid, char *out, size_t outlen)
 {
-	char path[64], line[4096], *p;
-	int ret = -ENOENT;
-	FILE *f;
+	const char *p, *end;
+	struct procfs_map m;
+	int ret, r;
+	size_t len;
+	char *buf;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (ret && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		p = strchr(line, '/');
-		if (!p || strcmp(p + strlen(p) - 11, "/libjmap.so"))
+	ret = procfs__read_pid(pid, "maps", PROCFS_MAPS_MAX, &buf, &len);
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	/* r < 0: a line that does not parse, skipped */
+	for (p = buf, end = buf + len;
+	     ret == -ENOENT && (r = procfs__maps_next(&p, end, &m));) {
+		/* the file itself: not one shown " (deleted)" */
+		if (r < 0 || m.path_len < 11 || m.path[0] != '/' ||
+		    memcmp(m.path + m.path_len - 11, "/libjmap.so", 11))
 			continue;
-		ret = (size_t)snprintf(out, outlen, "/proc/%d/root%s", pid,
-				       p) >= outlen
+		ret = (size_t)snprintf(out, outlen, "/proc/%d/root%.*s", pid,
+				       (int)m.path_len, m.path) >= outlen
 			  ? -ENAMETOOLONG
 			  : 0;
 	}
-	fclose(f);
+	free(buf);
 	return ret;
 }

@@ -1,14 +1,21 @@
 # common/: helpers every subsystem of mixprof uses: safefile (opening what
-# others control), u64map and strpool (tables), parse_util.h. Included as
+# others control), procfs (reading another process's /proc), u64map and strpool (tables), parse_util.h. Included as
 # "common/safefile.h" from the repository top, like every header outside its
 # own folder, so the owner shows at each include and agent/'s own
 # safefile.h (the agent has its own rules) is never picked by mistake.
-COMMON_SRCS := common/safefile.c common/u64map.c common/strpool.c
+COMMON_SRCS := common/safefile.c common/u64map.c common/strpool.c \
+	common/procfs.c
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
 CPPFLAGS_common := $(MIXPROF_CPPFLAGS)
 
 UNIT_TESTS += $(BUILD)/tests/unit/test_common_safefile
 $(BUILD)/tests/unit/test_common_safefile: \
 		$(BUILD)/tests/unit/test_common_safefile.o $(COMMON_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_common_procfs
+$(BUILD)/tests/unit/test_common_procfs: \
+		$(BUILD)/tests/unit/test_common_procfs.o $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^

@@ -31,8 +31,10 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include "common/procfs.h"
 #include "common/safefile.h"
 #include "hotspot.h"
+#include "vmstructs.h"
 
 const char *const hotspot_sym_names[HS_NR_SYMS] = {
     [HS_STRUCTS] = "gHotSpotVMStructs",
@@ -48,14 +50,10 @@ const char *const hotspot_sym_names[HS_NR_SYMS] = {
     [HS_T_STRIDE] = "gHotSpotVMTypeEntryArrayStride",
 };
 
-/* /proc files and libjvm.so under the process's root: opened as what
- * the target controls (safefile.h), so a planted FIFO cannot hang us */
-static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
+/* libjvm.so under the process's root: opened as what the target
+ * controls (safefile.h), so a planted FIFO cannot hang us */
 static const struct safe_in libjvm_file = {.uid = SAFE_ANY_UID,
 					   .max_size = 4ULL << 30};
-
-#define MAX_ENTRIES 20000 /* a table longer than this is not VMStructs */
-#define NAME_MAX_LEN 80 /* type and field names we compare are short */
 
 /* The fields we want: where each lands, and whether it was found. */
 enum want {
@@ -164,127 +162,14 @@ static int rd_u64(const struct hotspot_mem *m, uint64_t addr, uint64_t *v)
 	return rd(m, addr, v, sizeof(*v));
 }
 
-/*
- * A C string of the target into buf. The table's names sit in libjvm's
- * read-only data, so a short read near the end of a page is retried
- * byte-exact up to the page end before giving up.
- */
-static int rd_str(const struct hotspot_mem *m, uint64_t addr, char *buf,
-		  size_t cap)
-{
-	size_t len = cap - 1, page_left = 4096 - (addr & 4095);
-
-	if (rd(m, addr, buf, len)) {
-		if (page_left >= len)
-			return -EFAULT;
-		len = page_left;
-		if (rd(m, addr, buf, len))
-			return -EFAULT;
-	}
-	buf[len] = '\0';
-	return 0;
-}
-
-/* The entry-layout variables: offsets inside one table entry. */
-struct entry_layout {
-	uint64_t type, field, is_static, offset, address, stride;
-};
-
-static int read_layout(const struct hotspot_mem *m, const uint64_t *syms,
-		       const enum hotspot_sym *which, uint64_t *out, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (rd_u64(m, syms[which[i]], &out[i]))
-			return -EFAULT;
-	return 0;
-}
-
-/* Which wanted field (type, field) is, or -1. */
-static int want_of(const char *type, const char *field)
+/* Each wanted field's offset (or address, for statics) in val[], found[]
+ * saying which the JVM publishes. */
+static void wanted_fields(const struct vmstructs *vs, uint64_t val[W_NR],
+			  bool found[W_NR])
 {
 	for (int i = 0; i < W_NR; i++)
-		if (!strcmp(wanted[i].type, type) &&
-		    !strcmp(wanted[i].field, field))
-			return i;
-	return -1;
-}
-
-static bool wanted_type(const char *type)
-{
-	for (int i = 0; i < W_NR; i++)
-		if (!strcmp(wanted[i].type, type))
-			return true;
-	return false;
-}
-
-/*
- * Walk gHotSpotVMStructs up to its NULL type name; val[] gets each
- * wanted field's offset (or address, for statics).
- */
-static int walk_structs(const struct hotspot_mem *m, const uint64_t *syms,
-			uint64_t val[W_NR], bool found[W_NR])
-{
-	static const enum hotspot_sym which[] = {HS_S_TYPE,    HS_S_FIELD,
-						 HS_S_STATIC,  HS_S_OFFSET,
-						 HS_S_ADDRESS, HS_S_STRIDE};
-	struct entry_layout el;
-	char type[NAME_MAX_LEN], field[NAME_MAX_LEN];
-	uint64_t base, e, tp, fp, last_tp = 0, off, addr;
-	int32_t is_static;
-	bool last_ok = false;
-	int i, w;
-
-	if (read_layout(m, syms, which, &el.type, 6) ||
-	    rd_u64(m, syms[HS_STRUCTS], &base))
-		return -EFAULT;
-	if (!base || !el.stride || el.stride > 4096)
-		return -ENOENT;
-	for (i = 0, e = base; i < MAX_ENTRIES; i++, e += el.stride) {
-		if (rd_u64(m, e + el.type, &tp))
-			return -EFAULT;
-		if (!tp)
-			return 0; /* the end marker */
-		/* entries of one type are adjacent and share the literal */
-		if (tp != last_tp) {
-			last_tp = tp;
-			last_ok = !rd_str(m, tp, type, sizeof(type)) &&
-				  wanted_type(type);
-		}
-		if (!last_ok || rd_u64(m, e + el.field, &fp) ||
-		    rd_str(m, fp, field, sizeof(field)))
-			continue;
-		w = want_of(type, field);
-		if (w < 0 || rd(m, e + el.is_static, &is_static, 4) ||
-		    rd_u64(m, e + el.offset, &off) ||
-		    rd_u64(m, e + el.address, &addr))
-			continue;
-		val[w] = is_static ? addr : off;
-		found[w] = true;
-	}
-	return -ENOENT;
-}
-
-/* sizeof(type) from gHotSpotVMTypes, or 0. */
-static uint64_t type_size(const struct hotspot_mem *m, const uint64_t *syms,
-			  const char *want)
-{
-	static const enum hotspot_sym which[] = {HS_T_TYPE, HS_T_SIZE,
-						 HS_T_STRIDE};
-	uint64_t l[3], base, e, tp, size;
-	char type[NAME_MAX_LEN];
-	int i;
-
-	if (read_layout(m, syms, which, l, 3) ||
-	    rd_u64(m, syms[HS_TYPES], &base) || !base || !l[2] || l[2] > 4096)
-		return 0;
-	for (i = 0, e = base; i < MAX_ENTRIES; i++, e += l[2]) {
-		if (rd_u64(m, e + l[0], &tp) || !tp)
-			return 0;
-		if (rd_str(m, tp, type, sizeof(type)) || strcmp(type, want))
-			continue;
-		return rd_u64(m, e + l[1], &size) ? 0 : size;
-	}
-	return 0;
+		found[i] = !vmstructs__field(vs, wanted[i].type,
+					     wanted[i].field, &val[i]);
 }
 
 /* A found field's value, or HOTSPOT_NO_OFF. */
@@ -321,9 +206,8 @@ static void unwind_threads(const uint64_t *val, const bool *found,
  * int offsets from the blob, added _kind and narrowed
  * _frame_complete_offset to an int16_t: _kind tells the layouts apart.
  */
-static void unwind_offsets(const struct hotspot_mem *m, const uint64_t *syms,
-			   const uint64_t *val, const bool *found,
-			   struct hotspot_unwind *u)
+static void unwind_offsets(const struct vmstructs *vs, const uint64_t *val,
+			   const bool *found, struct hotspot_unwind *u)
 {
 	int i;
 
@@ -357,24 +241,19 @@ static void unwind_offsets(const struct hotspot_mem *m, const uint64_t *syms,
 			       : opt_off(val, found, W_CM_METHOD);
 	u->off_nm_compile_id = opt_off(val, found, W_NM_COMPILE_ID);
 	u->off_nm_comp_level = opt_off(val, found, W_NM_COMP_LEVEL);
-	u->hb_size = type_size(m, syms, "HeapBlock");
+	u->hb_size = vmstructs__type_size(vs, "HeapBlock");
 	unwind_threads(val, found, u);
 	u->ok = u->hb_size > 0 && u->hb_size <= 64;
 }
 
-/* The field offsets of the tables (one libjvm.so build's constants). */
-static int layout_offsets(const struct hotspot_mem *m,
-			  const uint64_t syms[HS_NR_SYMS],
-			  struct hotspot_layout *out)
+/* The offsets interpreted-frame naming and the unwinder need. */
+static int layout_from(const struct vmstructs *vs, struct hotspot_layout *out)
 {
 	uint64_t val[W_NR] = {};
 	bool found[W_NR] = {};
-	int ret, i;
 
-	ret = walk_structs(m, syms, val, found);
-	if (ret)
-		return ret;
-	for (i = 0; i < W_CC_HEAPS; i++)
+	wanted_fields(vs, val, found);
+	for (int i = 0; i < W_CC_HEAPS; i++)
 		if (!found[i] && i != W_SYM_HASH)
 			return -ENOENT;
 	out->off_const_method = val[W_CONST_METHOD];
@@ -389,13 +268,31 @@ static int layout_offsets(const struct hotspot_mem *m,
 	out->interp_code_addr = val[W_INTERP_CODE];
 	out->off_stub_buffer = val[W_STUB_BUFFER];
 	out->off_buffer_limit = val[W_BUFFER_LIMIT];
-	out->cp_size = type_size(m, syms, "ConstantPool");
+	out->cp_size = vmstructs__type_size(vs, "ConstantPool");
 	/* for --lines only: not required */
-	out->cm_size = (uint32_t)type_size(m, syms, "ConstMethod");
+	out->cm_size = (uint32_t)vmstructs__type_size(vs, "ConstMethod");
 	if (out->cm_size > 4096)
 		out->cm_size = 0;
-	unwind_offsets(m, syms, val, found, &out->u);
+	unwind_offsets(vs, val, found, &out->u);
 	return out->cp_size ? 0 : -ENOENT;
+}
+
+/*
+ * The field offsets of the tables (one libjvm.so build's constants),
+ * through the one reader of the tables (vmstructs.h).
+ */
+static int layout_offsets(const struct hotspot_mem *m,
+			  const uint64_t syms[HS_NR_SYMS],
+			  struct hotspot_layout *out)
+{
+	struct vmstructs *vs = vmstructs__read(m, syms, NULL);
+	int ret;
+
+	if (!vs)
+		return -errno;
+	ret = layout_from(vs, out);
+	vmstructs__free(vs);
+	return ret;
 }
 
 /* The interpreter's code range, once the JVM has generated it. */
@@ -632,34 +529,27 @@ static int vm_read(void *ctx, uint64_t addr, void *buf, size_t len)
  */
 static int find_libjvm(uint32_t pid, char *path, size_t cap, uint64_t *start)
 {
-	char fn[64], line[4096 + 128];
-	unsigned long long lo, off;
-	int ret = -ENOENT, pos;
-	FILE *f;
+	const char *p, *end;
+	struct procfs_map m;
+	size_t len;
+	char *buf;
+	int ret, r;
 
-	snprintf(fn, sizeof(fn), "/proc/%u/maps", pid);
-	f = safe_fopen_in(AT_FDCWD, fn, &proc_file);
-	if (!f)
+	if (procfs__read_pid(pid, "maps", PROCFS_MAPS_MAX, &buf, &len))
 		return -ESRCH;
-	while (fgets(line, sizeof(line), f)) {
-		char *p, *nl = strchr(line, '\n');
-
-		if (nl)
-			*nl = '\0';
-		pos = 0;
-		if (sscanf(line, "%llx-%*x %*s %llx %*s %*s %n", &lo, &off,
-			   &pos) < 2 ||
-		    !pos || off)
+	ret = -ENOENT;
+	/* r < 0: a line that does not parse, skipped */
+	for (p = buf, end = buf + len;
+	     ret && (r = procfs__maps_next(&p, end, &m));) {
+		/* the file read by path: not one shown " (deleted)" */
+		if (r < 0 || m.offset || m.path_len < 10 ||
+		    memcmp(m.path + m.path_len - 10, "/libjvm.so", 10))
 			continue;
-		p = line + pos;
-		if (strlen(p) < 10 || strcmp(p + strlen(p) - 10, "/libjvm.so"))
-			continue;
-		snprintf(path, cap, "%s", p);
-		*start = lo;
+		snprintf(path, cap, "%.*s", (int)m.path_len, m.path);
+		*start = m.start;
 		ret = 0;
-		break;
 	}
-	fclose(f);
+	free(buf);
 	return ret;
 }
 
@@ -754,7 +644,7 @@ out:
  * Offsets belong to a libjvm.so build, not to a process: they are kept
  * per file (device, inode), with the interpreter's static relative to
  * the library's load address. A host's second JVM, and each new try of
- * a JVM still starting, then skips the table walk (hundreds of reads).
+ * a JVM still starting, then skips the table walk (thousands of reads).
  */
 #define LAYOUT_CACHE 8
 static struct layout_cache {

@@ -111,7 +111,9 @@ struct hotspot_layout {
 #define HOTSPOT_NO_OFF 0xffffffffu
 
 /*
- * Fill *out from the tables, syms[] giving the variables' addresses.
+ * Fill *out from the tables, syms[] giving the variables' addresses: the
+ * tables are read by vmstructs__read() (vmstructs.h), the one reader of
+ * them, and the fields above taken from its dictionary.
  * 0; -ENOENT when a field we need is missing (not HotSpot, or a layout we
  * do not know); -EAGAIN when the interpreter is not generated yet (the
  * JVM is starting: ask again later); -EFAULT on unreadable memory.

@@ -24,6 +24,7 @@ const char *const vmc_sym_names[VMC_NR_SYMS] = {
 
 #define MAX_ENTRIES 20000 /* per table: a longer one is not VMStructs */
 #define NAME_LEN 80
+#define PAGE 4096
 
 /* key: 'F' + "Type::field", 'T' + "Type", 'C' + "NAME" */
 struct entry {
@@ -62,6 +63,67 @@ static int rd_str(const struct hotspot_mem *m, uint64_t addr, char *buf,
 	}
 	buf[len] = '\0';
 	return strlen(buf) < cap - 1 ? 0 : -EINVAL;
+}
+
+/*
+ * A window on the target's memory: the page last read. The tables hold
+ * thousands of entries of a few fields each, and their names sit
+ * together in libjvm's read-only data: read one by one, that is tens of
+ * thousands of process_vm_readv calls (a quarter of a second on a busy
+ * host); through a window, about one per page. The page of a readable
+ * address is mapped whole; the next one need not be, so what crosses a
+ * page's end is read as it is.
+ */
+struct window {
+	const struct hotspot_mem *m;
+	uint64_t page; /* the address of buf[0]; 0: empty */
+	uint8_t buf[PAGE];
+};
+
+/* Make the window show addr's page. 0 or -EFAULT. */
+static int wmove(struct window *w, uint64_t addr)
+{
+	uint64_t page = addr & ~(uint64_t)(PAGE - 1);
+
+	if (w->page && w->page == page)
+		return 0;
+	w->page = 0;
+	if (!page || rd(w->m, page, w->buf, PAGE))
+		return -EFAULT;
+	w->page = page;
+	return 0;
+}
+
+static int wrd(struct window *w, uint64_t addr, void *out, size_t len)
+{
+	size_t at = addr & (PAGE - 1);
+
+	if (at + len > PAGE || wmove(w, addr))
+		return rd(w->m, addr, out, len);
+	memcpy(out, w->buf + at, len);
+	return 0;
+}
+
+/* rd_str through the window. */
+static int wstr(struct window *w, uint64_t addr, char *buf, size_t cap)
+{
+	size_t at = addr & (PAGE - 1), n = PAGE - at;
+	const uint8_t *nul;
+
+	if (n > cap - 1)
+		n = cap - 1;
+	if (wmove(w, addr))
+		return rd_str(w->m, addr, buf, cap);
+	nul = memchr(w->buf + at, 0, n);
+	if (!nul) /* too long, or it goes on in the next page */
+		return n == cap - 1 ? -EINVAL : rd_str(w->m, addr, buf, cap);
+	memcpy(buf, w->buf + at, nul - (w->buf + at) + 1);
+	return 0;
+}
+
+static int wrd_u64(struct window *w, uint64_t addr, uint64_t *v)
+{
+	return wrd(w, addr, v, sizeof(*v));
 }
 
 static int add(struct vmstructs *vs, char prefix, const char *a, const char *b,
@@ -108,14 +170,14 @@ static int rd_vars(const struct hotspot_mem *m, const uint64_t *addrs,
 }
 
 /* A field's C type string, when the table gives where it lies. */
-static void rd_ctype(const struct hotspot_mem *m, uint64_t e, uint64_t ts_off,
-		     char *buf, size_t cap)
+static void rd_ctype(struct window *w, struct window *sw, uint64_t e,
+		     uint64_t ts_off, char *buf, size_t cap)
 {
 	uint64_t p;
 
 	buf[0] = '\0';
-	if (ts_off == UINT64_MAX || rd_u64(m, e + ts_off, &p) || !p ||
-	    rd_str(m, p, buf, cap))
+	if (ts_off == UINT64_MAX || wrd_u64(w, e + ts_off, &p) || !p ||
+	    wstr(sw, p, buf, cap))
 		buf[0] = '\0';
 }
 
@@ -125,8 +187,10 @@ static int read_structs(struct vmstructs *vs, const struct hotspot_mem *m,
 	uint64_t a[6] = {syms[HS_S_TYPE],    syms[HS_S_FIELD],
 			 syms[HS_S_STATIC],  syms[HS_S_OFFSET],
 			 syms[HS_S_ADDRESS], syms[HS_S_STRIDE]};
-	uint64_t l[6], base, e, tp, fp, off, addr;
+	uint64_t l[6], base, e, tp, last_tp = 0, fp, off, addr;
 	char type[NAME_LEN], field[NAME_LEN], ctype[NAME_LEN];
+	struct window w = {.m = m}, sw = {.m = m}; /* entries, names */
+	bool type_ok = false;
 	int32_t is_static;
 	int i, ret;
 
@@ -135,17 +199,21 @@ static int read_structs(struct vmstructs *vs, const struct hotspot_mem *m,
 	if (!base || !l[5] || l[5] > 4096)
 		return -ENOENT;
 	for (i = 0, e = base; i < MAX_ENTRIES; i++, e += l[5]) {
-		if (rd_u64(m, e + l[0], &tp))
+		if (wrd_u64(&w, e + l[0], &tp))
 			return -EFAULT;
 		if (!tp)
 			return 0;
-		if (rd_str(m, tp, type, sizeof(type)) ||
-		    rd_u64(m, e + l[1], &fp) || !fp ||
-		    rd_str(m, fp, field, sizeof(field)) ||
-		    rd(m, e + l[2], &is_static, 4) ||
-		    rd_u64(m, e + l[3], &off) || rd_u64(m, e + l[4], &addr))
+		/* entries of one type are adjacent and share the literal */
+		if (tp != last_tp) {
+			last_tp = tp;
+			type_ok = !wstr(&sw, tp, type, sizeof(type));
+		}
+		if (!type_ok || wrd_u64(&w, e + l[1], &fp) || !fp ||
+		    wstr(&sw, fp, field, sizeof(field)) ||
+		    wrd(&w, e + l[2], &is_static, 4) ||
+		    wrd_u64(&w, e + l[3], &off) || wrd_u64(&w, e + l[4], &addr))
 			continue;
-		rd_ctype(m, e, ts_off, ctype, sizeof(ctype));
+		rd_ctype(&w, &sw, e, ts_off, ctype, sizeof(ctype));
 		ret = add(vs, 'F', type, field, is_static ? 's' : 'f',
 			  (int64_t)(is_static ? addr : off),
 			  ctype[0] ? ctype : NULL);
@@ -160,6 +228,7 @@ static int read_types(struct vmstructs *vs, const struct hotspot_mem *m,
 {
 	uint64_t a[3] = {syms[HS_T_TYPE], syms[HS_T_SIZE], syms[HS_T_STRIDE]};
 	uint64_t l[3], base, e, tp, size;
+	struct window w = {.m = m}, sw = {.m = m}; /* entries, names */
 	char type[NAME_LEN];
 	int i, ret;
 
@@ -168,12 +237,12 @@ static int read_types(struct vmstructs *vs, const struct hotspot_mem *m,
 	if (!base || !l[2] || l[2] > 4096)
 		return -ENOENT;
 	for (i = 0, e = base; i < MAX_ENTRIES; i++, e += l[2]) {
-		if (rd_u64(m, e + l[0], &tp))
+		if (wrd_u64(&w, e + l[0], &tp))
 			return -EFAULT;
 		if (!tp)
 			return 0;
-		if (rd_str(m, tp, type, sizeof(type)) ||
-		    rd_u64(m, e + l[1], &size))
+		if (wstr(&sw, tp, type, sizeof(type)) ||
+		    wrd_u64(&w, e + l[1], &size))
 			continue;
 		ret = add(vs, 'T', type, NULL, 't', (int64_t)size, NULL);
 		if (ret)
@@ -187,6 +256,7 @@ static int read_consts(struct vmstructs *vs, const struct hotspot_mem *m,
 		       const uint64_t *csyms, int first, size_t vsize)
 {
 	uint64_t l[3], base, e, np;
+	struct window w = {.m = m}, sw = {.m = m}; /* entries, names */
 	char name[NAME_LEN];
 	int i, ret;
 
@@ -201,17 +271,17 @@ static int read_consts(struct vmstructs *vs, const struct hotspot_mem *m,
 		int64_t v = 0;
 		int32_t v32;
 
-		if (rd_u64(m, e + l[0], &np))
+		if (wrd_u64(&w, e + l[0], &np))
 			return -EFAULT;
 		if (!np)
 			return 0;
-		if (rd_str(m, np, name, sizeof(name)))
+		if (wstr(&sw, np, name, sizeof(name)))
 			continue;
 		if (vsize == 4) {
-			if (rd(m, e + l[1], &v32, 4))
+			if (wrd(&w, e + l[1], &v32, 4))
 				continue;
 			v = v32;
-		} else if (rd(m, e + l[1], &v, 8)) {
+		} else if (wrd(&w, e + l[1], &v, 8)) {
 			continue;
 		}
 		ret = add(vs, 'C', name, NULL, 'c', v, NULL);

@@ -3,10 +3,11 @@
  * dictionary: field offsets (or addresses, for statics) by type and field
  * name, type sizes, and the integer and long constants.
  *
- * hotspot.c reads the few fields interpreted-frame naming needs in one
- * pass; the compiled-code namer (nmethod.c), line numbers and thread
- * names need dozens more, and which ones differ between JDK 17 and 25, so
- * they ask this dictionary by name instead of growing a fixed list.
+ * The one reader of the tables: hotspot.c takes the fixed list of fields
+ * interpreted-frame naming and the unwinder need from it (once per
+ * libjvm.so build); the compiled-code namer (nmethod.c), line numbers and
+ * thread names need dozens more, and which ones differ between JDK 17 and
+ * 25, so they ask it by name instead of growing a fixed list.
  *
  * The tables are read through a struct hotspot_mem (hotspot.h), so the
  * unit tests feed fake tables. Names longer than 79 bytes are dropped.
@@ -37,8 +38,9 @@ struct vmstructs;
 
 /*
  * Read the tables: syms[] as for hotspot__layout_read(), csyms[] the
- * constant tables and the type-string offset (a zero address: none). NULL and errno EFAULT
- * (unreadable), ENOENT (no structs table), ENOMEM.
+ * constant tables and the type-string offset (a zero address, or csyms
+ * NULL: none). NULL and errno EFAULT (unreadable), ENOENT (no structs or
+ * types table), ENOMEM.
  */
 struct vmstructs *vmstructs__read(const struct hotspot_mem *m,
 				  const uint64_t syms[HS_NR_SYMS],

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "jvmkids.h"
 #include "attach/procinfo.h"
+#include "common/procfs.h"
 #include "targets.h"
 
 /* descendants looked at, JVMs or not (a shell's whole tree) */
@@ -44,28 +45,6 @@ size_t jvmkids_descendants(const struct proc_link *l, size_t n, uint32_t root,
 	}
 }
 
-/* "pid (comm) S ppid ...": the ppid of one /proc/PID/stat, or -1. */
-static long read_ppid(const char *pid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	p = strrchr(buf, ')'); /* a comm may hold ") " itself */
-	if (!p || strlen(p) < 4)
-		return -1;
-	return strtol(p + 4, NULL, 10);
-}
-
 /* Every process's (pid, ppid), malloc'ed into *out; count or -errno. */
 static long read_links(struct proc_link **out)
 {
@@ -73,15 +52,16 @@ static long read_links(struct proc_link **out)
 	size_t n = 0, cap = 0;
 	struct dirent *d;
 	DIR *dir = opendir("/proc");
-	long ppid;
+	struct procfs_stat st;
+	uint32_t pid;
 
 	if (!dir)
 		return -errno;
 	while ((d = readdir(dir))) {
 		if (!isdigit((unsigned char)d->d_name[0]))
 			continue;
-		ppid = read_ppid(d->d_name);
-		if (ppid < 0)
+		pid = strtoul(d->d_name, NULL, 10);
+		if (procfs__read_stat(pid, &st))
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 256;
@@ -93,8 +73,8 @@ static long read_links(struct proc_link **out)
 			}
 			l = nl;
 		}
-		l[n].pid = strtoul(d->d_name, NULL, 10);
-		l[n++].ppid = ppid;
+		l[n].pid = pid;
+		l[n++].ppid = st.ppid;
 	}
 	closedir(dir);
 	*out = l;

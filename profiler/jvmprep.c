@@ -7,31 +7,29 @@
 #include <unistd.h>
 #include "attach/agentfiles.h"
 #include "attach/agentpath.h"
-#include "common/safefile.h"
+#include "common/procfs.h"
 #include "attach/attach.h"
 #include "agent/jmap_status.h"
 #include "jvmprep.h"
 #include "launch.h"
 
-/* /proc files: read as what the target controls (common/safefile.h) */
-static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
-
 /* Is our agent (or the attacher's copy of it) mapped into pid? */
 static bool has_agent(uint32_t pid)
 {
-	char path[64], *line = NULL;
-	size_t cap = 0;
+	const char *p, *end;
+	struct procfs_map m;
 	bool found = false;
-	FILE *f;
+	size_t len;
+	char *buf;
+	int r;
 
-	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
-	f = safe_fopen_in(AT_FDCWD, path, &proc_file);
-	if (!f)
+	if (procfs__read_pid(pid, "maps", PROCFS_MAPS_MAX, &buf, &len))
 		return false;
-	while (!found && getline(&line, &cap, f) > 0)
-		found = strstr(line, "libjmap") != NULL;
-	free(line);
-	fclose(f);
+	/* r < 0: a line that does not parse, skipped */
+	for (p = buf, end = buf + len;
+	     !found && (r = procfs__maps_next(&p, end, &m));)
+		found = r > 0 && memmem(m.path, m.path_len, "libjmap", 7);
+	free(buf);
 	return found;
 }
 

@@ -25,7 +25,7 @@ struct probes_run {
 	bool gone; /* connection lost: counts are the last read */
 	int tmpfd; /* the JVM's /tmp (O_PATH), for its socket once it dies */
 	char replaced[8192]; /* the agent's last "replaced" reply */
-	struct proc_status st; /* the JVM's uid and pid as it sees it */
+	struct procfs_status st; /* the JVM's uid and pid as it sees it */
 };
 
 /*
@@ -35,7 +35,7 @@ struct probes_run {
  */
 static void keep_socket_dir(struct probes_run *pr)
 {
-	if (!procinfo_read_status(pr->cfg.pid, &pr->st))
+	if (!procfs__read_status(pr->cfg.pid, &pr->st))
 		pr->tmpfd = procinfo_open_tmp(pr->cfg.pid);
 	if (pr->tmpfd < 0)
 		pr->tmpfd = -1;
@@ -44,8 +44,8 @@ static void keep_socket_dir(struct probes_run *pr)
 /* Whether the JVM has ended (a zombie has: its agent is gone). */
 static bool jvm_ended(int pid)
 {
-	struct proc_status st;
-	int ret = procinfo_read_status(pid, &st);
+	struct procfs_status st;
+	int ret = procfs__read_status(pid, &st);
 
 	return ret == -ESRCH || (!ret && (st.state == 'Z' || st.state == 'X'));
 }
@@ -308,9 +308,9 @@ static void report_replaced(const struct probes_run *pr)
 /* A stopped JVM (SIGSTOP, a debugger) answers nothing: do not ask. */
 static bool jvm_stopped(int pid)
 {
-	struct proc_status st;
+	struct procfs_status st;
 
-	return !procinfo_read_status(pid, &st) &&
+	return !procfs__read_status(pid, &st) &&
 	       (st.state == 'T' || st.state == 't');
 }
 

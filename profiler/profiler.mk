@@ -50,6 +50,12 @@ $(BUILD)/tests/unit/test_prof_jvmkids: $(BUILD)/tests/unit/test_prof_jvmkids.o \
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_targets
+$(BUILD)/tests/unit/test_prof_targets: $(BUILD)/tests/unit/test_prof_targets.o \
+		$(BUILD)/profiler/targets.o $(COMMON_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
 $(BUILD)/tests/unit/test_prof_namecache: \
 		$(BUILD)/tests/unit/test_prof_namecache.o \
 		$(BUILD)/profiler/namecache.o $(BUILD)/common/u64map.o

@@ -1,5 +1,5 @@
 /*
- * targets: an open-addressing hash of pid_info by pid (see targets.h).
+ * targets: pid_info by pid in a common/u64map (see targets.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -8,211 +8,132 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "common/safefile.h"
+#include "common/procfs.h"
+#include "common/u64map.h"
 #include "targets.h"
 
 struct pidset {
-	struct pid_info *slots; /* pid 0 marks a free slot */
-	size_t cap, used; /* cap is a power of two */
+	struct u64map m; /* pid -> struct pid_info * (pid 0 is no key) */
 };
 
 struct pidset *pidset__new(void)
 {
-	struct pidset *p = calloc(1, sizeof(*p));
-
-	if (!p)
-		return NULL;
-	p->cap = 64;
-	p->slots = calloc(p->cap, sizeof(*p->slots));
-	if (!p->slots) {
-		free(p);
-		return NULL;
-	}
-	return p;
+	return calloc(1, sizeof(struct pidset));
 }
 
 void pidset__free(struct pidset *p)
 {
 	if (!p)
 		return;
-	free(p->slots);
+	u64map__clear(&p->m, free);
+	u64map__release(&p->m);
 	free(p);
-}
-
-static struct pid_info *slot_of(struct pid_info *slots, size_t cap,
-				uint32_t pid)
-{
-	size_t i = (pid * 2654435761u) & (cap - 1);
-
-	while (slots[i].pid && slots[i].pid != pid)
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
-}
-
-/* Double the table when it is half full. */
-static int grow(struct pidset *p)
-{
-	size_t cap = p->cap * 2, i;
-	struct pid_info *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < p->cap; i++)
-		if (p->slots[i].pid)
-			*slot_of(slots, cap, p->slots[i].pid) = p->slots[i];
-	free(p->slots);
-	p->slots = slots;
-	p->cap = cap;
-	return 0;
 }
 
 struct pid_info *pidset__find(struct pidset *p, uint32_t pid)
 {
-	struct pid_info *pi = slot_of(p->slots, p->cap, pid);
+	void **slot = u64map__find(&p->m, pid);
 
-	return pi->pid ? pi : NULL;
+	return slot ? *slot : NULL;
 }
 
 struct pid_info *pidset__get(struct pidset *p, uint32_t pid, bool *added)
 {
 	struct pid_info *pi;
+	void **slot = u64map__find(&p->m, pid);
 
 	*added = false;
-	if (!pid)
+	if (slot) /* the common case: one lookup */
+		return *slot;
+	slot = u64map__add(&p->m, pid, added);
+	if (!slot)
 		return NULL;
-	if ((p->used + 1) * 2 > p->cap && grow(p))
+	pi = calloc(1, sizeof(*pi));
+	if (!pi) {
+		u64map__del(&p->m, pid);
+		*added = false;
 		return NULL;
-	pi = slot_of(p->slots, p->cap, pid);
-	if (!pi->pid) {
-		pi->pid = pid;
-		p->used++;
-		*added = true;
 	}
+	pi->pid = pid;
+	*slot = pi;
 	return pi;
 }
 
 int pidset__filter(struct pidset *p,
 		   bool (*keep)(struct pid_info *pi, void *ctx), void *ctx)
 {
-	struct pid_info *slots = calloc(p->cap, sizeof(*slots));
-	size_t i;
+	/* keys to drop, gathered first: no delete while walking the table */
+	uint64_t *drop = malloc((p->m.n ? p->m.n : 1) * sizeof(*drop));
+	size_t i, n = 0;
 
-	if (!slots)
+	if (!drop)
 		return -ENOMEM;
-	p->used = 0;
-	for (i = 0; i < p->cap; i++) {
-		if (!p->slots[i].pid || !keep(&p->slots[i], ctx))
-			continue;
-		*slot_of(slots, p->cap, p->slots[i].pid) = p->slots[i];
-		p->used++;
-	}
-	free(p->slots);
-	p->slots = slots;
+	for (i = 0; i < p->m.cap; i++)
+		if (p->m.keys[i] && !keep(p->m.vals[i], ctx))
+			drop[n++] = p->m.keys[i];
+	for (i = 0; i < n; i++)
+		free(u64map__del(&p->m, drop[i]));
+	free(drop);
 	return 0;
 }
 
 void pidset__for_each(struct pidset *p,
 		      void (*fn)(struct pid_info *pi, void *ctx), void *ctx)
 {
-	size_t i;
-
-	for (i = 0; i < p->cap; i++)
-		if (p->slots[i].pid)
-			fn(&p->slots[i], ctx);
-}
-
-/* Read a small /proc file into buf. Bytes read or negative errno. */
-static int read_small(const char *path, char *buf, size_t len)
-{
-	static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
-	int fd = safe_open_in(AT_FDCWD, path, &proc_file);
-	ssize_t n;
-
-	if (fd < 0)
-		return fd;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return n;
+	for (size_t i = 0; i < p->m.cap; i++)
+		if (p->m.keys[i])
+			fn(p->m.vals[i], ctx);
 }
 
 bool proc_alive(uint32_t pid)
 {
-	char path[64], buf[512], *p;
+	struct procfs_stat st;
 
-	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
-		return false;
-	p = strrchr(buf, ')'); /* comm may hold spaces and parens */
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	return !procfs__read_stat(pid, &st) && st.state != 'Z' &&
+	       st.state != 'X';
 }
 
 bool proc_running(uint32_t pid)
 {
-	char path[64], buf[512], *p;
+	struct procfs_stat st;
 
-	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
-		return false;
-	p = strrchr(buf, ')'); /* comm may hold spaces and parens */
-	return p && p[1] == ' ' && p[2] == 'R';
+	return !procfs__read_stat(pid, &st) && st.state == 'R';
 }
 
 uint64_t proc_age_ns(uint32_t pid)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long start;
+	struct procfs_stat st;
 	struct timespec now;
-	long hz = sysconf(_SC_CLK_TCK);
 	uint64_t start_ns, now_ns;
 
-	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0 || hz <= 0 ||
-	    clock_gettime(CLOCK_BOOTTIME, &now))
+	if (procfs__read_stat(pid, &st) || clock_gettime(CLOCK_BOOTTIME, &now))
 		return 0;
-	p = strrchr(buf, ')'); /* comm may hold spaces and parens */
-	/* starttime is field 22; the state after ')' is field 3 */
-	if (!p || sscanf(p + 2,
-			 "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-			 "%*s %*s %*s %*s %*s %*s %*s %*s %llu",
-			 &start) != 1)
-		return 0;
-	start_ns = start * (1000000000ULL / hz);
+	start_ns = procfs__ticks_ns(st.start_ticks);
 	now_ns = now.tv_sec * 1000000000ULL + now.tv_nsec;
 	return now_ns > start_ns ? now_ns - start_ns : 1;
 }
 
 int proc_comm(uint32_t pid, char *comm)
 {
-	char path[64], buf[64];
-	int n;
-
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	n = read_small(path, buf, sizeof(buf));
-	if (n < 0)
-		return n;
-	buf[strcspn(buf, "\n")] = 0;
-	snprintf(comm, 16, "%.15s", buf);
-	return 0;
+	return procfs__read_comm(pid, comm);
 }
 
 int proc_tgid(uint32_t pid)
 {
-	char path[64], buf[2048], *p;
+	struct procfs_status st;
+	int err = procfs__read_status(pid, &st);
 
-	snprintf(path, sizeof(path), "/proc/%u/status", pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
-		return -ESRCH;
-	p = strstr(buf, "\nTgid:");
-	return p ? atoi(p + 6) : -EINVAL;
+	return err ? err : st.tgid;
 }
 
+/* The map the symbolizer reads: perf-<pid it sees>.map in its own /tmp. */
 bool proc_has_jit_map(uint32_t pid)
 {
+	struct procfs_status st;
 	char path[96];
 
-	snprintf(path, sizeof(path), "/proc/%u/root/tmp/perf-%u.map", pid, pid);
-	return access(path, F_OK) == 0;
+	return !procfs__read_status(pid, &st) &&
+	       !procfs__perf_map_path(path, sizeof(path), pid, st.nspid,
+				      NULL) &&
+	       access(path, F_OK) == 0;
 }

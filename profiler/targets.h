@@ -23,7 +23,9 @@ struct pidset;
 struct pidset *pidset__new(void); /* NULL and errno */
 void pidset__free(struct pidset *p);
 
-/* The entry for pid, added (zeroed but pid, *added = true) if new. */
+/* The entry for pid, added (zeroed but pid, *added = true) if new; NULL
+ * for pid 0 or without memory. An entry stays where it is until
+ * pidset__filter drops it or the set is freed. */
 struct pid_info *pidset__get(struct pidset *p, uint32_t pid, bool *added);
 /* The entry for pid, or NULL. */
 struct pid_info *pidset__find(struct pidset *p, uint32_t pid);
@@ -47,7 +49,8 @@ uint64_t proc_age_ns(uint32_t pid);
 /* Read /proc/PID/comm into comm (16 bytes). 0 or negative errno. */
 int proc_comm(uint32_t pid, char *comm);
 
-/* Does pid have a JIT map, /tmp/perf-PID.map in its mount namespace? */
+/* Does pid have a JIT map: perf-<its own pid>.map in the /tmp of its
+ * mount namespace, where the symbolizer reads it (common/procfs.h)? */
 bool proc_has_jit_map(uint32_t pid);
 
 /* The process (tgid) thread pid belongs to, or negative errno. */

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/procfs.h"
 #include "common/safefile.h"
 #include "procmaps.h"
 #include "sym_internal.h"
@@ -23,148 +24,38 @@
 #define MAPS_MAX_AGE_NS (5 * 1000 * 1000 * 1000ULL)
 #define PROC_CHECK_NS (1000 * 1000000ULL) /* stat/status at most this often */
 #define JIT_MAP_MAX (1ULL << 30) /* a bigger perf map is not a JVM's */
-#define PROC_FILE_MAX (64 << 20) /* /proc text we read whole */
 
 /*
- * Read a whole (/proc) file, whose size stat cannot tell, up to
- * PROC_FILE_MAX. Opened as what a target controls (safefile.h). -errno
- * or 0.
- */
-static int read_all(const char *path, char **buf, size_t *len)
-{
-	static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
-	int fd = safe_open_in(AT_FDCWD, path, &proc_file);
-	size_t cap = 16384, n = 0;
-	char *b;
-
-	if (fd < 0)
-		return fd;
-	b = malloc(cap);
-	while (b) {
-		ssize_t r = read(fd, b + n, cap - n - 1);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			int err = r < 0 ? -errno : 0;
-
-			close(fd);
-			if (err) {
-				free(b);
-				return err;
-			}
-			b[n] = '\0';
-			*buf = b;
-			*len = n;
-			return 0;
-		}
-		n += r;
-		if (n >= PROC_FILE_MAX)
-			break;
-		if (cap - n < 4096) {
-			char *nb = realloc(b, cap * 2);
-
-			if (!nb)
-				free(b);
-			b = nb;
-			cap *= 2;
-		}
-	}
-	close(fd);
-	return -ENOMEM;
-}
-
-/* Field 22 of /proc/PID/stat, after the parenthesised comm. */
-static int read_starttime(uint32_t pid, uint64_t *out)
-{
-	char path[64], *buf, *p;
-	size_t len;
-	int err, field;
-
-	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-	err = read_all(path, &buf, &len);
-	if (err)
-		return err;
-	p = strrchr(buf, ')');
-	for (field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	err = p ? 0 : -EINVAL;
-	if (p)
-		*out = strtoull(p + 1, NULL, 10);
-	free(buf);
-	return err;
-}
-
-/* The number after "\nKEY" in /proc/PID/status text, or 0. */
-static uint64_t status_field(const char *buf, const char *key)
-{
-	const char *f = strstr(buf, key);
-
-	return f ? strtoull(f + strlen(key), NULL, 10) : 0;
-}
-
-/* The effective uid ("Uid:" second field), or (uid_t)-1. */
-static uid_t status_euid(const char *buf)
-{
-	const char *f = strstr(buf, "\nUid:");
-	unsigned long uid;
-	char *end;
-
-	if (!f)
-		return (uid_t)-1;
-	strtoul(f + 5, &end, 10); /* the real uid */
-	uid = strtoul(end, NULL, 10);
-	return uid > UINT32_MAX - 1 ? (uid_t)-1 : (uid_t)uid;
-}
-
-/*
- * From /proc/PID/status: the innermost namespace pid ("NSpid:" last
+ * From /proc/PID/status: the innermost namespace pid (NStgid's last
  * field, else pid), the effective uid (whose perf map we trust) and a
  * digest of the executable mappings' sizes (VmExe, VmLib), which changes
  * when code is mapped or unmapped.
  */
 static uint32_t read_status(uint32_t pid, uint64_t *vm_exec, uid_t *uid)
 {
-	char path[64], *buf, *line, *end, *last = NULL;
-	uint32_t ns = pid;
-	size_t len;
+	struct procfs_status st;
 
-	*vm_exec = 0;
-	*uid = (uid_t)-1;
-	snprintf(path, sizeof(path), "/proc/%u/status", pid);
-	if (read_all(path, &buf, &len))
+	if (procfs__read_status(pid, &st)) {
+		*vm_exec = 0;
+		*uid = (uid_t)-1;
 		return pid;
-	*vm_exec = status_field(buf, "\nVmExe:") * 1000003 ^
-		   status_field(buf, "\nVmLib:");
-	*uid = status_euid(buf);
-	line = strstr(buf, "\nNSpid:");
-	if (line) {
-		end = strchr(line + 1, '\n');
-		if (end)
-			*end = '\0';
-		for (char *t = line + 7; *t; t++)
-			if ((*t >= '0' && *t <= '9') &&
-			    (t[-1] == ' ' || t[-1] == '\t' || t[-1] == ':'))
-				last = t;
-		if (last)
-			ns = strtoul(last, NULL, 10);
 	}
-	free(buf);
-	return ns;
+	*vm_exec = st.vm_exe_kb * 1000003 ^ st.vm_lib_kb;
+	*uid = st.euid;
+	return st.nspid;
 }
 
 /* The process start as CLOCK_REALTIME ns, to compare with file mtimes. */
 static uint64_t start_realtime(uint64_t starttime)
 {
 	struct timespec rt, bt;
-	long hz = sysconf(_SC_CLK_TCK);
 	uint64_t boot;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_BOOTTIME, &bt);
 	boot =
 	    (rt.tv_sec - bt.tv_sec) * 1000000000ULL + rt.tv_nsec - bt.tv_nsec;
-	return boot + starttime * (1000000000ULL / (hz > 0 ? hz : 100));
+	return boot + procfs__ticks_ns(starttime);
 }
 
 static void proc_reset(struct proc *p)
@@ -191,100 +82,73 @@ void proc__free(struct proc *p)
 	free(p);
 }
 
-static int procs_grow(struct symbolizer *s)
-{
-	size_t cap = s->procs_cap ? s->procs_cap * 2 : 256;
-	struct proc **np = calloc(cap, sizeof(*np));
-
-	if (!np)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->procs_cap; i++) {
-		struct proc *p = s->procs[i];
-		size_t j;
-
-		if (!p)
-			continue;
-		for (j = (p->pid * 2654435761u) & (cap - 1); np[j];)
-			j = (j + 1) & (cap - 1);
-		np[j] = p;
-	}
-	free(s->procs);
-	s->procs = np;
-	s->procs_cap = cap;
-	return 0;
-}
-
 void proc__changed(struct symbolizer *s, struct proc *p)
 {
 	p->version = ++s->serial;
 }
 
-static size_t proc_home(const struct symbolizer *s, uint32_t pid)
-{
-	return (pid * 2654435761u) & (s->procs_cap - 1);
-}
+/* A u64map key: never 0, whatever the pid. */
+#define PROC_KEY(pid) ((uint64_t)(pid) | 1ULL << 32)
 
-/*
- * Open addressing without tombstones: after emptying slot i, move back
- * each record of the run after it whose home slot the gap cuts it from.
- */
 void proc__forget(struct symbolizer *s, uint32_t pid)
 {
-	size_t mask = s->procs_cap - 1, i, j, h;
+	struct proc *p = u64map__del(&s->procs, PROC_KEY(pid));
 
-	if (!s->procs_cap)
-		return;
-	for (i = proc_home(s, pid); s->procs[i]; i = (i + 1) & mask)
-		if (s->procs[i]->pid == pid)
-			break;
-	if (!s->procs[i])
-		return;
-	if (s->last == s->procs[i])
+	if (p && s->last == p)
 		s->last = NULL;
-	proc__free(s->procs[i]);
-	s->procs[i] = NULL;
-	s->nprocs--;
-	for (j = (i + 1) & mask; s->procs[j]; j = (j + 1) & mask) {
-		h = proc_home(s, s->procs[j]->pid);
-		/* stays when its home lies cyclically in (i, j] */
-		if (i <= j ? (h > i && h <= j) : (h > i || h <= j))
-			continue;
-		s->procs[i] = s->procs[j];
-		s->procs[j] = NULL;
-		i = j;
-	}
+	proc__free(p);
+}
+
+struct each_ctx {
+	struct symbolizer *s;
+	void (*fn)(struct symbolizer *s, struct proc *p, void *ctx);
+	void *ctx;
+};
+
+static void each_one(uint64_t key, void *val, void *ctx)
+{
+	struct each_ctx *e = ctx;
+
+	(void)key;
+	e->fn(e->s, val, e->ctx);
 }
 
 void proc__for_each(struct symbolizer *s,
 		    void (*fn)(struct symbolizer *s, struct proc *p, void *ctx),
 		    void *ctx)
 {
-	for (size_t i = 0; i < s->procs_cap; i++)
-		if (s->procs[i])
-			fn(s, s->procs[i], ctx);
+	struct each_ctx e = {s, fn, ctx};
+
+	u64map__each(&s->procs, each_one, &e);
 }
 
 /* Find or add the record of pid; NULL only when memory ran out. */
 struct proc *proc__get(struct symbolizer *s, uint32_t pid)
 {
-	size_t i;
+	struct proc *p;
+	bool added;
+	void **slot;
 
 	if (s->last && s->last->pid == pid)
 		return s->last;
-	if ((s->nprocs + 1) * 2 > s->procs_cap && procs_grow(s))
+	slot = u64map__find(&s->procs, PROC_KEY(pid));
+	if (slot)
+		return s->last = *slot;
+	slot = u64map__add(&s->procs, PROC_KEY(pid), &added);
+	if (!slot)
 		return NULL;
-	for (i = (pid * 2654435761u) & (s->procs_cap - 1); s->procs[i];
-	     i = (i + 1) & (s->procs_cap - 1))
-		if (s->procs[i]->pid == pid)
-			return s->last = s->procs[i];
-	s->procs[i] = calloc(1, sizeof(struct proc));
-	if (!s->procs[i])
-		return NULL;
-	s->procs[i]->pid = pid;
-	s->procs[i]->nspid = pid;
-	s->procs[i]->gone = true; /* until a refresh reads it */
-	s->nprocs++;
-	return s->last = s->procs[i];
+	if (added) {
+		p = calloc(1, sizeof(*p));
+		if (!p) {
+			u64map__del(&s->procs, PROC_KEY(pid));
+			return NULL;
+		}
+		p->pid = pid;
+		p->nspid = pid;
+		p->gone = true; /* until a refresh reads it */
+		*slot = p;
+	}
+	return s->last = *slot;
 }
 
 static uint64_t hash_text(const char *t, size_t len)
@@ -363,13 +227,12 @@ int proc__read_maps(struct symbolizer *s, struct proc *p)
 {
 	struct procmaps *pm;
 	struct pvma *v;
-	char path[64], *buf;
+	char *buf;
 	size_t len;
 	uint64_t h;
 	int err;
 
-	snprintf(path, sizeof(path), "/proc/%u/maps", p->pid);
-	err = read_all(path, &buf, &len);
+	err = procfs__read_pid(p->pid, "maps", PROCFS_MAPS_MAX, &buf, &len);
 	if (err)
 		return err;
 	h = hash_text(buf, len);
@@ -486,8 +349,9 @@ static int jit_refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 	struct stat st;
 	int fd, err;
 
-	snprintf(path, sizeof(path), "/proc/%u/root%s/perf-%u.map", p->pid,
-		 s->map_dir, p->nspid);
+	if (procfs__perf_map_path(path, sizeof(path), p->pid, p->nspid,
+				  s->map_dir))
+		return 0;
 	fd = jit_open(s, p, path);
 	if (fd < 0)
 		return 0; /* no (usable) map: not a JIT process (yet) */
@@ -560,6 +424,7 @@ static bool maps_changed(const struct proc *p, uint64_t now_ns,
 
 int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 {
+	struct procfs_stat pst;
 	uint64_t starttime, vm_exec;
 	uint32_t nspid;
 	uid_t uid;
@@ -577,10 +442,11 @@ int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 	}
 	p->checked_ns = now_ns;
 
-	if (read_starttime(p->pid, &starttime)) {
+	if (procfs__read_stat(p->pid, &pst)) {
 		p->gone = true;
 		return known ? 0 : -ESRCH;
 	}
+	starttime = pst.start_ticks;
 	if (known && starttime != p->starttime) {
 		proc_reset(p); /* the pid now names another process */
 		proc__changed(s, p);

@@ -65,8 +65,7 @@ struct symbolizer {
 	struct symbolizer_stats st;
 	struct strpool *pool;
 	const char *unknown; /* "[unknown]" */
-	struct proc **procs; /* open addressing by pid */
-	size_t nprocs, procs_cap;
+	struct u64map procs; /* PROC_KEY(pid) -> struct proc * */
 	struct proc *last; /* the last looked-up process */
 	struct elf_slot *elfs; /* open addressing by (dev, ino) */
 	size_t nelfs, elfs_cap;

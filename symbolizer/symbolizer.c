@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/procfs.h"
 #include "procmaps.h"
 #include "sym_internal.h"
 
-#define DEFAULT_MAP_DIR "/tmp"
+#define DEFAULT_MAP_DIR PROCFS_PERF_MAP_DIR
 #define DEFAULT_DEBUG_ROOT "/usr/lib/debug"
 #define DEFAULT_SLACK_NS (10 * 1000 * 1000ULL)
 
@@ -55,13 +56,17 @@ fail:
 	return NULL;
 }
 
+static void proc_free_val(void *p)
+{
+	proc__free(p);
+}
+
 void symbolizer__free(struct symbolizer *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->procs_cap; i++)
-		proc__free(s->procs[i]);
-	free(s->procs);
+	u64map__clear(&s->procs, proc_free_val);
+	u64map__release(&s->procs);
 	elf_cache__free(s);
 	elfsyms__free(s->vdso);
 	kernel__free(s);
@@ -208,10 +213,10 @@ bool symbolizer__same_names(struct symbolizer *s, uint32_t pid,
 
 void symbolizer__forget(struct symbolizer *s, uint32_t pid)
 {
-	size_t before = s->nprocs;
+	size_t before = s->procs.n;
 
 	proc__forget(s, pid);
-	s->st.procs_forgotten += before - s->nprocs;
+	s->st.procs_forgotten += before - s->procs.n;
 }
 
 /* below this many lines a map is not worth a pass */

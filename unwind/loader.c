@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/procfs.h"
 #include "common/safefile.h"
 #include "symbolizer/procmaps.h"
 #include "debugfile.h"
@@ -22,7 +23,6 @@
 #include "common/u64map.h"
 #include "loader.h"
 
-#define MAX_MAPS_TEXT (64u << 20) /* /proc/PID/maps of a huge process */
 #define MAX_ELF_SIZE (2ULL << 30) /* a mapped library larger: no rows */
 
 struct ufile {
@@ -277,39 +277,6 @@ static struct ufile *file_of(struct unwind_loader *l, int pid,
 	return f->ok ? f : NULL;
 }
 
-/* The text of /proc/PID/maps (malloc'd, NUL-ended), or NULL+errno. */
-static char *read_maps(int pid, size_t *len)
-{
-	struct safe_in in = {.uid = SAFE_ANY_UID, .max_size = 0};
-	size_t cap = 1 << 16, n = 0;
-	char path[64], *buf = malloc(cap), *p;
-	ssize_t got;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	fd = safe_open_in(AT_FDCWD, path, &in);
-	if (fd < 0 || !buf) {
-		free(buf);
-		if (fd >= 0)
-			close(fd);
-		errno = fd < 0 ? -fd : ENOMEM;
-		return NULL;
-	}
-	while ((got = read(fd, buf + n, cap - n - 1)) > 0) {
-		n += got;
-		if (n + 1 < cap)
-			continue;
-		if (cap >= MAX_MAPS_TEXT || !(p = realloc(buf, cap * 2)))
-			break;
-		buf = p;
-		cap *= 2;
-	}
-	close(fd);
-	buf[n] = 0;
-	*len = n;
-	return buf;
-}
-
 /* The identity of pm's executable file mappings (what a table holds):
  * a JVM's anonymous mappings change all the time, these do not. */
 static uint64_t maps_hash(const struct procmaps *pm)
@@ -335,10 +302,13 @@ static struct procmaps *read_pm(int pid, uint64_t *h)
 {
 	struct procmaps *pm;
 	size_t len;
-	char *text = read_maps(pid, &len);
+	char *text;
+	int err = procfs__read_pid(pid, "maps", PROCFS_MAPS_MAX, &text, &len);
 
-	if (!text)
+	if (err) {
+		errno = -err;
 		return NULL;
+	}
 	pm = procmaps__parse(text, len);
 	free(text);
 	if (pm)

@@ -1,7 +1,8 @@
 /*
  * One fuzz step over every text parser of the symbolizer: JIT map lines
  * (through jitmap, fed in two pieces so partial lines are exercised, then
- * looked up), kallsyms, /proc/PID/maps, ELF from memory, and the bytes a
+ * looked up), kallsyms, /proc/PID/maps, stat and status
+ * (common/procfs), ELF from memory, and the bytes a
  * JVM's memory gives the Java namer (debug streams, PcDescs, line tables,
  * field tables, String bytes). Shared by
  * the libFuzzer target (fuzz/parsers.c) and the seeded unit test.
@@ -20,6 +21,7 @@
 #include "jvm/nmethod.h"
 #include "symbolizer/kallsyms.h"
 #include "symbolizer/procmaps.h"
+#include "common/procfs.h"
 #include "common/strpool.h"
 
 /* The Java namer's decoders over the same bytes, both UNSIGNED5 biases. */
@@ -70,6 +72,8 @@ static inline int sym_fuzz_one(const uint8_t *data, size_t len)
 	struct strpool *pool = strpool__new();
 	struct jitmap *m = pool ? jitmap__new(len & 1) : NULL;
 	struct frame f[4];
+	struct procfs_status pss;
+	struct procfs_stat pst;
 	struct procmaps *pm;
 	struct symtab *ks;
 	struct elfsyms *e;
@@ -109,6 +113,8 @@ static inline int sym_fuzz_one(const uint8_t *data, size_t len)
 		procmaps__find(pm, ip);
 	}
 	procmaps__free(pm);
+	procfs__parse_stat(t, len, &pst);
+	procfs__parse_status(t, len, &pss);
 	e = elfsyms__from_mem(data, len);
 	if (e && !elfsyms__finish(e))
 		elfsyms__find(e, len);

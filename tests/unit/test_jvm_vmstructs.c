@@ -1,6 +1,7 @@
 /*
  * vmstructs.c over fake tables laid out as HotSpot exports them (in our
- * own memory, read through a memcpy "target"): fields, statics, type
+ * own memory, read through a memcpy "target"; then across pages of a
+ * mapping with holes, read as process_vm_readv reads): fields, statics, type
  * sizes, field sizes through their C type, int and long constants; then
  * nm_layout__init and jline_layout__init on a JDK 17 and a JDK 25 set of
  * names, and what they refuse.
@@ -9,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
 #include "check.h"
 #include "jvm/jlines.h"
 #include "jvm/nmethod.h"
@@ -283,8 +287,84 @@ static void test_garbage(void)
 	CHECK(!vmstructs__read(&mem, syms, c) && errno == ENOENT);
 }
 
+/* Our own memory as process_vm_readv sees a JVM's: -EFAULT where unmapped. */
+static int self_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec l = {buf, len}, r = {(void *)(uintptr_t)addr, len};
+
+	(void)ctx;
+	return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len
+		   ? 0
+		   : -EFAULT;
+}
+
+/*
+ * The reader goes a page at a time: pages A B C between two unmapped
+ * ones. A structs entry crosses A|B, a type name crosses B|C, a field
+ * name ends where C does (the unmapped page right after it): all read.
+ */
+static void test_pages(void)
+{
+	const struct hotspot_mem m = {self_read, NULL};
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *map = mmap(NULL, 5 * pg, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t syms[HS_NR_SYMS], v;
+	struct vmstruct_entry *e;
+	struct vmtype_entry *t;
+	struct vmstructs *vs;
+	char *straddle, *tail;
+	void *sp, *tp;
+
+	CHECK(map != MAP_FAILED);
+	if (map == MAP_FAILED)
+		return;
+	mprotect(map, pg, PROT_NONE);
+	mprotect(map + 4 * pg, pg, PROT_NONE);
+	straddle = (char *)map + 3 * pg - 4; /* "Straddle" crosses B|C */
+	memcpy(straddle, "Straddle", 9);
+	tail = (char *)map + 4 * pg - 6; /* "_tail" ends with C */
+	memcpy(tail, "_tail", 6);
+	e = (struct vmstruct_entry *)(map + 2 * pg - 8) - 1; /* e[1]: A|B */
+	memset(e, 0, 4 * sizeof(*e));
+	e[0] = (struct vmstruct_entry){straddle, "_a", NULL, 0, 8, NULL};
+	e[1] = (struct vmstruct_entry){straddle, tail, NULL, 0, 16, NULL};
+	e[2] = (struct vmstruct_entry){"Other", "_b", NULL, 0, 24, NULL};
+	t = (struct vmtype_entry *)(map + 2 * pg + 512);
+	memset(t, 0, 2 * sizeof(*t));
+	t[0] = (struct vmtype_entry){straddle, NULL, 0, 0, 0, 40};
+	sp = e;
+	tp = t;
+	syms[HS_STRUCTS] = (uintptr_t)&sp;
+	syms[HS_S_TYPE] = (uintptr_t)&s_type;
+	syms[HS_S_FIELD] = (uintptr_t)&s_field;
+	syms[HS_S_STATIC] = (uintptr_t)&s_static;
+	syms[HS_S_OFFSET] = (uintptr_t)&s_offset;
+	syms[HS_S_ADDRESS] = (uintptr_t)&s_address;
+	syms[HS_S_STRIDE] = (uintptr_t)&s_stride;
+	syms[HS_TYPES] = (uintptr_t)&tp;
+	syms[HS_T_TYPE] = (uintptr_t)&t_type;
+	syms[HS_T_SIZE] = (uintptr_t)&t_size;
+	syms[HS_T_STRIDE] = (uintptr_t)&t_stride;
+	vs = vmstructs__read(&m, syms, NULL);
+	CHECK(vs != NULL);
+	CHECK(vs && !vmstructs__field(vs, "Straddle", "_a", &v) && v == 8);
+	CHECK(vs && !vmstructs__field(vs, "Straddle", "_tail", &v) && v == 16);
+	CHECK(vs && !vmstructs__field(vs, "Other", "_b", &v) && v == 24);
+	CHECK(vs && vmstructs__type_size(vs, "Straddle") == 40);
+	vmstructs__free(vs);
+	/* a table running into the unmapped page: refused, not overrun */
+	memset(map + 4 * pg - 128, 0xff, 128);
+	e = (struct vmstruct_entry *)(map + 4 * pg - 16) - 1;
+	*e = (struct vmstruct_entry){"Other", "_b", NULL, 0, 24, NULL};
+	sp = e;
+	CHECK(!vmstructs__read(&m, syms, NULL) && errno == EFAULT);
+	munmap(map, 5 * pg);
+}
+
 int main(void)
 {
+	test_pages();
 	test_dictionary();
 	test_layouts();
 	test_garbage();

@@ -24,7 +24,7 @@ static void test_table(void)
 	for (pid = 3; pid <= N; pid += 3)
 		proc__forget(s, pid);
 	proc__forget(s, N + 7); /* never known */
-	CHECK_INT(s->nprocs, N - N / 3);
+	CHECK_INT(s->procs.n, N - N / 3);
 	for (pid = 1; pid <= N; pid++) {
 		p = proc__get(s, pid);
 		if (pid % 3 == 0)
@@ -34,7 +34,7 @@ static void test_table(void)
 	}
 	CHECK_INT(lost, N / 3);
 	CHECK_INT(kept, N - N / 3);
-	CHECK_INT(s->nprocs, N);
+	CHECK_INT(s->procs.n, N);
 	symbolizer__free(s);
 }
 
