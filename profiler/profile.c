@@ -1,7 +1,7 @@
 /*
  * profile: the profile command. Sets the run up (run_setup: privileges,
  * stack depth, BPF, naming, outputs; run_child: the launched command),
- * starts it (run_cpu or run_probe), then ticks: every TICK_MS it tails
+ * starts it (its run_mode: run_cpu or run_probe), then ticks: every TICK_MS it tails
  * the JIT maps and checks whether the run is over, and every DRAIN_TICKS
  * it drains finished time buckets from the kernel into folded lines
  * (run_tick). At the end it detaches first, drains everything, writes,
@@ -18,7 +18,6 @@
 #include "common/safefile.h"
 #include "jvmkids.h"
 #include "jvmprep.h"
-#include "probe_count.h"
 #include "probes_run.h"
 #include "profile.h"
 #include "render_out.h"
@@ -85,10 +84,10 @@ static int loop(struct run *r, const sigset_t *sigs)
 			return 0;
 		r->full = tick % 10 == 0;
 		run_tick__refresh(r);
-		/* JIT maps every tick, the counts every DRAIN_TICKS: reading
+		/* JIT maps every tick, the counts every drain_ticks: reading
 		 * the whole counts map is the biggest cost of a tick */
 		ret =
-		    tick++ % DRAIN_TICKS == 0 || r->pr ? run_tick__drain(r) : 0;
+		    tick++ % r->mode->drain_ticks == 0 ? run_tick__drain(r) : 0;
 		if (ret)
 			return ret;
 		if (r->full)
@@ -98,17 +97,8 @@ static int loop(struct run *r, const sigset_t *sigs)
 		run_tick__unwind(r);
 		if (r->launched && !r->child_done)
 			sampler__unwind_refresh(r->smp, r->child.pid, now);
-		/* every tick, after the drain: a JVM that exits takes its
-		 * counts along; one we launched waits at exit for this poll,
-		 * so its last counts and stacks are read while it lives */
-		if (r->pr && (r->o.count || r->launched)) {
-			probes_run__poll(r->pr);
-			/* not alone: a stopped JVM's agent answers nothing
-			 * and a request waits (probectl.h) */
-			probes_run__watch(r->pr);
-		}
-		if (tick % (1000 / TICK_MS) == 0)
-			run_cpu__status(r);
+		if (r->mode->tick)
+			r->mode->tick(r, tick);
 	}
 }
 
@@ -119,11 +109,8 @@ static int finish(struct run *r)
 
 	sampler__detach(r->smp);
 	r->now_ns = r->end_ns = nsec__now();
-	if (r->pr) {
-		if (r->o.count)
-			probes_run__poll(r->pr);
-		probes_run__end(r->pr); /* the agent removes the probes */
-	}
+	if (r->mode->stop)
+		r->mode->stop(r);
 	run_child__reap(r);
 	status__clear(&r->status);
 	r->full = true;
@@ -140,19 +127,8 @@ static int finish(struct run *r)
 	/* the renderers print their own errors, naming their files */
 	if (!ret && r->ro && (ret = run_report__render(r)))
 		r->render_failed = true;
-	if (!ret && r->table) {
-		ret = r->o.format == PROFILE_PPROF
-			  ? run_probe__pprof(r)
-			  : probe_count__print(
-				probes_run__table(r->pr), r->table,
-				(r->end_ns - r->tb.start_ns) / 1e9);
-		if (ret == -EPIPE && r->table == stdout)
-			ret = 0; /* its reader left (| head): not a failure */
-		if (ret)
-			fprintf(stderr, "mixprof: writing %s: %s\n",
-				r->o.output ? r->o.output : "stdout",
-				strerror(-ret));
-	}
+	if (!ret && r->mode->write)
+		ret = r->mode->write(r);
 	if (!r->o.quiet) {
 		run_child__report(r);
 		run_report__summary(r);
@@ -165,6 +141,7 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	char caps[64];
 	int i, ret, fin;
 
+	r->mode = r->o.nr_probes ? &run_probe_mode : &run_cpu_mode;
 	if (run_setup__missing_caps(caps, sizeof(caps))) {
 		run_setup__perm_error(caps);
 		return EXIT_PROF_PERM;
@@ -205,7 +182,7 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 						       : EXIT_PROF_FAIL;
 	if (run_setup__naming(r) || (r->o.cmd && run_child__launch(r)))
 		return EXIT_PROF_FAIL;
-	ret = run_cpu__start(r);
+	ret = r->mode->start(r);
 	if (ret == -EINVAL && r->pr) /* a pattern the agent refused */
 		return EXIT_PROF_USAGE;
 	if (ret)

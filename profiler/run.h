@@ -37,7 +37,32 @@
  */
 #define GUARD_NS (1000 * NSEC_PER_MSEC)
 
+struct run;
+
+/*
+ * What a sampling run (run_cpu.h) and a probe run (run_probe.h) do
+ * differently, so that the loop, the end and the summary never ask which
+ * one this is. A NULL hook does nothing.
+ */
+struct run_mode {
+	/* after setup: 0 or a negative errno, reported */
+	int (*start)(struct run *r);
+	/* the loop drains every drain_ticks ticks */
+	unsigned int drain_ticks;
+	/* every tick, after its drain; tick counts from 1 */
+	void (*tick)(struct run *r, unsigned int tick);
+	/* at the end, after the detach, before the last drain */
+	void (*stop)(struct run *r);
+	/* after the folded output and graphs: 0 or a negative errno, reported */
+	int (*write)(struct run *r);
+	/* the summary's first line; true when there is no more to say */
+	bool (*summary)(struct run *r, const uint64_t *st, double secs);
+	/* the graphs' subtitle after the start time, into buf */
+	void (*subtitle)(const struct run *r, char *buf, size_t len);
+};
+
 struct run {
+	const struct run_mode *mode; /* run_cpu_mode or run_probe_mode */
 	struct profile_opts o;
 	struct timebase tb;
 	int *cpus, nr_cpus;

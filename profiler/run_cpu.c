@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,10 @@
 #include "run.h"
 #include "run_child.h"
 #include "run_cpu.h"
-#include "run_probe.h"
 #include "run_setup.h"
 #include "sampler/sampler_ctl.h"
+#include "run_report.h"
+#include "sliceout.h"
 #include "stackfold.h"
 #include "targets.h"
 
@@ -44,11 +46,11 @@ static void host_rows(struct run *r)
 }
 
 /* The live status line, on a terminal: samples so far, and lost ones. */
-void run_cpu__status(struct run *r)
+static void show_status(struct run *r)
 {
 	uint64_t st[STAT_NR] = {};
 
-	if (r->status.quiet || !r->status.live || r->pr)
+	if (r->status.quiet || !r->status.live)
 		return;
 	sampler__stats(r->smp, st);
 	status__tick(&r->status, r->now_ns - r->tb.start_ns, st[STAT_SAMPLES],
@@ -111,12 +113,9 @@ static int attach_alloc(struct run *r)
 	return ret;
 }
 
-int run_cpu__start(struct run *r)
+static int start(struct run *r)
 {
 	int ret;
-
-	if (r->o.nr_probes)
-		return run_probe__start(r);
 
 	if (!r->o.nr_pids && !r->launched)
 		host_rows(r);
@@ -160,3 +159,86 @@ int run_cpu__start(struct run *r)
 	run_child__rows(r);
 	return 0;
 }
+
+/* Which switches out count as off-CPU time. */
+static const char *offcpu_states(const struct run *r)
+{
+	if (r->o.wall)
+		return "on-CPU samples of 1 s / -F, off-CPU blocked and "
+		       "preempted";
+	return r->o.off_cpu_preempt ? "blocked and preempted"
+				    : "blocked only, not preempted";
+}
+
+/* --off-cpu: the counts are microseconds, from switches, not samples. */
+static void offcpu_summary(struct run *r, const uint64_t *st, double secs)
+{
+	fprintf(stderr,
+		"mixprof: %" PRIu64 " %s in %.1f s (%s, %s), %.3f s %s "
+		"written; counts are microseconds of %s time\n",
+		st[STAT_SAMPLES],
+		r->o.wall ? "samples and switches out" : "switches out", secs,
+		sampler__event_name(r->smp), offcpu_states(r),
+		sliceout__total(r->out) / 1e6,
+		r->o.wall ? "of thread time" : "off-CPU",
+		r->o.wall ? "wall-clock" : "off-CPU");
+	fprintf(stderr, "mixprof:   (below, a \"sample\" is a microsecond)\n");
+	if (r->o.min_block_ns || r->o.max_block_ns)
+		fprintf(stderr,
+			"mixprof:   blocks of %" PRIu64 " us to %s%" PRIu64
+			" us only\n",
+			r->o.min_block_ns / 1000,
+			r->o.max_block_ns ? "" : "(no bound) ",
+			r->o.max_block_ns / 1000);
+}
+
+/* The summary's first line: what was counted, how much was written. */
+static bool summary(struct run *r, const uint64_t *st, double secs)
+{
+	if (r->o.alloc)
+		fprintf(stderr,
+			"mixprof: %" PRIu64 " allocation hook hits in %.1f s "
+			"(new TLABs and allocations outside them), %.1f MB "
+			"written; counts are bytes\n",
+			st[STAT_SAMPLES], secs, sliceout__total(r->out) / 1e6);
+	else if (r->o.off_cpu || r->o.wall)
+		offcpu_summary(r, st, secs);
+	else
+		fprintf(stderr,
+			"mixprof: %" PRIu64 " samples in %.1f s (%s, %" PRIu64
+			" Hz, %d CPUs), %" PRIu64 " written%s\n",
+			st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
+			r->o.freq, r->nr_cpus, run_report__written(r),
+			run_report__not_written(r));
+	return false; /* the rest of the summary applies */
+}
+
+static void subtitle(const struct run *r, char *buf, size_t len)
+{
+	double secs = (r->end_ns - r->tb.start_ns) / 1e9;
+
+	if (r->o.off_cpu || r->o.wall)
+		snprintf(buf, len, "%.1f s, %.1f ms %s (%s)", secs,
+			 sliceout__total(r->out) / 1e3,
+			 r->o.wall ? "of thread time" : "off-CPU",
+			 offcpu_states(r));
+	else
+		snprintf(buf, len,
+			 "%.1f s at %" PRIu64 " Hz, %" PRIu64 " samples", secs,
+			 r->o.freq, sliceout__total(r->out));
+}
+
+/* The live status line about once a second. */
+static void tick(struct run *r, unsigned int n)
+{
+	if (n % (1000 / TICK_MS) == 0)
+		show_status(r);
+}
+
+const struct run_mode run_cpu_mode = {
+    .start = start,
+    .drain_ticks = DRAIN_TICKS,
+    .tick = tick,
+    .summary = summary,
+    .subtitle = subtitle,
+};

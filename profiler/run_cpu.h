@@ -1,19 +1,15 @@
 /*
- * run_cpu: a sampling run (CPU, --off-cpu, --wall, --alloc).
+ * run_cpu: a sampling run (CPU, --off-cpu, --wall, --alloc), as a
+ * run_mode (run.h). Its start loads the unwind rows of the running
+ * targets first (a bounded wait), stamps r->tb.start_ns, attaches the
+ * perf events (or --alloc's uprobes), says the start line and lets a
+ * launched command go; its ticks keep the live status line on a terminal.
  */
 #ifndef MIXPROF_RUN_CPU_H
 #define MIXPROF_RUN_CPU_H
 
-struct run;
+#include "run.h"
 
-/*
- * Start sampling: unwind rows of the running targets first (a bounded
- * wait), r->tb.start_ns stamped, perf events (or --alloc's uprobes)
- * attached, the start line said, a launched command let go. 0 or a
- * negative errno, reported.
- */
-int run_cpu__start(struct run *r);
-/* On a terminal, about once a second: the live status line. */
-void run_cpu__status(struct run *r);
+extern const struct run_mode run_cpu_mode;
 
 #endif

@@ -18,6 +18,7 @@
 #include "run_probe.h"
 #include "run_report.h"
 #include "sampler/sampler_ctl.h"
+#include "sliceout.h"
 #include "stackfold.h"
 #include "targets.h"
 
@@ -67,7 +68,7 @@ static void track_jvm(struct run *r, int pid)
  * and only then adds the probes, so no call goes uncounted. From launch
  * the probes wait for their classes (PROBECTL_WAIT).
  */
-int run_probe__start(struct run *r)
+static int start(struct run *r)
 {
 	struct probes_run_cfg pc = {
 	    .pid = r->launched ? r->child.pid : (int)r->o.pids[0],
@@ -127,7 +128,7 @@ int run_probe__start(struct run *r)
  * (every hit is written, a lost stack under "[lost user stack]"). True
  * when that was all there is to say.
  */
-bool run_probe__summary(struct run *r, const uint64_t *st, double secs)
+static bool summary(struct run *r, const uint64_t *st, double secs)
 {
 	struct probe_count *t = probes_run__table(r->pr);
 
@@ -164,7 +165,7 @@ static int count_line(const char *name, uint64_t count, void *ctx)
 }
 
 /* --count as pprof: each probed method a sample, valued in calls. */
-int run_probe__pprof(struct run *r)
+static int write_pprof(struct run *r)
 {
 	struct pprof_meta m = {.type = "calls",
 			       .unit = "count",
@@ -184,3 +185,63 @@ int run_probe__pprof(struct run *r)
 	free(cl.buf);
 	return ret;
 }
+
+/* --count's table, as text or pprof, to -o or stdout. */
+static int write_table(struct run *r)
+{
+	int ret;
+
+	if (!r->table)
+		return 0;
+	ret = r->o.format == PROFILE_PPROF
+		  ? write_pprof(r)
+		  : probe_count__print(probes_run__table(r->pr), r->table,
+				       (r->end_ns - r->tb.start_ns) / 1e9);
+	if (ret == -EPIPE && r->table == stdout)
+		ret = 0; /* its reader left (| head): not a failure */
+	if (ret)
+		fprintf(stderr, "mixprof: writing %s: %s\n",
+			r->o.output ? r->o.output : "stdout", strerror(-ret));
+	return ret;
+}
+
+/*
+ * Every tick, after the drain: a JVM that exits takes its counts along;
+ * one we launched waits at exit for this poll, so its last counts and
+ * stacks are read while it lives.
+ */
+static void tick(struct run *r, unsigned int n)
+{
+	if (!r->o.count && !r->launched)
+		return;
+	probes_run__poll(r->pr);
+	/* not alone: a stopped JVM's agent answers nothing and a request
+	 * waits (probectl.h) */
+	probes_run__watch(r->pr);
+}
+
+/* The last counts, then the agent removes the probes. */
+static void stop(struct run *r)
+{
+	if (r->o.count)
+		probes_run__poll(r->pr);
+	probes_run__end(r->pr);
+}
+
+static void subtitle(const struct run *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.1f s, %" PRIu64 " calls of %s%s",
+		 (r->end_ns - r->tb.start_ns) / 1e9, sliceout__total(r->out),
+		 r->o.probes[0], r->o.nr_probes > 1 ? ", ..." : "");
+}
+
+/* Every stack drained each tick: a call's stack is named while fresh. */
+const struct run_mode run_probe_mode = {
+    .start = start,
+    .drain_ticks = 1,
+    .tick = tick,
+    .stop = stop,
+    .write = write_table,
+    .summary = summary,
+    .subtitle = subtitle,
+};

@@ -1,28 +1,21 @@
 /*
- * run_probe: `mixprof -e PATTERN`: probes the map agent puts into one JVM
- * (launched, or -p), each call counted by the agent (--count) or its stack
- * taken at the agent's USDT probe. The connection is probes_run.h's.
+ * run_probe: `mixprof -e PATTERN`, as a run_mode (run.h): probes the map
+ * agent puts into one JVM (launched, or -p), each call counted by the
+ * agent (--count) or its stack taken at the agent's USDT probe. The
+ * connection is probes_run.h's.
+ *
+ * Its start lets a launched command go, connects to its agent (or -p's),
+ * attaches to the USDT probe (stacks), then adds the probes (r->pr), so
+ * no call goes uncounted: 0 or a negative errno, reported; -EINVAL when
+ * the agent refused a pattern. Its ticks poll the counts, its stop takes
+ * the last ones and removes the probes, its write is --count's table
+ * (text or pprof).
  */
 #ifndef MIXPROF_RUN_PROBE_H
 #define MIXPROF_RUN_PROBE_H
 
-#include <stdbool.h>
-#include <stdint.h>
+#include "run.h"
 
-struct run;
-
-/*
- * Let a launched command go, connect to its agent (or -p's), attach to the
- * USDT probe (stacks), add the probes (r->pr). 0 or a negative errno,
- * reported; -EINVAL when the agent refused a pattern.
- */
-int run_probe__start(struct run *r);
-/*
- * The summary's first line, from the sampler's stats st over secs: true
- * when that is all (--count), false when the sample summary goes on.
- */
-bool run_probe__summary(struct run *r, const uint64_t *st, double secs);
-/* --count --format pprof: the table as a pprof profile into r->table. */
-int run_probe__pprof(struct run *r);
+extern const struct run_mode run_probe_mode;
 
 #endif

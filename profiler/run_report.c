@@ -10,7 +10,6 @@
 #include "jvmkids.h"
 #include "render_out.h"
 #include "run.h"
-#include "run_probe.h"
 #include "run_report.h"
 #include "sampler/sampler_ctl.h"
 #include "sliceout.h"
@@ -56,38 +55,6 @@ bool run_report__reported(struct run *r, int ret)
 {
 	return ret && (ret == sliceout__error(r->out) ||
 		       ret == renderout__error(r->ro));
-}
-
-/* Which switches out count as off-CPU time. */
-static const char *offcpu_states(const struct run *r)
-{
-	if (r->o.wall)
-		return "on-CPU samples of 1 s / -F, off-CPU blocked and "
-		       "preempted";
-	return r->o.off_cpu_preempt ? "blocked and preempted"
-				    : "blocked only, not preempted";
-}
-
-/* --off-cpu: the counts are microseconds, from switches, not samples. */
-static void offcpu_summary(struct run *r, const uint64_t *st, double secs)
-{
-	fprintf(stderr,
-		"mixprof: %" PRIu64 " %s in %.1f s (%s, %s), %.3f s %s "
-		"written; counts are microseconds of %s time\n",
-		st[STAT_SAMPLES],
-		r->o.wall ? "samples and switches out" : "switches out", secs,
-		sampler__event_name(r->smp), offcpu_states(r),
-		sliceout__total(r->out) / 1e6,
-		r->o.wall ? "of thread time" : "off-CPU",
-		r->o.wall ? "wall-clock" : "off-CPU");
-	fprintf(stderr, "mixprof:   (below, a \"sample\" is a microsecond)\n");
-	if (r->o.min_block_ns || r->o.max_block_ns)
-		fprintf(stderr,
-			"mixprof:   blocks of %" PRIu64 " us to %s%" PRIu64
-			" us only\n",
-			r->o.min_block_ns / 1000,
-			r->o.max_block_ns ? "" : "(no bound) ",
-			r->o.max_block_ns / 1000);
 }
 
 /*
@@ -286,23 +253,8 @@ void run_report__summary(struct run *r)
 	ss.frames_unknown -= fs->stubs_fresh < ss.frames_unknown
 				 ? fs->stubs_fresh
 				 : ss.frames_unknown;
-	if (r->pr && run_probe__summary(r, st, secs))
+	if (r->mode->summary(r, st, secs))
 		return;
-	if (r->o.alloc)
-		fprintf(stderr,
-			"mixprof: %" PRIu64 " allocation hook hits in %.1f s "
-			"(new TLABs and allocations outside them), %.1f MB "
-			"written; counts are bytes\n",
-			st[STAT_SAMPLES], secs, sliceout__total(r->out) / 1e6);
-	else if (r->o.off_cpu || r->o.wall)
-		offcpu_summary(r, st, secs);
-	else if (!r->pr)
-		fprintf(stderr,
-			"mixprof: %" PRIu64 " samples in %.1f s (%s, %" PRIu64
-			" Hz, %d CPUs), %" PRIu64 " written%s\n",
-			st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
-			r->o.freq, r->nr_cpus, run_report__written(r),
-			run_report__not_written(r));
 	if (!st[STAT_SAMPLES])
 		no_samples(r);
 	if (r->filtered)
@@ -428,26 +380,12 @@ int run_report__render(struct run *r)
 {
 	char title[160], sub[128], when[32] = "";
 	struct tm tm;
+	int n;
 
 	make_title(r, title, sizeof(title));
 	if (localtime_r(&r->wall_start, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S, ", &tm);
-	if (r->o.nr_probes)
-		snprintf(sub, sizeof(sub),
-			 "%s%.1f s, %" PRIu64 " calls of %s%s", when,
-			 (r->end_ns - r->tb.start_ns) / 1e9,
-			 sliceout__total(r->out), r->o.probes[0],
-			 r->o.nr_probes > 1 ? ", ..." : "");
-	else if (r->o.off_cpu || r->o.wall)
-		snprintf(sub, sizeof(sub), "%s%.1f s, %.1f ms %s (%s)", when,
-			 (r->end_ns - r->tb.start_ns) / 1e9,
-			 sliceout__total(r->out) / 1e3,
-			 r->o.wall ? "of thread time" : "off-CPU",
-			 offcpu_states(r));
-	else
-		snprintf(sub, sizeof(sub),
-			 "%s%.1f s at %" PRIu64 " Hz, %" PRIu64 " samples",
-			 when, (r->end_ns - r->tb.start_ns) / 1e9, r->o.freq,
-			 sliceout__total(r->out));
+	n = snprintf(sub, sizeof(sub), "%s", when);
+	r->mode->subtitle(r, sub + n, sizeof(sub) - n);
 	return renderout__finish(r->ro, r->o.title ? r->o.title : title, sub);
 }
