@@ -22,7 +22,6 @@ struct timedout {
 	FILE *out;
 	struct held *h; /* buckets not written yet */
 	size_t nr, cap;
-	uint64_t total;
 	bool header; /* written */
 };
 
@@ -92,7 +91,6 @@ int timedout__add(struct timedout *to, uint64_t bucket, const char *line,
 
 	if (!f)
 		return -ENOMEM;
-	to->total += count;
 	return fold__add(f, line, count);
 }
 
@@ -161,9 +159,4 @@ int timedout__finish(struct timedout *to)
 		ret = -errno;
 	to->out = NULL;
 	return ret;
-}
-
-uint64_t timedout__total(const struct timedout *to)
-{
-	return to->total;
 }

@@ -53,7 +53,6 @@ const char *elfsyms__debuglink(const struct elfsyms *e);
  * -ESTALE (build-id mismatch), -ENOMEM.
  */
 int elfsyms__add_debug_fd(struct elfsyms *e, int fd);
-int elfsyms__add_debug_mem(struct elfsyms *e, const void *buf, size_t len);
 
 /* Settle the table; call once, after any debug file. 0 or -ENOMEM. */
 int elfsyms__finish(struct elfsyms *e);
