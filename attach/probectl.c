@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,17 +302,12 @@ int probectl__counts(struct probectl *c, probectl_count_fn fn, void *arg)
 	return ret;
 }
 
-int probectl__status(struct probectl *c, unsigned *probes, unsigned *sites,
-		     uint64_t *strays)
+/* s ends with suffix (a shorter s does not, and is not read before). */
+static bool ends_with(const char *s, const char *suffix)
 {
-	char reply[128];
-	int ret = probectl__request(c, "status", reply, sizeof(reply));
+	size_t n = strlen(s), m = strlen(suffix);
 
-	if (ret)
-		return ret;
-	return sscanf(reply, "ok %u %u %" SCNu64, probes, sites, strays) == 3
-		   ? 0
-		   : -EPROTO;
+	return n >= m && !memcmp(s + n - m, suffix, m);
 }
 
 int probectl__agent_path(int pid, char *out, size_t outlen)
@@ -327,7 +323,7 @@ int probectl__agent_path(int pid, char *out, size_t outlen)
 	while (ret && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
 		p = strchr(line, '/');
-		if (!p || strcmp(p + strlen(p) - 11, "/libjmap.so"))
+		if (!p || !ends_with(p, "/libjmap.so"))
 			continue;
 		ret = (size_t)snprintf(out, outlen, "/proc/%d/root%s", pid,
 				       p) >= outlen
