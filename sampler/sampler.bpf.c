@@ -1199,7 +1199,8 @@ int mixprof_sample(struct bpf_perf_event_data *ctx)
  * Probe.fire for sites armed for stacks; attached for one JVM): the same
  * key as a sample, user stack only, from the probe's own registers (a
  * uprobe runs in user context). Every call is counted, a lost stack
- * under a negative id, so the folded total is the number of calls.
+ * under STACK_LOST (folded as "[lost user stack]"), so the folded total
+ * is the number of calls.
  */
 SEC("usdt")
 int BPF_USDT(mixprof_entry, int site, int probe)
