@@ -214,7 +214,7 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
 	if (used)
 		*used = nr;
 	bpf_loop(c.nr, hash_step, &c, 0);
-	c.h = (c.h & ~STACK_DEEP) | (c.nr > STACK_SHORT ? STACK_DEEP : 0);
+	c.h = (c.h & ~STACK_LONG) | (c.nr > STACK_SHORT ? STACK_LONG : 0);
 	if (c.h <= STACK_LOST)
 		c.h |= 2;
 	if (c.nr > STACK_SHORT) {
