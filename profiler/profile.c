@@ -166,7 +166,7 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	if (run_setup__render(r) || run_setup__table(r))
 		return EXIT_PROF_FAIL;
 	for (i = 0; i < r->o.nr_pids; i++) {
-		jvmprep(r->o.pids[i], r->o.attach, r->o.nr_probes > 0);
+		jvmprep__target(r->o.pids[i], r->o.attach, r->o.nr_probes > 0);
 		jvmkids__hint(r->o.pids[i]);
 	}
 	ret = cpus__online(&r->cpus, &r->nr_cpus);
@@ -232,7 +232,7 @@ static void on_sigpipe(int sig)
 {
 }
 
-int profile_cmd(int argc, char **argv)
+int profile__cmd(int argc, char **argv)
 {
 	struct run r = {.old_maxstack = -1, .child.go_fd = -1};
 	char err[256];

@@ -219,7 +219,7 @@ static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-int parse_seconds(const char *s, uint64_t min_ns, uint64_t *ns)
+int profile_opts__seconds(const char *s, uint64_t min_ns, uint64_t *ns)
 {
 	uint64_t whole = 0, frac = 0, scale = NSEC_PER_SEC;
 	const char *p = s;
@@ -381,7 +381,8 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 		o->output = optarg;
 		return 0;
 	case 'i':
-		if (parse_seconds(optarg, 10 * NSEC_PER_MSEC, &o->slice_ns))
+		if (profile_opts__seconds(optarg, 10 * NSEC_PER_MSEC,
+					  &o->slice_ns))
 			BAD("-i", "seconds >= 0.01, e.g. 0.5");
 		return 0;
 	case OPT_STACK_STORAGE:
@@ -648,7 +649,7 @@ static int check_offcpu(struct profile_opts *o, char *err, size_t errlen)
 static int parse_rest(struct profile_opts *o, const char *dur,
 		      uint64_t bucket_ms, char *err, size_t errlen)
 {
-	if (dur && parse_seconds(dur, 1, &o->duration_ns)) {
+	if (dur && profile_opts__seconds(dur, 1, &o->duration_ns)) {
 		snprintf(err, errlen, "invalid duration '%s' (want seconds)",
 			 dur);
 		return -EINVAL;

@@ -95,6 +95,6 @@ void profile_opts__usage(FILE *out, const char *prog);
  * Seconds as text ("0.5", "30") to nanoseconds, at least min_ns.
  * 0 or -EINVAL. Shared by -i and the positional duration.
  */
-int parse_seconds(const char *s, uint64_t min_ns, uint64_t *ns);
+int profile_opts__seconds(const char *s, uint64_t min_ns, uint64_t *ns);
 
 #endif

@@ -7,7 +7,7 @@
  *   run_probe   a probe run's start (-e), its --count table and summary
  *   run_tick    what a tick does: drain, tail JIT maps, expire, unwind rows
  *   run_report  the end: the summary on stderr, the graphs' titles
- * Not a library: one struct run lives in profile_cmd for the whole run,
+ * Not a library: one struct run lives in profile__cmd for the whole run,
  * and each module reads and writes the fields its job names.
  */
 #ifndef MIXPROF_RUN_H

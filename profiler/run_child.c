@@ -14,7 +14,7 @@
 
 int run_child__launch(struct run *r)
 {
-	char *agent = r->o.attach ? agent_path() : NULL, pid[16];
+	char *agent = r->o.attach ? agentpath__find() : NULL, pid[16];
 	int ret;
 
 	/* -e: the agent holds main at VMInit until the probes are in, for
@@ -40,7 +40,7 @@ int run_child__launch(struct run *r)
 		return ret;
 	}
 	r->launched = true;
-	jvmprep_launched(r->child.pid);
+	jvmprep__launched(r->child.pid);
 	return sampler__add_target(r->smp, r->child.pid);
 }
 
