@@ -38,6 +38,7 @@
 #include "attach_agentfile.h"
 #include "attach_creds.h"
 #include "attach_proto.h"
+#include "common/nsec.h"
 #include "common/safefile.h"
 
 #define REPLY_MAX 8192
@@ -186,7 +187,7 @@ static long now_ms(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+	return ts.tv_sec * 1000L + ts.tv_nsec / NSEC_PER_MSEC;
 }
 
 /*

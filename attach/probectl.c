@@ -12,6 +12,7 @@
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/nsec.h"
 #include "probectl.h"
 
 #define REPLY_TIMEOUT_MS 120000 /* retransforming many classes is slow */
@@ -47,7 +48,7 @@ static long now_ms(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+	return ts.tv_sec * 1000L + ts.tv_nsec / NSEC_PER_MSEC;
 }
 
 /* A socket whose backlog is full would hold connect for good: bounded. */

@@ -70,7 +70,7 @@ static int loop(struct run *r, const sigset_t *sigs)
 
 	for (;;) {
 		/* wake at the deadline itself, so the run lasts what was asked */
-		wait_ns = TICK_MS * 1000000ULL;
+		wait_ns = TICK_MS * NSEC_PER_MSEC;
 		if (deadline && deadline > now && deadline - now < wait_ns)
 			wait_ns = deadline - now;
 		ts.tv_sec = wait_ns / NSEC_PER_SEC;

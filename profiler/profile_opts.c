@@ -13,9 +13,6 @@
 #include "linefilter.h"
 #include "profile_opts.h"
 
-#define NSEC_PER_SEC 1000000000ULL
-#define NSEC_PER_MSEC 1000000ULL
-
 enum {
 	OPT_STACK_STORAGE = 256,
 	OPT_PER_THREAD,

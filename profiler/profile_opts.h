@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "common/nsec.h"
 
 /* Exit codes of the profile command (documented in --help and README). */
 enum profile_exit {
@@ -76,7 +77,7 @@ struct profile_opts {
 };
 
 /* Default slice of --montage without -i, and the heat map's bucket. */
-#define MONTAGE_SLICE_NS 10000000000ULL
+#define MONTAGE_SLICE_NS (10 * NSEC_PER_SEC)
 #define HEATMAP_BUCKET_MS 10
 
 /* Parsed without error; --help asked (usage to print, exit 0). */

@@ -280,7 +280,7 @@ void run_report__summary(struct run *r)
 		fprintf(stderr,
 			"mixprof:   JIT maps read at most %" PRIu64
 			" ms apart\n",
-			ss.jit_gap_max_ns / 1000000);
+			ss.jit_gap_max_ns / NSEC_PER_MSEC);
 	if (fs->user_lost || fs->kern_lost)
 		lost_stacks(fs, st);
 	if (fs->truncated)

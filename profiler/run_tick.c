@@ -188,7 +188,7 @@ static void unwind_one(struct pid_info *pi, void *ctx)
 {
 	struct run *r = ctx;
 
-	if (pi->gone || !pi->user || r->now_ns - pi->seen_ns > 2000000000ULL)
+	if (pi->gone || !pi->user || r->now_ns - pi->seen_ns > 2 * NSEC_PER_SEC)
 		return;
 	sampler__unwind_refresh(r->smp, pi->pid, r->now_ns);
 }

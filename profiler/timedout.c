@@ -7,10 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/nsec.h"
 #include "fold.h"
 #include "timedout.h"
-
-#define NSEC_PER_MSEC 1000000ULL
 
 struct held {
 	uint64_t bucket;
