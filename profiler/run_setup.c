@@ -101,16 +101,13 @@ int run_setup__depth(struct run *r)
 /*
  * Room for every key alive at once when every sample is a new stack: a
  * bucket, the guard and a drain period of samples from every CPU. The drain
- * reads the whole map each tick, so it is not bigger than that. Per CPU
- * first: freq (<= 100 kHz) times alive_ns (a bucket <= 1 h) fits 64 bits,
- * times the CPUs too (freq * CPUs * alive_ns would not above 51 CPUs).
+ * reads the whole map each tick, so it is not bigger than that.
  */
 static uint32_t auto_counts_size(const struct run *r)
 {
 	uint64_t alive_ns = r->tb.bucket_ns + GUARD_NS +
 			    (DRAIN_TICKS + 1) * TICK_MS * NSEC_PER_MSEC;
-	uint64_t per_cpu = r->o.freq * alive_ns / NSEC_PER_SEC;
-	uint64_t keys = per_cpu * (uint64_t)r->nr_cpus;
+	uint64_t keys = slices__samples_in(r->o.freq, r->nr_cpus, alive_ns);
 	uint32_t size = 4096;
 
 	while (size < keys && size < (1U << 24))
