@@ -15,7 +15,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
-#include "common/safefile.h"
 #include "jvmkids.h"
 #include "jvmprep.h"
 #include "probes_run.h"
@@ -148,22 +147,7 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	}
 	if (run_setup__pids(r))
 		return EXIT_PROF_FAIL;
-	r->tb.bucket_ns = r->o.bucket_ns;
-	r->tb.slice_ns = r->o.slice_ns;
-	r->out = (r->o.output || r->o.folded_stdout) && !r->o.count
-		     ? sliceout__new(&r->tb, r->o.output)
-		     : sliceout__new_discard(&r->tb);
-	if (!r->out) {
-		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
-			safe_strerror(errno));
-		return EXIT_PROF_FAIL;
-	}
-	if (r->o.format == PROFILE_PPROF)
-		run_setup__pprof(r);
-	else if (r->o.folded_stdout && !r->o.nr_probes && isatty(STDOUT_FILENO))
-		sliceout__top(r->out, r->o.per_thread); /* a table, not text */
-	status__init(&r->status, stderr, r->o.quiet, isatty(STDERR_FILENO));
-	if (run_setup__render(r) || run_setup__table(r))
+	if (run_setup__outputs(r))
 		return EXIT_PROF_FAIL;
 	for (i = 0; i < r->o.nr_pids; i++) {
 		jvmprep__target(r->o.pids[i], r->o.attach, r->o.nr_probes > 0);

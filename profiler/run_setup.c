@@ -244,7 +244,7 @@ int run_setup__naming(struct run *r)
 }
 
 /* The renderers' output files exist (and the paths work) before the run. */
-int run_setup__render(struct run *r)
+static int setup_render(struct run *r)
 {
 	struct render_cfg rc = {
 	    .svg = r->o.svg,
@@ -265,7 +265,7 @@ int run_setup__render(struct run *r)
 }
 
 /* --count's table goes to -o or stdout; the file exists before the run. */
-int run_setup__table(struct run *r)
+static int setup_table(struct run *r)
 {
 	if (!r->o.count)
 		return 0;
@@ -279,7 +279,7 @@ int run_setup__table(struct run *r)
 }
 
 /* pprof files: what a count is, and for CPU samples their period. */
-void run_setup__pprof(struct run *r)
+static void setup_pprof(struct run *r)
 {
 	struct pprof_meta m = {
 	    .type = r->o.nr_probes ? "calls"
@@ -298,4 +298,28 @@ void run_setup__pprof(struct run *r)
 	};
 
 	sliceout__pprof(r->out, &m);
+}
+
+int run_setup__outputs(struct run *r)
+{
+	r->tb.bucket_ns = r->o.bucket_ns;
+	r->tb.slice_ns = r->o.slice_ns;
+	r->out = (r->o.output || r->o.folded_stdout) && !r->o.count
+		     ? sliceout__new(&r->tb, r->o.output)
+		     : sliceout__new_discard(&r->tb);
+	if (!r->out) {
+		int err = errno;
+
+		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
+			safe_strerror(err));
+		return -err;
+	}
+	if (r->o.format == PROFILE_PPROF)
+		setup_pprof(r);
+	else if (r->o.folded_stdout && !r->o.nr_probes && isatty(STDOUT_FILENO))
+		sliceout__top(r->out, r->o.per_thread); /* a table, not text */
+	status__init(&r->status, stderr, r->o.quiet, isatty(STDERR_FILENO));
+	if (setup_render(r) || setup_table(r))
+		return -EIO; /* reported */
+	return 0;
 }

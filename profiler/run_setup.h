@@ -26,11 +26,12 @@ int run_setup__depth(struct run *r);
 int run_setup__bpf(struct run *r);
 /* The symbolizer, the pidset and stackfold (r->sym, r->pids, r->sf). */
 int run_setup__naming(struct run *r);
-/* --svg/--html/--heatmap/--montage: their files created (r->ro). */
-int run_setup__render(struct run *r);
-/* --count's table output (-o or stdout) opened (r->table). */
-int run_setup__table(struct run *r);
-/* --format pprof: what a count is, and for CPU samples the period. */
-void run_setup__pprof(struct run *r);
+/*
+ * The outputs, created before the run so a bad path fails at once: the
+ * folded text or slices (r->out, with pprof or a terminal's top-N
+ * table), the status lines, the graphs' files (r->ro), --count's table
+ * (r->table). Sets r->tb's bucket and slice lengths.
+ */
+int run_setup__outputs(struct run *r);
 
 #endif
