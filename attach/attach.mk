@@ -2,7 +2,7 @@
 # It links the agent's option parser so bad options fail before the JVM
 # is touched, with the agent's own message.
 CPPFLAGS_attach := $(MIXPROF_CPPFLAGS)
-ATTACH_OBJS := $(addprefix $(BUILD)/attach/, attach_cmd.o hotspot_attach.o \
+ATTACH_OBJS := $(addprefix $(BUILD)/attach/, attach_cmd.o attach_jvm.o \
 	attach_proto.o attach_flags.o procinfo.o attach_creds.o \
 	attach_agentfile.o agentpath.o agentfiles.o) $(COMMON_OBJS)
 MIXPROF_OBJS += $(ATTACH_OBJS) $(BUILD)/agent/options.o

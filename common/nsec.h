@@ -9,9 +9,10 @@
 #include <stdint.h>
 #include <time.h>
 
-#define NSEC_PER_SEC 1000000000ULL
-#define NSEC_PER_MSEC 1000000ULL
-#define NSEC_PER_USEC 1000ULL
+/* uint64_t, so that a quotient prints with PRIu64 */
+#define NSEC_PER_SEC ((uint64_t)1000000000)
+#define NSEC_PER_MSEC ((uint64_t)1000000)
+#define NSEC_PER_USEC ((uint64_t)1000)
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 static inline uint64_t nsec__now(void)
