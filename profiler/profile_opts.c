@@ -286,7 +286,7 @@ static void set_defaults(struct profile_opts *o)
 	o->freq = 99;
 	o->annotate = true;
 	o->stack_storage = 16384;
-	o->counts_size = 0; /* CPUs x frequency x time alive (profile.c) */
+	o->counts_size = 0; /* CPUs x frequency x time alive (run_setup.c) */
 	o->stack_depth = 1024;
 }
 
