@@ -244,25 +244,6 @@ int classfile__utf8_is(const struct classfile *cf, unsigned idx,
 	return n == strlen(lit) && !memcmp(s, lit, n);
 }
 
-int classfile__name(const struct classfile *cf, char *out, size_t outlen)
-{
-	unsigned idx = cf->this_class;
-	const uint8_t *p;
-	const char *s;
-	uint16_t n;
-
-	if (!idx || idx >= cf->cp_count || !cf->cp_off[idx])
-		return -EINVAL;
-	p = cf->buf + cf->cp_off[idx];
-	if (p[0] != 7 || classfile__utf8(cf, cf_u2(p + 1), &s, &n))
-		return -EINVAL;
-	if (n >= outlen)
-		return -ENOSPC;
-	memcpy(out, s, n);
-	out[n] = 0;
-	return 0;
-}
-
 /* One method: its header and attributes with Code replaced. */
 static int write_method(const struct classfile *cf, const struct cf_method *m,
 			const struct strbuf *code, struct strbuf *out)

@@ -55,9 +55,6 @@ int classfile__utf8(const struct classfile *cf, unsigned idx, const char **s,
 /* True when entry idx is the Utf8 text lit (a C string). */
 int classfile__utf8_is(const struct classfile *cf, unsigned idx,
 		       const char *lit);
-/* The class name of this_class (slashed), copied into out (NUL
- * terminated). 0, -EINVAL, or -ENOSPC when it does not fit. */
-int classfile__name(const struct classfile *cf, char *out, size_t outlen);
 
 /*
  * What classfile__write changes: extra constant pool entries (already

@@ -23,7 +23,7 @@ static char *readable(char *path)
  * (the build tree), else in ../lib/mixprof beside its bin/ (make
  * install's layout, whatever PREFIX was).
  */
-char *agent_path(void)
+char *agentpath__find(void)
 {
 	char exe[4096], *dir, *path = NULL, *env = getenv("MIXPROF_AGENT");
 	ssize_t n;

@@ -10,6 +10,6 @@
  * binary (the build tree), else ../lib/mixprof/ beside it (make
  * install's layout, whatever PREFIX); NULL if none is readable.
  */
-char *agent_path(void);
+char *agentpath__find(void);
 
 #endif

@@ -2,10 +2,10 @@
  * attach: load the libjmap.so JVMTI agent into a running HotSpot JVM
  * through HotSpot's dynamic-attach protocol (no Java tools needed).
  *
- * `mixprof attach PID [OPTIONS]` is attach_cmd(); the profiler calls
- * hotspot_attach() itself when it finds a JVM that runs without the agent.
+ * `mixprof attach PID [OPTIONS]` is attach__cmd(); the profiler calls
+ * attach__jvm() itself when it finds a JVM that runs without the agent.
  * The /proc helpers the profiler also needs are in procinfo.h and
- * hotspot_flags.h, included here.
+ * attach_flags.h, included here.
  */
 #ifndef MIXPROF_ATTACH_H
 #define MIXPROF_ATTACH_H
@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
-#include "hotspot_flags.h"
+#include "attach_flags.h"
 #include "procinfo.h"
 
 /* Exit codes of `mixprof attach`. */
@@ -31,7 +31,7 @@ enum attach_exit {
  * argv[0] == "attach". Prints one line on error and returns an exit code
  * from enum attach_exit.
  */
-int attach_cmd(int argc, char **argv);
+int attach__cmd(int argc, char **argv);
 
 /*
  * Load the agent at agent_path (absolute, in mixprof's mount namespace)
@@ -60,17 +60,17 @@ int attach_cmd(int argc, char **argv);
  * cannot read it, the library is copied into the JVM's /tmp, as
  * /tmp/mixprof-libjmap-<uid>.so owned by the JVM's user, and left there.
  */
-int hotspot_attach(pid_t pid, const char *agent_path, const char *options,
-		   int timeout_ms, int *agent_status, char *err, size_t errlen);
+int attach__jvm(pid_t pid, const char *agent_path, const char *options,
+		int timeout_ms, int *agent_status, char *err, size_t errlen);
 
 /*
  * Whether JVM pid runs with -XX:+PreserveFramePointer (see
- * hotspot_flags.h for where this is read). The profiler warns once when
+ * attach_flags.h for where this is read). The profiler warns once when
  * it does not: JIT frames then cannot be walked by frame pointer.
  */
-static inline bool hotspot_preserves_fp(pid_t pid)
+static inline bool attach__preserves_fp(pid_t pid)
 {
-	return hotspot_jvm_flag(pid, "PreserveFramePointer") == 1;
+	return attach_flags__jvm_flag(pid, "PreserveFramePointer") == 1;
 }
 
 #endif

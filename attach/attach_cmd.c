@@ -1,6 +1,6 @@
 /*
  * attach_cmd: `mixprof attach PID [OPTIONS]`, the command line around
- * hotspot_attach(). It checks the agent options with the agent's own
+ * attach__jvm(). It checks the agent options with the agent's own
  * parser before the JVM is touched, and prints one line on failure.
  */
 #include <errno.h>
@@ -17,7 +17,8 @@
 struct attach_args {
 	pid_t pid;
 	const char *options; /* NULL: the agent's defaults */
-	const char *agent; /* NULL: libjmap.so where agent_path() finds it */
+	const char
+	    *agent; /* NULL: libjmap.so where agentpath__find() finds it */
 	int timeout_ms;
 };
 
@@ -132,7 +133,7 @@ static int parse_args(int argc, char **argv, struct attach_args *a)
 /* The agent as an absolute path without symlinks, as the JVM will need. */
 static int resolve_agent(const char *given, char *out)
 {
-	char *found = given ? NULL : agent_path();
+	char *found = given ? NULL : agentpath__find();
 	int ret = -1;
 
 	if (!given && !found) {
@@ -165,7 +166,7 @@ static void report_success(pid_t pid, const struct jmap_options *o)
 		       (int)pid, strcmp(o->dir, "/") ? o->dir : "", (int)pid);
 }
 
-int attach_cmd(int argc, char **argv)
+int attach__cmd(int argc, char **argv)
 {
 	struct attach_args a = {0};
 	struct jmap_options opts;
@@ -186,8 +187,8 @@ int attach_cmd(int argc, char **argv)
 	ret = resolve_agent(a.agent, agent);
 	if (ret >= 0)
 		return ret;
-	ret = hotspot_attach(a.pid, agent, a.options, a.timeout_ms, &status,
-			     err, sizeof(err));
+	ret = attach__jvm(a.pid, agent, a.options, a.timeout_ms, &status, err,
+			  sizeof(err));
 	if (ret) {
 		fprintf(stderr, "mixprof: %s\n", err);
 		return ATTACH_EXIT_FAILED;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/nsec.h"
 #include "probectl.h"
 #include "procinfo.h"
 
@@ -27,7 +29,7 @@ static long now_ms(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+	return ts.tv_sec * 1000L + ts.tv_nsec / NSEC_PER_MSEC;
 }
 
 /* A socket whose backlog is full would hold connect for good: bounded. */
@@ -280,19 +282,6 @@ int probectl__counts(struct probectl *c, probectl_count_fn fn, void *arg)
 	ret = each_count(copy, fn, arg);
 	free(copy);
 	return ret;
-}
-
-int probectl__status(struct probectl *c, unsigned *probes, unsigned *sites,
-		     uint64_t *strays)
-{
-	char reply[128];
-	int ret = probectl__request(c, "status", reply, sizeof(reply));
-
-	if (ret)
-		return ret;
-	return sscanf(reply, "ok %u %u %" SCNu64, probes, sites, strays) == 3
-		   ? 0
-		   : -EPROTO;
 }
 
 int probectl__agent_path(int pid, char *out, size_t outlen)

@@ -53,10 +53,6 @@ typedef int (*probectl_count_fn)(void *arg, unsigned site, unsigned probe,
 				 uint64_t count, const char *name);
 int probectl__counts(struct probectl *c, probectl_count_fn fn, void *arg);
 
-/* Active probes, probed methods, calls of old (removed) sites. */
-int probectl__status(struct probectl *c, unsigned *probes, unsigned *sites,
-		     uint64_t *strays);
-
 /* Send one raw request line; reply lines (the last "ok..." or "error...")
  * are copied NUL-terminated into out, cut at outlen. 0 when the reply is
  * "ok", -EIO for "error", -errno for a broken connection. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "common/nsec.h"
 #include "common/safefile.h"
 #include "assets.h"
 #include "draw.h"
@@ -63,9 +64,9 @@ static char *out_name(const char *file, const char *ext)
 /* Seconds since the first slice, compact: "30", "2.5", "0.25". */
 static void put_secs(FILE *out, uint64_t ns)
 {
-	if (ns % 1000000000ULL == 0)
-		fprintf(out, "%" PRIu64, (uint64_t)(ns / 1000000000ULL));
-	else if (ns % 100000000ULL == 0)
+	if (ns % NSEC_PER_SEC == 0)
+		fprintf(out, "%" PRIu64, (uint64_t)(ns / NSEC_PER_SEC));
+	else if (ns % (NSEC_PER_SEC / 10) == 0)
 		fprintf(out, "%.1f", ns / 1e9);
 	else
 		fprintf(out, "%.2f", ns / 1e9);

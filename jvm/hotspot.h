@@ -95,7 +95,8 @@ struct hotspot_layout {
 	uint32_t off_name_index; /* ConstMethod::_name_index */
 	uint32_t off_pool_holder; /* ConstantPool::_pool_holder */
 	uint32_t cp_size; /* sizeof(ConstantPool): its slots follow */
-	uint32_t cm_size; /* sizeof(ConstMethod), bytecodes follow; 0: unknown */
+	uint32_t
+	    cm_size; /* sizeof(ConstMethod), bytecodes follow; 0: unknown */
 	uint32_t off_klass_name; /* Klass::_name */
 	uint32_t off_sym_length; /* Symbol::_length (u2) */
 	uint32_t off_sym_body; /* Symbol::_body */

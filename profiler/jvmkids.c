@@ -28,8 +28,8 @@ static bool seen(const uint32_t *out, size_t nr, uint32_t pid)
 	return false;
 }
 
-size_t jvmkids_descendants(const struct proc_link *l, size_t n, uint32_t root,
-			   uint32_t *out, size_t max)
+size_t jvmkids__descendants(const struct proc_link *l, size_t n, uint32_t root,
+			    uint32_t *out, size_t max)
 {
 	size_t nr = 0, gen = 0, i;
 	uint32_t parent;
@@ -127,7 +127,7 @@ int jvmkids__hint(uint32_t pid)
 		free(desc);
 		return 0;
 	}
-	nd = jvmkids_descendants(l, n, pid, desc, DESC_MAX);
+	nd = jvmkids__descendants(l, n, pid, desc, DESC_MAX);
 	for (i = 0; i < nd; i++) {
 		if (!proc_is_jvm(desc[i]))
 			continue;

@@ -21,8 +21,8 @@ struct proc_link {
  * of them written to out. Returns how many were written. Pure; a cycle in
  * the links (pid reuse between two reads) cannot loop: each pid once.
  */
-size_t jvmkids_descendants(const struct proc_link *l, size_t n, uint32_t root,
-			   uint32_t *out, size_t max);
+size_t jvmkids__descendants(const struct proc_link *l, size_t n, uint32_t root,
+			    uint32_t *out, size_t max);
 
 /*
  * If pid is not a JVM but has JVM descendants, say so on stderr, naming

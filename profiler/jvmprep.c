@@ -36,7 +36,7 @@ static bool has_agent(uint32_t pid)
 /* Load the map agent into JVM pid; says why not, once. */
 static void attach_agent(uint32_t pid)
 {
-	char *agent = agent_path(), err[256] = "";
+	char *agent = agentpath__find(), err[256] = "";
 	int status = 0, ret;
 
 	if (!agent) {
@@ -47,8 +47,8 @@ static void attach_agent(uint32_t pid)
 			pid);
 		return;
 	}
-	ret = hotspot_attach(pid, agent, NULL, ATTACH_TIMEOUT_MS, &status, err,
-			     sizeof(err));
+	ret = attach__jvm(pid, agent, NULL, ATTACH_TIMEOUT_MS, &status, err,
+			  sizeof(err));
 	free(agent);
 	if (ret)
 		fprintf(stderr,
@@ -88,7 +88,7 @@ static enum file_state agent_file(uint32_t pid, enum agentfile kind)
 	return FILE_REFUSED;
 }
 
-void jvmprep_launched(uint32_t pid)
+void jvmprep__launched(uint32_t pid)
 {
 	agent_file(pid, AGENTFILE_MAP);
 }
@@ -102,7 +102,7 @@ void jvmprep_launched(uint32_t pid)
  * file squatting the map's path is named instead of loading: the agent
  * would refuse it again.
  */
-void jvmprep(uint32_t pid, bool attach, bool probes)
+void jvmprep__target(uint32_t pid, bool attach, bool probes)
 {
 	enum file_state map, sock = FILE_OK;
 
@@ -125,7 +125,7 @@ void jvmprep(uint32_t pid, bool attach, bool probes)
 	}
 	/* the HotSpot unwinder needs no flag: the summary tells how many
 	 * stacks reached their thread's root */
-	if (launch__needs_fp() && !hotspot_preserves_fp(pid))
+	if (launch__needs_fp() && !attach__preserves_fp(pid))
 		fprintf(stderr,
 			"mixprof: %u: JVM runs without "
 			"-XX:+PreserveFramePointer: callers of compiled Java "

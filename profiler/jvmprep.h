@@ -1,6 +1,6 @@
 /*
  * jvmprep: what a JVM needs to be profiled well. Java frames are named
- * from the JIT map our agent (libjmap.so, found as agent_path says)
+ * from the JIT map our agent (libjmap.so, found as agentpath__find says)
  * writes; callers of compiled code are only walkable with
  * -XX:+PreserveFramePointer.
  */
@@ -17,11 +17,11 @@
  * or (probes) socket path, and warn once when the JVM runs without frame
  * pointers. On stderr; problems are reported, never fatal.
  */
-void jvmprep(uint32_t pid, bool attach, bool probes);
+void jvmprep__target(uint32_t pid, bool attach, bool probes);
 
 /* A command just launched (held before exec), whose agent will come from
  * JAVA_TOOL_OPTIONS: name another user's file squatting its map path
  * (pids are predictable). A squatted socket is named by the probe run. */
-void jvmprep_launched(uint32_t pid);
+void jvmprep__launched(uint32_t pid);
 
 #endif

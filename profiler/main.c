@@ -16,7 +16,7 @@ struct subcmd {
 };
 
 static const struct subcmd subcmds[] = {
-    {"attach", attach_cmd},
+    {"attach", attach__cmd},
     {"flamegraph", flamegraph_cmd},
     {"heatmap", heatmap_cmd},
     {"montage", montage_cmd},
@@ -38,7 +38,7 @@ static int help_cmd(int argc, char **argv)
 	const struct subcmd *s;
 
 	if (argc < 2)
-		return profile_cmd(2, args);
+		return profile__cmd(2, args);
 	s = subcmd_of(argv[1]);
 	if (!s || argc > 2) {
 		fprintf(stderr,
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 		return help_cmd(argc - 1, argv + 1);
 	s = argc > 1 ? subcmd_of(argv[1]) : NULL;
 	if (!s)
-		return profile_cmd(argc, argv);
+		return profile__cmd(argc, argv);
 	argv[1] = "mixprof";
 	return s->run(argc - 1, argv + 1);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "attach/agentfiles.h"
 #include "attach/probectl.h"
+#include "common/nsec.h"
 #include "probes_run.h"
 #include "attach/procinfo.h"
 
@@ -184,15 +185,6 @@ static void add_error(const char *pattern, int ret, char *err)
 		ret == -EINVAL ? "bad pattern: " : "", why);
 }
 
-/* now, CLOCK_MONOTONIC: the probe table's ticks */
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 int probes_run__add(struct probes_run *pr)
 {
 	unsigned flags = (pr->cfg.stacks ? PROBECTL_STACKS : 0) |
@@ -212,7 +204,7 @@ int probes_run__add(struct probes_run *pr)
 		}
 		pr->sites += n;
 	}
-	probe_count__tick(pr->table, mono_ns()); /* counting starts */
+	probe_count__tick(pr->table, nsec__now()); /* counting starts */
 	return 0;
 }
 
@@ -240,7 +232,7 @@ int probes_run__poll(struct probes_run *pr)
 
 	if (pr->gone)
 		return -EPIPE;
-	probe_count__tick(pr->table, mono_ns());
+	probe_count__tick(pr->table, nsec__now());
 	ret = probectl__counts(pr->c, on_count, pr->table);
 	if (ret && ret != -ENOMEM)
 		pr->gone = true; /* the JVM went away: keep what we have */

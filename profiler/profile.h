@@ -5,6 +5,6 @@
 #define MIXPROF_PROFILE_H
 
 /* Run the profile command; returns the exit status (see --help). */
-int profile_cmd(int argc, char **argv);
+int profile__cmd(int argc, char **argv);
 
 #endif

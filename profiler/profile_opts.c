@@ -13,9 +13,6 @@
 #include "linefilter.h"
 #include "profile_opts.h"
 
-#define NSEC_PER_SEC 1000000000ULL
-#define NSEC_PER_MSEC 1000000ULL
-
 enum {
 	OPT_STACK_STORAGE = 256,
 	OPT_PER_THREAD,
@@ -219,7 +216,7 @@ static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-int parse_seconds(const char *s, uint64_t min_ns, uint64_t *ns)
+int profile_opts__seconds(const char *s, uint64_t min_ns, uint64_t *ns)
 {
 	uint64_t whole = 0, frac = 0, scale = NSEC_PER_SEC;
 	const char *p = s;
@@ -289,7 +286,7 @@ static void set_defaults(struct profile_opts *o)
 	o->freq = 99;
 	o->annotate = true;
 	o->stack_storage = 16384;
-	o->counts_size = 0; /* CPUs x frequency x time alive (profile.c) */
+	o->counts_size = 0; /* CPUs x frequency x time alive (run_setup.c) */
 	o->stack_depth = 1024;
 }
 
@@ -381,7 +378,8 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 		o->output = optarg;
 		return 0;
 	case 'i':
-		if (parse_seconds(optarg, 10 * NSEC_PER_MSEC, &o->slice_ns))
+		if (profile_opts__seconds(optarg, 10 * NSEC_PER_MSEC,
+					  &o->slice_ns))
 			BAD("-i", "seconds >= 0.01, e.g. 0.5");
 		return 0;
 	case OPT_STACK_STORAGE:
@@ -648,7 +646,7 @@ static int check_offcpu(struct profile_opts *o, char *err, size_t errlen)
 static int parse_rest(struct profile_opts *o, const char *dur,
 		      uint64_t bucket_ms, char *err, size_t errlen)
 {
-	if (dur && parse_seconds(dur, 1, &o->duration_ns)) {
+	if (dur && profile_opts__seconds(dur, 1, &o->duration_ns)) {
 		snprintf(err, errlen, "invalid duration '%s' (want seconds)",
 			 dur);
 		return -EINVAL;

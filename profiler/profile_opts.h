@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "common/nsec.h"
 
 /* Exit codes of the profile command (documented in --help and README). */
 enum profile_exit {
@@ -76,7 +77,7 @@ struct profile_opts {
 };
 
 /* Default slice of --montage without -i, and the heat map's bucket. */
-#define MONTAGE_SLICE_NS 10000000000ULL
+#define MONTAGE_SLICE_NS (10 * NSEC_PER_SEC)
 #define HEATMAP_BUCKET_MS 10
 
 /* Parsed without error; --help asked (usage to print, exit 0). */
@@ -95,6 +96,6 @@ void profile_opts__usage(FILE *out, const char *prog);
  * Seconds as text ("0.5", "30") to nanoseconds, at least min_ns.
  * 0 or -EINVAL. Shared by -i and the positional duration.
  */
-int parse_seconds(const char *s, uint64_t min_ns, uint64_t *ns);
+int profile_opts__seconds(const char *s, uint64_t min_ns, uint64_t *ns);
 
 #endif

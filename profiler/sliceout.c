@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/nsec.h"
 #include "common/safefile.h"
 #include "fold.h"
 #include "pprof/pprof.h"
@@ -189,8 +190,8 @@ static uint64_t wall_of(uint64_t mono_ns)
 
 	clock_gettime(CLOCK_REALTIME, &r);
 	clock_gettime(CLOCK_MONOTONIC, &m);
-	return (uint64_t)r.tv_sec * 1000000000ULL + r.tv_nsec -
-	       ((uint64_t)m.tv_sec * 1000000000ULL + m.tv_nsec - mono_ns);
+	return (uint64_t)r.tv_sec * NSEC_PER_SEC + r.tv_nsec -
+	       ((uint64_t)m.tv_sec * NSEC_PER_SEC + m.tv_nsec - mono_ns);
 }
 
 /* Slice idx as pprof, its time and duration from the time base. */

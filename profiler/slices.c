@@ -1,6 +1,7 @@
 /*
  * slices: bucket and slice arithmetic (see slices.h).
  */
+#include "common/nsec.h"
 #include "slices.h"
 
 uint64_t timebase__bucket_end(const struct timebase *tb, uint64_t b)
@@ -45,4 +46,16 @@ bool timebase__slice_bounds(const struct timebase *tb, uint64_t idx,
 		return true;
 	}
 	return false;
+}
+
+uint64_t slices__samples_in(uint64_t freq, uint32_t nr_cpus, uint64_t ns)
+{
+	uint64_t per_cpu, all;
+
+	if (__builtin_mul_overflow(freq, ns / NSEC_PER_SEC, &per_cpu) ||
+	    __builtin_add_overflow(
+		per_cpu, freq * (ns % NSEC_PER_SEC) / NSEC_PER_SEC, &per_cpu) ||
+	    __builtin_mul_overflow(per_cpu, (uint64_t)nr_cpus, &all))
+		return UINT64_MAX;
+	return all;
 }

@@ -37,4 +37,12 @@ uint64_t timebase__nr_slices(const struct timebase *tb, uint64_t end_ns);
 bool timebase__slice_bounds(const struct timebase *tb, uint64_t idx,
 			    uint64_t end_ns, uint64_t *s, uint64_t *e);
 
+/*
+ * Samples freq Hz on nr_cpus CPUs take in ns nanoseconds: whole seconds
+ * and the rest apart, then times the CPUs, saturating at UINT64_MAX
+ * (freq x CPUs x ns in one product overflows 64 bits with an hour at
+ * 100 kHz on 52 CPUs).
+ */
+uint64_t slices__samples_in(uint64_t freq, uint32_t nr_cpus, uint64_t ns);
+
 #endif

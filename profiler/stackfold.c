@@ -179,9 +179,9 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 			continue; /* the end, not a frame: user_root counts it */
 		if (UNWIND_IS_MARK(sf->uips[i])) {
 			/* broken because the rows were not there yet */
-			ret = fold_line__push_name(l, sf->early
-							  ? "[unwind: no rows yet]"
-							  : mark_name(sf->uips[i]));
+			ret = fold_line__push_name(
+			    l, sf->early ? "[unwind: no rows yet]"
+					 : mark_name(sf->uips[i]));
 			continue;
 		}
 		if (sf->interp && sf->inames[i] && sf->ifolded[i]) {

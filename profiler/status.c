@@ -2,9 +2,10 @@
  * status: the start line and the live status line (see status.h).
  */
 #include <inttypes.h>
+#include "common/nsec.h"
 #include "status.h"
 
-#define STATUS_EVERY_NS 1000000000ULL
+#define STATUS_EVERY_NS NSEC_PER_SEC
 
 void status__init(struct status *s, FILE *out, bool quiet, bool live)
 {
@@ -14,10 +15,10 @@ void status__init(struct status *s, FILE *out, bool quiet, bool live)
 /* "30 s", "0.5 s", "2 min" */
 static void put_duration(FILE *out, uint64_t ns)
 {
-	if (ns >= 120000000000ULL && ns % 60000000000ULL == 0)
-		fprintf(out, "%" PRIu64 " min", ns / (uint64_t)60000000000ULL);
-	else if (ns % 1000000000ULL == 0)
-		fprintf(out, "%" PRIu64 " s", ns / (uint64_t)1000000000ULL);
+	if (ns >= 120 * NSEC_PER_SEC && ns % (60 * NSEC_PER_SEC) == 0)
+		fprintf(out, "%" PRIu64 " min", ns / (60 * NSEC_PER_SEC));
+	else if (ns % NSEC_PER_SEC == 0)
+		fprintf(out, "%" PRIu64 " s", ns / NSEC_PER_SEC);
 	else
 		fprintf(out, "%.1f s", ns / 1e9);
 }

@@ -7,10 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/nsec.h"
 #include "fold.h"
 #include "timedout.h"
-
-#define NSEC_PER_MSEC 1000000ULL
 
 struct held {
 	uint64_t bucket;
@@ -22,7 +21,6 @@ struct timedout {
 	FILE *out;
 	struct held *h; /* buckets not written yet */
 	size_t nr, cap;
-	uint64_t total;
 	bool header; /* written */
 };
 
@@ -92,7 +90,6 @@ int timedout__add(struct timedout *to, uint64_t bucket, const char *line,
 
 	if (!f)
 		return -ENOMEM;
-	to->total += count;
 	return fold__add(f, line, count);
 }
 
@@ -161,9 +158,4 @@ int timedout__finish(struct timedout *to)
 		ret = -errno;
 	to->out = NULL;
 	return ret;
-}
-
-uint64_t timedout__total(const struct timedout *to)
-{
-	return to->total;
 }

@@ -40,7 +40,4 @@ int timedout__flush(struct timedout *to);
 /* Flush and close the file. 0 or -errno (-EIO: a write failed). */
 int timedout__finish(struct timedout *to);
 
-/* Samples added so far. */
-uint64_t timedout__total(const struct timedout *to);
-
 #endif

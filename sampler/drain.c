@@ -91,9 +91,9 @@ static void delete_keys(int fd, const void *keys, size_t key_size, size_t n)
  */
 static int fetch_stack(struct sampler *s, uint64_t key, uint64_t bucket)
 {
-	struct bpf_map *m = key & STACK_DEEP ? s->skel->maps.stacks_long
+	struct bpf_map *m = key & STACK_LONG ? s->skel->maps.stacks_long
 					     : s->skel->maps.stacks_short;
-	uint32_t max = key & STACK_DEEP ? sampler__value_frames(s->depth)
+	uint32_t max = key & STACK_LONG ? sampler__value_frames(s->depth)
 					: STACK_SHORT,
 		 n;
 
@@ -181,7 +181,7 @@ static void free_stacks(struct sampler *s)
 			return; /* kept: a later sweep will not offer them */
 	}
 	for (i = 0; i < (size_t)n; i++)
-		if (gone[i] & STACK_DEEP)
+		if (gone[i] & STACK_LONG)
 			s->del[n - 1 - nlong++] = gone[i];
 		else
 			s->del[nshort++] = gone[i];

@@ -214,7 +214,7 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
 	if (used)
 		*used = nr;
 	bpf_loop(c.nr, hash_step, &c, 0);
-	c.h = (c.h & ~STACK_DEEP) | (c.nr > STACK_SHORT ? STACK_DEEP : 0);
+	c.h = (c.h & ~STACK_LONG) | (c.nr > STACK_SHORT ? STACK_LONG : 0);
 	if (c.h <= STACK_LOST)
 		c.h |= 2;
 	if (c.nr > STACK_SHORT) {
@@ -1255,7 +1255,8 @@ int mixprof_sample(struct bpf_perf_event_data *ctx)
  * Probe.fire for sites armed for stacks; attached for one JVM): the same
  * key as a sample, user stack only, from the probe's own registers (a
  * uprobe runs in user context). Every call is counted, a lost stack
- * under a negative id, so the folded total is the number of calls.
+ * under STACK_LOST (folded as "[lost user stack]"), so the folded total
+ * is the number of calls.
  */
 SEC("usdt")
 int BPF_USDT(mixprof_entry, int site, int probe)

@@ -31,14 +31,14 @@ _Static_assert((INTERP_MAX_FRAMES & (INTERP_MAX_FRAMES - 1)) == 0,
 #define MAX_RING (64 * 1024 * 1024)
 
 /*
- * The new_keys ring: room for half a second of samples that are all new
- * keys (a 56-byte key plus the record's 8-byte header), a power
- * of two. Beyond that, records are dropped and counted, and the drain
- * reads the whole counts map instead.
+ * The new_keys ring: room for 200 ms of samples (a drain period) that are
+ * all new keys with a new stack each (a 56-byte key and ~1.2 KiB of stack
+ * record, with their 8-byte headers: 256 bytes per sample per second), a
+ * power of two. Beyond that, records are dropped and counted, and the
+ * drain reads the whole counts map instead.
  */
 static uint32_t ring_bytes(const struct sampler_cfg *cfg)
 {
-	/* keys (56 bytes) and new stacks (~1 KiB), 200 ms of samples */
 	uint64_t want = cfg->freq * (uint64_t)cfg->nr_cpus * 256;
 	uint32_t n = MIN_RING;
 

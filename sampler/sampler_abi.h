@@ -48,11 +48,13 @@ struct sample_count {
  * lets user space cache them. Maps are not preallocated: kernel memory
  * follows the stacks alive, not the map's capacity. Stacks of up to
  * STACK_SHORT frames go to the short map (small values), deeper ones to
- * the long map (the run's depth); the key's low bit says which.
+ * the long map (the run's depth); the key's top bit says which. Two ids
+ * are reserved, never a stored stack's key (a hash that falls on one is
+ * moved off it).
  */
-#define STACK_NONE 0 /* no stack of this kind (kernel thread, user mode) */
-#define STACK_LOST 1 /* there was one, but its map was full */
-#define STACK_DEEP 1ULL /* key bit: in the long map */
+#define STACK_NONE 0 /* id: no stack of this kind (kernel thread, user mode) */
+#define STACK_LOST 1 /* id: there was one, but its map was full */
+#define STACK_LONG (1ULL << 63) /* key bit: in the long map */
 #define STACK_SHORT 128 /* frames a short-map value holds */
 
 /*

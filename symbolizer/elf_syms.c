@@ -492,21 +492,6 @@ int elfsyms__add_debug_fd(struct elfsyms *e, int fd)
 	return 0;
 }
 
-int elfsyms__add_debug_mem(struct elfsyms *e, const void *buf, size_t len)
-{
-	Elf *elf;
-	int err;
-
-	if (elf_init())
-		return -ENOEXEC;
-	elf = elf_memory((char *)buf, len);
-	err = check_debug(e, elf);
-	if (!err)
-		err = add_syms(e->syms, elf, SHT_SYMTAB, NULL);
-	elf_end(elf);
-	return err;
-}
-
 /* Tables read eagerly (from memory) are settled now, lazy ones when read. */
 int elfsyms__finish(struct elfsyms *e)
 {

@@ -53,7 +53,6 @@ const char *elfsyms__debuglink(const struct elfsyms *e);
  * -ESTALE (build-id mismatch), -ENOMEM.
  */
 int elfsyms__add_debug_fd(struct elfsyms *e, int fd);
-int elfsyms__add_debug_mem(struct elfsyms *e, const void *buf, size_t len);
 
 /*
  * The same facts of any open ELF (the unwind loader's mapped files):

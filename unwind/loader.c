@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/nsec.h"
 #include "common/procfs.h"
 #include "common/safefile.h"
 #include "symbolizer/procmaps.h"
@@ -57,14 +58,6 @@ struct unwind_loader {
 	struct u64map procs; /* pid + 1 -> struct uproc */
 	struct unwind_loader_stats st;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 static void *worker(void *arg);
 
@@ -214,7 +207,7 @@ static void load_file(struct unwind_loader *l, int fd, int pid,
 {
 	struct unwind_row *rows;
 	size_t n;
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = nsec__now();
 	bool dbg;
 
 	if (file_rows(fd, pid, path, &f->delta, &rows, &n, &dbg)) {
@@ -229,7 +222,7 @@ static void load_file(struct unwind_loader *l, int fd, int pid,
 		l->st.files_debug_frame += dbg;
 	}
 	free(rows);
-	l->st.load_ns += mono_ns() - t0;
+	l->st.load_ns += nsec__now() - t0;
 }
 
 /* The file of mapping v of pid, loaded on first sight; NULL if none. */
@@ -423,7 +416,7 @@ static void *worker(void *arg)
 		memmove(l->queue, l->queue + 1, --l->qn * sizeof(int));
 		l->busy = true;
 		pthread_mutex_unlock(&l->mu);
-		refresh_now(l, pid, mono_ns());
+		refresh_now(l, pid, nsec__now());
 		pthread_mutex_lock(&l->mu);
 		l->busy = false;
 		l->pub = l->st;
@@ -460,8 +453,8 @@ int unwind_loader__wait(struct unwind_loader *l, uint64_t max_ns)
 	int r = 0;
 
 	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += max_ns / 1000000000ULL;
-	until.tv_nsec += max_ns % 1000000000ULL;
+	until.tv_sec += max_ns / NSEC_PER_SEC;
+	until.tv_nsec += max_ns % NSEC_PER_SEC;
 	if (until.tv_nsec >= 1000000000L) {
 		until.tv_sec++;
 		until.tv_nsec -= 1000000000L;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hotspot_jvm_flag() against real JVMs: what the profiler uses to warn
+# attach_flags__jvm_flag() against real JVMs: what the profiler uses to warn
 # about -XX:-PreserveFramePointer. Read from hsperfdata (every option the
 # JVM parsed, last one wins), or from environ and cmdline without it.
 # Driven through the unit test binary's "PID FLAG" mode; -2 is -ENOENT

@@ -13,7 +13,7 @@
 
 static char out[4096];
 
-/* Run attach_cmd, capturing what it prints on stderr and stdout. */
+/* Run attach__cmd, capturing what it prints on stderr and stdout. */
 static int run(int argc, char **argv)
 {
 	FILE *f = tmpfile();
@@ -24,7 +24,7 @@ static int run(int argc, char **argv)
 	fflush(stderr);
 	dup2(fileno(f), 2);
 	dup2(fileno(f), 1);
-	ret = attach_cmd(argc, argv);
+	ret = attach__cmd(argc, argv);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(saved_err, 2);

@@ -3,20 +3,20 @@
  * command line, and string entries of hsperfdata images built here in
  * both byte orders.
  *
- * With arguments, "PID FLAG", it prints hotspot_jvm_flag(PID, FLAG) for
+ * With arguments, "PID FLAG", it prints attach_flags__jvm_flag(PID, FLAG) for
  * the integration tests, which run it against real JVMs.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include "check.h"
-#include "attach/hotspot_flags.h"
+#include "attach/attach_flags.h"
 
 #define FLAG "PreserveFramePointer"
 
 static int in_args(const char *s)
 {
-	return hotspot_flag_in_args(s, strlen(s), FLAG);
+	return attach_flags__in_args(s, strlen(s), FLAG);
 }
 
 static void test_args(void)
@@ -41,16 +41,16 @@ static void test_args(void)
 	CHECK_INT(in_args("-XX:+PreserveFramePointerX -XX:+Preserve"), -ENOENT);
 	CHECK_INT(in_args("-Dx=-XX:+PreserveFramePointerish"), -ENOENT);
 	/* NUL-separated, as in /proc/PID/cmdline, and len is respected */
-	CHECK_INT(
-	    hotspot_flag_in_args("java\0-XX:+PreserveFramePointer\0", 31, FLAG),
-	    1);
-	CHECK_INT(hotspot_flag_in_args("-XX:+PreserveFramePointer", 10, FLAG),
+	CHECK_INT(attach_flags__in_args("java\0-XX:+PreserveFramePointer\0", 31,
+					FLAG),
+		  1);
+	CHECK_INT(attach_flags__in_args("-XX:+PreserveFramePointer", 10, FLAG),
 		  -ENOENT);
 }
 
 static size_t vm_part(const char *s, size_t len)
 {
-	return hotspot_cmdline_vm_part(s, len);
+	return attach_flags__cmdline_vm_part(s, len);
 }
 
 static void test_cmdline(void)
@@ -66,11 +66,11 @@ static void test_cmdline(void)
 
 	/* up to the main class: its arguments are the application's */
 	CHECK_INT(vm_part(c1, sizeof(c1)), 22);
-	CHECK_INT(hotspot_flag_in_args(c1, vm_part(c1, sizeof(c1)), FLAG),
+	CHECK_INT(attach_flags__in_args(c1, vm_part(c1, sizeof(c1)), FLAG),
 		  -ENOENT);
-	CHECK_INT(hotspot_flag_in_args(c1, sizeof(c1), FLAG), 1);
+	CHECK_INT(attach_flags__in_args(c1, sizeof(c1), FLAG), 1);
 	CHECK_INT(vm_part(c2, sizeof(c2)), 5);
-	CHECK_INT(hotspot_flag_in_args(c3, vm_part(c3, sizeof(c3)), FLAG), 1);
+	CHECK_INT(attach_flags__in_args(c3, vm_part(c3, sizeof(c3)), FLAG), 1);
 	CHECK(vm_part(c3, sizeof(c3)) < sizeof(c3) - 11);
 	/* only launcher options: all of it */
 	CHECK_INT(vm_part(c4, sizeof(c4)), sizeof(c4));
@@ -129,42 +129,42 @@ static void test_perfdata(int big)
 	image_add(&im, "sun.rt.javaCommand", "Main", 16);
 	image_add(&im, "java.rt.vmArgs", "-Xmx1g -XX:+PreserveFramePointer",
 		  64);
-	CHECK_INT(hotspot_perfdata_string(im.buf, im.len, "java.rt.vmArgs", out,
-					  sizeof(out)),
+	CHECK_INT(attach_flags__perfdata_string(
+		      im.buf, im.len, "java.rt.vmArgs", out, sizeof(out)),
 		  0);
 	CHECK_STR(out, "-Xmx1g -XX:+PreserveFramePointer");
-	CHECK_INT(hotspot_perfdata_string(im.buf, im.len, "sun.rt.javaCommand",
-					  out, sizeof(out)),
+	CHECK_INT(attach_flags__perfdata_string(
+		      im.buf, im.len, "sun.rt.javaCommand", out, sizeof(out)),
 		  0);
 	CHECK_STR(out, "Main");
-	CHECK_INT(hotspot_perfdata_string(im.buf, im.len, "java.rt.vmFlags",
-					  out, sizeof(out)),
+	CHECK_INT(attach_flags__perfdata_string(
+		      im.buf, im.len, "java.rt.vmFlags", out, sizeof(out)),
 		  -ENOENT);
-	CHECK_INT(
-	    hotspot_perfdata_string(im.buf, im.len, "java.rt.vmArgs", out, 7),
-	    0); /* truncated */
+	CHECK_INT(attach_flags__perfdata_string(im.buf, im.len,
+						"java.rt.vmArgs", out, 7),
+		  0); /* truncated */
 	CHECK_STR(out, "-Xmx1g");
 	/* damaged images are refused, not overrun */
-	CHECK_INT(hotspot_perfdata_string(im.buf, 20, "java.rt.vmArgs", out,
-					  sizeof(out)),
+	CHECK_INT(attach_flags__perfdata_string(im.buf, 20, "java.rt.vmArgs",
+						out, sizeof(out)),
 		  -EINVAL);
-	CHECK_INT(hotspot_perfdata_string(im.buf, im.len - 8, "java.rt.vmArgs",
-					  out, sizeof(out)),
+	CHECK_INT(attach_flags__perfdata_string(
+		      im.buf, im.len - 8, "java.rt.vmArgs", out, sizeof(out)),
 		  -EINVAL);
 	put32(&im, 32 + 16, 4000); /* data_offset past the entry */
-	CHECK_INT(hotspot_perfdata_string(im.buf, im.len, "sun.rt.javaCommand",
-					  out, sizeof(out)),
+	CHECK_INT(attach_flags__perfdata_string(
+		      im.buf, im.len, "sun.rt.javaCommand", out, sizeof(out)),
 		  -EINVAL);
 	im.buf[0] = 0;
-	CHECK_INT(hotspot_perfdata_string(im.buf, im.len, "java.rt.vmArgs", out,
-					  sizeof(out)),
+	CHECK_INT(attach_flags__perfdata_string(
+		      im.buf, im.len, "java.rt.vmArgs", out, sizeof(out)),
 		  -EINVAL);
 }
 
 int main(int argc, char **argv)
 {
 	if (argc == 3) {
-		printf("%d\n", hotspot_jvm_flag(atoi(argv[1]), argv[2]));
+		printf("%d\n", attach_flags__jvm_flag(atoi(argv[1]), argv[2]));
 		return 0;
 	}
 	test_args();

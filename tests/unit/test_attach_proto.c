@@ -5,40 +5,41 @@
  */
 #include <errno.h>
 #include "check.h"
-#include "attach/hotspot_proto.h"
+#include "attach/attach_proto.h"
 
-static struct hotspot_reply r;
+static struct attach_reply r;
 
 static int parse(const char *s)
 {
-	return hotspot_parse_load_reply(s, strlen(s), &r);
+	return attach_proto__parse_load_reply(s, strlen(s), &r);
 }
 
 static void test_request(void)
 {
 	static const char want[] = "1\0load\0/a/libjmap.so\0true\0dotted\0";
-	char buf[4096], big[HOTSPOT_ARG_MAX + 2];
+	char buf[4096], big[ATTACH_ARG_MAX + 2];
 	int n;
 
-	n = hotspot_request(buf, sizeof(buf), "load", "/a/libjmap.so", "true",
-			    "dotted");
+	n = attach_proto__request(buf, sizeof(buf), "load", "/a/libjmap.so",
+				  "true", "dotted");
 	CHECK_INT(n, sizeof(want) - 1);
 	CHECK(n > 0 && !memcmp(buf, want, n));
 
 	/* no options: still three arguments, the last one empty */
-	n = hotspot_request(buf, sizeof(buf), "load", "/x.so", "true", NULL);
+	n = attach_proto__request(buf, sizeof(buf), "load", "/x.so", "true",
+				  NULL);
 	CHECK_INT(n, 2 + 5 + 6 + 5 + 1);
 	CHECK(n > 0 && !memcmp(buf, "1\0load\0/x.so\0true\0\0", n));
 
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	CHECK_INT(
-	    hotspot_request(buf, sizeof(buf), "load", "/x.so", "true", big),
-	    -ENAMETOOLONG);
-	big[HOTSPOT_ARG_MAX] = '\0'; /* exactly the limit is fine */
-	CHECK(hotspot_request(buf, sizeof(buf), "load", "/x.so", "true", big) >
-	      HOTSPOT_ARG_MAX);
-	CHECK_INT(hotspot_request(buf, 10, "load", "/x.so", "true", "a"),
+	CHECK_INT(attach_proto__request(buf, sizeof(buf), "load", "/x.so",
+					"true", big),
+		  -ENAMETOOLONG);
+	big[ATTACH_ARG_MAX] = '\0'; /* exactly the limit is fine */
+	CHECK(attach_proto__request(buf, sizeof(buf), "load", "/x.so", "true",
+				    big) > ATTACH_ARG_MAX);
+	CHECK_INT(attach_proto__request(buf, 10, "load", "/x.so", "true", "a"),
 		  -ENOSPC);
 }
 
@@ -124,7 +125,7 @@ static void test_garbage(void)
 	CHECK_INT(parse("0\nreturn code: \n"), 0); /* text, not a number */
 	CHECK(!r.ran);
 	/* not NUL-terminated: only len bytes count */
-	CHECK_INT(hotspot_parse_load_reply("0\n5\nxxxx", 4, &r), 0);
+	CHECK_INT(attach_proto__parse_load_reply("0\n5\nxxxx", 4, &r), 0);
 	CHECK(r.ran);
 	CHECK_INT(r.agent_rc, 5);
 }

@@ -287,7 +287,8 @@ static void test_unwind(void)
 	types_p = types_u;
 	structs_p = structs17;
 	CHECK_INT(hotspot__layout_read(&m, syms, &l), 0);
-	CHECK_INT(l.cm_size, 0); /* no ConstMethod type: no lines, still a JVM */
+	CHECK_INT(l.cm_size,
+		  0); /* no ConstMethod type: no lines, still a JVM */
 	CHECK(l.u.ok);
 	CHECK(!l.u.code_is_offset && !l.u.fc16);
 	CHECK_INT(l.u.off_cb_code, 32);

@@ -1,5 +1,5 @@
 /*
- * Unit tests: jvmkids_descendants, the walk below a -p pid over (pid,
+ * Unit tests: jvmkids__descendants, the walk below a -p pid over (pid,
  * ppid) links: children before grandchildren, other trees left out, each
  * pid once even when the links loop, never more than asked for.
  */
@@ -13,15 +13,15 @@ static void test_tree(void)
 				{12, 10}, {10, 1},  {20, 1}};
 	uint32_t out[8];
 
-	CHECK_INT(jvmkids_descendants(l, 7, 10, out, 8), 4);
+	CHECK_INT(jvmkids__descendants(l, 7, 10, out, 8), 4);
 	CHECK_INT(out[0], 11);
 	CHECK_INT(out[1], 12);
 	CHECK_INT(out[2], 13);
 	CHECK_INT(out[3], 15);
-	CHECK_INT(jvmkids_descendants(l, 7, 15, out, 8), 0);
-	CHECK_INT(jvmkids_descendants(l, 7, 10, out, 2), 2);
+	CHECK_INT(jvmkids__descendants(l, 7, 15, out, 8), 0);
+	CHECK_INT(jvmkids__descendants(l, 7, 10, out, 2), 2);
 	CHECK_INT(out[1], 12);
-	CHECK_INT(jvmkids_descendants(l, 0, 10, out, 8), 0);
+	CHECK_INT(jvmkids__descendants(l, 0, 10, out, 8), 0);
 }
 
 static void test_loop(void)
@@ -30,10 +30,10 @@ static void test_loop(void)
 	struct proc_link l[] = {{31, 30}, {32, 31}, {30, 32}, {33, 33}};
 	uint32_t out[8];
 
-	CHECK_INT(jvmkids_descendants(l, 4, 30, out, 8), 2);
+	CHECK_INT(jvmkids__descendants(l, 4, 30, out, 8), 2);
 	CHECK_INT(out[0], 31);
 	CHECK_INT(out[1], 32);
-	CHECK_INT(jvmkids_descendants(l, 4, 33, out, 8), 0);
+	CHECK_INT(jvmkids__descendants(l, 4, 33, out, 8), 0);
 }
 
 int main(void)

@@ -197,18 +197,19 @@ static void test_seconds(void)
 {
 	uint64_t ns = 0;
 
-	CHECK_INT(parse_seconds("0.5", 1, &ns), 0);
+	CHECK_INT(profile_opts__seconds("0.5", 1, &ns), 0);
 	CHECK_INT(ns, 500000000);
-	CHECK_INT(parse_seconds("2.000000001", 1, &ns), 0);
+	CHECK_INT(profile_opts__seconds("2.000000001", 1, &ns), 0);
 	CHECK_INT(ns, 2000000001);
-	CHECK_INT(parse_seconds(".25", 1, &ns), 0);
+	CHECK_INT(profile_opts__seconds(".25", 1, &ns), 0);
 	CHECK_INT(ns, 250000000);
-	CHECK_INT(parse_seconds("1.0000000001", 1, &ns), -EINVAL);
-	CHECK_INT(parse_seconds("", 1, &ns), -EINVAL);
-	CHECK_INT(parse_seconds(".", 1, &ns), -EINVAL);
-	CHECK_INT(parse_seconds("1s", 1, &ns), -EINVAL);
-	CHECK_INT(parse_seconds("0", 1, &ns), -EINVAL);
-	CHECK_INT(parse_seconds("99999999999999999999", 1, &ns), -EINVAL);
+	CHECK_INT(profile_opts__seconds("1.0000000001", 1, &ns), -EINVAL);
+	CHECK_INT(profile_opts__seconds("", 1, &ns), -EINVAL);
+	CHECK_INT(profile_opts__seconds(".", 1, &ns), -EINVAL);
+	CHECK_INT(profile_opts__seconds("1s", 1, &ns), -EINVAL);
+	CHECK_INT(profile_opts__seconds("0", 1, &ns), -EINVAL);
+	CHECK_INT(profile_opts__seconds("99999999999999999999", 1, &ns),
+		  -EINVAL);
 }
 
 static void test_cpus(void)

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "common/safefile.h"
-#include "hotspot_flags.h"
+#include "attach_flags.h"
 #include "procinfo.h"
 
 #define PERFDATA_MAX (4 << 20) /* -XX:PerfDataMemorySize is 32 KiB by default */
@@ -48,7 +48,7 @@ static bool is_sep(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\0';
 }
 
-int hotspot_flag_in_args(const char *args, size_t len, const char *name)
+int attach_flags__in_args(const char *args, size_t len, const char *name)
 {
 	int found = -ENOENT, v;
 	size_t i = 0, start;
@@ -95,7 +95,7 @@ static bool takes_value(const char *arg)
 	return false;
 }
 
-size_t hotspot_cmdline_vm_part(const char *cmdline, size_t len)
+size_t attach_flags__cmdline_vm_part(const char *cmdline, size_t len)
 {
 	size_t i = 0, n;
 	bool first = true;
@@ -128,8 +128,8 @@ static uint32_t get32(const unsigned char *p, bool big)
 		   : (uint32_t)p[3] << 24 | p[2] << 16 | p[1] << 8 | p[0];
 }
 
-int hotspot_perfdata_string(const void *data, size_t len, const char *key,
-			    char *out, size_t outlen)
+int attach_flags__perfdata_string(const void *data, size_t len, const char *key,
+				  char *out, size_t outlen)
 {
 	/* PerfDataPrologue: magic, order, versions, ..., entry_offset@24,
 	 * num_entries@28; each PerfDataEntry: length@0, name_offset@4,
@@ -222,18 +222,18 @@ static int flag_in_image(const char *img, size_t len, const char *name)
 
 	if (!text)
 		return -ENOMEM;
-	if (!hotspot_perfdata_string(img, len, "java.rt.vmFlags", text,
-				     VMARGS_MAX)) {
-		r = hotspot_flag_in_args(text, strlen(text), name);
+	if (!attach_flags__perfdata_string(img, len, "java.rt.vmFlags", text,
+					   VMARGS_MAX)) {
+		r = attach_flags__in_args(text, strlen(text), name);
 		if (r >= 0)
 			v = r;
 	}
-	r = hotspot_perfdata_string(img, len, "java.rt.vmArgs", text,
-				    VMARGS_MAX);
+	r = attach_flags__perfdata_string(img, len, "java.rt.vmArgs", text,
+					  VMARGS_MAX);
 	if (r) {
 		v = -EINVAL;
 	} else {
-		r = hotspot_flag_in_args(text, strlen(text), name);
+		r = attach_flags__in_args(text, strlen(text), name);
 		if (r >= 0)
 			v = r;
 	}
@@ -300,7 +300,7 @@ static const char *env_value(const char *env, size_t len, const char *var)
 /* Fold one more source into the running answer: later mentions win. */
 static void later(int *v, const char *text, size_t len, const char *name)
 {
-	int r = text ? hotspot_flag_in_args(text, len, name) : -ENOENT;
+	int r = text ? attach_flags__in_args(text, len, name) : -ENOENT;
 
 	if (r >= 0)
 		*v = r;
@@ -331,7 +331,7 @@ static int flag_from_proc(pid_t pid, const char *name)
 		s = env_value(env, elen, "JDK_JAVA_OPTIONS");
 		later(&v, s, s ? strlen(s) : 0, name);
 	}
-	later(&v, cmd, hotspot_cmdline_vm_part(cmd, clen), name);
+	later(&v, cmd, attach_flags__cmdline_vm_part(cmd, clen), name);
 	if (elen >= 0) {
 		s = env_value(env, elen, "_JAVA_OPTIONS");
 		later(&v, s, s ? strlen(s) : 0, name);
@@ -341,7 +341,7 @@ static int flag_from_proc(pid_t pid, const char *name)
 	return v;
 }
 
-int hotspot_jvm_flag(pid_t pid, const char *name)
+int attach_flags__jvm_flag(pid_t pid, const char *name)
 {
 	struct procfs_status st;
 	int err;

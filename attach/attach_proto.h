@@ -1,9 +1,9 @@
 /*
  * hotspot_proto: the bytes of HotSpot's dynamic-attach protocol, version 1,
- * without any I/O (hotspot_attach.c does the sockets).
+ * without any I/O (attach_jvm.c does the sockets).
  *
  * A request is NUL-terminated strings: "1", the command, and exactly three
- * arguments (missing ones empty), each at most HOTSPOT_ARG_MAX bytes.
+ * arguments (missing ones empty), each at most ATTACH_ARG_MAX bytes.
  * For "load" the arguments are: library, "true" when it is an absolute
  * path (else the JVM searches lib<name>.so), the agent's options.
  *
@@ -16,24 +16,24 @@
  *   "0\nX was not loaded.\n…"  JDK 21+: same, but the operation "succeeds"
  *   "-1\nOperation … not recognized!"  any error of the listener itself
  */
-#ifndef MIXPROF_HOTSPOT_PROTO_H
-#define MIXPROF_HOTSPOT_PROTO_H
+#ifndef MIXPROF_ATTACH_PROTO_H
+#define MIXPROF_ATTACH_PROTO_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define HOTSPOT_ARG_MAX 1024 /* the JVM rejects longer arguments */
-#define HOTSPOT_CMD_MAX 16
+#define ATTACH_ARG_MAX 1024 /* the JVM rejects longer arguments */
+#define ATTACH_CMD_MAX 16
 
 /*
  * Build the request for cmd with up to three args (NULL = empty) into buf.
  * Returns its length in bytes (NULs included), -ENAMETOOLONG when an
  * argument exceeds the JVM's limit, -ENOSPC when buf is too small.
  */
-int hotspot_request(char *buf, size_t size, const char *cmd, const char *arg0,
-		    const char *arg1, const char *arg2);
+int attach_proto__request(char *buf, size_t size, const char *cmd,
+			  const char *arg0, const char *arg1, const char *arg2);
 
-struct hotspot_reply {
+struct attach_reply {
 	int result; /* first line: the attach operation's result */
 	bool ran; /* Agent_OnAttach ran; its value is agent_rc */
 	int agent_rc;
@@ -46,7 +46,7 @@ struct hotspot_reply {
  * holds the JVM's reason. Returns -EPROTO when the reply is empty or does
  * not start with a number.
  */
-int hotspot_parse_load_reply(const char *text, size_t len,
-			     struct hotspot_reply *r);
+int attach_proto__parse_load_reply(const char *text, size_t len,
+				   struct attach_reply *r);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * hotspot_attach: HotSpot's dynamic attach, client side.
+ * attach_jvm: HotSpot's dynamic attach, client side.
  *
  * The JVM listens on the UNIX socket /tmp/.java_pid<nspid> (in its own
  * mount namespace) only after someone asked: a file .attach_pid<nspid>
@@ -37,7 +37,8 @@
 #include "attach.h"
 #include "attach_agentfile.h"
 #include "attach_creds.h"
-#include "hotspot_proto.h"
+#include "attach_proto.h"
+#include "common/nsec.h"
 #include "common/safefile.h"
 
 #define REPLY_MAX 8192
@@ -186,7 +187,7 @@ static long now_ms(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+	return ts.tv_sec * 1000L + ts.tv_nsec / NSEC_PER_MSEC;
 }
 
 /*
@@ -227,7 +228,7 @@ static int ask_listener(struct target *t, long deadline, int timeout_ms,
 			    "JVM %d does not handle SIGQUIT (run with -Xrs, or "
 			    "still starting); not signalling it",
 			    (int)t->pid);
-	if (hotspot_jvm_flag(t->pid, "DisableAttachMechanism") == 1)
+	if (attach_flags__jvm_flag(t->pid, "DisableAttachMechanism") == 1)
 		return fail(err, errlen, -EHOSTDOWN,
 			    "JVM %d runs with -XX:+DisableAttachMechanism",
 			    (int)t->pid);
@@ -380,14 +381,15 @@ static int load(struct target *t, int fd, const char *lib, const char *opts,
 		int timeout_ms, int *agent_status, char *err, size_t errlen)
 {
 	char buf[REPLY_MAX];
-	struct hotspot_reply r;
+	struct attach_reply r;
 	int len;
 
-	len = hotspot_request(buf, sizeof(buf), "load", lib, "true", opts);
+	len =
+	    attach_proto__request(buf, sizeof(buf), "load", lib, "true", opts);
 	if (len < 0)
 		return fail(err, errlen, len,
 			    "agent path or options too long (%d bytes at most)",
-			    HOTSPOT_ARG_MAX);
+			    ATTACH_ARG_MAX);
 	len = send_all(fd, buf, len);
 	if (len < 0)
 		return fail(err, errlen, len, "JVM %d: sending the request: %s",
@@ -397,7 +399,7 @@ static int load(struct target *t, int fd, const char *lib, const char *opts,
 		return fail(err, errlen, len == -ETIMEDOUT ? -ETIMEDOUT : len,
 			    "JVM %d: no reply to the load request: %s",
 			    (int)t->pid, strerror(-len));
-	if (hotspot_parse_load_reply(buf, len, &r))
+	if (attach_proto__parse_load_reply(buf, len, &r))
 		return fail(err, errlen, -EPROTO,
 			    "JVM %d: unexpected reply '%.*s'", (int)t->pid,
 			    len > 80 ? 80 : len, buf);
@@ -414,7 +416,7 @@ static int attach_as_jvm_user(struct target *t, struct attach_agentfile *af,
 			      const char *options, int timeout_ms,
 			      int *agent_status, char *err, size_t errlen)
 {
-	char lib[HOTSPOT_ARG_MAX + 1];
+	char lib[ATTACH_ARG_MAX + 1];
 	int ret, fd;
 
 	/* it would answer (or take SIGQUIT) only once resumed */
@@ -453,8 +455,8 @@ static int attach_as_jvm_user(struct target *t, struct attach_agentfile *af,
 	return ret;
 }
 
-int hotspot_attach(pid_t pid, const char *agent_path, const char *options,
-		   int timeout_ms, int *agent_status, char *err, size_t errlen)
+int attach__jvm(pid_t pid, const char *agent_path, const char *options,
+		int timeout_ms, int *agent_status, char *err, size_t errlen)
 {
 	struct attach_agentfile af = {.fd = -1};
 	struct attach_creds creds;

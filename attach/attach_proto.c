@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hotspot_proto.h"
+#include "attach_proto.h"
 
 /* Append s and its NUL; NULL is sent as an empty argument. */
 static int put(char *buf, size_t size, size_t *len, const char *s, size_t max)
@@ -21,8 +21,8 @@ static int put(char *buf, size_t size, size_t *len, const char *s, size_t max)
 	return 0;
 }
 
-int hotspot_request(char *buf, size_t size, const char *cmd, const char *arg0,
-		    const char *arg1, const char *arg2)
+int attach_proto__request(char *buf, size_t size, const char *cmd,
+			  const char *arg0, const char *arg1, const char *arg2)
 {
 	const char *parts[] = {arg0, arg1, arg2};
 	size_t len = 0;
@@ -30,9 +30,9 @@ int hotspot_request(char *buf, size_t size, const char *cmd, const char *arg0,
 
 	err = put(buf, size, &len, "1", 1);
 	if (!err)
-		err = put(buf, size, &len, cmd, HOTSPOT_CMD_MAX);
+		err = put(buf, size, &len, cmd, ATTACH_CMD_MAX);
 	for (int i = 0; !err && i < 3; i++)
-		err = put(buf, size, &len, parts[i], HOTSPOT_ARG_MAX);
+		err = put(buf, size, &len, parts[i], ATTACH_ARG_MAX);
 	return err ? err : (int)len;
 }
 
@@ -93,8 +93,8 @@ static void join_lines(const char *p, const char *end, char *msg, size_t size)
 	}
 }
 
-int hotspot_parse_load_reply(const char *text, size_t len,
-			     struct hotspot_reply *r)
+int attach_proto__parse_load_reply(const char *text, size_t len,
+				   struct attach_reply *r)
 {
 	static const char rc_prefix[] = "return code: ";
 	const size_t rc_len = sizeof(rc_prefix) - 1;

@@ -18,8 +18,8 @@
  *
  * The parsers take memory so unit tests can feed them fixtures.
  */
-#ifndef MIXPROF_HOTSPOT_FLAGS_H
-#define MIXPROF_HOTSPOT_FLAGS_H
+#ifndef MIXPROF_ATTACH_FLAGS_H
+#define MIXPROF_ATTACH_FLAGS_H
 
 #include <stddef.h>
 #include <sys/types.h>
@@ -29,14 +29,14 @@
  * separated by blanks or NULs (len bytes). Returns 1 or 0 for the last
  * mention, -ENOENT when NAME is not mentioned.
  */
-int hotspot_flag_in_args(const char *args, size_t len, const char *name);
+int attach_flags__in_args(const char *args, size_t len, const char *name);
 
 /*
  * The length of the prefix of a NUL-separated /proc/PID/cmdline (len
  * bytes) that holds the launcher's options: argv[0] up to the main class,
  * -jar file or -m module, whose arguments belong to the application.
  */
-size_t hotspot_cmdline_vm_part(const char *cmdline, size_t len);
+size_t attach_flags__cmdline_vm_part(const char *cmdline, size_t len);
 
 /*
  * Copy the string entry key ("java.rt.vmArgs") of an hsperfdata image of
@@ -44,14 +44,14 @@ size_t hotspot_cmdline_vm_part(const char *cmdline, size_t len);
  * -ENOENT when the image has no such entry, -EINVAL when it is not a
  * valid hsperfdata image.
  */
-int hotspot_perfdata_string(const void *data, size_t len, const char *key,
-			    char *out, size_t outlen);
+int attach_flags__perfdata_string(const void *data, size_t len, const char *key,
+				  char *out, size_t outlen);
 
 /*
  * The setting of boolean flag name in JVM pid: 1 on, 0 off, -ENOENT when
  * not set explicitly (HotSpot's default applies), another -errno when
  * neither source could be read (-ESRCH: no such process).
  */
-int hotspot_jvm_flag(pid_t pid, const char *name);
+int attach_flags__jvm_flag(pid_t pid, const char *name);
 
 #endif

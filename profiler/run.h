@@ -1,0 +1,98 @@
+/*
+ * run: the state of one profile command run, shared by the modules that
+ * carry it out (profile.c drives them):
+ *   run_setup   privileges, -p targets, stack depth, BPF, naming, outputs
+ *   run_child   the launched command: fork, hold, reap, its exit status
+ *   run_cpu     a sampling run's start (CPU, --off-cpu, --wall, --alloc)
+ *   run_probe   a probe run's start (-e), its --count table and summary
+ *   run_tick    what a tick does: drain, tail JIT maps, expire, unwind rows
+ *   run_report  the end: the summary on stderr, the graphs' titles
+ * Not a library: one struct run lives in profile__cmd for the whole run,
+ * and each module reads and writes the fields its job names.
+ */
+#ifndef MIXPROF_RUN_H
+#define MIXPROF_RUN_H
+
+#include <malloc.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include "common/nsec.h"
+#include "launch.h"
+#include "profile_opts.h"
+#include "slices.h"
+#include "status.h"
+
+#define TICK_MS 100
+#define DRAIN_TICKS 2 /* a profile reads the counts every other tick */
+/*
+ * How long after a bucket ends its keys are drained and named. 50 ms
+ * would be enough for the counts (no BPF program can still hit an ended
+ * bucket), but HotSpot writes a method's map line from a service thread
+ * after the code is already running, and on a busy machine that thread
+ * lags by hundreds of milliseconds: naming earlier leaves fresh JIT code
+ * "[unknown]". The samples wait in the kernel map meanwhile.
+ */
+#define GUARD_NS (1000 * NSEC_PER_MSEC)
+
+struct run;
+
+/*
+ * What a sampling run (run_cpu.h) and a probe run (run_probe.h) do
+ * differently, so that the loop, the end and the summary never ask which
+ * one this is. A NULL hook does nothing.
+ */
+struct run_mode {
+	/* after setup: 0 or a negative errno, reported */
+	int (*start)(struct run *r);
+	/* the loop drains every drain_ticks ticks */
+	unsigned int drain_ticks;
+	/* every tick, after its drain; tick counts from 1 */
+	void (*tick)(struct run *r, unsigned int tick);
+	/* at the end, after the detach, before the last drain */
+	void (*stop)(struct run *r);
+	/* after the folded output and graphs: 0 or a negative errno, reported */
+	int (*write)(struct run *r);
+	/* the summary's first line; true when there is no more to say */
+	bool (*summary)(struct run *r, const uint64_t *st, double secs);
+	/* the graphs' subtitle after the start time, into buf */
+	void (*subtitle)(const struct run *r, char *buf, size_t len);
+};
+
+struct run {
+	const struct run_mode *mode; /* run_cpu_mode or run_probe_mode */
+	struct profile_opts o;
+	struct timebase tb;
+	int *cpus, nr_cpus;
+	struct sampler *smp;
+	struct symbolizer *sym;
+	struct ksymbpf *ksym; /* kernel names from the kernel, or NULL */
+	struct stackfold *sf;
+	struct pidset *pids;
+	struct sliceout *out;
+	struct renderout *ro; /* --svg, --html, --heatmap, --montage */
+	bool render_failed; /* a graph could not be written (reported) */
+	uint64_t out_lines; /* distinct lines held before the end's write */
+	struct mallinfo2 heap; /* then (-v) */
+	unsigned int expiries; /* expire() passes, for malloc_trim */
+	struct probes_run *pr; /* -e: the agent's probes */
+	FILE *table; /* -e --count: where the table goes */
+	time_t wall_start; /* for the graphs' subtitle */
+	struct launch child;
+	bool launched, child_done;
+	int child_status;
+	int old_maxstack;
+	uint32_t unwind_mode; /* enum unwind_mode */
+	uint64_t now_ns, end_ns;
+	uint64_t open_waits; /* off-CPU: waits still open at the end */
+	bool final;
+	bool full; /* refresh every process, not only JVMs */
+	int err; /* first drain/write error */
+	uint64_t filtered; /* samples -I/-X/--tid/--thread left out */
+	struct status status; /* start line, live status line */
+	sigset_t old_mask;
+};
+
+#endif

@@ -1,0 +1,254 @@
+/*
+ * run_cpu: the start of a sampling run (run_cpu.h): CPU samples,
+ * --off-cpu, --wall or --alloc, on -p targets, a launched command or the
+ * whole host.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "jvm/hotspot.h"
+#include "run.h"
+#include "run_child.h"
+#include "run_cpu.h"
+#include "run_setup.h"
+#include "sampler/sampler_ctl.h"
+#include "run_report.h"
+#include "sliceout.h"
+#include "stackfold.h"
+#include "targets.h"
+
+#define ROWS_WAIT_NS (200 * NSEC_PER_MSEC) /* start-up wait for unwind rows */
+
+/*
+ * Host-wide: every running process's unwind rows before sampling starts
+ * (the start-up cost: unwind/README.md); later ones on first sight. The
+ * processes running now first: their samples come first (a busy host
+ * took 10-17 s to load all of them).
+ */
+static void host_rows(struct run *r)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	char *end;
+	long pid;
+
+	if (!d)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		rewinddir(d);
+		while ((e = readdir(d))) {
+			pid = strtol(e->d_name, &end, 10);
+			if (*end || pid <= 0 || pid > INT_MAX ||
+			    pid == getpid() || proc_running(pid) == pass)
+				continue;
+			sampler__unwind_refresh(r->smp, pid, nsec__now());
+		}
+	}
+	closedir(d);
+}
+
+/* The live status line, on a terminal: samples so far, and lost ones. */
+static void show_status(struct run *r)
+{
+	uint64_t st[STAT_NR] = {};
+
+	if (r->status.quiet || !r->status.live)
+		return;
+	sampler__stats(r->smp, st);
+	status__tick(&r->status, r->now_ns - r->tb.start_ns, st[STAT_SAMPLES],
+		     st[STAT_USER_LOST] + st[STAT_KERN_LOST] +
+			 st[STAT_COUNTS_FULL]);
+}
+
+/* The start line: what is profiled, how fast, until when. */
+static void say_start(struct run *r)
+{
+	char what[256], comm[16] = "";
+	size_t n = 0;
+
+	if (r->o.cmd) {
+		n = snprintf(what, sizeof(what), "'");
+		for (int i = 0; r->o.cmd[i] && n < sizeof(what); i++)
+			n += snprintf(what + n, sizeof(what) - n, "%s%s",
+				      i ? " " : "", r->o.cmd[i]);
+		if (n < sizeof(what))
+			snprintf(what + n, sizeof(what) - n, "' (pid %d)",
+				 r->child.pid);
+	} else if (r->o.nr_pids == 1) {
+		proc_comm(r->o.pids[0], comm);
+		snprintf(what, sizeof(what), "%s (pid %u)", *comm ? comm : "?",
+			 r->o.pids[0]);
+	} else if (r->o.nr_pids) {
+		snprintf(what, sizeof(what), "%d processes", r->o.nr_pids);
+	} else {
+		snprintf(what, sizeof(what), "the whole host (%d CPUs)",
+			 r->nr_cpus);
+	}
+	if (r->o.off_cpu || r->o.alloc)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what),
+			 r->o.off_cpu ? " off-CPU time" : " allocations");
+	status__start(&r->status, what,
+		      r->o.off_cpu || r->o.alloc ? 0 : r->o.freq,
+		      r->o.duration_ns, r->o.cmd || r->o.nr_pids);
+}
+
+/* --alloc: uprobes on the JVM's own libjvm.so, as its mount sees it. */
+static int attach_alloc(struct run *r)
+{
+	char path[4096], lib[4200];
+	uint32_t pid = r->o.pids[0];
+	int ret = hotspot__libjvm(pid, path, sizeof(path));
+
+	if (ret) {
+		fprintf(stderr,
+			"mixprof: %u: no libjvm.so mapped (not a "
+			"HotSpot JVM?)\n",
+			pid);
+		return -ENOENT;
+	}
+	snprintf(lib, sizeof(lib), "/proc/%u/root%s", pid, path);
+	ret = sampler__attach_alloc(r->smp, r->tb.start_ns, pid, lib);
+	if (ret == -ENOENT)
+		fprintf(stderr,
+			"mixprof: %s: no AllocTracer hooks in its .symtab\n",
+			path);
+	return ret;
+}
+
+static int start(struct run *r)
+{
+	int ret;
+
+	if (!r->o.nr_pids && !r->launched)
+		host_rows(r);
+	/* the rows of running processes before their first sample, but
+	 * not at any price: a loaded host takes seconds for libjvm's */
+	sampler__unwind_wait(r->smp, ROWS_WAIT_NS);
+	/* running JVMs unwound by their tables from the first sample */
+	for (int i = 0; i < r->o.nr_pids; i++) {
+		char d[512];
+
+		if (stackfold__prepare(r->sf, r->o.pids[i], d, sizeof(d)) > 0 &&
+		    r->o.verbose)
+			fprintf(stderr, "mixprof: %u: %s\n", r->o.pids[i], d);
+	}
+	/* time starts when sampling does, not when loading did */
+	r->tb.start_ns = nsec__now();
+	r->wall_start = time(NULL);
+	ret = r->o.alloc ? attach_alloc(r)
+			 : sampler__attach(r->smp, r->tb.start_ns);
+	if (ret == -ENOENT && r->o.alloc)
+		return ret; /* named by attach_alloc */
+	if (ret) {
+		if (ret == -EPERM || ret == -EACCES)
+			run_setup__perm_error("CAP_PERFMON");
+		else
+			fprintf(stderr,
+				"mixprof: cannot attach to perf "
+				"events: %s\n",
+				strerror(-ret));
+		return ret;
+	}
+	say_start(r);
+	if (!r->launched)
+		return 0;
+	ret = launch__go(&r->child);
+	if (ret) {
+		fprintf(stderr, "mixprof: cannot run '%s': %s\n", r->o.cmd[0],
+			strerror(ret));
+		return -ret;
+	}
+	run_child__rows(r);
+	return 0;
+}
+
+/* Which switches out count as off-CPU time. */
+static const char *offcpu_states(const struct run *r)
+{
+	if (r->o.wall)
+		return "on-CPU samples of 1 s / -F, off-CPU blocked and "
+		       "preempted";
+	return r->o.off_cpu_preempt ? "blocked and preempted"
+				    : "blocked only, not preempted";
+}
+
+/* --off-cpu: the counts are microseconds, from switches, not samples. */
+static void offcpu_summary(struct run *r, const uint64_t *st, double secs)
+{
+	fprintf(stderr,
+		"mixprof: %" PRIu64 " %s in %.1f s (%s, %s), %.3f s %s "
+		"written; counts are microseconds of %s time\n",
+		st[STAT_SAMPLES],
+		r->o.wall ? "samples and switches out" : "switches out", secs,
+		sampler__event_name(r->smp), offcpu_states(r),
+		sliceout__total(r->out) / 1e6,
+		r->o.wall ? "of thread time" : "off-CPU",
+		r->o.wall ? "wall-clock" : "off-CPU");
+	fprintf(stderr, "mixprof:   (below, a \"sample\" is a microsecond)\n");
+	fprintf(stderr,
+		"mixprof:   %" PRIu64 " waits still open at the end, counted "
+		"up to it\n",
+		r->open_waits);
+	if (r->o.min_block_ns || r->o.max_block_ns)
+		fprintf(stderr,
+			"mixprof:   blocks of %" PRIu64 " us to %s%" PRIu64
+			" us only\n",
+			r->o.min_block_ns / 1000,
+			r->o.max_block_ns ? "" : "(no bound) ",
+			r->o.max_block_ns / 1000);
+}
+
+/* The summary's first line: what was counted, how much was written. */
+static bool summary(struct run *r, const uint64_t *st, double secs)
+{
+	if (r->o.alloc)
+		fprintf(stderr,
+			"mixprof: %" PRIu64 " allocation hook hits in %.1f s "
+			"(new TLABs and allocations outside them), %.1f MB "
+			"written; counts are bytes\n",
+			st[STAT_SAMPLES], secs, sliceout__total(r->out) / 1e6);
+	else if (r->o.off_cpu || r->o.wall)
+		offcpu_summary(r, st, secs);
+	else
+		fprintf(stderr,
+			"mixprof: %" PRIu64 " samples in %.1f s (%s, %" PRIu64
+			" Hz, %d CPUs), %" PRIu64 " written%s\n",
+			st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
+			r->o.freq, r->nr_cpus, run_report__written(r),
+			run_report__not_written(r));
+	return false; /* the rest of the summary applies */
+}
+
+static void subtitle(const struct run *r, char *buf, size_t len)
+{
+	double secs = (r->end_ns - r->tb.start_ns) / 1e9;
+
+	if (r->o.off_cpu || r->o.wall)
+		snprintf(buf, len, "%.1f s, %.1f ms %s (%s)", secs,
+			 sliceout__total(r->out) / 1e3,
+			 r->o.wall ? "of thread time" : "off-CPU",
+			 offcpu_states(r));
+	else
+		snprintf(buf, len,
+			 "%.1f s at %" PRIu64 " Hz, %" PRIu64 " samples", secs,
+			 r->o.freq, sliceout__total(r->out));
+}
+
+/* The live status line about once a second. */
+static void tick(struct run *r, unsigned int n)
+{
+	if (n % (1000 / TICK_MS) == 0)
+		show_status(r);
+}
+
+const struct run_mode run_cpu_mode = {
+    .start = start,
+    .drain_ticks = DRAIN_TICKS,
+    .tick = tick,
+    .summary = summary,
+    .subtitle = subtitle,
+};

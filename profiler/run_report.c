@@ -1,0 +1,430 @@
+/*
+ * run_report: the end of a run on stderr (run_report.h): every sample
+ * accounted for (written, filtered, lost and why), how whole the stacks
+ * were, and the graphs' title and subtitle.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "jvmkids.h"
+#include "render_out.h"
+#include "run.h"
+#include "run_report.h"
+#include "sampler/sampler_ctl.h"
+#include "sliceout.h"
+#include "stackfold.h"
+#include "targets.h"
+#include "unwind/loader.h"
+
+/*
+ * Samples written: to the folded output, or without one (--svg alone) to
+ * the graphs, unless those failed.
+ */
+uint64_t run_report__written(struct run *r)
+{
+	if (r->render_failed && !r->o.output && !r->o.folded_stdout)
+		return 0;
+	return sliceout__written(r->out);
+}
+
+/* Why the summary's "written" is short of the samples, or "". */
+const char *run_report__not_written(struct run *r)
+{
+	int err = sliceout__error(r->out);
+
+	if (err == -EPIPE && !r->o.output)
+		return " (stdout closed by its reader)";
+	return err || (sliceout__total(r->out) && !run_report__written(r))
+		   ? " (the output could not be written)"
+		   : "";
+}
+
+/*
+ * A reader that closes our stdout early (`mixprof ... | head`) chose to
+ * stop reading: the run still ends well (exit 0), with its summary.
+ */
+bool run_report__reader_left(struct run *r, int ret)
+{
+	return ret == -EPIPE && !r->o.output &&
+	       sliceout__error(r->out) == -EPIPE;
+}
+
+/* An output error the writers have already reported, naming the file. */
+bool run_report__reported(struct run *r, int ret)
+{
+	return ret && (ret == sliceout__error(r->out) ||
+		       ret == renderout__error(r->ro));
+}
+
+/*
+ * Stacks lost: to a full stack map (the option fixes it), or for want of
+ * kernel memory at sample time (the maps are not preallocated; nothing
+ * to raise).
+ */
+static void lost_stacks(const struct stackfold_stats *fs, const uint64_t *st)
+{
+	uint64_t nomem = st[STAT_STACK_NOMEM],
+		 refused = st[STAT_USER_LOST] + st[STAT_KERN_LOST];
+
+	fprintf(stderr,
+		"mixprof:   %" PRIu64 " samples lost their user stack, %" PRIu64
+		" their kernel stack (",
+		fs->user_lost, fs->kern_lost);
+	if (nomem < refused)
+		fprintf(stderr,
+			"stack map full%s: raise --stack-storage-size%s",
+			nomem ? " for some" : "", nomem ? "; " : "");
+	if (nomem)
+		fprintf(stderr,
+			"%" PRIu64 " found no kernel memory at sample time",
+			nomem);
+	fprintf(stderr, ")\n");
+}
+
+static int cmp_root(const void *a, const void *b)
+{
+	const struct stackfold_root *x = a, *y = b;
+
+	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
+}
+
+/* -v: the whole-stack share of the processes with the most samples. */
+static void roots_by_process(const struct run *r)
+{
+	const struct stackfold_root *t;
+	size_t cap = stackfold__roots(r->sf, &t), n = 0;
+	struct stackfold_root *v = calloc(cap ? cap : 1, sizeof(*v));
+
+	if (!v)
+		return;
+	for (size_t i = 0; i < cap; i++)
+		if (t[i].pid && t[i].samples)
+			v[n++] = t[i];
+	qsort(v, n, sizeof(*v), cmp_root);
+	for (size_t i = 0; i < n && i < 10; i++)
+		fprintf(stderr,
+			"mixprof:     pid %u: %.1f%% of %" PRIu64
+			" reach the root\n",
+			v[i].pid, 100.0 * v[i].root / v[i].samples,
+			v[i].samples);
+	free(v);
+}
+
+/*
+ * The root share of the processes whose table has rows (unwind/): what
+ * the rows are for; the others (none of their files has CFI we read, or
+ * gone before their table was loaded) are walked by frame pointer.
+ */
+static void roots_with_rows(const struct run *r)
+{
+	const struct stackfold_root *t;
+	size_t cap = stackfold__roots(r->sf, &t);
+	uint64_t procs = 0, with = 0, samples = 0, root = 0, early = 0;
+	uint64_t early_root = 0;
+
+	for (size_t i = 0; i < cap; i++) {
+		if (!t[i].pid || !t[i].samples)
+			continue;
+		procs++;
+		if (sampler__unwind_proc_maps(r->smp, t[i].pid) <= 0)
+			continue;
+		with++;
+		samples += t[i].samples;
+		root += t[i].root;
+		early += t[i].early;
+		early_root += t[i].early_root;
+	}
+	if (samples)
+		fprintf(stderr,
+			"mixprof:   processes with unwind rows: %" PRIu64
+			" of %" PRIu64 "; %.1f%% of their %" PRIu64
+			" samples reach the root, %.1f%% of the %" PRIu64
+			" taken once their rows were loaded\n",
+			with, procs, 100.0 * root / samples, samples,
+			samples > early
+			    ? 100.0 * (root - early_root) / (samples - early)
+			    : 0.0,
+			samples - early);
+}
+
+/* What the native unwind rows cost, and the samples that came before. */
+static void unwind_summary(const struct run *r, const uint64_t *st)
+{
+	struct unwind_loader_stats us;
+
+	if (!sampler__unwind_stats(r->smp, &us))
+		return;
+	fprintf(stderr,
+		"mixprof:   unwind rows: %" PRIu64 " files (%" PRIu64
+		" without, %" PRIu64 " by .debug_frame), %" PRIu64
+		" rows and %" PRIu64
+		" pages (%.1f MB in BPF maps), %.0f ms to load; %" PRIu64
+		" samples before their process's rows were loaded\n",
+		us.files, us.files_without, us.files_debug_frame, us.rows,
+		us.pages, (us.rows * 8.0 + us.pages * 16.0) / (1 << 20),
+		us.load_ns / 1e6, st[STAT_ROWS_NOT_READY]);
+}
+
+/*
+ * Whole stacks: how many user stacks reach their thread's root, which
+ * walks broke and why (each with what to do), and in check mode how
+ * often the HotSpot walk and the frame-pointer walk agreed.
+ */
+static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
+			const uint64_t *st)
+{
+	static const char *const why[UNWIND_NR][2] = {
+	    [UNWIND_NO_BLOB] = {"no codeblob", "a pc in the code cache that "
+					       "HotSpot's tables do not place"},
+	    [UNWIND_BAD_PC] = {"bad pc", "a compiled frame whose caller is "
+					 "not code: a layout we do not know"},
+	    [UNWIND_BAD_FP] = {"bad fp",
+			       "native code built without frame pointers, or "
+			       "a Java thread younger than a drain tick"},
+	    [UNWIND_BAD_SP] = {"bad sp", "a walk leaving the thread's stack"},
+	    [UNWIND_READ] = {"unreadable", "stack memory gone (a thread "
+					   "exiting)"},
+	    [UNWIND_EARLY] = {"not identified yet",
+			      "a launched process's first moments, walked "
+			      "as a JVM might be before its tables were "
+			      "read (up to 2 s for one that is not a JVM)"},
+	    [UNWIND_NO_ROW] = {"no row",
+			       "native code whose .eh_frame has no rule the "
+			       "BPF walk follows (a signal frame, an "
+			       "expression)"},
+	};
+	uint64_t broken = 0;
+
+	if (!fs->user_samples)
+		return;
+	for (int i = 0; i < UNWIND_NR; i++)
+		broken += fs->broken[i];
+	fprintf(stderr,
+		"mixprof:   whole stacks: %.1f%% of %" PRIu64
+		" samples with a user stack reach their thread's root; "
+		"%" PRIu64 " walks broke\n",
+		100.0 * fs->root_samples / fs->user_samples, fs->user_samples,
+		broken);
+	unwind_summary(r, st);
+	roots_with_rows(r);
+	for (int i = 1; i < UNWIND_NR; i++)
+		if (fs->broken[i])
+			fprintf(stderr,
+				"mixprof:     %" PRIu64 " [unwind: %s]: %s\n",
+				fs->broken[i], why[i][0], why[i][1]);
+	if (r->o.verbose)
+		fprintf(stderr,
+			"mixprof:   unwinder: %" PRIu64 " resumed at a Java "
+			"frame anchor, %" PRIu64 " broken native walks "
+			"of threads not (yet) known as Java threads\n",
+			st[STAT_ANCHOR], st[STAT_NO_THREAD]);
+	if (r->o.verbose)
+		roots_by_process(r);
+	if (r->unwind_mode == UNWIND_MODE_CHECK)
+		fprintf(stderr,
+			"mixprof:   check: the HotSpot and frame-pointer walks "
+			"agree on %" PRIu64 " of %" PRIu64 " JVM samples "
+			"(%.2f%%)\n",
+			st[STAT_CHECK_SAME],
+			st[STAT_CHECK_SAME] + st[STAT_CHECK_DIFF],
+			st[STAT_CHECK_SAME] + st[STAT_CHECK_DIFF]
+			    ? 100.0 * st[STAT_CHECK_SAME] /
+				  (st[STAT_CHECK_SAME] + st[STAT_CHECK_DIFF])
+			    : 0.0);
+}
+
+/*
+ * Nothing ran: say so plainly, and for a -p pid that is a wrapper, name
+ * the JVM below it again (the hint at the start may have scrolled away).
+ */
+static void no_samples(struct run *r)
+{
+	char comm[16] = "";
+	int i;
+
+	if (!r->o.nr_pids && !r->launched)
+		return; /* a whole host that did not run: nothing to explain */
+	if (r->o.nr_pids == 1) {
+		proc_comm(r->o.pids[0], comm);
+		fprintf(stderr,
+			"mixprof: no samples: pid %u (%s) and its new "
+			"children did not run on a CPU\n",
+			r->o.pids[0], comm);
+	} else {
+		fprintf(stderr,
+			"mixprof: no samples: %s did not run on a CPU\n",
+			r->o.nr_pids ? "none of the pids" : "the command");
+	}
+	for (i = 0; i < r->o.nr_pids; i++)
+		jvmkids__hint(r->o.pids[i]);
+}
+
+/* -v: what bounds the run's memory, and what it held at the end. */
+static void memory_summary(struct run *r, const struct symbolizer_stats *ss)
+{
+	size_t budget, cache = stackfold__cache_bytes(r->sf, &budget);
+
+	fprintf(stderr,
+		"mixprof:   memory: %" PRIu64 " processes forgotten after "
+		"their last samples, %" PRIu64 " ELF files and %" PRIu64
+		" JIT lines of replaced code dropped; name cache %zu of "
+		"%zu KiB; output %" PRIu64 " distinct lines held at the end; "
+		"heap %zu KiB in use of %zu\n",
+		ss->procs_forgotten, ss->elfs_freed, ss->jit_expired,
+		cache >> 10, budget >> 10, r->out_lines, r->heap.uordblks >> 10,
+		(r->heap.arena + r->heap.hblkhd) >> 10);
+}
+
+/* Account for every sample: what was written, what was lost and why. */
+void run_report__summary(struct run *r)
+{
+	const struct stackfold_stats *fs = stackfold__stats(r->sf);
+	struct symbolizer_stats ss = {};
+	uint64_t st[STAT_NR] = {};
+	double secs = (r->end_ns - r->tb.start_ns) / 1e9;
+
+	sampler__stats(r->smp, st);
+	symbolizer__stats(r->sym, &ss);
+	ss.frames += fs->interp_named; /* named by interp.c, not symbolizer */
+	ss.frames += fs->frames; /* named from stackfold's cache */
+	ss.frames_unknown += fs->frames_unknown;
+	ss.frames_unknown -= fs->stubs_fresh < ss.frames_unknown
+				 ? fs->stubs_fresh
+				 : ss.frames_unknown;
+	if (r->mode->summary(r, st, secs))
+		return;
+	if (!st[STAT_SAMPLES])
+		no_samples(r);
+	if (r->filtered)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " samples left out by "
+			"-I/-X/--tid/--thread\n",
+			r->filtered);
+	if (st[STAT_COUNTS_FULL])
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " dropped: counts map "
+			"full (raise --counts-size)\n",
+			st[STAT_COUNTS_FULL]);
+	if (r->o.verbose)
+		fprintf(
+		    stderr,
+		    "mixprof:   bpf: %" PRIu64 " user, %" PRIu64
+		    " kernel stack ids refused; %" PRIu64 " child processes "
+		    "followed\n",
+		    st[STAT_USER_LOST], st[STAT_KERN_LOST], st[STAT_CHILDREN]);
+	if (r->o.verbose)
+		memory_summary(r, &ss);
+	if (r->o.verbose && ss.jit_gap_max_ns)
+		fprintf(stderr,
+			"mixprof:   JIT maps read at most %" PRIu64
+			" ms apart\n",
+			ss.jit_gap_max_ns / NSEC_PER_MSEC);
+	if (fs->user_lost || fs->kern_lost)
+		lost_stacks(fs, st);
+	if (fs->truncated)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " stacks truncated at "
+			"%u frames (raise --stack-depth)\n",
+			fs->truncated, r->o.stack_depth);
+	if (!r->o.kernel_only)
+		stack_truth(r, fs, st);
+	if (st[STAT_USER_EMPTY] && !r->o.kernel_only)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " samples without a "
+			"user stack (kernel threads)\n",
+			st[STAT_USER_EMPTY]);
+	if (fs->interp_samples)
+		fprintf(stderr,
+			"mixprof:   interpreted frames: %" PRIu64 " named, "
+			"%" PRIu64 " left as Interpreter (in %.2f%% of the "
+			"%" PRIu64 " samples with interpreted frames)\n",
+			fs->interp_named, fs->interp_unnamed,
+			100.0 * fs->interp_unnamed_samples / fs->interp_samples,
+			fs->interp_samples);
+	if (fs->interp_samples && r->o.verbose)
+		fprintf(
+		    stderr,
+		    "mixprof:   interpreted: %" PRIu64 " JVMs walked, %" PRIu64
+		    " frames off their stack, %" PRIu64 " unreadable, "
+		    "%" PRIu64 " samples without a list (interp map full)\n",
+		    fs->interp_jvms, fs->interp_misaligned,
+		    fs->interp_unreadable, st[STAT_INTERP_FULL]);
+	if (fs->no_names)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64
+			" JVM(s) (pid %u%s) whose compiled "
+			"frames cannot be named from their metadata (%s: "
+			"JDK 18-20, compact object headers, or a layout we do "
+			"not know): named from a perf map, run them with "
+			"--agent\n",
+			fs->no_names, fs->no_names_pid,
+			fs->no_names > 1 ? " the last" : "",
+			strerror(fs->no_names_err));
+	if (fs->check_same + fs->check_diff)
+		fprintf(stderr,
+			"mixprof:   names check: %" PRIu64 " of %" PRIu64
+			" compiled frames named as the perf map names them\n",
+			fs->check_same, fs->check_same + fs->check_diff);
+	if (fs->compiled_named + fs->compiled_stale)
+		fprintf(stderr,
+			"mixprof:   compiled Java frames named from the JVM: "
+			"%" PRIu64 ", by their method only (code freed "
+			"first: no inlined frames) %" PRIu64 ", left to the "
+			"maps %" PRIu64 "\n",
+			fs->compiled_named, fs->compiled_stale,
+			fs->compiled_failed);
+	if (ss.frames)
+		fprintf(stderr,
+			"mixprof:   %.1f%% of %" PRIu64 " frames "
+			"unresolved%s\n",
+			100.0 * ss.frames_unknown / ss.frames, ss.frames,
+			ss.frames_unknown
+			    ? " (Java: run the JVM "
+			      "with the agent; native: install debug symbols)"
+			    : "");
+}
+
+/*
+ * The graphs' default title names what was profiled: "mixprof: java -jar
+ * app.jar", "mixprof: pid 1234 (java)", "mixprof: whole host".
+ */
+static void make_title(struct run *r, char *buf, size_t len)
+{
+	char comm[16] = "";
+	size_t n;
+	int i;
+
+	n = snprintf(buf, len, "mixprof: ");
+	if (r->o.cmd) {
+		for (i = 0; r->o.cmd[i] && n < len; i++)
+			n += snprintf(buf + n, len - n, "%s%s", i ? " " : "",
+				      r->o.cmd[i]);
+	} else if (r->o.nr_pids == 1) {
+		proc_comm(r->o.pids[0], comm);
+		snprintf(buf + n, len - n, "pid %u%s%s%s", r->o.pids[0],
+			 *comm ? " (" : "", comm, *comm ? ")" : "");
+	} else if (r->o.nr_pids) {
+		n += snprintf(buf + n, len - n, "pids");
+		for (i = 0; i < r->o.nr_pids && n < len; i++)
+			n += snprintf(buf + n, len - n, "%c%u", i ? ',' : ' ',
+				      r->o.pids[i]);
+	} else {
+		snprintf(buf + n, len - n, "whole host");
+	}
+}
+
+/* Title and subtitle (when it started, how long, how many), then draw. */
+int run_report__render(struct run *r)
+{
+	char title[160], sub[128], when[32] = "";
+	struct tm tm;
+	int n;
+
+	make_title(r, title, sizeof(title));
+	if (localtime_r(&r->wall_start, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S, ", &tm);
+	n = snprintf(sub, sizeof(sub), "%s", when);
+	r->mode->subtitle(r, sub + n, sizeof(sub) - n);
+	return renderout__finish(r->ro, r->o.title ? r->o.title : title, sub);
+}

@@ -1,0 +1,25 @@
+/*
+ * run_report: what a run says at its end, and how its errors count.
+ */
+#ifndef MIXPROF_RUN_REPORT_H
+#define MIXPROF_RUN_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct run;
+
+/* Samples written to the folded output (or the graphs without one). */
+uint64_t run_report__written(struct run *r);
+/* Why fewer were written than taken, as " (...)", or "". */
+const char *run_report__not_written(struct run *r);
+/* ret is EPIPE from a stdout whose reader left (`| head`): not a failure. */
+bool run_report__reader_left(struct run *r, int ret);
+/* ret is an output error a writer has reported already. */
+bool run_report__reported(struct run *r, int ret);
+/* The summary on stderr: every sample accounted for. */
+void run_report__summary(struct run *r);
+/* Draw the graphs with their title and subtitle; 0 or a negative errno. */
+int run_report__render(struct run *r);
+
+#endif

@@ -1,0 +1,328 @@
+/*
+ * run_setup: what a run sets up before it starts (run_setup.h): checks
+ * privileges and -p targets, raises the stack depth, loads the BPF
+ * sampler, builds the naming path, opens the outputs.
+ */
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "common/safefile.h"
+#include "pprof/pprof.h"
+#include "render_out.h"
+#include "run.h"
+#include "run_setup.h"
+#include "sampler/ksymbpf.h"
+#include "sampler/maxstack.h"
+#include "sampler/sampler_ctl.h"
+#include "sliceout.h"
+#include "stackfold.h"
+#include "targets.h"
+
+/* what an --off-cpu count is, in graphs and tooltips */
+#define OFFCPU_COUNTNAME "us off-CPU"
+#define WALL_COUNTNAME "us wall"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+/* Name the capabilities we lack into buf; 0 when none are missing. */
+int run_setup__missing_caps(char *buf, size_t len)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2] = {};
+	bool bpf, perfmon;
+
+	if (syscall(SYS_capget, &h, d))
+		return 0; /* cannot tell: let the kernel decide */
+#define HAS(c) (d[(c) / 32].effective & (1U << ((c) % 32)))
+	if (HAS(CAP_SYS_ADMIN))
+		return 0;
+	bpf = HAS(CAP_BPF);
+	perfmon = HAS(CAP_PERFMON);
+#undef HAS
+	if (bpf && perfmon)
+		return 0;
+	snprintf(buf, len, "%s%s%s", bpf ? "" : "CAP_BPF",
+		 !bpf && !perfmon ? " and " : "", perfmon ? "" : "CAP_PERFMON");
+	return -EPERM;
+}
+
+void run_setup__perm_error(const char *caps)
+{
+	fprintf(stderr,
+		"mixprof: permission denied: needs %s (run as root, "
+		"or grant CAP_BPF and CAP_PERFMON)\n",
+		caps);
+}
+
+/* Every -p target must exist; a thread id stands for its process. */
+int run_setup__pids(struct run *r)
+{
+	int i, tgid;
+
+	for (i = 0; i < r->o.nr_pids; i++) {
+		tgid = proc_tgid(r->o.pids[i]);
+		if (tgid <= 0 || !proc_alive(tgid)) {
+			fprintf(stderr, "mixprof: no process %u\n",
+				r->o.pids[i]);
+			return -ESRCH;
+		}
+		r->o.pids[i] = tgid;
+	}
+	return 0;
+}
+
+int run_setup__depth(struct run *r)
+{
+	int ret = maxstack__raise(r->o.stack_depth, &r->old_maxstack);
+	int cur;
+
+	if (!ret)
+		return 0;
+	cur = maxstack__get();
+	if (cur < 8)
+		return ret;
+	/* user stacks are walked by our own program: only the kernel's
+	 * own stacks are cut at its limit */
+	fprintf(stderr,
+		"mixprof: cannot raise kernel.perf_event_max_stack "
+		"to %u (%s); kernel stacks are cut at %d frames\n",
+		r->o.stack_depth, strerror(-ret), cur);
+	return 0;
+}
+
+/*
+ * Room for every key alive at once when every sample is a new stack: a
+ * bucket, the guard and a drain period of samples from every CPU. The drain
+ * reads the whole map each tick, so it is not bigger than that.
+ */
+static uint32_t auto_counts_size(const struct run *r)
+{
+	uint64_t alive_ns = r->tb.bucket_ns + GUARD_NS +
+			    (DRAIN_TICKS + 1) * TICK_MS * NSEC_PER_MSEC;
+	uint64_t keys = slices__samples_in(r->o.freq, r->nr_cpus, alive_ns);
+	uint32_t size = 4096;
+
+	while (size < keys && size < (1U << 24))
+		size <<= 1;
+	return size;
+}
+
+/*
+ * MIXPROF_UNWIND (a debug switch): "fp" walks JVMs by frame pointers
+ * only, "check" walks each JVM sample both ways and counts agreement;
+ * unset or "hotspot", the HotSpot unwinder. -EINVAL for anything else.
+ */
+static int unwind_mode(uint32_t *mode)
+{
+	const char *e = getenv("MIXPROF_UNWIND");
+
+	if (!e || !strcmp(e, "hotspot"))
+		*mode = UNWIND_MODE_HOTSPOT;
+	else if (!strcmp(e, "fp"))
+		*mode = UNWIND_MODE_FP;
+	else if (!strcmp(e, "check"))
+		*mode = UNWIND_MODE_CHECK;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int run_setup__bpf(struct run *r)
+{
+	struct sampler_cfg cfg = {
+	    .freq = r->o.freq,
+	    .bucket_ns = r->tb.bucket_ns,
+	    .stack_storage = r->o.stack_storage,
+	    .counts_size =
+		r->o.counts_size ? r->o.counts_size : auto_counts_size(r),
+	    .depth = r->o.stack_depth,
+	    .filter_pids = r->o.nr_pids || r->o.cmd,
+	    .per_thread = r->o.per_thread,
+	    .user = !r->o.kernel_only,
+	    .kernel = !r->o.user_only,
+	    .no_interp = getenv("MIXPROF_NO_INTERP") != NULL,
+	    .usdt = r->o.nr_probes > 0,
+	    .off_cpu = r->o.off_cpu,
+	    .off_cpu_preempt = r->o.off_cpu_preempt,
+	    .wall = r->o.wall,
+	    .alloc = r->o.alloc,
+	    .min_block_ns = r->o.min_block_ns,
+	    .max_block_ns = r->o.max_block_ns,
+	    .cpus = r->cpus,
+	    .nr_cpus = r->nr_cpus,
+	};
+	char caps[64];
+	int i, ret;
+
+	if (unwind_mode(&cfg.unwind_mode)) {
+		fprintf(stderr,
+			"mixprof: MIXPROF_UNWIND=%s: not fp, hotspot "
+			"or check\n",
+			getenv("MIXPROF_UNWIND"));
+		return -EINVAL;
+	}
+	r->unwind_mode = cfg.unwind_mode;
+	r->smp = sampler__new(&cfg);
+	if (!r->smp) {
+		ret = -errno;
+		/* with the capabilities, EACCES is the verifier saying no */
+		if ((ret == -EPERM || ret == -EACCES) &&
+		    run_setup__missing_caps(caps, sizeof(caps)))
+			run_setup__perm_error(caps);
+		else
+			fprintf(stderr,
+				"mixprof: cannot load the BPF "
+				"sampler: %s%s\n",
+				strerror(-ret),
+				r->o.verbose ? "" : " (-v shows why)");
+		return ret;
+	}
+	for (i = 0; i < r->o.nr_pids; i++) {
+		ret = sampler__add_target(r->smp, r->o.pids[i]);
+		if (ret)
+			return ret;
+		/* rows before the first sample; failure: frame pointers */
+		sampler__unwind_refresh(r->smp, r->o.pids[i], nsec__now());
+	}
+	return 0;
+}
+
+/*
+ * Kernel frames named by the kernel, the addresses seen only, rather than
+ * from all of /proc/kallsyms; without the program, from /proc/kallsyms.
+ */
+static void kernel_names(struct run *r)
+{
+	if (getenv("MIXPROF_KALLSYMS")) /* tests: the other way */
+		return;
+	r->ksym = ksymbpf__new();
+	if (!r->ksym) {
+		if (r->o.verbose)
+			fprintf(stderr,
+				"mixprof: kernel names from /proc/kallsyms: "
+				"%s\n",
+				strerror(errno));
+		return;
+	}
+	symbolizer__kernel_source(
+	    r->sym, &(struct ksym_source){ksymbpf__names, r->ksym});
+}
+
+int run_setup__naming(struct run *r)
+{
+	struct stackfold_cfg fc = {
+	    .user = !r->o.kernel_only,
+	    .kernel = !r->o.user_only,
+	    .delimit = r->o.delimit,
+	    .per_thread = r->o.per_thread,
+	    .annotate = r->o.annotate,
+	    .depth = r->o.stack_depth,
+	    .no_interp = getenv("MIXPROF_NO_INTERP") != NULL,
+	    .probe_leaf = r->o.nr_probes > 0,
+	    .lines = r->o.lines,
+	    .check_names = getenv("MIXPROF_NAMES_CHECK") != NULL,
+	};
+
+	r->sym = symbolizer__new(NULL);
+	r->pids = pidset__new();
+	r->sf = r->sym ? stackfold__new(&fc, r->smp, r->sym) : NULL;
+	if (!r->sym || !r->pids || !r->sf) {
+		fprintf(stderr, "mixprof: %s\n", strerror(errno));
+		return -ENOMEM;
+	}
+	if (fc.kernel)
+		kernel_names(r);
+	return 0;
+}
+
+/* The renderers' output files exist (and the paths work) before the run. */
+static int setup_render(struct run *r)
+{
+	struct render_cfg rc = {
+	    .svg = r->o.svg,
+	    .html = r->o.html,
+	    .heatmap = r->o.heatmap,
+	    .montage = r->o.montage,
+	    .countname = r->o.off_cpu ? OFFCPU_COUNTNAME
+			 : r->o.wall  ? WALL_COUNTNAME
+			 : r->o.alloc ? "bytes"
+				      : NULL,
+	    .blue = r->o.off_cpu,
+	};
+
+	if (!rc.svg && !rc.html && !rc.heatmap && !rc.montage)
+		return 0;
+	r->ro = renderout__new(&rc, &r->tb);
+	return r->ro ? 0 : -errno;
+}
+
+/* --count's table goes to -o or stdout; the file exists before the run. */
+static int setup_table(struct run *r)
+{
+	if (!r->o.count)
+		return 0;
+	r->table = r->o.output ? safe_fcreate(r->o.output) : stdout;
+	if (!r->table) {
+		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
+			safe_strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* pprof files: what a count is, and for CPU samples their period. */
+static void setup_pprof(struct run *r)
+{
+	struct pprof_meta m = {
+	    .type = r->o.nr_probes ? "calls"
+		    : r->o.off_cpu ? "off_cpu"
+		    : r->o.wall	   ? "wall"
+		    : r->o.alloc   ? "alloc_space"
+				   : "samples",
+	    .unit = r->o.alloc			? "bytes"
+		    : r->o.off_cpu || r->o.wall ? "microseconds"
+						: "count",
+	    .period_ns =
+		r->o.nr_probes || r->o.off_cpu || r->o.wall || r->o.alloc
+		    ? 0
+		    : NSEC_PER_SEC / r->o.freq,
+	    /* hook hits: a new TLAB or an allocation outside one each */
+	    .events_type = r->o.alloc ? "alloc_objects" : NULL,
+	    .events_unit = "count",
+	    .per_thread = r->o.per_thread,
+	};
+
+	sliceout__pprof(r->out, &m);
+}
+
+int run_setup__outputs(struct run *r)
+{
+	r->tb.bucket_ns = r->o.bucket_ns;
+	r->tb.slice_ns = r->o.slice_ns;
+	r->out = (r->o.output || r->o.folded_stdout) && !r->o.count
+		     ? sliceout__new(&r->tb, r->o.output)
+		     : sliceout__new_discard(&r->tb);
+	if (!r->out) {
+		int err = errno;
+
+		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
+			safe_strerror(err));
+		return -err;
+	}
+	if (r->o.format == PROFILE_PPROF)
+		setup_pprof(r);
+	else if (r->o.folded_stdout && !r->o.nr_probes && isatty(STDOUT_FILENO))
+		sliceout__top(r->out, r->o.per_thread); /* a table, not text */
+	status__init(&r->status, stderr, r->o.quiet, isatty(STDERR_FILENO));
+	if (setup_render(r) || setup_table(r))
+		return -EIO; /* reported */
+	return 0;
+}

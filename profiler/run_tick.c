@@ -1,0 +1,209 @@
+/*
+ * run_tick: what the run does every tick (run_tick.h): drain the finished
+ * buckets into folded lines, tail the JIT maps, forget what expired,
+ * refresh native unwind rows.
+ */
+#include <errno.h>
+#include <string.h>
+#include "linefilter.h"
+#include "render_out.h"
+#include "run.h"
+#include "run_tick.h"
+#include "sampler/sampler_ctl.h"
+#include "sliceout.h"
+#include "stackfold.h"
+#include "targets.h"
+
+/* Tell the symbolizer about a pid the moment its samples show up. */
+static void on_seen(const struct sample_key *k, void *ctx)
+{
+	struct run *r = ctx;
+	struct pid_info *pi;
+	bool added;
+
+	/* interpreted frames; a kernel thread has none (no user stack) */
+	if (k->user_stack != STACK_NONE)
+		stackfold__seen(r->sf, k, r->now_ns);
+	pi = pidset__get(r->pids, k->pid, &added);
+	if (!pi)
+		return;
+	pi->seen_ns = r->now_ns;
+	if (k->user_stack != STACK_NONE)
+		pi->user = true; /* else a kernel thread, so far: no files */
+	/* the main thread's comm, for keys of the others (stackfold.h) */
+	if (k->comm[0] && !r->o.per_thread)
+		memcpy(pi->comm, k->comm, sizeof(pi->comm));
+	if (!added)
+		return;
+	if (!pi->comm[0])
+		proc_comm(k->pid, pi->comm);
+	if (!pi->user)
+		return;
+	/*
+	 * Tail a JVM's map every tick from the first sight, not from the next
+	 * full refresh: lines read in one late refresh share one lower time
+	 * bound, and a whole second of them (code freed and reused meanwhile)
+	 * would all look older than the samples. With -p or a command the
+	 * few processes are all tailed; host-wide, those with a map so far.
+	 */
+	pi->jit = r->launched || r->o.nr_pids || proc_has_jit_map(k->pid);
+	symbolizer__refresh(r->sym, k->pid, r->now_ns);
+}
+
+/* Name a new kernel stack's frames with the next batch. */
+static void on_kstack(const uint64_t *ips, uint32_t n, void *ctx)
+{
+	struct run *r = ctx;
+
+	for (uint32_t i = 0; i < n; i++)
+		symbolizer__kernel_want(r->sym, ips[i]);
+}
+
+static bool is_done(uint64_t bucket, void *ctx)
+{
+	struct run *r = ctx;
+
+	return r->final ||
+	       timebase__bucket_done(&r->tb, bucket, r->now_ns, GUARD_NS);
+}
+
+static void on_take(const struct sample_key *k, uint64_t count, uint64_t events,
+		    void *ctx)
+{
+	struct run *r = ctx;
+	struct pid_info *pi = pidset__find(r->pids, k->pid);
+	uint64_t when = timebase__bucket_end(&r->tb, k->bucket);
+	const char *line;
+	int ret;
+
+	line = stackfold__line(r->sf, k, count, when, pi ? pi->comm : NULL);
+	if (line && r->o.filter &&
+	    !linefilter__keep(r->o.filter, line, r->o.per_thread)) {
+		r->filtered += count;
+		return;
+	}
+	ret = line
+		  ? sliceout__add(r->out, timebase__slice_of(&r->tb, k->bucket),
+				  line, count)
+		  : -errno;
+	if (!ret)
+		ret = sliceout__add_events(
+		    r->out, timebase__slice_of(&r->tb, k->bucket), line,
+		    events);
+	if (!ret && r->ro)
+		ret = renderout__add(r->ro, k->bucket, line, count);
+	if (ret && !r->err)
+		r->err = ret;
+}
+
+int run_tick__drain(struct run *r)
+{
+	const struct sampler_drain_ops ops = {
+	    .seen = on_seen,
+	    .kstack = on_kstack,
+	    .done = is_done,
+	    .take = on_take,
+	    .final = r->final,
+	    .ctx = r,
+	};
+	int ret;
+
+	ret = sampler__drain(r->smp, &ops);
+	if (ret < 0)
+		return ret;
+	if (r->err)
+		return r->err;
+	if (r->ro && (ret = renderout__flush(r->ro)))
+		return ret;
+	return sliceout__flush(r->out,
+			       r->now_ns > GUARD_NS ? r->now_ns - GUARD_NS : 0);
+}
+
+/*
+ * Tail the JIT maps of the live processes, stamped with the time now:
+ * JVMs every tick, so entries get tight timestamps; the rest, and whether
+ * they gained a JIT map, every full refresh (r->full), while they may
+ * have samples waiting to be named (a host has many idle processes).
+ */
+static void refresh_one(struct pid_info *pi, void *ctx)
+{
+	struct run *r = ctx;
+	uint64_t pending_ns = r->tb.bucket_ns + GUARD_NS + NSEC_PER_SEC;
+
+	if (pi->gone || !pi->user || (!pi->jit && !r->full))
+		return;
+	if (!pi->jit && r->now_ns - pi->seen_ns > pending_ns)
+		return;
+	if (!pi->jit)
+		pi->jit = proc_has_jit_map(pi->pid);
+	/* an exit is noticed within a second; -p targets are watched by
+	 * over() every tick */
+	if (symbolizer__refresh(r->sym, pi->pid, r->now_ns) == -ESRCH ||
+	    (r->full && !proc_alive(pi->pid)))
+		pi->gone = true;
+	else if (r->full) /* after an exec (a script's "exec java") */
+		proc_comm(pi->pid, pi->comm);
+}
+
+/*
+ * Memory of a long run: a process none of whose keys can still be waiting
+ * (no new key for a bucket, the guard and EXPIRE_IDLE_NS) is forgotten
+ * when it is gone, or when it is idle without a JIT map (its maps are
+ * read again if it comes back; a JVM's map is too dear to read again):
+ * its symbolizer and interpreter state and its entry here. JIT lines of
+ * code replaced before any sample still waiting are dropped.
+ */
+#define EXPIRE_IDLE_NS (10 * NSEC_PER_SEC)
+
+static uint64_t expire_wait(const struct run *r)
+{
+	return r->tb.bucket_ns + GUARD_NS + EXPIRE_IDLE_NS;
+}
+
+static bool keep_pid(struct pid_info *pi, void *ctx)
+{
+	struct run *r = ctx;
+
+	if (r->now_ns - pi->seen_ns <= expire_wait(r))
+		return true;
+	if (!pi->gone && pi->jit && proc_alive(pi->pid))
+		return true;
+	symbolizer__forget(r->sym, pi->pid);
+	stackfold__forget(r->sf, pi->pid);
+	return false;
+}
+
+void run_tick__expire(struct run *r)
+{
+	if (r->now_ns <= expire_wait(r))
+		return;
+	pidset__filter(r->pids, keep_pid, r);
+	symbolizer__expire(r->sym, r->now_ns - expire_wait(r));
+	/* what was freed lies between live blocks: give its pages back
+	 * (a host-wide run's heap was 40% free chunks) */
+	if (++r->expiries % 10 == 0)
+		malloc_trim(0);
+}
+
+/*
+ * Native unwind rows of a process with recent samples: reloaded after an
+ * exec or when its mappings change (the loader decides, sampler_ctl.h).
+ */
+static void unwind_one(struct pid_info *pi, void *ctx)
+{
+	struct run *r = ctx;
+
+	if (pi->gone || !pi->user || r->now_ns - pi->seen_ns > 2 * NSEC_PER_SEC)
+		return;
+	sampler__unwind_refresh(r->smp, pi->pid, r->now_ns);
+}
+
+void run_tick__refresh(struct run *r)
+{
+	pidset__for_each(r->pids, refresh_one, r);
+}
+
+void run_tick__unwind(struct run *r)
+{
+	pidset__for_each(r->pids, unwind_one, r);
+}
