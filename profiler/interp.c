@@ -81,7 +81,8 @@ struct list_ent {
 };
 
 struct interp {
-	struct sampler *smp;
+	struct stacksrc src;
+	struct hotspot *(*open_jvm)(uint32_t pid);
 	struct strpool *pool;
 	struct jvm *jvms;
 	size_t njvms, jvms_cap;
@@ -110,13 +111,15 @@ static uint64_t mix(uint64_t h)
 	return h;
 }
 
-struct interp *interp__new(struct sampler *smp)
+struct interp *interp__new(const struct stacksrc *src,
+			   struct hotspot *(*open_jvm)(uint32_t pid))
 {
 	struct interp *in = calloc(1, sizeof(*in));
 
 	if (!in)
 		return NULL;
-	in->smp = smp;
+	in->src = *src;
+	in->open_jvm = open_jvm ? open_jvm : hotspot__open;
 	in->serial = V_JVM; /* serials come after the fixed versions */
 	in->self = getpid();
 	in->pool = strpool__new();
@@ -243,11 +246,11 @@ static void refresh_threads(struct interp *in, struct jvm *j)
 	 * for those gone */
 	for (int i = 0; i < n; i++) {
 		while (k < j->ntids && j->tids[k].tid < t[i].tid)
-			sampler__clear_thread(in->smp, j->tids[k++].tid);
+			in->src.clear_thread(in->src.ctx, j->tids[k++].tid);
 		keep[i] = t[i];
 		if (!(k < j->ntids && j->tids[k].tid == t[i].tid &&
 		      j->tids[k].thread == t[i].thread) &&
-		    sampler__set_thread(in->smp, t[i].tid, t[i].thread)) {
+		    in->src.set_thread(in->src.ctx, t[i].tid, t[i].thread)) {
 			in->st.threads_full++;
 			keep[i].thread = 0; /* not given: try again */
 		}
@@ -255,7 +258,7 @@ static void refresh_threads(struct interp *in, struct jvm *j)
 			k++;
 	}
 	while (k < j->ntids)
-		sampler__clear_thread(in->smp, j->tids[k++].tid);
+		in->src.clear_thread(in->src.ctx, j->tids[k++].tid);
 	free(j->tids);
 	j->tids = keep;
 	j->ntids = n;
@@ -347,7 +350,7 @@ static void jn_try(struct interp *in, struct jvm *j, uint64_t now)
 	in->st.no_names_pid = j->pid;
 	in->st.no_names_err = j->jn_err;
 	p.flags &= ~UNWIND_NAMES;
-	if (!sampler__set_interp(in->smp, j->pid, &p))
+	if (!in->src.set_interp(in->src.ctx, j->pid, &p))
 		j->proc = p;
 }
 
@@ -379,7 +382,7 @@ void interp__forget(struct interp *in, uint32_t pid)
 		return;
 	/* its slot in the BPF map: room for the next JVM */
 	if (j->state == J_JVM)
-		sampler__clear_interp(in->smp, pid);
+		in->src.clear_interp(in->src.ctx, pid);
 	hotspot__free(j->h);
 	jvm_remove(in, j);
 }
@@ -400,7 +403,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	struct interp_proc p = {};
 	int err;
 
-	j->h = hotspot__open(j->pid);
+	j->h = in->open_jvm(j->pid);
 	if (!j->h) {
 		err = errno;
 		if (err == ESRCH || ++j->tries >= MAX_TRIES ||
@@ -409,7 +412,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 		/* no JVM so far: stop the pending walk of a target */
 		if (j->state == J_NOT ||
 		    (err != EAGAIN && j->tries == QUICK_TRIES))
-			sampler__clear_interp(in->smp, j->pid);
+			in->src.clear_interp(in->src.ctx, j->pid);
 		j->next_try_ns =
 		    now +
 		    (err == EAGAIN || j->tries < QUICK_TRIES ? 0 : RETRY_NS);
@@ -428,7 +431,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF == INTERP_NO_OFF */
 	j->anchors = unwind_fields(&l->u, &p);
 	names_fields(&l->u, true, &p);
-	if (sampler__set_interp(in->smp, j->pid, &p)) {
+	if (in->src.set_interp(in->src.ctx, j->pid, &p)) {
 		hotspot__free(j->h);
 		j->h = NULL;
 		j->state = J_NOT; /* 1024 JVMs at once: the rest stay unnamed */
@@ -676,8 +679,8 @@ static int resolve(struct interp *in, struct jvm *j, struct list_ent *e)
 	uint32_t i, n, nr = 0;
 
 	for (int c = 0; c < INTERP_MAX_CHUNKS && key; c++) {
-		if (c ? sampler__interp_chunk(in->smp, key, st)
-		      : sampler__interp(in->smp, key, st)) {
+		if (c ? in->src.interp_chunk(in->src.ctx, key, st)
+		      : in->src.interp(in->src.ctx, key, st)) {
 			if (!c || e->nr) {
 				free(f);
 				return -ENOENT;
@@ -724,7 +727,7 @@ static void warm(struct interp *in, struct jvm *j, const struct list_ent *e,
 
 	if (!j->jn)
 		return;
-	n = sampler__stack(in->smp, k->user_stack, &ips);
+	n = in->src.stack(in->src.ctx, k->user_stack, &ips);
 	for (uint32_t i = 0; n > 0 && i < e->nr; i++)
 		if (e->f[i].nm && e->f[i].idx < (uint32_t)n)
 			jnamer__compiled_at(j->jn, e->f[i].nm, e->f[i].cid,
@@ -904,7 +907,7 @@ void interp__prepare(struct interp *in, uint32_t pid)
 	 * not "pending" for its first seconds */
 	if (jvm_try(in, j, 0) == ENOENT && j->state == J_TRY) {
 		j->state = J_NOT;
-		sampler__clear_interp(in->smp, pid);
+		in->src.clear_interp(in->src.ctx, pid);
 	}
 }
 

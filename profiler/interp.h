@@ -4,7 +4,7 @@
  * For every process seen in samples it finds out once whether it is a
  * HotSpot JVM (hotspot.h: libjvm.so's VMStructs), and if so tells the BPF
  * sampler where the interpreter lies and the offsets its frame walk needs
- * (sampler__set_interp). Samples then carry an interp_id: the list of
+ * (stacksrc.h: set_interp). Samples then carry an interp_id: the list of
  * (stack position, pc, Method*, class name Symbol*, method name Symbol*)
  * the BPF program read at sample time. This module turns the Symbol*s
  * into "pkg/Class.method", as soon as a key is seen (the JVM may exit
@@ -20,12 +20,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "sampler/sampler_ctl.h"
+#include "stacksrc.h"
 
 struct interp;
 
-/* NULL and errno (ENOMEM). smp is used, not owned. */
-struct interp *interp__new(struct sampler *smp);
+struct hotspot;
+
+/*
+ * NULL and errno (ENOMEM). src (copied) reads stacks and lists and takes
+ * what discovery learns; open_jvm opens a process's JVM tables (NULL:
+ * hotspot__open; the tests open fake ones).
+ */
+struct interp *interp__new(const struct stacksrc *src,
+			   struct hotspot *(*open_jvm)(uint32_t pid));
 void interp__free(struct interp *in);
 
 /*

@@ -1448,9 +1448,12 @@ static int setup_naming(struct run *r)
 	    .check_names = getenv("MIXPROF_NAMES_CHECK") != NULL,
 	};
 
+	struct stacksrc src;
+
+	stacksrc__sampler(&src, r->smp);
 	r->sym = symbolizer__new(NULL);
 	r->pids = pidset__new();
-	r->sf = r->sym ? stackfold__new(&fc, r->smp, r->sym) : NULL;
+	r->sf = r->sym ? stackfold__new(&fc, &src, r->sym) : NULL;
 	if (!r->sym || !r->pids || !r->sf) {
 		fprintf(stderr, "mixprof: %s\n", strerror(errno));
 		return -ENOMEM;

@@ -10,7 +10,8 @@ include pprof/pprof.mk
 include flamegraph/flamegraph.mk
 
 PROFILE_SRCS := profile.c profile_opts.c slices.c launch.c stackfold.c \
-	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c
+	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c \
+	stacksrc.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)
 # they include the sampler's skeletons (through sampler_int.h, interp.h)

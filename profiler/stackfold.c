@@ -15,7 +15,7 @@
 
 struct stackfold {
 	struct stackfold_cfg cfg;
-	struct sampler *smp;
+	struct stacksrc src; /* ctx NULL: none */
 	struct symbolizer *sym;
 	const uint64_t *uips, *kips; /* the key's stacks (sampler's copies) */
 	struct frame frames[MAX_INLINE];
@@ -31,23 +31,24 @@ struct stackfold {
 };
 
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
-				 struct sampler *smp, struct symbolizer *sym)
+				 const struct stacksrc *src, struct symbolizer *sym)
 {
 	struct stackfold *sf = calloc(1, sizeof(*sf));
 
 	if (!sf)
 		return NULL;
 	sf->cfg = *cfg;
-	sf->smp = smp;
+	if (src)
+		sf->src = *src;
 	sf->sym = sym;
 	sf->inames = calloc(cfg->depth, sizeof(*sf->inames));
 	sf->ifolded = calloc(cfg->depth, sizeof(*sf->ifolded));
 	sf->adj = calloc(cfg->depth, sizeof(*sf->adj));
 	sf->cache = namecache__new(CACHE_BYTES);
-	if (cfg->user && !cfg->no_interp && smp)
-		sf->interp = interp__new(smp);
+	if (cfg->user && !cfg->no_interp && src)
+		sf->interp = interp__new(src, NULL);
 	if (!sf->inames || !sf->ifolded || !sf->adj || !sf->cache ||
-	    (cfg->user && !cfg->no_interp && smp && !sf->interp)) {
+	    (cfg->user && !cfg->no_interp && src && !sf->interp)) {
 		stackfold__free(sf);
 		errno = ENOMEM;
 		return NULL;
@@ -85,7 +86,7 @@ static int fetch(struct stackfold *sf, uint64_t key, const uint64_t **ips)
 
 	if (key == STACK_NONE)
 		return -1;
-	n = sf->smp ? sampler__stack(sf->smp, key, ips) : -ENOENT;
+	n = sf->src.stack ? sf->src.stack(sf->src.ctx, key, ips) : -ENOENT;
 	return n < 0 ? -2 : n;
 }
 

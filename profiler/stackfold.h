@@ -12,7 +12,7 @@
 #include "fold.h"
 #include "interp.h"
 #include "namecache.h"
-#include "sampler/sampler_ctl.h"
+#include "stacksrc.h"
 #include "symbolizer/symbolizer.h"
 
 struct stackfold_cfg {
@@ -71,8 +71,10 @@ struct stackfold_root {
 	uint64_t samples, root;
 };
 
+/* src (copied; NULL: no stacks) is the sampler's, or a test's fake. */
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
-				 struct sampler *smp, struct symbolizer *sym);
+				 const struct stacksrc *src,
+				 struct symbolizer *sym);
 void stackfold__free(struct stackfold *sf);
 
 /*
