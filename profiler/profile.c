@@ -77,6 +77,7 @@ struct run {
 	struct sampler *smp;
 	struct symbolizer *sym;
 	struct ksymbpf *ksym; /* kernel names from the kernel, or NULL */
+	struct interp *interp; /* JVMs learnt, Java frames named; or NULL */
 	struct stackfold *sf;
 	struct pidset *pids;
 	struct sliceout *out;
@@ -158,8 +159,8 @@ static void on_seen(const struct sample_key *k, void *ctx)
 	bool added;
 
 	/* interpreted frames; a kernel thread has none (no user stack) */
-	if (k->user_stack != STACK_NONE)
-		stackfold__seen(r->sf, k, r->now_ns);
+	if (k->user_stack != STACK_NONE && r->interp)
+		interp__seen(r->interp, k, r->now_ns);
 	pi = pidset__get(r->pids, k->pid, &added);
 	if (!pi)
 		return;
@@ -300,7 +301,7 @@ static bool keep_pid(struct pid_info *pi, void *ctx)
 	if (!pi->gone && pi->jit && proc_alive(pi->pid))
 		return true;
 	symbolizer__forget(r->sym, pi->pid);
-	stackfold__forget(r->sf, pi->pid);
+	interp__forget(r->interp, pi->pid);
 	return false;
 }
 
@@ -563,7 +564,8 @@ static void track_jvm(struct run *r, int pid)
 	struct pid_info *pi;
 	bool added;
 
-	stackfold__seen(r->sf, &k, now_ns());
+	if (r->interp)
+		interp__seen(r->interp, &k, now_ns());
 	pi = pidset__get(r->pids, pid, &added);
 	if (!pi || !added)
 		return;
@@ -717,7 +719,11 @@ static int start(struct run *r)
 	for (int i = 0; i < r->o.nr_pids; i++) {
 		char d[512];
 
-		if (stackfold__prepare(r->sf, r->o.pids[i], d, sizeof(d)) > 0 &&
+		if (!r->interp)
+			break;
+		interp__prepare(r->interp, r->o.pids[i]);
+		if (interp__describe(r->interp, r->o.pids[i], d, sizeof(d)) >
+			0 &&
 		    verbose)
 			fprintf(stderr, "mixprof: %u: %s\n", r->o.pids[i], d);
 	}
@@ -1453,8 +1459,11 @@ static int setup_naming(struct run *r)
 	stacksrc__sampler(&src, r->smp);
 	r->sym = symbolizer__new(NULL);
 	r->pids = pidset__new();
-	r->sf = r->sym ? stackfold__new(&fc, &src, r->sym) : NULL;
-	if (!r->sym || !r->pids || !r->sf) {
+	if (fc.user && !fc.no_interp)
+		r->interp = interp__new(&src, NULL);
+	r->sf = r->sym ? stackfold__new(&fc, &src, r->sym, r->interp) : NULL;
+	if (!r->sym || !r->pids || !r->sf ||
+	    (fc.user && !fc.no_interp && !r->interp)) {
 		fprintf(stderr, "mixprof: %s\n", strerror(errno));
 		return -ENOMEM;
 	}
@@ -1595,6 +1604,7 @@ static void teardown(struct run *r)
 	if (r->table && r->table != stdout)
 		fclose(r->table);
 	stackfold__free(r->sf);
+	interp__free(r->interp);
 	sampler__free(r->smp);
 	symbolizer__free(r->sym);
 	ksymbpf__free(r->ksym);

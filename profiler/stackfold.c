@@ -22,7 +22,7 @@ struct stackfold {
 	struct fold_line line, part; /* the line; one side of it */
 	struct namecache *cache;
 	struct stackfold_stats st;
-	struct interp *interp; /* NULL with no_interp or no user stacks */
+	struct interp *interp; /* the run's; NULL with no_interp, no user stacks */
 	const char **inames; /* depth: Java frame names, leaf first */
 	bool *ifolded; /* depth: inames[i] is folded text (interp.h) */
 	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
@@ -31,7 +31,8 @@ struct stackfold {
 };
 
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
-				 const struct stacksrc *src, struct symbolizer *sym)
+				 const struct stacksrc *src,
+				 struct symbolizer *sym, struct interp *in)
 {
 	struct stackfold *sf = calloc(1, sizeof(*sf));
 
@@ -41,14 +42,12 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 	if (src)
 		sf->src = *src;
 	sf->sym = sym;
+	sf->interp = cfg->user && !cfg->no_interp ? in : NULL;
 	sf->inames = calloc(cfg->depth, sizeof(*sf->inames));
 	sf->ifolded = calloc(cfg->depth, sizeof(*sf->ifolded));
 	sf->adj = calloc(cfg->depth, sizeof(*sf->adj));
 	sf->cache = namecache__new(CACHE_BYTES);
-	if (cfg->user && !cfg->no_interp && src)
-		sf->interp = interp__new(src, NULL);
-	if (!sf->inames || !sf->ifolded || !sf->adj || !sf->cache ||
-	    (cfg->user && !cfg->no_interp && src && !sf->interp)) {
+	if (!sf->inames || !sf->ifolded || !sf->adj || !sf->cache) {
 		stackfold__free(sf);
 		errno = ENOMEM;
 		return NULL;
@@ -67,7 +66,6 @@ void stackfold__free(struct stackfold *sf)
 	fold_line__release(&sf->line);
 	fold_line__release(&sf->part);
 	namecache__free(sf->cache);
-	interp__free(sf->interp);
 	free(sf->inames);
 	free(sf->ifolded);
 	free(sf->adj);
@@ -628,29 +626,8 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)
 	return &sf->st;
 }
 
-int stackfold__prepare(struct stackfold *sf, uint32_t pid, char *buf,
-		       size_t cap)
-{
-	if (!sf->interp)
-		return -ENOENT;
-	interp__prepare(sf->interp, pid);
-	return interp__describe(sf->interp, pid, buf, cap);
-}
-
-void stackfold__seen(struct stackfold *sf, const struct sample_key *k,
-		     uint64_t now_ns)
-{
-	if (sf->interp)
-		interp__seen(sf->interp, k, now_ns);
-}
-
 size_t stackfold__cache_bytes(const struct stackfold *sf, size_t *budget)
 {
 	*budget = CACHE_BYTES;
 	return namecache__bytes(sf->cache);
-}
-
-void stackfold__forget(struct stackfold *sf, uint32_t pid)
-{
-	interp__forget(sf->interp, pid);
 }
