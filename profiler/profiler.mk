@@ -57,6 +57,17 @@ $(BUILD)/tests/unit/test_prof_namecache: \
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
+# Naming on a fake sampler (stacksrc.h): no root, no BPF.
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_stackfold
+$(BUILD)/tests/unit/test_prof_stackfold: \
+		$(BUILD)/tests/unit/test_prof_stackfold.o \
+		$(BUILD)/profiler/stackfold.o $(BUILD)/profiler/interp.o \
+		$(BUILD)/profiler/namecache.o $(BUILD)/profiler/fold.o \
+		$(BUILD)/profiler/targets.o $(BUILD)/attach/procinfo.o \
+		$(JVM_OBJS) $(COMMON_OBJS) $(SYMBOLIZER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)
+
 # What the run says as text: the line filter (-I -X --tid --thread), the
 # start and status lines, the top-N table for a terminal. Pure modules.
 PROFILE_CLI_OBJS := $(BUILD)/profiler/linefilter.o $(BUILD)/profiler/topn.o \

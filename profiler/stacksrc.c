@@ -41,7 +41,7 @@ static int clear_thread(void *ctx, uint32_t tid)
 
 void stacksrc__sampler(struct stacksrc *src, struct sampler *smp)
 {
-	*src = (struct stacksrc){stack,	     interp,	   interp_chunk,
-				 set_interp, clear_interp, set_thread,
+	*src = (struct stacksrc){stack,	       interp,	     interp_chunk,
+				 set_interp,   clear_interp, set_thread,
 				 clear_thread, smp};
 }
