@@ -851,38 +851,61 @@ const char *interp__thread_name(struct interp *in, uint32_t pid, uint32_t tid)
 	return slot ? ((struct tname *)*slot)->name : NULL;
 }
 
+/* A new tick (now_ns): every JVM's threads again, old lists dropped. */
+static void tick(struct interp *in, uint64_t now_ns)
+{
+	if (now_ns == in->now_ns)
+		return;
+	in->now_ns = now_ns;
+	refresh_all_threads(in);
+	/* lists nobody used for 10 s: their keys are long drained */
+	if (now_ns - in->last_sweep_ns > 10 * RESOLVE_NS) {
+		in->last_sweep_ns = now_ns;
+		if (in->lists_cap)
+			lists_rehash(in, in->lists_cap,
+				     now_ns - 10 * RESOLVE_NS);
+		/* and the names of JVMs forgotten since */
+		if (in->names_cap)
+			names_rehash(in, in->names_cap);
+	}
+}
+
+/* Learn pid (a JVM?) when a try is due; its slot, or NULL (ourselves). */
+static struct jvm *learn(struct interp *in, uint32_t pid, uint64_t now_ns)
+{
+	struct jvm *j;
+
+	/* ourselves: we map libjvm.so files to read their symbols */
+	if (pid == in->self)
+		return NULL;
+	j = jvm_get(in, pid);
+	if (j && j->state == J_TRY && now_ns >= j->next_try_ns)
+		jvm_try(in, j, now_ns);
+	else if (j && j->state == J_JVM && !j->jn && j->jn_err == EAGAIN &&
+		 now_ns >= j->jn_next_ns)
+		jn_try(in, j, now_ns);
+	return j;
+}
+
+void interp__learn(struct interp *in, uint32_t pid, uint64_t now_ns)
+{
+	tick(in, now_ns);
+	learn(in, pid, now_ns);
+}
+
 void interp__seen(struct interp *in, const struct sample_key *k,
 		  uint64_t now_ns)
 {
 	struct list_ent *e;
 	struct jvm *j;
 
-	if (now_ns != in->now_ns) { /* a new tick */
-		in->now_ns = now_ns;
-		refresh_all_threads(in);
-		/* lists nobody used for 10 s: their keys are long drained */
-		if (now_ns - in->last_sweep_ns > 10 * RESOLVE_NS) {
-			in->last_sweep_ns = now_ns;
-			if (in->lists_cap)
-				lists_rehash(in, in->lists_cap,
-					     now_ns - 10 * RESOLVE_NS);
-			/* and the names of JVMs forgotten since */
-			if (in->names_cap)
-				names_rehash(in, in->names_cap);
-		}
-	}
-	/* ourselves: we map libjvm.so files to read their symbols */
-	if (k->pid == in->self)
+	tick(in, now_ns);
+	j = learn(in, k->pid, now_ns);
+	if (!j)
 		return;
-	j = jvm_get(in, k->pid);
-	if (j && j->state == J_TRY && now_ns >= j->next_try_ns)
-		jvm_try(in, j, now_ns);
-	else if (j && j->state == J_JVM && !j->jn && j->jn_err == EAGAIN &&
-		 now_ns >= j->jn_next_ns)
-		jn_try(in, j, now_ns);
 	if (k->interp_id && (e = list_of(in, k)) && e->ncompiled)
 		warm(in, j, e, k);
-	if (k->tid && j && j->jn)
+	if (k->tid && j->jn)
 		learn_thread(in, j, k);
 }
 

@@ -43,6 +43,9 @@ void interp__free(struct interp *in);
 void interp__seen(struct interp *in, const struct sample_key *k,
 		  uint64_t now_ns);
 
+/* interp__seen for a process, without a key (a probed JVM, known first). */
+void interp__learn(struct interp *in, uint32_t pid, uint64_t now_ns);
+
 /*
  * Learn process pid now, before sampling starts (-p): a running JVM's
  * first samples are then unwound by its own tables, and another
