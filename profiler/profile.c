@@ -709,14 +709,12 @@ static int start(struct run *r)
 	 * not at any price: a loaded host takes seconds for libjvm's */
 	sampler__unwind_wait(r->smp, ROWS_WAIT_NS);
 	/* running JVMs unwound by their tables from the first sample */
-	for (int i = 0; i < r->o.nr_pids; i++) {
+	for (int i = 0; r->interp && i < r->o.nr_pids; i++) {
 		char d[512];
+		uint32_t pid = r->o.pids[i];
 
-		if (!r->interp)
-			break;
-		interp__prepare(r->interp, r->o.pids[i]);
-		if (interp__describe(r->interp, r->o.pids[i], d, sizeof(d)) >
-			0 &&
+		interp__prepare(r->interp, pid);
+		if (interp__describe(r->interp, pid, d, sizeof(d)) > 0 &&
 		    verbose)
 			fprintf(stderr, "mixprof: %u: %s\n", r->o.pids[i], d);
 	}
@@ -1446,7 +1444,6 @@ static int setup_naming(struct run *r)
 	    .lines = r->o.lines,
 	    .check_names = getenv("MIXPROF_NAMES_CHECK") != NULL,
 	};
-
 	struct stacksrc src;
 
 	stacksrc__sampler(&src, r->smp);
