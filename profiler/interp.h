@@ -12,6 +12,11 @@
  * Symbol*), re-reading a cached pair's Symbols once per drain tick so a
  * Symbol freed and reused cannot keep an old name.
  *
+ * Two callers: the run learns processes (interp__seen, __learn,
+ * __prepare, __forget: the only calls that write the sampler's maps),
+ * naming asks (interp__names, __version, __stub_name, __thread_name,
+ * __klass_name: reads only).
+ *
  * Names returned live until interp__free(). Nothing here prints.
  */
 #ifndef MIXPROF_INTERP_H
