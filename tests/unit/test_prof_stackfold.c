@@ -152,6 +152,28 @@ static uint64_t put_symbol(size_t off, const char *text)
 	return TMEM + off;
 }
 
+static void put_u64(size_t off, uint64_t v)
+{
+	memcpy(tmem + off, &v, 8);
+}
+
+/*
+ * A Method at TMEM + 0x200 of class ksym named by pool slot 2 (nsym):
+ * what a pending walk records, its Symbols read later from the Method*.
+ */
+static uint64_t put_method(uint64_t ksym, uint64_t nsym)
+{
+	uint16_t ni = 2;
+
+	put_u64(0x200 + 8, TMEM + 0x300); /* Method::_constMethod */
+	put_u64(0x300 + 8, TMEM + 0x400); /* ConstMethod::_constants */
+	memcpy(tmem + 0x300 + 16, &ni, 2); /* ConstMethod::_name_index */
+	put_u64(0x400 + 8, TMEM + 0x500); /* ConstantPool::_pool_holder */
+	put_u64(0x400 + 32 + 2 * 8, nsym); /* its slot 2 */
+	put_u64(0x500 + 8, ksym); /* Klass::_name */
+	return TMEM + 0x200;
+}
+
 static struct hotspot *open_fake(uint32_t pid)
 {
 	const struct hotspot_mem m = {t_read, NULL};
@@ -161,6 +183,13 @@ static struct hotspot *open_fake(uint32_t pid)
 	    .off_sym_length = 4,
 	    .off_sym_body = 6,
 	    .off_sym_hash = HOTSPOT_NO_OFF,
+	    /* Method* -> ConstMethod* -> ConstantPool* -> holder Klass* */
+	    .off_const_method = 8,
+	    .off_constants = 8,
+	    .off_name_index = 16,
+	    .off_pool_holder = 8,
+	    .cp_size = 32,
+	    .off_klass_name = 8,
 	};
 
 	return hotspot__from_mem(pid, &m, &l);
@@ -465,6 +494,29 @@ static void test_interp(void)
 	CHECK_STR(stackfold__line(sf, &k, 1, 200 * MS, NULL),
 		  "java;app/Main.main_[j];Interpreter;app/Main.loop_[j];"
 		  "app/Foo.baz_[0];app/Main.work_[j]");
+
+	/*
+	 * A pending walk (the JVM not known at sample time) kept each
+	 * frame's pc and Method*: a frame is named from its Method* where
+	 * the stack holds that very pc, and is off its stack elsewhere.
+	 */
+	lists[1].nr = 2;
+	lists[1].f[0] = (struct interp_frame){
+	    .idx = 1,
+	    .ip = INTERP + 0x100 + 1,
+	    .method = put_method(put_symbol(128, "app/Pend"),
+				 put_symbol(192, "ing"))};
+	lists[1].f[1] = (struct interp_frame){
+	    .idx = 3, .ip = INTERP + 0x280, .method = TMEM + 0x200};
+	list_ids[1] = 0x78;
+	k.interp_id = 0x78;
+	interp__seen(in, &k, 100 * MS + 3000 * MS);
+	CHECK_STR(stackfold__line(sf, &k, 1, 200 * MS, NULL),
+		  "java;app/Main.main_[j];Interpreter;app/Main.loop_[j];"
+		  "app/Pend.ing_[0];app/Main.work_[j]");
+	st = stackfold__stats(sf); /* three lines of 0x77, one of 0x78 */
+	CHECK_INT(st->interp_misaligned, 2 * 3 + 1);
+	k.interp_id = 0x77;
 
 	/* without the JVM's names the interpreter's frames are its stub's */
 	interp__forget(in, child);
