@@ -112,9 +112,9 @@ int sampler__drain(struct sampler *s, uint64_t done_below, bool final,
 void sampler__drain_end(struct sampler *s);
 
 /*
- * A stack key of a key shown by the drain (sample_key.user_stack or
- * kern_stack) -> its frames, leaf first, in *ips (valid until the next
- * drain); returns their number, or -ENOENT for STACK_NONE, STACK_LOST
+ * A stack key of a key in the drain's batch (sample_key.user_stack or
+ * kern_stack) -> its frames, leaf first, in *ips (valid until
+ * sampler__drain_end); returns their number, or -ENOENT for STACK_NONE, STACK_LOST
  * and a stack that was gone from the kernel before it could be read.
  */
 int sampler__stack(struct sampler *s, uint64_t key, const uint64_t **ips);
