@@ -805,6 +805,19 @@ void hotspot__free(struct hotspot *h)
 	free(h);
 }
 
+struct hotspot *hotspot__from_mem(uint32_t pid, const struct hotspot_mem *m,
+				  const struct hotspot_layout *l)
+{
+	struct hotspot *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return NULL;
+	h->pid = pid;
+	h->mem = *m;
+	h->layout = *l;
+	return h;
+}
+
 /* ---- more of a live JVM: its memory, any exported variable ------------- */
 
 const struct hotspot_mem *hotspot__mem(const struct hotspot *h)

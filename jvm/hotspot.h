@@ -202,6 +202,13 @@ int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 /* hotspot__threads_read() on this JVM. */
 int hotspot__threads(struct hotspot *h, struct hotspot_thread *out, int cap);
 void hotspot__free(struct hotspot *h);
+/*
+ * A JVM whose layout was read already, reading memory through m (copied;
+ * its ctx must outlive h): what interp.h's open_jvm gives the naming
+ * tests. NULL and errno (ENOMEM).
+ */
+struct hotspot *hotspot__from_mem(uint32_t pid, const struct hotspot_mem *m,
+				  const struct hotspot_layout *l);
 
 /*
  * The path (as pid sees it) of the libjvm.so pid maps, into path: 0,

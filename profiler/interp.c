@@ -81,7 +81,8 @@ struct list_ent {
 };
 
 struct interp {
-	struct sampler *smp;
+	struct stacksrc src;
+	struct hotspot *(*open_jvm)(uint32_t pid);
 	struct strpool *pool;
 	struct jvm *jvms;
 	size_t njvms, jvms_cap;
@@ -110,13 +111,15 @@ static uint64_t mix(uint64_t h)
 	return h;
 }
 
-struct interp *interp__new(struct sampler *smp)
+struct interp *interp__new(const struct stacksrc *src,
+			   struct hotspot *(*open_jvm)(uint32_t pid))
 {
 	struct interp *in = calloc(1, sizeof(*in));
 
 	if (!in)
 		return NULL;
-	in->smp = smp;
+	in->src = *src;
+	in->open_jvm = open_jvm ? open_jvm : hotspot__open;
 	in->serial = V_JVM; /* serials come after the fixed versions */
 	in->self = getpid();
 	in->pool = strpool__new();
@@ -243,11 +246,11 @@ static void refresh_threads(struct interp *in, struct jvm *j)
 	 * for those gone */
 	for (int i = 0; i < n; i++) {
 		while (k < j->ntids && j->tids[k].tid < t[i].tid)
-			sampler__clear_thread(in->smp, j->tids[k++].tid);
+			in->src.clear_thread(in->src.ctx, j->tids[k++].tid);
 		keep[i] = t[i];
 		if (!(k < j->ntids && j->tids[k].tid == t[i].tid &&
 		      j->tids[k].thread == t[i].thread) &&
-		    sampler__set_thread(in->smp, t[i].tid, t[i].thread)) {
+		    in->src.set_thread(in->src.ctx, t[i].tid, t[i].thread)) {
 			in->st.threads_full++;
 			keep[i].thread = 0; /* not given: try again */
 		}
@@ -255,7 +258,7 @@ static void refresh_threads(struct interp *in, struct jvm *j)
 			k++;
 	}
 	while (k < j->ntids)
-		sampler__clear_thread(in->smp, j->tids[k++].tid);
+		in->src.clear_thread(in->src.ctx, j->tids[k++].tid);
 	free(j->tids);
 	j->tids = keep;
 	j->ntids = n;
@@ -348,7 +351,7 @@ static void jn_try(struct interp *in, struct jvm *j, uint64_t now)
 	in->st.no_names_err = j->jn_err;
 	p.flags &= ~UNWIND_NAMES;
 	p.cm_size = 0; /* no lines without a jnamer: nor bcis */
-	if (!sampler__set_interp(in->smp, j->pid, &p))
+	if (!in->src.set_interp(in->src.ctx, j->pid, &p))
 		j->proc = p;
 }
 
@@ -380,7 +383,7 @@ void interp__forget(struct interp *in, uint32_t pid)
 		return;
 	/* its slot in the BPF map: room for the next JVM */
 	if (j->state == J_JVM)
-		sampler__clear_interp(in->smp, pid);
+		in->src.clear_interp(in->src.ctx, pid);
 	hotspot__free(j->h);
 	jvm_remove(in, j);
 }
@@ -401,7 +404,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	struct interp_proc p = {};
 	int err;
 
-	j->h = hotspot__open(j->pid);
+	j->h = in->open_jvm(j->pid);
 	if (!j->h) {
 		err = errno;
 		if (err == ESRCH || ++j->tries >= MAX_TRIES ||
@@ -410,7 +413,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 		/* no JVM so far: stop the pending walk of a target */
 		if (j->state == J_NOT ||
 		    (err != EAGAIN && j->tries == QUICK_TRIES))
-			sampler__clear_interp(in->smp, j->pid);
+			in->src.clear_interp(in->src.ctx, j->pid);
 		j->next_try_ns =
 		    now +
 		    (err == EAGAIN || j->tries < QUICK_TRIES ? 0 : RETRY_NS);
@@ -432,7 +435,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.cm_size = in->lines ? l->cm_size : 0;
 	j->anchors = unwind_fields(&l->u, &p);
 	names_fields(&l->u, true, &p);
-	if (sampler__set_interp(in->smp, j->pid, &p)) {
+	if (in->src.set_interp(in->src.ctx, j->pid, &p)) {
 		hotspot__free(j->h);
 		j->h = NULL;
 		j->state = J_NOT; /* 1024 JVMs at once: the rest stay unnamed */
@@ -701,8 +704,8 @@ static int resolve(struct interp *in, struct jvm *j, struct list_ent *e)
 	uint32_t i, n, nr = 0;
 
 	for (int c = 0; c < INTERP_MAX_CHUNKS && key; c++) {
-		if (c ? sampler__interp_chunk(in->smp, key, st)
-		      : sampler__interp(in->smp, key, st)) {
+		if (c ? in->src.interp_chunk(in->src.ctx, key, st)
+		      : in->src.interp(in->src.ctx, key, st)) {
 			if (!c || e->nr) {
 				free(f);
 				return -ENOENT;
@@ -749,7 +752,7 @@ static void warm(struct interp *in, struct jvm *j, const struct list_ent *e,
 
 	if (!j->jn)
 		return;
-	n = sampler__stack(in->smp, k->user_stack, &ips);
+	n = in->src.stack(in->src.ctx, k->user_stack, &ips);
 	for (uint32_t i = 0; n > 0 && i < e->nr; i++)
 		if (e->f[i].nm && e->f[i].idx < (uint32_t)n)
 			jnamer__compiled_at(j->jn, e->f[i].nm, e->f[i].cid,
@@ -873,38 +876,61 @@ const char *interp__thread_name(struct interp *in, uint32_t pid, uint32_t tid)
 	return slot ? ((struct tname *)*slot)->name : NULL;
 }
 
+/* A new tick (now_ns): every JVM's threads again, old lists dropped. */
+static void tick(struct interp *in, uint64_t now_ns)
+{
+	if (now_ns == in->now_ns)
+		return;
+	in->now_ns = now_ns;
+	refresh_all_threads(in);
+	/* lists nobody used for 10 s: their keys are long drained */
+	if (now_ns - in->last_sweep_ns > 10 * RESOLVE_NS) {
+		in->last_sweep_ns = now_ns;
+		if (in->lists_cap)
+			lists_rehash(in, in->lists_cap,
+				     now_ns - 10 * RESOLVE_NS);
+		/* and the names of JVMs forgotten since */
+		if (in->names_cap)
+			names_rehash(in, in->names_cap);
+	}
+}
+
+/* Learn pid (a JVM?) when a try is due; its slot, or NULL (ourselves). */
+static struct jvm *learn(struct interp *in, uint32_t pid, uint64_t now_ns)
+{
+	struct jvm *j;
+
+	/* ourselves: we map libjvm.so files to read their symbols */
+	if (pid == in->self)
+		return NULL;
+	j = jvm_get(in, pid);
+	if (j && j->state == J_TRY && now_ns >= j->next_try_ns)
+		jvm_try(in, j, now_ns);
+	else if (j && j->state == J_JVM && !j->jn && j->jn_err == EAGAIN &&
+		 now_ns >= j->jn_next_ns)
+		jn_try(in, j, now_ns);
+	return j;
+}
+
+void interp__learn(struct interp *in, uint32_t pid, uint64_t now_ns)
+{
+	tick(in, now_ns);
+	learn(in, pid, now_ns);
+}
+
 void interp__seen(struct interp *in, const struct sample_key *k,
 		  uint64_t now_ns)
 {
 	struct list_ent *e;
 	struct jvm *j;
 
-	if (now_ns != in->now_ns) { /* a new tick */
-		in->now_ns = now_ns;
-		refresh_all_threads(in);
-		/* lists nobody used for 10 s: their keys are long drained */
-		if (now_ns - in->last_sweep_ns > 10 * RESOLVE_NS) {
-			in->last_sweep_ns = now_ns;
-			if (in->lists_cap)
-				lists_rehash(in, in->lists_cap,
-					     now_ns - 10 * RESOLVE_NS);
-			/* and the names of JVMs forgotten since */
-			if (in->names_cap)
-				names_rehash(in, in->names_cap);
-		}
-	}
-	/* ourselves: we map libjvm.so files to read their symbols */
-	if (k->pid == in->self)
+	tick(in, now_ns);
+	j = learn(in, k->pid, now_ns);
+	if (!j)
 		return;
-	j = jvm_get(in, k->pid);
-	if (j && j->state == J_TRY && now_ns >= j->next_try_ns)
-		jvm_try(in, j, now_ns);
-	else if (j && j->state == J_JVM && !j->jn && j->jn_err == EAGAIN &&
-		 now_ns >= j->jn_next_ns)
-		jn_try(in, j, now_ns);
 	if (k->interp_id && (e = list_of(in, k)) && e->ncompiled)
 		warm(in, j, e, k);
-	if (k->tid && j && j->jn)
+	if (k->tid && j->jn)
 		learn_thread(in, j, k);
 }
 
@@ -929,7 +955,7 @@ void interp__prepare(struct interp *in, uint32_t pid)
 	 * not "pending" for its first seconds */
 	if (jvm_try(in, j, 0) == ENOENT && j->state == J_TRY) {
 		j->state = J_NOT;
-		sampler__clear_interp(in->smp, pid);
+		in->src.clear_interp(in->src.ctx, pid);
 	}
 }
 

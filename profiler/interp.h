@@ -4,13 +4,18 @@
  * For every process seen in samples it finds out once whether it is a
  * HotSpot JVM (hotspot.h: libjvm.so's VMStructs), and if so tells the BPF
  * sampler where the interpreter lies and the offsets its frame walk needs
- * (sampler__set_interp). Samples then carry an interp_id: the list of
+ * (stacksrc.h: set_interp). Samples then carry an interp_id: the list of
  * (stack position, pc, Method*, class name Symbol*, method name Symbol*)
  * the BPF program read at sample time. This module turns the Symbol*s
  * into "pkg/Class.method", as soon as a key is seen (the JVM may exit
  * before its keys are taken), and caches names per (pid, Symbol*,
  * Symbol*), re-reading a cached pair's Symbols once per drain tick so a
  * Symbol freed and reused cannot keep an old name.
+ *
+ * Two callers: the run learns processes (interp__seen, __learn,
+ * __prepare, __forget: the only calls that write the sampler's maps),
+ * naming asks (interp__names, __version, __stub_name, __thread_name,
+ * __klass_name: reads only).
  *
  * Names returned live until interp__free(). Nothing here prints.
  */
@@ -20,12 +25,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "sampler/sampler_ctl.h"
+#include "stacksrc.h"
 
 struct interp;
 
-/* NULL and errno (ENOMEM). smp is used, not owned. */
-struct interp *interp__new(struct sampler *smp);
+struct hotspot;
+
+/*
+ * NULL and errno (ENOMEM). src (copied) reads stacks and lists and takes
+ * what discovery learns; open_jvm opens a process's JVM tables (NULL:
+ * hotspot__open; the tests open fake ones).
+ */
+struct interp *interp__new(const struct stacksrc *src,
+			   struct hotspot *(*open_jvm)(uint32_t pid));
 void interp__free(struct interp *in);
 
 /*
@@ -35,6 +47,9 @@ void interp__free(struct interp *in);
  */
 void interp__seen(struct interp *in, const struct sample_key *k,
 		  uint64_t now_ns);
+
+/* interp__seen for a process, without a key (a probed JVM, known first). */
+void interp__learn(struct interp *in, uint32_t pid, uint64_t now_ns);
 
 /*
  * Learn process pid now, before sampling starts (-p): a running JVM's

@@ -201,6 +201,7 @@ static void teardown(struct run *r)
 	if (r->table && r->table != stdout)
 		fclose(r->table);
 	stackfold__free(r->sf);
+	interp__free(r->interp);
 	sampler__free(r->smp);
 	symbolizer__free(r->sym);
 	ksymbpf__free(r->ksym);

@@ -11,7 +11,8 @@ include flamegraph/flamegraph.mk
 
 PROFILE_SRCS := profile.c run_setup.c run_child.c run_cpu.c run_probe.c \
 	run_tick.c run_report.c profile_opts.c slices.c launch.c stackfold.c \
-	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c
+	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c \
+	stacksrc.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)
 # they include the sampler's skeletons (through sampler_int.h, interp.h)
@@ -62,6 +63,17 @@ $(BUILD)/tests/unit/test_prof_namecache: \
 		$(BUILD)/profiler/namecache.o $(BUILD)/common/u64map.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+# Naming on a fake sampler (stacksrc.h): no root, no BPF.
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_stackfold
+$(BUILD)/tests/unit/test_prof_stackfold: \
+		$(BUILD)/tests/unit/test_prof_stackfold.o \
+		$(BUILD)/profiler/stackfold.o $(BUILD)/profiler/interp.o \
+		$(BUILD)/profiler/namecache.o $(BUILD)/profiler/fold.o \
+		$(BUILD)/profiler/targets.o $(BUILD)/attach/procinfo.o \
+		$(JVM_OBJS) $(COMMON_OBJS) $(SYMBOLIZER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)
 
 # What the run says as text: the line filter (-I -X --tid --thread), the
 # start and status lines, the top-N table for a terminal. Pure modules.

@@ -69,6 +69,7 @@ struct run {
 	struct sampler *smp;
 	struct symbolizer *sym;
 	struct ksymbpf *ksym; /* kernel names from the kernel, or NULL */
+	struct interp *interp; /* JVMs learnt, Java frames named; or NULL */
 	struct stackfold *sf;
 	struct pidset *pids;
 	struct sliceout *out;

@@ -129,10 +129,12 @@ static int start(struct run *r)
 	 * not at any price: a loaded host takes seconds for libjvm's */
 	sampler__unwind_wait(r->smp, ROWS_WAIT_NS);
 	/* running JVMs unwound by their tables from the first sample */
-	for (int i = 0; i < r->o.nr_pids; i++) {
+	for (int i = 0; r->interp && i < r->o.nr_pids; i++) {
 		char d[512];
+		uint32_t pid = r->o.pids[i];
 
-		if (stackfold__prepare(r->sf, r->o.pids[i], d, sizeof(d)) > 0 &&
+		interp__prepare(r->interp, pid);
+		if (interp__describe(r->interp, pid, d, sizeof(d)) > 0 &&
 		    r->o.verbose)
 			fprintf(stderr, "mixprof: %u: %s\n", r->o.pids[i], d);
 	}

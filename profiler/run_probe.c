@@ -49,11 +49,11 @@ static bool probe_give_up(void *arg)
  */
 static void track_jvm(struct run *r, int pid)
 {
-	const struct sample_key k = {.pid = pid};
 	struct pid_info *pi;
 	bool added;
 
-	stackfold__seen(r->sf, &k, nsec__now());
+	if (r->interp)
+		interp__learn(r->interp, pid, nsec__now());
 	pi = pidset__get(r->pids, pid, &added);
 	if (!pi || !added)
 		return;

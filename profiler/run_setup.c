@@ -230,11 +230,16 @@ int run_setup__naming(struct run *r)
 	    .lines = r->o.lines,
 	    .check_names = getenv("MIXPROF_NAMES_CHECK") != NULL,
 	};
+	struct stacksrc src;
 
+	stacksrc__sampler(&src, r->smp);
 	r->sym = symbolizer__new(NULL);
 	r->pids = pidset__new();
-	r->sf = r->sym ? stackfold__new(&fc, r->smp, r->sym) : NULL;
-	if (!r->sym || !r->pids || !r->sf) {
+	if (fc.user && !fc.no_interp)
+		r->interp = interp__new(&src, NULL);
+	r->sf = r->sym ? stackfold__new(&fc, &src, r->sym, r->interp) : NULL;
+	if (!r->sym || !r->pids || !r->sf ||
+	    (fc.user && !fc.no_interp && !r->interp)) {
 		fprintf(stderr, "mixprof: %s\n", strerror(errno));
 		return -ENOMEM;
 	}

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include "interp.h"
 #include "linefilter.h"
 #include "render_out.h"
 #include "run.h"
@@ -14,16 +15,19 @@
 #include "stackfold.h"
 #include "targets.h"
 
-/* Tell the symbolizer about a pid the moment its samples show up. */
-static void on_seen(const struct sample_key *k, void *ctx)
+/*
+ * A key new in the counts map: learn its process the moment its samples
+ * show up (the symbolizer's maps, a JVM's interpreter and threads for the
+ * sampler), before any of its keys is named.
+ */
+static void on_seen(struct run *r, const struct sample_key *k)
 {
-	struct run *r = ctx;
 	struct pid_info *pi;
 	bool added;
 
 	/* interpreted frames; a kernel thread has none (no user stack) */
-	if (k->user_stack != STACK_NONE)
-		stackfold__seen(r->sf, k, r->now_ns);
+	if (k->user_stack != STACK_NONE && r->interp)
+		interp__seen(r->interp, k, r->now_ns);
 	pi = pidset__get(r->pids, k->pid, &added);
 	if (!pi)
 		return;
@@ -50,27 +54,10 @@ static void on_seen(const struct sample_key *k, void *ctx)
 	symbolizer__refresh(r->sym, k->pid, r->now_ns);
 }
 
-/* Name a new kernel stack's frames with the next batch. */
-static void on_kstack(const uint64_t *ips, uint32_t n, void *ctx)
+/* A key of a finished bucket: its folded line to the outputs. */
+static void on_take(struct run *r, const struct sample_key *k, uint64_t count,
+		    uint64_t events)
 {
-	struct run *r = ctx;
-
-	for (uint32_t i = 0; i < n; i++)
-		symbolizer__kernel_want(r->sym, ips[i]);
-}
-
-static bool is_done(uint64_t bucket, void *ctx)
-{
-	struct run *r = ctx;
-
-	return r->final ||
-	       timebase__bucket_done(&r->tb, bucket, r->now_ns, GUARD_NS);
-}
-
-static void on_take(const struct sample_key *k, uint64_t count, uint64_t events,
-		    void *ctx)
-{
-	struct run *r = ctx;
 	struct pid_info *pi = pidset__find(r->pids, k->pid);
 	uint64_t when = timebase__bucket_end(&r->tb, k->bucket);
 	const char *line;
@@ -96,21 +83,29 @@ static void on_take(const struct sample_key *k, uint64_t count, uint64_t events,
 		r->err = ret;
 }
 
+/*
+ * One drain tick: the sampler's batch, looked at in order. New keys'
+ * processes are learnt and new kernel addresses sent to be named (in one
+ * batch) before any key of the batch is named.
+ */
 int run_tick__drain(struct run *r)
 {
-	const struct sampler_drain_ops ops = {
-	    .seen = on_seen,
-	    .kstack = on_kstack,
-	    .done = is_done,
-	    .take = on_take,
-	    .final = r->final,
-	    .ctx = r,
-	};
+	struct sampler_batch b;
+	size_t i;
 	int ret;
 
-	ret = sampler__drain(r->smp, &ops);
+	ret = sampler__drain(
+	    r->smp, timebase__done_below(&r->tb, r->now_ns, GUARD_NS), r->final,
+	    &b);
 	if (ret < 0)
 		return ret;
+	for (i = 0; i < b.nseen; i++)
+		on_seen(r, &b.seen[i]);
+	for (i = 0; i < b.nkips; i++)
+		symbolizer__kernel_want(r->sym, b.kips[i]);
+	for (i = 0; i < b.ntaken; i++)
+		on_take(r, &b.taken[i], b.counts[i], b.events[i]);
+	sampler__drain_end(r->smp);
 	if (r->err)
 		return r->err;
 	if (r->ro && (ret = renderout__flush(r->ro)))
@@ -169,7 +164,7 @@ static bool keep_pid(struct pid_info *pi, void *ctx)
 	if (!pi->gone && pi->jit && proc_alive(pi->pid))
 		return true;
 	symbolizer__forget(r->sym, pi->pid);
-	stackfold__forget(r->sf, pi->pid);
+	interp__forget(r->interp, pi->pid);
 	return false;
 }
 

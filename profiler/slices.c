@@ -15,6 +15,15 @@ bool timebase__bucket_done(const struct timebase *tb, uint64_t b,
 	return timebase__bucket_end(tb, b) + guard_ns <= now_ns;
 }
 
+uint64_t timebase__done_below(const struct timebase *tb, uint64_t now_ns,
+			      uint64_t guard_ns)
+{
+	/* bucket b is done when start + (b + 1) * bucket_ns + guard <= now */
+	if (!tb->bucket_ns || now_ns < tb->start_ns + guard_ns)
+		return 0;
+	return (now_ns - tb->start_ns - guard_ns) / tb->bucket_ns;
+}
+
 uint64_t timebase__slice_of(const struct timebase *tb, uint64_t b)
 {
 	if (!tb->slice_ns)

@@ -23,6 +23,13 @@ uint64_t timebase__bucket_end(const struct timebase *tb, uint64_t b);
 bool timebase__bucket_done(const struct timebase *tb, uint64_t b,
 			   uint64_t now_ns, uint64_t guard_ns);
 
+/*
+ * The first bucket not done at now_ns (timebase__bucket_done): every
+ * bucket below it is.
+ */
+uint64_t timebase__done_below(const struct timebase *tb, uint64_t now_ns,
+			      uint64_t guard_ns);
+
 /* The slice holding bucket b. */
 uint64_t timebase__slice_of(const struct timebase *tb, uint64_t b);
 

@@ -15,14 +15,14 @@
 
 struct stackfold {
 	struct stackfold_cfg cfg;
-	struct sampler *smp;
+	struct stacksrc src; /* ctx NULL: none */
 	struct symbolizer *sym;
 	const uint64_t *uips, *kips; /* the key's stacks (sampler's copies) */
 	struct frame frames[MAX_INLINE];
 	struct fold_line line, part; /* the line; one side of it */
 	struct namecache *cache;
 	struct stackfold_stats st;
-	struct interp *interp; /* NULL with no_interp or no user stacks */
+	struct interp *interp; /* the run's; NULL with no_interp, no user stacks */
 	const char **inames; /* depth: Java frame names, leaf first */
 	bool *ifolded; /* depth: inames[i] is folded text (interp.h) */
 	bool early; /* the stack at hand: walked before its process's rows */
@@ -32,23 +32,23 @@ struct stackfold {
 };
 
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
-				 struct sampler *smp, struct symbolizer *sym)
+				 const struct stacksrc *src,
+				 struct symbolizer *sym, struct interp *in)
 {
 	struct stackfold *sf = calloc(1, sizeof(*sf));
 
 	if (!sf)
 		return NULL;
 	sf->cfg = *cfg;
-	sf->smp = smp;
+	if (src)
+		sf->src = *src;
 	sf->sym = sym;
+	sf->interp = cfg->user && !cfg->no_interp ? in : NULL;
 	sf->inames = calloc(cfg->depth, sizeof(*sf->inames));
 	sf->ifolded = calloc(cfg->depth, sizeof(*sf->ifolded));
 	sf->adj = calloc(cfg->depth, sizeof(*sf->adj));
 	sf->cache = namecache__new(CACHE_BYTES);
-	if (cfg->user && !cfg->no_interp && smp)
-		sf->interp = interp__new(smp);
-	if (!sf->inames || !sf->ifolded || !sf->adj || !sf->cache ||
-	    (cfg->user && !cfg->no_interp && smp && !sf->interp)) {
+	if (!sf->inames || !sf->ifolded || !sf->adj || !sf->cache) {
 		stackfold__free(sf);
 		errno = ENOMEM;
 		return NULL;
@@ -67,7 +67,6 @@ void stackfold__free(struct stackfold *sf)
 	fold_line__release(&sf->line);
 	fold_line__release(&sf->part);
 	namecache__free(sf->cache);
-	interp__free(sf->interp);
 	free(sf->inames);
 	free(sf->ifolded);
 	free(sf->adj);
@@ -86,7 +85,7 @@ static int fetch(struct stackfold *sf, uint64_t key, const uint64_t **ips)
 
 	if (key == STACK_NONE)
 		return -1;
-	n = sf->smp ? sampler__stack(sf->smp, key, ips) : -ENOENT;
+	n = sf->src.stack ? sf->src.stack(sf->src.ctx, key, ips) : -ENOENT;
 	return n < 0 ? -2 : n;
 }
 
@@ -649,29 +648,8 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)
 	return &sf->st;
 }
 
-int stackfold__prepare(struct stackfold *sf, uint32_t pid, char *buf,
-		       size_t cap)
-{
-	if (!sf->interp)
-		return -ENOENT;
-	interp__prepare(sf->interp, pid);
-	return interp__describe(sf->interp, pid, buf, cap);
-}
-
-void stackfold__seen(struct stackfold *sf, const struct sample_key *k,
-		     uint64_t now_ns)
-{
-	if (sf->interp)
-		interp__seen(sf->interp, k, now_ns);
-}
-
 size_t stackfold__cache_bytes(const struct stackfold *sf, size_t *budget)
 {
 	*budget = CACHE_BYTES;
 	return namecache__bytes(sf->cache);
-}
-
-void stackfold__forget(struct stackfold *sf, uint32_t pid)
-{
-	interp__forget(sf->interp, pid);
 }

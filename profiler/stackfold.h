@@ -1,8 +1,10 @@
 /*
  * stackfold: one counted key of the sampler into one folded line:
  * comm; [thread;] [truncated;] user frames root->leaf; [-;] kernel frames
- * root->leaf. Reads the stacks from the sampler, names frames with the
- * symbolizer, and counts what it could not show.
+ * root->leaf. Reads the stacks through stacksrc.h, names frames with the
+ * symbolizer and interp.h, and counts what it could not show. It only
+ * names: learning processes (interp__seen, symbolizer__refresh) is the
+ * run's.
  */
 #ifndef MIXPROF_STACKFOLD_H
 #define MIXPROF_STACKFOLD_H
@@ -12,7 +14,7 @@
 #include "fold.h"
 #include "interp.h"
 #include "namecache.h"
-#include "sampler/sampler_ctl.h"
+#include "stacksrc.h"
 #include "symbolizer/symbolizer.h"
 
 struct stackfold_cfg {
@@ -73,8 +75,14 @@ struct stackfold_root {
 	uint64_t early, early_root;
 };
 
+/*
+ * src (copied; NULL: no stacks) is the sampler's, or a test's fake; in
+ * names Java frames (NULL: none) and is the caller's, who tells it of
+ * new keys (interp__seen) before their lines are asked for.
+ */
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
-				 struct sampler *smp, struct symbolizer *sym);
+				 const struct stacksrc *src,
+				 struct symbolizer *sym, struct interp *in);
 void stackfold__free(struct stackfold *sf);
 
 /*
@@ -94,25 +102,7 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
 size_t stackfold__roots(const struct stackfold *sf,
 			const struct stackfold_root **out);
 
-/*
- * A process known before sampling starts (-p): interp__prepare(), then
- * interp__describe() into buf (its length, or -ENOENT: not a JVM).
- */
-int stackfold__prepare(struct stackfold *sf, uint32_t pid, char *buf,
-		       size_t cap);
-
 /* Bytes its cache of named stacks holds, and the cache's budget. */
 size_t stackfold__cache_bytes(const struct stackfold *sf, size_t *budget);
-
-/*
- * Key k is in the counts map at now_ns (call for every key, every drain
- * tick, before it is taken): names its interpreted frames while the
- * process lives. See interp.h.
- */
-void stackfold__seen(struct stackfold *sf, const struct sample_key *k,
-		     uint64_t now_ns);
-
-/* pid's keys are all taken: forget its interpreter state (interp.h). */
-void stackfold__forget(struct stackfold *sf, uint32_t pid);
 
 #endif

@@ -31,9 +31,13 @@ static int read_counts(struct sampler *s, size_t *nr)
 	if (s->keys_cap < cap) {
 		free(s->keys);
 		free(s->vals);
+		free(s->counts);
+		free(s->events);
 		s->keys = malloc(cap * sizeof(*s->keys));
 		s->vals = malloc(cap * sizeof(*s->vals));
-		if (!s->keys || !s->vals) {
+		s->counts = malloc(cap * sizeof(*s->counts));
+		s->events = malloc(cap * sizeof(*s->events));
+		if (!s->keys || !s->vals || !s->counts || !s->events) {
 			s->keys_cap = 0;
 			return -ENOMEM;
 		}
@@ -113,19 +117,53 @@ static void note_pending(struct sampler *s, uint64_t bucket)
 		s->pending = bucket;
 }
 
-/* Key k may be new: copy its stacks, learn its pid and interp list. */
+/*
+ * Make room for one more of n elements of size sz in *arr (cap *cap):
+ * 0, or -ENOMEM (the batch then misses it; the drain says so).
+ */
+static int room(void **arr, size_t *cap, size_t n, size_t sz)
+{
+	size_t c = *cap ? *cap * 2 : 1024;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	while (c <= n)
+		c *= 2;
+	p = realloc(*arr, c * sz);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = c;
+	return 0;
+}
+
+/* A new kernel stack's frames go into the batch, to be named. */
+static void add_kips(struct sampler *s, const uint64_t *ips, size_t n)
+{
+	if (room((void **)&s->kips, &s->kips_cap, s->nkips + n - 1,
+		 sizeof(*s->kips))) {
+		s->oom = true;
+		return;
+	}
+	memcpy(s->kips + s->nkips, ips, n * sizeof(*ips));
+	s->nkips += n;
+}
+
+/* Key k may be new: copy its stacks, show it in the batch. */
 static void see_key(struct sampler *s, const struct sample_key *k)
 {
-	const struct sampler_drain_ops *ops = s->ops;
 	bool added;
 	int n;
 
 	fetch_stack(s, k->user_stack, k->bucket);
 	n = fetch_stack(s, k->kern_stack, k->bucket);
-	if (n && ops->kstack)
-		ops->kstack(s->ips, n, ops->ctx);
-	if (ops->seen)
-		ops->seen(k, ops->ctx);
+	if (n)
+		add_kips(s, s->ips, n);
+	if (!room((void **)&s->seen, &s->seen_cap, s->nseen, sizeof(*k)))
+		s->seen[s->nseen++] = *k;
+	else
+		s->oom = true;
 	if (k->interp_id)
 		u64map__add(&s->inew, k->interp_id, &added);
 	note_pending(s, k->bucket);
@@ -147,8 +185,8 @@ static void see_stack(struct sampler *s, const uint64_t *rec, size_t words)
 	    stackcache__touch(s->stacks, rec[1], 0) ||
 	    stackcache__put(s->stacks, rec[1], ips, n, 0))
 		return;
-	if (ips[0] >> 63 && s->ops->kstack) /* kernel half: a kernel stack */
-		s->ops->kstack(ips, n, s->ops->ctx);
+	if (ips[0] >> 63) /* kernel half: a kernel stack */
+		add_kips(s, ips, n);
 }
 
 /* A new_keys record: a key just added to the counts map, or a stack. */
@@ -218,12 +256,13 @@ static void free_interp(struct sampler *s)
 /*
  * Read the whole counts map: keys the ring may not have shown are looked
  * at as new (stamped since the drain before the last read, when the ring
- * dropped records; else since this drain began), done ones are taken and
+ * dropped records; else since this drain began), done ones are taken
+ * (s->keys and s->counts, from 0) and deleted from the map at once: a
+ * sample counted after the read must not go to a key about to be
  * deleted. The number taken, or -errno.
  */
 static int read_all(struct sampler *s, bool ring_lost)
 {
-	const struct sampler_drain_ops *ops = s->ops;
 	uint64_t since = ring_lost ? s->last_read : s->drains;
 	size_t nr = 0, i, taken = 0;
 	bool added;
@@ -239,11 +278,12 @@ static int read_all(struct sampler *s, bool ring_lost)
 		/* stamped in the drain before: added while it ran */
 		if (s->vals[i].read + 1 >= since)
 			see_key(s, k);
-		if (!ops->done(k->bucket, ops->ctx)) {
+		if (k->bucket >= s->done_below) {
 			note_pending(s, k->bucket);
 			continue;
 		}
-		ops->take(k, s->vals[i].n, s->vals[i].events, ops->ctx);
+		s->counts[taken] = s->vals[i].n;
+		s->events[taken] = s->vals[i].events;
 		if (k->interp_id)
 			u64map__add(&s->idead, k->interp_id, &added);
 		if (s->taken == NO_BUCKET || k->bucket > s->taken)
@@ -251,31 +291,60 @@ static int read_all(struct sampler *s, bool ring_lost)
 		s->keys[taken++] = *k; /* i >= taken: already read */
 	}
 	s->last_read = s->drains;
-	free_interp(s);
-	free_stacks(s);
+	s->swept = true;
 	delete_keys(bpf_map__fd(s->skel->maps.counts), s->keys,
 		    sizeof(*s->keys), taken);
 	return taken;
 }
 
-int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops)
+int sampler__drain(struct sampler *s, uint64_t done_below, bool final,
+		   struct sampler_batch *b)
 {
 	uint64_t lost = s->skel->bss->new_keys_lost;
 	bool ring_lost = lost != s->lost_seen;
 	int ret;
 
+	memset(b, 0, sizeof(*b));
+	sampler__drain_end(s); /* a caller that forgot: no stack kept */
 	/* keys added from now on are stamped with this drain */
 	s->skel->bss->next_read = ++s->drains;
-	s->ops = ops;
+	s->done_below = final ? UINT64_MAX : done_below;
+	s->nseen = s->nkips = 0;
+	s->oom = false;
 	stackcache__begin(s->stacks);
 	ret = ring_buffer__consume(s->rb);
 	if (ret < 0)
 		return ret;
-	if (!ring_lost && !ops->final &&
-	    (s->pending == NO_BUCKET || !ops->done(s->pending, ops->ctx)))
-		return 0; /* nothing to take, nothing missed */
-	s->lost_seen = lost;
-	return read_all(s, ring_lost);
+	ret = 0; /* below: nothing to take, nothing missed */
+	if (ring_lost || final ||
+	    (s->pending != NO_BUCKET && s->pending < s->done_below)) {
+		s->lost_seen = lost;
+		ret = read_all(s, ring_lost);
+		if (ret < 0)
+			return ret;
+	}
+	*b = (struct sampler_batch){.seen = s->seen,
+				    .nseen = s->nseen,
+				    .kips = s->kips,
+				    .nkips = s->nkips,
+				    .taken = s->keys,
+				    .counts = s->counts,
+				    .events = s->events,
+				    .ntaken = (size_t)ret};
+	return s->oom ? -ENOMEM : ret;
+}
+
+/*
+ * The keys taken are named: the stacks and lists only they used go (the
+ * kernel's copies of those, and the cache's one read later).
+ */
+void sampler__drain_end(struct sampler *s)
+{
+	if (!s->swept)
+		return;
+	s->swept = false;
+	free_interp(s);
+	free_stacks(s);
 }
 
 int drain__init(struct sampler *s)
@@ -298,6 +367,10 @@ void drain__free(struct sampler *s)
 	ring_buffer__free(s->rb);
 	free(s->keys);
 	free(s->vals);
+	free(s->counts);
+	free(s->events);
+	free(s->seen);
+	free(s->kips);
 	stackcache__free(s->stacks);
 	free(s->ips);
 	free(s->del);

@@ -10,6 +10,7 @@
 
 #include <linux/types.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "sampler_abi.h"
 
@@ -80,34 +81,42 @@ void sampler__detach(struct sampler *s);
 void sampler__free(struct sampler *s);
 
 /*
- * The drain. Every key added to the counts map since the last drain is
- * shown to seen() (to learn new pids early), once or (rarely) twice, and
- * its stacks are copied out of the kernel the first time they appear
- * (stackcache.h). When done(bucket) says the oldest bucket with keys left
- * is finished, every key of a finished bucket is shown to take() with its
- * count and events (struct sample_count) and deleted. Stacks and
- * interpreted frame lists no key refers to any more are deleted from the
- * kernel. Returns the number taken, or
- * -errno.
+ * The drain, as batches the run loops over. sampler__drain() reads what
+ * the sampler gathered since the last call into *b:
+ * - seen: every key added to the counts map since then (to learn new
+ *   pids early), once or (rarely) twice; its stacks are copied out of
+ *   the kernel the first time they appear (stackcache.h);
+ * - kips: the frames of kernel stacks copied for the first time;
+ * - taken: when the oldest bucket with keys left is below done_below,
+ *   every key of a bucket below done_below, with its count (counts[i])
+ *   and events (events[i]: struct sample_count),
+ *   deleted from the counts map. final (sampling stopped): read every
+ *   key left, even one whose ring record was still being written when
+ *   the ring was read (pass done_below UINT64_MAX to take them all).
+ * The batch, and the stacks and interpreted-frame lists its keys name,
+ * stay valid until sampler__drain_end(), which the caller calls once it
+ * has named the taken keys: only then are the stacks and lists no key
+ * refers to any more deleted from the kernel. Returns the number taken,
+ * or -errno.
  */
-struct sampler_drain_ops {
-	void (*seen)(const struct sample_key *k, void *ctx);
-	/* a kernel stack copied out for the first time (may be NULL) */
-	void (*kstack)(const uint64_t *ips, uint32_t n, void *ctx);
-	bool (*done)(uint64_t bucket, void *ctx);
-	/* the last drain (sampling stopped): read every key left, even one
-	 * whose ring record was still being written when the ring was read */
-	bool final;
-	void (*take)(const struct sample_key *k, uint64_t count,
-		     uint64_t events, void *ctx);
-	void *ctx;
+struct sampler_batch {
+	const struct sample_key *seen;
+	size_t nseen;
+	const uint64_t *kips;
+	size_t nkips;
+	const struct sample_key *taken;
+	const uint64_t *counts;
+	const uint64_t *events;
+	size_t ntaken;
 };
-int sampler__drain(struct sampler *s, const struct sampler_drain_ops *ops);
+int sampler__drain(struct sampler *s, uint64_t done_below, bool final,
+		   struct sampler_batch *b);
+void sampler__drain_end(struct sampler *s);
 
 /*
- * A stack key of a key shown by the drain (sample_key.user_stack or
- * kern_stack) -> its frames, leaf first, in *ips (valid until the next
- * drain); returns their number, or -ENOENT for STACK_NONE, STACK_LOST
+ * A stack key of a key in the drain's batch (sample_key.user_stack or
+ * kern_stack) -> its frames, leaf first, in *ips (valid until
+ * sampler__drain_end); returns their number, or -ENOENT for STACK_NONE, STACK_LOST
  * and a stack that was gone from the kernel before it could be read.
  */
 int sampler__stack(struct sampler *s, uint64_t key, const uint64_t **ips);

@@ -33,10 +33,18 @@ struct sampler {
 	const char *event;
 	/* the drain (drain.c) */
 	struct ring_buffer *rb; /* new_keys */
-	const struct sampler_drain_ops *ops; /* during a drain */
-	struct sample_key *keys; /* counts read, scratch */
+	uint64_t done_below; /* during a drain: buckets to take */
+	struct sample_key *keys; /* counts read; then the keys taken */
 	struct sample_count *vals;
+	uint64_t *counts; /* of the keys taken */
+	uint64_t *events; /* of the keys taken: struct sample_count.events */
 	size_t keys_cap;
+	struct sample_key *seen; /* keys seen this drain */
+	size_t nseen, seen_cap;
+	uint64_t *kips; /* new kernel stacks' frames this drain */
+	size_t nkips, kips_cap;
+	bool swept; /* the drain read the counts: sampler__drain_end sweeps */
+	bool oom; /* the batch misses keys or stacks (no memory) */
 	struct stackcache *stacks; /* the kernel's stacks, copied once */
 	uint64_t *ips; /* one stack read from the kernel */
 	uint64_t *del; /* stack keys to delete, scratch */

@@ -17,6 +17,16 @@ static void test_buckets(void)
 	CHECK(!timebase__bucket_done(&tb, 0, 1001 * S, 50 * MS));
 	CHECK(!timebase__bucket_done(&tb, 0, 1001 * S + 49 * MS, 50 * MS));
 	CHECK(timebase__bucket_done(&tb, 0, 1001 * S + 50 * MS, 50 * MS));
+	/* the drain takes the buckets below done_below: those done */
+	for (uint64_t now = 990 * S; now < 1010 * S; now += 7 * MS) {
+		uint64_t d = timebase__done_below(&tb, now, 50 * MS);
+		int bad = 0;
+
+		for (uint64_t b = 0; b < 12; b++)
+			bad += timebase__bucket_done(&tb, b, now, 50 * MS) !=
+			       (b < d);
+		CHECK_INT(bad, 0);
+	}
 	CHECK_INT(timebase__slice_of(&tb, 7), 0); /* no slicing */
 	CHECK_INT(timebase__nr_slices(&tb, 2000 * S), 1);
 }
