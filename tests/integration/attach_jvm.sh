@@ -74,6 +74,10 @@ for jdk in $(jdks); do
 	rm -f "$map"
 	start_jvm "$v-stopped" "$jdk"
 	kill -STOP "$JVM_PID"
+	# the stop lands once the main thread runs to take it: a loaded host
+	# shows it sleeping ('S') for a while after kill returns
+	wait_for 10 grep -q '^State:[[:space:]]*T' "/proc/$JVM_PID/status" ||
+		die "SIGSTOP did not stop $JVM_PID"
 	expect_fail 1 "^mixprof: JVM $JVM_PID is stopped" \
 		"$MIXPROF" attach "$JVM_PID"
 	kill -CONT "$JVM_PID"
