@@ -68,8 +68,11 @@ include tests/tests.mk
 
 build: $(BINS) samples $(UNIT_TESTS)
 
+# make test builds on all CPUs even when called without -j (CI does):
+# a whole build from a fresh clone is minutes of it on one
+BUILD_JOBS ?= $(shell nproc)
 test: deps
-	$(Q)$(MAKE) --no-print-directory build
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) build
 	$(Q)BUILD=$(ABS_BUILD) tests/run
 	$(Q)$(MAKE) --no-print-directory test-asan
 
@@ -80,7 +83,7 @@ ASAN_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 ASAN_TESTS ?= unit/ integration/profile_slices integration/render_svg
 # a whole rebuild: on all CPUs even under a plain "make test"
-ASAN_JOBS ?= $(shell nproc)
+ASAN_JOBS ?= $(BUILD_JOBS)
 test-asan: deps
 	$(Q)$(MAKE) --no-print-directory -j$(ASAN_JOBS) BUILD=$(ASAN_BUILD) \
 		CFLAGS='-O1 -g' SAN_FLAGS='$(ASAN_SAN)' LDFLAGS='$(ASAN_SAN)' \
