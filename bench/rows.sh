@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The cost of native unwind rows (unwind/). 1) BPF run time per sample of
 # the rows walk (MIXPROF_UNWIND unset) against the frame-pointer walk
-# (MIXPROF_UNWIND=fp) on one workload both can walk: nofp's source built
-# WITH frame pointers (main -> outer -> middle -> inner, and glibc's
-# qsort, which has none, calling back), mixprof -p at 999 Hz; per sample
-# and per user frame, with the share reaching main (goal: rows <= 3x fp).
+# (MIXPROF_UNWIND=fp) on nofp's source built WITH frame pointers, mixprof
+# -p at 999 Hz; per sample and per user frame, with the share reaching
+# main: first stacks both walk whole (main -> middle -> inner; goal: rows
+# <= 3x fp per sample), then through glibc's qsort (no frame pointers),
+# where fp stops and rows go on to main.
 # 2) A whole-host profile of HOST_SECS (60) on a host kept busy (Warmup,
 # programs without frame pointers, a shell loop): mixprof's maximum RSS
 # (goal < 64 MB), CPU, the rows' start-up cost and size, the share of
@@ -50,7 +51,7 @@ run() {
 		k = split(line, fr, ";"); u = 0
 		for (i = 2; i <= k; i++) if (fr[i] !~ /_\[k\]$/) u++
 		frames += n * u
-		if (line ~ /;main;outer;/) whole += n
+		if (line ~ /;main;(outer|middle);/) whole += n
 	}
 	END {
 		printf "  %-8s bpf %6.0f ns/sample (%d runs), %5.1f user frames/sample, %6.0f ns/frame; %.1f%% reach main\n",
@@ -60,14 +61,31 @@ run() {
 }
 
 cc -O2 -fno-omit-frame-pointer -o "$tmp/withfp" "$TOP/tests/fixtures/unwind/nofp.c"
+# ratio NAME: rows/fp per sample and per frame of the last two runs
+ratio() {
+	awk '{ sub(/.*bpf */, ""); print $1, $8 }' "$tmp/fp" "$tmp/rows" | paste -sd' ' |
+		awk -v n="$1" '{ printf "  rows/fp (%s): bpf %.2fx per sample, %.2fx per frame\n",
+			n, $1 ? $3 / $1 : 0, $2 ? $4 / $2 : 0 }'
+}
+# the same stacks both ways (main -> middle -> inner, no glibc frame):
+# the cost of a frame by rows against one by frame pointer
+"$tmp/withfp" $((SECS * 2 + 6)) noqsort &
+load=$!
+sleep 1
+echo "one native process (frame pointers in all its frames), mixprof -p, $SECS s at $HZ Hz"
+run fp | tee "$tmp/fp"
+run hotspot | tee "$tmp/rows"
+ratio "same stacks, goal <= 3x per sample"
+kill "$load"; wait "$load" 2>/dev/null || true
+# through glibc's qsort (no frame pointers): frame pointers stop there,
+# rows walk on to main, so a sample costs more frames
 "$tmp/withfp" $((SECS * 2 + 6)) &
 load=$!
 sleep 1
-echo "one native process (frame pointers in its own code), mixprof -p, $SECS s at $HZ Hz"
+echo "the same with glibc's qsort calling back (glibc has no frame pointers)"
 run fp | tee "$tmp/fp"
 run hotspot | tee "$tmp/rows"
-awk '{ sub(/.*bpf */, ""); print $1 }' "$tmp/fp" "$tmp/rows" | paste -sd' ' |
-	awk '{ printf "  rows/fp: bpf %.2fx per sample (goal <= 3x)\n", $1 ? $2 / $1 : 0 }'
+ratio "rows walk the frames fp cannot"
 kill "$load"; wait "$load" 2>/dev/null || true
 load=
 
