@@ -71,7 +71,7 @@ int agentfile__check(pid_t pid, enum agentfile kind, bool *present, char *msg,
 		 kind == AGENTFILE_MAP ? "perf-%d.map" : ".mixprof-jmap-%d",
 		 (int)ps.nspid);
 	/* its /tmp resolved inside its root: a link there is not ours */
-	tmpfd = procinfo_open_tmp(pid);
+	tmpfd = procinfo__open_tmp(pid);
 	if (tmpfd < 0)
 		return tmpfd;
 	ret = fstatat(tmpfd, name, &st, AT_SYMLINK_NOFOLLOW) ? -errno : 0;

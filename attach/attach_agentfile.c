@@ -48,7 +48,7 @@ static bool visible_and_readable(struct attach_agentfile *af, int rootfd)
 	int fd;
 
 	/* the JVM's user controls its root: a FIFO there must not hold us */
-	fd = procinfo_open_in_root(rootfd, af->path, O_RDONLY | O_NONBLOCK, 0);
+	fd = procinfo__open_in_root(rootfd, af->path, O_RDONLY | O_NONBLOCK, 0);
 	if (fd < 0)
 		return false;
 	same = !fstat(fd, &st) && st.st_dev == af->st.st_dev &&

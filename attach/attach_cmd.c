@@ -154,7 +154,7 @@ static int resolve_agent(const char *given, char *out)
 /* Where the JVM's map can be read from here. */
 static void report_success(pid_t pid, const struct jmap_options *o)
 {
-	int nspid = proc_nspid(pid);
+	int nspid = procinfo__nspid(pid);
 
 	if (nspid > 0 && nspid != pid)
 		printf("mixprof: attached to JVM %d; map: "

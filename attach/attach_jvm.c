@@ -104,7 +104,7 @@ static int target_open(struct target *t, pid_t pid, char *err, size_t errlen)
 			    "process %d (%s) runs as uid %u: attach as that "
 			    "user or as root",
 			    (int)pid, t->st.name, (unsigned)t->st.euid);
-	ret = procinfo_is_jvm(pid);
+	ret = procinfo__is_jvm(pid);
 	if (ret == 0)
 		return fail(err, errlen, -ENOEXEC,
 			    "process %d (%s) is not a Java VM", (int)pid,
@@ -117,7 +117,8 @@ static int target_open(struct target *t, pid_t pid, char *err, size_t errlen)
 	if (t->rootfd < 0)
 		return fail(err, errlen, -errno, "%s: %s", path,
 			    strerror(errno));
-	ret = procinfo_open_in_root(t->rootfd, "/tmp", O_PATH | O_DIRECTORY, 0);
+	ret =
+	    procinfo__open_in_root(t->rootfd, "/tmp", O_PATH | O_DIRECTORY, 0);
 	if (ret < 0)
 		return fail(err, errlen, ret, "%s/tmp: %s", path,
 			    strerror(-ret));

@@ -154,7 +154,7 @@ int probectl__open(int pid, const char *dir, int timeout_ms,
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	long end = now_ms() + timeout_ms;
 	struct probectl *c;
-	int ns = proc_nspid(pid), fd;
+	int ns = procinfo__nspid(pid), fd;
 
 	if (ns < 0)
 		return ns;

@@ -11,7 +11,7 @@
 #include <linux/openat2.h>
 #include "procinfo.h"
 
-int procinfo_is_jvm(pid_t pid)
+int procinfo__is_jvm(pid_t pid)
 {
 	const char *p, *end;
 	struct procfs_map m;
@@ -32,12 +32,12 @@ int procinfo_is_jvm(pid_t pid)
 	return found;
 }
 
-bool proc_is_jvm(pid_t pid)
+bool procinfo__jvm(pid_t pid)
 {
-	return procinfo_is_jvm(pid) == 1;
+	return procinfo__is_jvm(pid) == 1;
 }
 
-int proc_nspid(pid_t pid)
+int procinfo__nspid(pid_t pid)
 {
 	struct procfs_status st;
 	int err = pid > 0 ? procfs__read_status(pid, &st) : -ESRCH;
@@ -45,7 +45,7 @@ int proc_nspid(pid_t pid)
 	return err ? err : st.nspid;
 }
 
-int procinfo_open_in_root(int rootfd, const char *path, int flags, mode_t mode)
+int procinfo__open_in_root(int rootfd, const char *path, int flags, mode_t mode)
 {
 	struct open_how how = {
 	    .flags = flags | O_CLOEXEC,
@@ -61,7 +61,7 @@ int procinfo_open_in_root(int rootfd, const char *path, int flags, mode_t mode)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-int procinfo_open_tmp(pid_t pid)
+int procinfo__open_tmp(pid_t pid)
 {
 	char path[64];
 	int rootfd, fd;
@@ -70,7 +70,7 @@ int procinfo_open_tmp(pid_t pid)
 	rootfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return errno == ENOENT ? -ESRCH : -errno;
-	fd = procinfo_open_in_root(rootfd, "/tmp", O_PATH | O_DIRECTORY, 0);
+	fd = procinfo__open_in_root(rootfd, "/tmp", O_PATH | O_DIRECTORY, 0);
 	close(rootfd);
 	return fd;
 }

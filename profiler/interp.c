@@ -408,7 +408,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	if (!j->h) {
 		err = errno;
 		if (err == ESRCH || ++j->tries >= MAX_TRIES ||
-		    (err == ENOENT && proc_age_ns(j->pid) > YOUNG_NS))
+		    (err == ENOENT && targets__age_ns(j->pid) > YOUNG_NS))
 			j->state = J_NOT;
 		/* no JVM so far: stop the pending walk of a target */
 		if (j->state == J_NOT ||

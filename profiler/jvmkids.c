@@ -97,8 +97,8 @@ static void hint(uint32_t pid, uint32_t jvm, int nr, bool child)
 {
 	char comm[16] = "", jcomm[16] = "";
 
-	proc_comm(pid, comm);
-	proc_comm(jvm, jcomm);
+	targets__comm(pid, comm);
+	targets__comm(jvm, jcomm);
 	fprintf(stderr,
 		"mixprof: pid %u (%s) is not a JVM; its %s %u (%s) is: "
 		"mixprof -p %u\n",
@@ -118,7 +118,7 @@ int jvmkids__hint(uint32_t pid)
 	size_t nd, i;
 	int nr = 0;
 
-	if (procinfo_is_jvm(pid) != 0)
+	if (procinfo__is_jvm(pid) != 0)
 		return 0; /* a JVM, gone, or unreadable: nothing to hint */
 	desc = malloc(DESC_MAX * sizeof(*desc));
 	if (desc)
@@ -129,7 +129,7 @@ int jvmkids__hint(uint32_t pid)
 	}
 	nd = jvmkids__descendants(l, n, pid, desc, DESC_MAX);
 	for (i = 0; i < nd; i++) {
-		if (!proc_is_jvm(desc[i]))
+		if (!procinfo__jvm(desc[i]))
 			continue;
 		if (!nr++)
 			jvm = desc[i];

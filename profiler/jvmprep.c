@@ -106,7 +106,7 @@ void jvmprep__target(uint32_t pid, bool attach, bool probes)
 {
 	enum file_state map, sock = FILE_OK;
 
-	if (!proc_is_jvm(pid))
+	if (!procinfo__jvm(pid))
 		return;
 	map = agent_file(pid, AGENTFILE_MAP);
 	if (probes)

@@ -37,7 +37,7 @@ struct probes_run {
 static void keep_socket_dir(struct probes_run *pr)
 {
 	if (!procfs__read_status(pr->cfg.pid, &pr->st))
-		pr->tmpfd = procinfo_open_tmp(pr->cfg.pid);
+		pr->tmpfd = procinfo__open_tmp(pr->cfg.pid);
 	if (pr->tmpfd < 0)
 		pr->tmpfd = -1;
 }
@@ -75,7 +75,7 @@ static void open_error(int pid, int ret)
 	char msg[1024];
 	bool present;
 
-	if (ret == -ENOENT && !proc_is_jvm(pid))
+	if (ret == -ENOENT && !procinfo__jvm(pid))
 		fprintf(stderr, "mixprof: -e: process %d is not a JVM\n", pid);
 	else if (ret == -ENOENT &&
 		 agentfile__check(pid, AGENTFILE_SOCKET, &present, msg,

@@ -53,7 +53,7 @@ static bool over(struct run *r, uint64_t deadline)
 	if (r->launched)
 		return r->child_done;
 	for (i = 0; i < r->o.nr_pids; i++)
-		if (proc_alive(r->o.pids[i]))
+		if (targets__alive(r->o.pids[i]))
 			return false;
 	return r->o.nr_pids > 0;
 }

@@ -43,7 +43,7 @@ static void host_rows(struct run *r)
 		while ((e = readdir(d))) {
 			pid = strtol(e->d_name, &end, 10);
 			if (*end || pid <= 0 || pid > INT_MAX ||
-			    pid == getpid() || proc_running(pid) == pass)
+			    pid == getpid() || targets__running(pid) == pass)
 				continue;
 			sampler__unwind_refresh(r->smp, pid, nsec__now());
 		}
@@ -79,7 +79,7 @@ static void say_start(struct run *r)
 			snprintf(what + n, sizeof(what) - n, "' (pid %d)",
 				 r->child.pid);
 	} else if (r->o.nr_pids == 1) {
-		proc_comm(r->o.pids[0], comm);
+		targets__comm(r->o.pids[0], comm);
 		snprintf(what, sizeof(what), "%s (pid %u)", *comm ? comm : "?",
 			 r->o.pids[0]);
 	} else if (r->o.nr_pids) {

@@ -37,7 +37,7 @@ static bool probe_give_up(void *arg)
 		return true;
 	return sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM) ||
 	       sigismember(&pend, SIGHUP) ||
-	       (!r->launched && !proc_alive(r->o.pids[0]));
+	       (!r->launched && !targets__alive(r->o.pids[0]));
 }
 
 /*
@@ -59,7 +59,7 @@ static void track_jvm(struct run *r, int pid)
 		return;
 	pi->jit = pi->user = true;
 	symbolizer__refresh(r->sym, pid, nsec__now());
-	proc_comm(pid, pi->comm);
+	targets__comm(pid, pi->comm);
 }
 
 /*

@@ -246,7 +246,7 @@ static void no_samples(struct run *r)
 	if (!r->o.nr_pids && !r->launched)
 		return; /* a whole host that did not run: nothing to explain */
 	if (r->o.nr_pids == 1) {
-		proc_comm(r->o.pids[0], comm);
+		targets__comm(r->o.pids[0], comm);
 		fprintf(stderr,
 			"mixprof: no samples: pid %u (%s) and its new "
 			"children did not run on a CPU\n",
@@ -401,7 +401,7 @@ static void make_title(struct run *r, char *buf, size_t len)
 			n += snprintf(buf + n, len - n, "%s%s", i ? " " : "",
 				      r->o.cmd[i]);
 	} else if (r->o.nr_pids == 1) {
-		proc_comm(r->o.pids[0], comm);
+		targets__comm(r->o.pids[0], comm);
 		snprintf(buf + n, len - n, "pid %u%s%s%s", r->o.pids[0],
 			 *comm ? " (" : "", comm, *comm ? ")" : "");
 	} else if (r->o.nr_pids) {

@@ -68,8 +68,8 @@ int run_setup__pids(struct run *r)
 	int i, tgid;
 
 	for (i = 0; i < r->o.nr_pids; i++) {
-		tgid = proc_tgid(r->o.pids[i]);
-		if (tgid <= 0 || !proc_alive(tgid)) {
+		tgid = targets__tgid(r->o.pids[i]);
+		if (tgid <= 0 || !targets__alive(tgid)) {
 			fprintf(stderr, "mixprof: no process %u\n",
 				r->o.pids[i]);
 			return -ESRCH;

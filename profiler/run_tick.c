@@ -40,7 +40,7 @@ static void on_seen(struct run *r, const struct sample_key *k)
 	if (!added)
 		return;
 	if (!pi->comm[0])
-		proc_comm(k->pid, pi->comm);
+		targets__comm(k->pid, pi->comm);
 	if (!pi->user)
 		return;
 	/*
@@ -50,7 +50,7 @@ static void on_seen(struct run *r, const struct sample_key *k)
 	 * would all look older than the samples. With -p or a command the
 	 * few processes are all tailed; host-wide, those with a map so far.
 	 */
-	pi->jit = r->launched || r->o.nr_pids || proc_has_jit_map(k->pid);
+	pi->jit = r->launched || r->o.nr_pids || targets__has_jit_map(k->pid);
 	symbolizer__refresh(r->sym, k->pid, r->now_ns);
 }
 
@@ -94,9 +94,9 @@ int run_tick__drain(struct run *r)
 	size_t i;
 	int ret;
 
-	ret = sampler__drain(
-	    r->smp, timebase__done_below(&r->tb, r->now_ns, GUARD_NS), r->final,
-	    &b);
+	ret = sampler__drain(r->smp,
+			     timebase__done_below(&r->tb, r->now_ns, GUARD_NS),
+			     r->final, &b);
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < b.nseen; i++)
@@ -130,14 +130,14 @@ static void refresh_one(struct pid_info *pi, void *ctx)
 	if (!pi->jit && r->now_ns - pi->seen_ns > pending_ns)
 		return;
 	if (!pi->jit)
-		pi->jit = proc_has_jit_map(pi->pid);
+		pi->jit = targets__has_jit_map(pi->pid);
 	/* an exit is noticed within a second; -p targets are watched by
 	 * over() every tick */
 	if (symbolizer__refresh(r->sym, pi->pid, r->now_ns) == -ESRCH ||
-	    (r->full && !proc_alive(pi->pid)))
+	    (r->full && !targets__alive(pi->pid)))
 		pi->gone = true;
 	else if (r->full) /* after an exec (a script's "exec java") */
-		proc_comm(pi->pid, pi->comm);
+		targets__comm(pi->pid, pi->comm);
 }
 
 /*
@@ -161,7 +161,7 @@ static bool keep_pid(struct pid_info *pi, void *ctx)
 
 	if (r->now_ns - pi->seen_ns <= expire_wait(r))
 		return true;
-	if (!pi->gone && pi->jit && proc_alive(pi->pid))
+	if (!pi->gone && pi->jit && targets__alive(pi->pid))
 		return true;
 	symbolizer__forget(r->sym, pi->pid);
 	interp__forget(r->interp, pi->pid);

@@ -22,7 +22,8 @@ struct stackfold {
 	struct fold_line line, part; /* the line; one side of it */
 	struct namecache *cache;
 	struct stackfold_stats st;
-	struct interp *interp; /* the run's; NULL with no_interp, no user stacks */
+	struct interp
+	    *interp; /* the run's; NULL with no_interp, no user stacks */
 	const char **inames; /* depth: Java frame names, leaf first */
 	bool *ifolded; /* depth: inames[i] is folded text (interp.h) */
 	bool early; /* the stack at hand: walked before its process's rows */
@@ -523,7 +524,7 @@ static void user_end(struct stackfold *sf, uint32_t pid, size_t at,
 
 /* The root frames: process, thread, truncation mark. */
 static int push_head(struct stackfold *sf, const struct sample_key *k,
-		     const char *proc_comm, bool truncated)
+		     const char *targets__comm, bool truncated)
 {
 	char comm[SAMPLER_COMM_LEN + 1], thread[300], pid[32];
 	const char *proc;
@@ -534,7 +535,9 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 	/* the key's comm is the main thread's (or, per thread, the
 	 * thread's); other threads' keys have none (sampler.bpf.c) */
 	snprintf(pid, sizeof(pid), "[pid %u]", k->pid);
-	proc = proc_comm && *proc_comm ? proc_comm : *comm ? comm : pid;
+	proc = targets__comm && *targets__comm ? targets__comm
+	       : *comm			       ? comm
+					       : pid;
 	if (sf->cfg.per_thread) {
 		ret = fold_line__push_name(&sf->line, proc);
 		const char *jname =
@@ -578,7 +581,7 @@ static void cut_probe(struct fold_line *l)
 
 const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    uint64_t count, uint64_t when_ns,
-			    const char *proc_comm)
+			    const char *targets__comm)
 {
 	int nu = -1, nk = -1, ret;
 	uint32_t d = sf->cfg.depth;
@@ -601,7 +604,7 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 		sf->st.truncated += count;
 
 	fold_line__reset(&sf->line);
-	ret = push_head(sf, k, proc_comm,
+	ret = push_head(sf, k, targets__comm,
 			(nu == (int)d && !UNWIND_IS_MARK(sf->uips[nu - 1])) ||
 			    nk == (int)d);
 	if (!ret && nu == -2)

@@ -86,14 +86,14 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 void stackfold__free(struct stackfold *sf);
 
 /*
- * Build the line for k (count samples) as of when_ns; proc_comm (NULL if
+ * Build the line for k (count samples) as of when_ns; targets__comm (NULL if
  * unknown) names the process frame with --per-thread, and that of keys
  * without a comm (threads other than the main one). The line stays valid
  * until the next call. NULL and errno on failure.
  */
 const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    uint64_t count, uint64_t when_ns,
-			    const char *proc_comm);
+			    const char *targets__comm);
 const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
 /*
  * The per-process counts: a table of the returned size in *out, empty

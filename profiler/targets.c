@@ -85,7 +85,7 @@ void pidset__for_each(struct pidset *p,
 			fn(p->m.vals[i], ctx);
 }
 
-bool proc_alive(uint32_t pid)
+bool targets__alive(uint32_t pid)
 {
 	struct procfs_stat st;
 
@@ -93,14 +93,14 @@ bool proc_alive(uint32_t pid)
 	       st.state != 'X';
 }
 
-bool proc_running(uint32_t pid)
+bool targets__running(uint32_t pid)
 {
 	struct procfs_stat st;
 
 	return !procfs__read_stat(pid, &st) && st.state == 'R';
 }
 
-uint64_t proc_age_ns(uint32_t pid)
+uint64_t targets__age_ns(uint32_t pid)
 {
 	struct procfs_stat st;
 	struct timespec now;
@@ -113,12 +113,12 @@ uint64_t proc_age_ns(uint32_t pid)
 	return now_ns > start_ns ? now_ns - start_ns : 1;
 }
 
-int proc_comm(uint32_t pid, char *comm)
+int targets__comm(uint32_t pid, char *comm)
 {
 	return procfs__read_comm(pid, comm);
 }
 
-int proc_tgid(uint32_t pid)
+int targets__tgid(uint32_t pid)
 {
 	struct procfs_status st;
 	int err = procfs__read_status(pid, &st);
@@ -127,7 +127,7 @@ int proc_tgid(uint32_t pid)
 }
 
 /* The map the symbolizer reads: perf-<pid it sees>.map in its own /tmp. */
-bool proc_has_jit_map(uint32_t pid)
+bool targets__has_jit_map(uint32_t pid)
 {
 	struct procfs_status st;
 	char path[96];

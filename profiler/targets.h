@@ -41,19 +41,19 @@ void pidset__for_each(struct pidset *p,
 		      void (*fn)(struct pid_info *pi, void *ctx), void *ctx);
 
 /* true when pid runs (exists and is not a zombie). */
-bool proc_alive(uint32_t pid);
+bool targets__alive(uint32_t pid);
 /* Is pid running or runnable now (state R)? */
-bool proc_running(uint32_t pid);
+bool targets__running(uint32_t pid);
 /* How long pid has run, in ns; 0 when that cannot be read. */
-uint64_t proc_age_ns(uint32_t pid);
+uint64_t targets__age_ns(uint32_t pid);
 /* Read /proc/PID/comm into comm (16 bytes). 0 or negative errno. */
-int proc_comm(uint32_t pid, char *comm);
+int targets__comm(uint32_t pid, char *comm);
 
 /* Does pid have a JIT map: perf-<its own pid>.map in the /tmp of its
  * mount namespace, where the symbolizer reads it (common/procfs.h)? */
-bool proc_has_jit_map(uint32_t pid);
+bool targets__has_jit_map(uint32_t pid);
 
 /* The process (tgid) thread pid belongs to, or negative errno. */
-int proc_tgid(uint32_t pid);
+int targets__tgid(uint32_t pid);
 
 #endif

@@ -28,15 +28,15 @@ static void test_open_in_root(void)
 	snprintf(path, sizeof(path), "%s/tmp", dir);
 	CHECK(!stat(path, &want));
 
-	fd = procinfo_open_in_root(rootfd, "/link", O_PATH | O_DIRECTORY, 0);
+	fd = procinfo__open_in_root(rootfd, "/link", O_PATH | O_DIRECTORY, 0);
 	CHECK(fd >= 0 && !fstat(fd, &got) && got.st_ino == want.st_ino);
 	if (fd >= 0)
 		close(fd);
-	fd = procinfo_open_in_root(rootfd, "/../../tmp", O_PATH, 0);
+	fd = procinfo__open_in_root(rootfd, "/../../tmp", O_PATH, 0);
 	CHECK(fd >= 0 && !fstat(fd, &got) && got.st_ino == want.st_ino);
 	if (fd >= 0)
 		close(fd);
-	CHECK_INT(procinfo_open_in_root(rootfd, "/missing", O_RDONLY, 0),
+	CHECK_INT(procinfo__open_in_root(rootfd, "/missing", O_RDONLY, 0),
 		  -ENOENT);
 
 	close(rootfd);
@@ -50,10 +50,10 @@ static void test_open_in_root(void)
 /* We are no JVM; a pid that cannot exist is no process. */
 static void test_is_jvm(void)
 {
-	CHECK_INT(procinfo_is_jvm(getpid()), 0);
-	CHECK_INT(procinfo_is_jvm(0), -ESRCH);
-	CHECK_INT(procinfo_is_jvm(0x7ffffff0), -ESRCH);
-	CHECK_INT(proc_nspid(getpid()), getpid()); /* the test's own ns */
+	CHECK_INT(procinfo__is_jvm(getpid()), 0);
+	CHECK_INT(procinfo__is_jvm(0), -ESRCH);
+	CHECK_INT(procinfo__is_jvm(0x7ffffff0), -ESRCH);
+	CHECK_INT(procinfo__nspid(getpid()), getpid()); /* the test's own ns */
 }
 
 int main(void)
