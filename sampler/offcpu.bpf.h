@@ -204,35 +204,15 @@ int BPF_PROG(mixprof_offcpu, bool preempt, struct task_struct *prev,
  * --wall: a CPU sample (mixprof_sample's key) weighing the microseconds
  * of CPU time a sample stands for, so on-CPU samples and off-CPU time
  * (the program above, preemption included) add up to a thread's wall
- * time in one counts map. A copy of mixprof_sample with a weight, rather
- * than a weight in it, so the CPU sampler stays as it is.
+ * time in one counts map: mixprof_sample's key with a weight.
  */
 SEC("perf_event")
 int mixprof_wall(struct bpf_perf_event_data *ctx)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = id >> 32, tid = (__u32)id;
 	struct sample_key key = {};
 
-	if (tid == 0) /* idle */
-		return 0;
-	if (filter_pids && !bpf_map_lookup_elem(&targets, &tgid))
-		return 0;
-	stat_inc(STAT_SAMPLES);
-	key_head(&key, tgid, tid);
-	if (user_stacks) {
-		struct interp_proc *p = interp_proc_of(tgid);
-		__u64 ip, sp, fp, r13;
-
-		sample_user_regs(ctx, &ip, &sp, &fp, &r13);
-		key.user_stack = walk_user_bcp(p, tgid, tid, ip, sp, fp, r13,
-					       &key.interp_id);
-		if (key.user_stack == STACK_NONE)
-			stat_inc(STAT_USER_EMPTY);
-	}
-	if (kernel_stacks)
-		key.kern_stack = take_stack(ctx, 0, STAT_KERN_LOST);
-	offcpu_add(&key, wall_sample_us);
+	if (sample_key_of(ctx, &key))
+		offcpu_add(&key, wall_sample_us);
 	return 0;
 }
 

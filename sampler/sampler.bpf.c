@@ -1220,33 +1220,47 @@ static __always_inline void count_key(struct sample_key *key)
 		stat_inc(STAT_COUNTS_FULL);
 }
 
-SEC("perf_event")
-int mixprof_sample(struct bpf_perf_event_data *ctx)
+/*
+ * A timed sample's key: the current task's, with its stacks. Returns
+ * false for what is not sampled (idle, a task not among the targets).
+ * Shared by mixprof_sample (a count of 1) and --wall's mixprof_wall (a
+ * weight in microseconds).
+ */
+static __always_inline bool sample_key_of(struct bpf_perf_event_data *ctx,
+					  struct sample_key *key)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = (__u32)id;
-	struct sample_key key = {};
 
 	if (tid == 0) /* idle */
-		return 0;
+		return false;
 	if (filter_pids && !bpf_map_lookup_elem(&targets, &tgid))
-		return 0;
+		return false;
 	stat_inc(STAT_SAMPLES);
 
-	key_head(&key, tgid, tid);
+	key_head(key, tgid, tid);
 	if (user_stacks) {
 		struct interp_proc *p = interp_proc_of(tgid);
 		__u64 ip, sp, fp, r13;
 
 		sample_user_regs(ctx, &ip, &sp, &fp, &r13);
-		key.user_stack = walk_user_bcp(p, tgid, tid, ip, sp, fp, r13,
-					       &key.interp_id);
-		if (key.user_stack == STACK_NONE)
+		key->user_stack = walk_user_bcp(p, tgid, tid, ip, sp, fp, r13,
+						&key->interp_id);
+		if (key->user_stack == STACK_NONE)
 			stat_inc(STAT_USER_EMPTY);
 	}
 	if (kernel_stacks)
-		key.kern_stack = take_stack(ctx, 0, STAT_KERN_LOST);
-	count_key(&key);
+		key->kern_stack = take_stack(ctx, 0, STAT_KERN_LOST);
+	return true;
+}
+
+SEC("perf_event")
+int mixprof_sample(struct bpf_perf_event_data *ctx)
+{
+	struct sample_key key = {};
+
+	if (sample_key_of(ctx, &key))
+		count_key(&key);
 	return 0;
 }
 
