@@ -590,24 +590,27 @@ int hotspot__libjvm(uint32_t pid, char *path, size_t cap)
 	return find_libjvm(pid, path, cap, &start);
 }
 
-/* Look the table variables up in the ELF's .dynsym; vaddr of PT_LOAD 0. */
-static int elf_lookup(int fd, uint64_t vals[HS_NR_SYMS], uint64_t *load0)
+/*
+ * names[] in the ELF's .dynsym: vals[] (zeroed by the caller) get their
+ * link-time values, *load0 the vaddr of the PT_LOAD at file offset 0.
+ */
+static int elf_lookup_names(int fd, const char *const *names, int n,
+			    uint64_t *vals, uint64_t *load0)
 {
 	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	Elf_Scn *scn = NULL;
-	size_t nph, i, left = HS_NR_SYMS;
-	int ret = -ENOENT;
+	size_t nph, i;
+	int left = n;
 	GElf_Phdr ph;
 
 	if (!e)
 		return -ENOEXEC;
 	*load0 = UINT64_MAX;
-	if (elf_getphdrnum(e, &nph))
-		goto out;
-	for (i = 0; i < nph; i++)
-		if (gelf_getphdr(e, i, &ph) && ph.p_type == PT_LOAD &&
-		    ph.p_offset == 0)
-			*load0 = ph.p_vaddr;
+	if (!elf_getphdrnum(e, &nph))
+		for (i = 0; i < nph; i++)
+			if (gelf_getphdr(e, i, &ph) && ph.p_type == PT_LOAD &&
+			    ph.p_offset == 0)
+				*load0 = ph.p_vaddr;
 	while ((scn = elf_nextscn(e, scn)) && left) {
 		GElf_Shdr sh;
 		Elf_Data *d;
@@ -617,26 +620,20 @@ static int elf_lookup(int fd, uint64_t vals[HS_NR_SYMS], uint64_t *load0)
 			continue;
 		for (i = 0; i < sh.sh_size / sh.sh_entsize && left; i++) {
 			GElf_Sym s;
-			const char *n;
+			const char *nm;
 
 			if (!gelf_getsym(d, i, &s) || !s.st_value)
 				continue;
-			n = elf_strptr(e, sh.sh_link, s.st_name);
-			if (!n || strncmp(n, "gHotSpotVM", 10))
-				continue;
-			for (int k = 0; k < HS_NR_SYMS; k++)
-				if (!vals[k] &&
-				    !strcmp(n, hotspot_sym_names[k])) {
+			nm = elf_strptr(e, sh.sh_link, s.st_name);
+			for (int k = 0; nm && k < n; k++)
+				if (!vals[k] && !strcmp(nm, names[k])) {
 					vals[k] = s.st_value;
 					left--;
 				}
 		}
 	}
-	if (!left && *load0 != UINT64_MAX)
-		ret = 0;
-out:
 	elf_end(e);
-	return ret;
+	return left || *load0 == UINT64_MAX ? -ENOENT : 0;
 }
 
 /* The table variables' addresses in the target. */
@@ -704,7 +701,7 @@ static int read_offsets(struct hotspot *h, struct hotspot_layout *l)
 	}
 	elf_version(EV_CURRENT);
 	memset(syms, 0, sizeof(syms));
-	ret = elf_lookup(fd, syms, &load0);
+	ret = elf_lookup_names(fd, hotspot_sym_names, HS_NR_SYMS, syms, &load0);
 	close(fd);
 	if (ret)
 		return ret;
@@ -825,49 +822,6 @@ const struct hotspot_mem *hotspot__mem(const struct hotspot *h)
 	return &h->mem;
 }
 
-/* names[] in the ELF's .dynsym: vals[] get their link-time values. */
-static int elf_lookup_names(int fd, const char *const *names, int n,
-			    uint64_t *vals, uint64_t *load0)
-{
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	Elf_Scn *scn = NULL;
-	size_t nph, i;
-	int left = n;
-	GElf_Phdr ph;
-
-	if (!e)
-		return -ENOEXEC;
-	*load0 = UINT64_MAX;
-	if (!elf_getphdrnum(e, &nph))
-		for (i = 0; i < nph; i++)
-			if (gelf_getphdr(e, i, &ph) && ph.p_type == PT_LOAD &&
-			    ph.p_offset == 0)
-				*load0 = ph.p_vaddr;
-	while ((scn = elf_nextscn(e, scn)) && left) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM ||
-		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
-			continue;
-		for (i = 0; i < sh.sh_size / sh.sh_entsize && left; i++) {
-			GElf_Sym s;
-			const char *nm;
-
-			if (!gelf_getsym(d, i, &s) || !s.st_value)
-				continue;
-			nm = elf_strptr(e, sh.sh_link, s.st_name);
-			for (int k = 0; nm && k < n; k++)
-				if (!vals[k] && !strcmp(nm, names[k])) {
-					vals[k] = s.st_value;
-					left--;
-				}
-		}
-	}
-	elf_end(e);
-	return left || *load0 == UINT64_MAX ? -ENOENT : 0;
-}
-
 int hotspot__jvm_syms(uint32_t pid, const char *const *names, int n,
 		      uint64_t *vals)
 {
@@ -879,9 +833,9 @@ int hotspot__jvm_syms(uint32_t pid, const char *const *names, int n,
 	if (ret)
 		return ret;
 	snprintf(fn, sizeof(fn), "/proc/%u/root%s", pid, path);
-	fd = open(fn, O_RDONLY | O_CLOEXEC);
+	fd = safe_open_in(AT_FDCWD, fn, &libjvm_file);
 	if (fd < 0)
-		return errno == ENOENT ? -ENOENT : -errno;
+		return fd;
 	elf_version(EV_CURRENT);
 	memset(vals, 0, n * sizeof(*vals));
 	ret = elf_lookup_names(fd, names, n, vals, &load0);
