@@ -10,3 +10,22 @@ prog_stats() {
 			"\(.run_time_ns // 0) \(.run_cnt // 0)"'
 	done | head -n 1
 }
+
+# bench_start: a scratch directory in $tmp, kernel.bpf_stats_enabled on
+# for the run; at exit the processes in $load (one pid or a list) and in
+# pids[] are killed, the setting restored and $tmp removed.
+bench_start() {
+	tmp=$(mktemp -d /tmp/mixprof-bench.XXXXXX)
+	old_stats=$(sysctl -n kernel.bpf_stats_enabled)
+	load=
+	pids=()
+	trap bench_cleanup EXIT
+	sysctl -qw kernel.bpf_stats_enabled=1
+}
+
+bench_cleanup() {
+	local p
+	for p in $load "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
+	rm -rf "$tmp"
+}

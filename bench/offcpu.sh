@@ -16,16 +16,8 @@ set -euo pipefail
 : "${BUILD:?BUILD must point at the build directory}"
 SECS=${SECS:-5}
 HOST_SECS=${HOST_SECS:-10}
-tmp=$(mktemp -d /tmp/mixprof-bench.XXXXXX)
-old_stats=$(sysctl -n kernel.bpf_stats_enabled)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-sysctl -qw kernel.bpf_stats_enabled=1
+. "$(dirname "$0")/common.bash" # bench_start (prog_stats: its own, below)
+bench_start
 
 # the storm: SECS of one-byte round trips; prints the round trips done
 cat >"$tmp/storm.py" <<'PY'

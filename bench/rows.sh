@@ -17,18 +17,9 @@ TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 SECS=${SECS:-6}
 HOST_SECS=${HOST_SECS:-60}
 HZ=${HZ:-999}
-tmp=$(mktemp -d /tmp/mixprof-bench.XXXXXX)
-old_stats=$(sysctl -n kernel.bpf_stats_enabled)
-load=
-cleanup() {
-	[ -n "$load" ] && kill $load 2>/dev/null || true
-	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-sysctl -qw kernel.bpf_stats_enabled=1
+. "$(dirname "$0")/common.bash" # bench_start, prog_stats
+bench_start
 
-. "$(dirname "$0")/common.bash" # prog_stats
 
 # run MODE: profile the load for SECS; print "mode ns/sample frames/sample main%"
 run() {

@@ -12,18 +12,9 @@ set -euo pipefail
 : "${BUILD:?BUILD must point at the build directory}"
 SECS=${SECS:-8}
 HZ=${HZ:-999}
-tmp=$(mktemp -d /tmp/mixprof-bench.XXXXXX)
-old_stats=$(sysctl -n kernel.bpf_stats_enabled)
-load=
-cleanup() {
-	[ -n "$load" ] && kill "$load" 2>/dev/null || true
-	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-sysctl -qw kernel.bpf_stats_enabled=1
+. "$(dirname "$0")/common.bash" # bench_start, prog_stats
+bench_start
 
-. "$(dirname "$0")/common.bash" # prog_stats
 
 # run LOAD MODE: profile the load's JVM for SECS; append a result line
 run() {
