@@ -39,8 +39,10 @@ struct {
 /*
  * An exec replaces the process's mappings: its table goes, so no sample
  * is walked by the old one; user space loads the new one (loader.c).
+ * A raw tracepoint: attached by name through bpf(), where a classic
+ * tracepoint needs tracefs mounted to read the event's id.
  */
-SEC("tracepoint/sched/sched_process_exec")
+SEC("raw_tp/sched_process_exec")
 int mixprof_unwind_exec(void *ctx)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
