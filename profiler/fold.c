@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/safename.h"
 #include "fold.h"
 
 void fold_line__init(struct fold_line *l, bool annotate)
@@ -58,36 +59,21 @@ int fold_line__append(struct fold_line *l, const char *text, size_t len)
 }
 
 /*
- * ';' separates frames and '\n' ends a line, so neither may survive in a
- * name; ':' keeps "a;b" readable, a space keeps the line whole.
+ * Names come from targets: made safe (common/safename.h) as they enter
+ * the line, the one place every sink's text passes, with ';' (it
+ * separates frames) written ':', so a name can neither split a line nor
+ * reach a terminal with its control characters.
  */
-static char sanitise(char c)
-{
-	if (c == ';')
-		return ':';
-	if (c == '\n' || c == '\r' || c == '\0')
-		return ' ';
-	return c;
-}
-
-#define UNSAFE ";\n\r"
-
 static int push(struct fold_line *l, const char *name, const char *suffix)
 {
-	size_t n = strlen(name), s = suffix ? strlen(suffix) : 0, i;
-	char *d;
+	size_t n = strlen(name), s = suffix ? strlen(suffix) : 0;
 
-	if (reserve(l, n + s + 1))
+	if (reserve(l, SAFENAME_SIZE(n) + s + 1))
 		return -ENOMEM;
 	if (l->len)
 		l->buf[l->len++] = ';';
-	/* names almost never hold those: copy whole, then fix the few */
-	d = l->buf + l->len;
-	memcpy(d, name, n);
-	for (i = strcspn(name, UNSAFE); i < n;
-	     i += 1 + strcspn(name + i + 1, UNSAFE))
-		d[i] = sanitise(name[i]);
-	l->len += n;
+	l->len += safename__copy(l->buf + l->len, l->cap - l->len, name, n,
+				 SAFENAME_FOLD);
 	memcpy(l->buf + l->len, suffix ? suffix : "", s);
 	l->len += s;
 	l->buf[l->len] = '\0';

@@ -8,8 +8,9 @@
  * "_[0]", FRAME_INLINED "_[i]", FRAME_KERNEL "_[k]" (as async-profiler;
  * compiled frames named from the JVM carry "_[1]" for C1, jframe.h);
  * others stay plain (C++ keeps its "::", which the palette colours
- * yellow). ';' and newlines inside names are replaced so a name can never
- * split a line.
+ * yellow). Names pushed are made safe (common/safename.h: control
+ * characters and invalid UTF-8 as "\xNN") and a ';' inside one becomes
+ * ':', so a name can never split a line nor write to a terminal.
  *
  * struct fold maps line -> count; fold__write() prints lines sorted
  * bytewise, so two runs diff cleanly. The object owns its copies of lines.
@@ -34,7 +35,10 @@ void fold_line__reset(struct fold_line *l);
 void fold_line__release(struct fold_line *l);
 /* Append one frame (a ';' goes before all but the first). 0 or -ENOMEM. */
 int fold_line__push(struct fold_line *l, const struct frame *f);
-/* Append frames already folded (len bytes, "a;b_[j]"; none if 0). */
+/*
+ * Append frames already folded (len bytes, "a;b_[j]"; none if 0): text
+ * this file or safename__copy(SAFENAME_FOLD) made, not checked again.
+ */
 int fold_line__append(struct fold_line *l, const char *text, size_t len);
 /* Append a plain name (comm, "[truncated]", the "-" delimiter). */
 int fold_line__push_name(struct fold_line *l, const char *name);

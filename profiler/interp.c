@@ -15,6 +15,7 @@
 #include "jvm/jnamer.h"
 #include "common/u64map.h"
 #include "targets.h"
+#include "common/safename.h"
 #include "common/strpool.h"
 
 #define RETRY_NS (1000 * 1000 * 1000ULL) /* not (yet) a JVM: look again */
@@ -789,8 +790,6 @@ static struct list_ent *list_of(struct interp *in, const struct sample_key *k)
 	return e;
 }
 
-static void clean(char *s, size_t n);
-
 /* A thread's whole name, asked once per comm it was seen with. */
 struct tname {
 	char comm[SAMPLER_COMM_LEN];
@@ -827,9 +826,8 @@ static void learn_thread(struct interp *in, struct jvm *j,
 		jnamer__threads_refresh(j->jn); /* a new thread, or renamed */
 	}
 	memcpy(t->comm, k->comm, sizeof(t->comm));
+	/* as the JVM has it: made safe where it is folded (fold.c) */
 	n = jnamer__thread(j->jn, (int32_t)k->tid, buf, sizeof(buf));
-	if (n > 0)
-		clean(buf, n); /* one frame: no ';' */
 	t->name = n > 0 ? strpool__intern(in->pool, buf, n) : NULL;
 }
 
@@ -959,20 +957,12 @@ void interp__prepare(struct interp *in, uint32_t pid)
 	}
 }
 
-/* A name from the JVM, as one folded frame: no ';' or newline in it. */
-static void clean(char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] == ';' || s[i] == '\n')
-			s[i] = '_';
-}
-
 /* Append one frame of an inline chain to in->text at *len: 0 or -1. */
 static int chain_push(struct interp *in, size_t *len,
 		      const struct jnamer_frame *x)
 {
 	size_t cap = sizeof(in->text) - *len;
-	char *o = in->text + *len;
+	char *o = in->text + *len, safe[SAFENAME_SIZE(2 * NAME_CAP)];
 	int n = 0, m;
 
 	if (*len) {
@@ -982,10 +972,13 @@ static int chain_push(struct interp *in, size_t *len,
 		cap--;
 		n = 1;
 	}
-	m = jframe_with_line(o, cap, x->name, in->lines ? x->line : 0);
+	/* a name from the JVM, as one folded frame (fold.h): made safe */
+	if (safename__copy(safe, sizeof(safe), x->name, strlen(x->name),
+			   SAFENAME_FOLD) >= sizeof(safe))
+		return -1;
+	m = jframe_with_line(o, cap, safe, in->lines ? x->line : 0);
 	if (m < 0)
 		return -1;
-	clean(o, m);
 	if (in->annotate) {
 		const char *sfx = jframe_suffix(x->kind, x->comp_level);
 		size_t sl = strlen(sfx);

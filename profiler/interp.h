@@ -68,7 +68,9 @@ int interp__describe(const struct interp *in, uint32_t pid, char *buf,
  * or NULL when it is not a Java frame we could name. For a compiled
  * frame (named from the JVM's memory by jnamer, no agent) folded[i] is
  * set and names[i] is folded text: its inline chain, outermost first,
- * suffixed as interp__style() says; interpreted frames are one name.
+ * suffixed as interp__style() says, its names made safe
+ * (common/safename.h); interpreted frames are one name, as the JVM has
+ * it (fold.c makes it safe).
  * Returns the number of interpreted frames named.
  * A listed frame is used only where ips[] holds the same pc at the same
  * position (the BPF walk and the kernel's saw the same frame). Returns
@@ -93,8 +95,9 @@ uint64_t interp__version(const struct interp *in, const struct sample_key *k);
 /*
  * The whole java.lang.Thread name of thread tid of JVM pid (the kernel's
  * comm keeps 15 characters), read when interp__seen first saw a key of
- * that thread (--per-thread keys carry the tid) and kept: NULL when it
- * is no Java thread, or not known.
+ * that thread (--per-thread keys carry the tid) and kept, as the JVM has
+ * it (not yet made safe: fold.c does): NULL when it is no Java thread,
+ * or not known.
  */
 const char *interp__thread_name(struct interp *in, uint32_t pid, uint32_t tid);
 

@@ -95,14 +95,14 @@ static uint32_t parent_of(const struct proc_link *l, size_t n, uint32_t pid)
 /* The first JVM shows the way; the others are counted. */
 static void hint(uint32_t pid, uint32_t jvm, int nr, bool child)
 {
-	char comm[16] = "", jcomm[16] = "";
+	char comm[TARGETS_COMM_SHOW], jcomm[TARGETS_COMM_SHOW];
 
-	targets__comm(pid, comm);
-	targets__comm(jvm, jcomm);
 	fprintf(stderr,
 		"mixprof: pid %u (%s) is not a JVM; its %s %u (%s) is: "
 		"mixprof -p %u\n",
-		pid, comm, child ? "child" : "descendant", jvm, jcomm, jvm);
+		pid, targets__comm_show(pid, comm),
+		child ? "child" : "descendant", jvm,
+		targets__comm_show(jvm, jcomm), jvm);
 	if (nr > 1)
 		fprintf(stderr,
 			"mixprof:   (%d more JVMs below pid %u; processes "

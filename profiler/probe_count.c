@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/safename.h"
 #include "probe_count.h"
 
 struct row {
@@ -94,9 +95,12 @@ int probe_count__set(struct probe_count *t, unsigned site, uint64_t count,
 		t->cap = cap;
 	}
 	r = &t->rows[t->nr];
-	r->name = strdup(name);
+	/* the JVM wrote it: kept made safe, as the table shows it */
+	r->name = malloc(SAFENAME_SIZE(strlen(name)));
 	if (!r->name)
 		return -ENOMEM;
+	safename__copy(r->name, SAFENAME_SIZE(strlen(name)), name, strlen(name),
+		       0);
 	r->site = site;
 	r->count = 0;
 	r->from_ns = r->to_ns = 0;

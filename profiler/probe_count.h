@@ -23,7 +23,9 @@ void probe_count__free(struct probe_count *t);
 /*
  * Site site (method name, the agent's "pkg/Class.method(DESC)") has
  * count calls now. Counts only grow; a smaller one (never expected) is
- * ignored. 0 or -ENOMEM. Shaped as a probectl_count_fn's body.
+ * ignored. 0 or -ENOMEM. Shaped as a probectl_count_fn's body. The
+ * name (from the JVM) is kept made safe (common/safename.h): the
+ * table and probe_count__each give it so.
  */
 int probe_count__set(struct probe_count *t, unsigned site, uint64_t count,
 		     const char *name);

@@ -13,6 +13,7 @@
 #include "attach/agentfiles.h"
 #include "attach/probectl.h"
 #include "common/nsec.h"
+#include "common/safename.h"
 #include "probes_run.h"
 #include "attach/procinfo.h"
 
@@ -162,6 +163,7 @@ static bool lacks_package(const char *pattern)
 
 static void add_error(const char *pattern, int ret, char *err)
 {
+	char shown[SAFENAME_SIZE(512)];
 	const char *why = err;
 	char *p;
 
@@ -181,8 +183,10 @@ static void add_error(const char *pattern, int ret, char *err)
 		why = p + 3;
 	else if (!*err)
 		why = strerror(-ret);
+	/* the agent's words: a hostile JVM writes them */
 	fprintf(stderr, "mixprof: -e '%s': %s%s\n", pattern,
-		ret == -EINVAL ? "bad pattern: " : "", why);
+		ret == -EINVAL ? "bad pattern: " : "",
+		safename__show(shown, sizeof(shown), why));
 }
 
 int probes_run__add(struct probes_run *pr)
@@ -251,20 +255,20 @@ void probes_run__watch(struct probes_run *pr)
 		pr->replaced[0] = 0; /* an agent without it, or gone */
 }
 
-/* [p, end) on stderr, what the JVM side sent: no control characters
- * (a hostile JVM writes the reply); a class name dotted. */
+/* [p, end) on stderr, what the JVM side sent, made safe (a hostile JVM
+ * writes the reply); a class name dotted. */
 static void put_clean(const char *p, const char *end, bool dots)
 {
-	char c;
+	size_t cap = SAFENAME_SIZE(end - p);
+	char *s = malloc(cap);
 
-	for (; p < end; p++) {
-		c = *p;
-		if ((unsigned char)c < 0x20 || c == 0x7f)
-			c = '?';
-		else if (dots && c == '/')
-			c = '.';
-		fputc(c, stderr);
-	}
+	if (!s)
+		return;
+	safename__copy(s, cap, p, end - p, 0);
+	for (char *c = s; dots && (c = strchr(c, '/')); c++)
+		*c = '.';
+	fputs(s, stderr);
+	free(s);
 }
 
 /*

@@ -82,7 +82,8 @@ PROFILE_CLI_OBJS := $(BUILD)/profiler/linefilter.o $(BUILD)/profiler/topn.o \
 MIXPROF_OBJS += $(PROFILE_CLI_OBJS)
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_textout
 $(BUILD)/tests/unit/test_prof_textout: $(BUILD)/tests/unit/test_prof_textout.o \
-		$(PROFILE_CLI_OBJS) $(BUILD)/profiler/fold.o
+		$(PROFILE_CLI_OBJS) $(BUILD)/profiler/fold.o \
+		$(BUILD)/common/safename.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
@@ -98,7 +99,7 @@ MIXPROF_OBJS += $(PROFILE_PROBE_OBJS)
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_probe_count
 $(BUILD)/tests/unit/test_prof_probe_count: \
 		$(BUILD)/tests/unit/test_prof_probe_count.o \
-		$(BUILD)/profiler/probe_count.o
+		$(BUILD)/profiler/probe_count.o $(BUILD)/common/safename.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

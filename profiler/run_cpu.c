@@ -67,19 +67,17 @@ static void show_status(struct run *r)
 /* The start line: what is profiled, how fast, until when. */
 static void say_start(struct run *r)
 {
-	char what[256], comm[16] = "";
+	char what[256], comm[TARGETS_COMM_SHOW];
 	size_t n = 0;
 
+	/* the command and a process's comm may hold anything: made safe */
 	if (r->o.cmd) {
 		n = snprintf(what, sizeof(what), "'");
-		for (int i = 0; r->o.cmd[i] && n < sizeof(what); i++)
-			n += snprintf(what + n, sizeof(what) - n, "%s%s",
-				      i ? " " : "", r->o.cmd[i]);
-		if (n < sizeof(what))
-			snprintf(what + n, sizeof(what) - n, "' (pid %d)",
-				 r->child.pid);
+		n += run_report__cmdline(r->o.cmd, what + n, sizeof(what) - n);
+		snprintf(what + n, sizeof(what) - n, "' (pid %d)",
+			 r->child.pid);
 	} else if (r->o.nr_pids == 1) {
-		targets__comm(r->o.pids[0], comm);
+		targets__comm_show(r->o.pids[0], comm);
 		snprintf(what, sizeof(what), "%s (pid %u)", *comm ? comm : "?",
 			 r->o.pids[0]);
 	} else if (r->o.nr_pids) {

@@ -13,6 +13,7 @@
 #include "pprof/pprof.h"
 #include "probe_count.h"
 #include "probes_run.h"
+#include "common/safename.h"
 #include "run.h"
 #include "run_child.h"
 #include "run_probe.h"
@@ -153,15 +154,22 @@ struct count_line {
 	size_t cap;
 };
 
-/* One method's calls as a one-frame stack under the process "java". */
+/*
+ * One method's calls as a one-frame stack under the process "java": its
+ * name (made safe by probe_count) with the ';'s of its descriptor as ':'.
+ */
 static int count_line(const char *name, uint64_t count, void *ctx)
 {
 	struct count_line *cl = ctx;
-	int n = snprintf(cl->buf, cl->cap, "java;%s_[j]", name);
+	size_t n = strlen("java;"), k = strlen(name);
 
-	if (n < 0 || (size_t)n >= cl->cap)
+	if (SAFENAME_SIZE(k) + n + 4 > cl->cap)
 		return 0; /* a name longer than any method's: left out */
-	return pprof_writer__add(cl->w, cl->buf, n, count);
+	memcpy(cl->buf, "java;", n);
+	n += safename__copy(cl->buf + n, cl->cap - n, name, k,
+			    SAFENAME_FOLD | SAFENAME_ESCAPED);
+	memcpy(cl->buf + n, "_[j]", 5);
+	return pprof_writer__add(cl->w, cl->buf, n + 4, count);
 }
 
 /* --count as pprof: each probed method a sample, valued in calls. */

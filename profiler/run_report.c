@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/safename.h"
 #include "jvmkids.h"
 #include "render_out.h"
 #include "run.h"
@@ -240,17 +241,16 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
  */
 static void no_samples(struct run *r)
 {
-	char comm[16] = "";
+	char comm[TARGETS_COMM_SHOW];
 	int i;
 
 	if (!r->o.nr_pids && !r->launched)
 		return; /* a whole host that did not run: nothing to explain */
 	if (r->o.nr_pids == 1) {
-		targets__comm(r->o.pids[0], comm);
 		fprintf(stderr,
 			"mixprof: no samples: pid %u (%s) and its new "
 			"children did not run on a CPU\n",
-			r->o.pids[0], comm);
+			r->o.pids[0], targets__comm_show(r->o.pids[0], comm));
 	} else {
 		fprintf(stderr,
 			"mixprof: no samples: %s did not run on a CPU\n",
@@ -385,23 +385,40 @@ void run_report__summary(struct run *r)
 			    : "");
 }
 
+size_t run_report__cmdline(char *const *cmd, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	for (int i = 0; cmd[i] && n + 1 < len; i++) {
+		if (i)
+			buf[n++] = ' ';
+		n +=
+		    safename__copy(buf + n, len - n, cmd[i], strlen(cmd[i]), 0);
+		if (n >= len)
+			return strlen(buf); /* cut */
+	}
+	buf[n] = '\0';
+	return n;
+}
+
 /*
  * The graphs' default title names what was profiled: "mixprof: java -jar
  * app.jar", "mixprof: pid 1234 (java)", "mixprof: whole host".
  */
 static void make_title(struct run *r, char *buf, size_t len)
 {
-	char comm[16] = "";
+	char comm[TARGETS_COMM_SHOW];
 	size_t n;
 	int i;
 
 	n = snprintf(buf, len, "mixprof: ");
 	if (r->o.cmd) {
-		for (i = 0; r->o.cmd[i] && n < len; i++)
-			n += snprintf(buf + n, len - n, "%s%s", i ? " " : "",
-				      r->o.cmd[i]);
+		n += run_report__cmdline(r->o.cmd, buf + n, len - n);
 	} else if (r->o.nr_pids == 1) {
-		targets__comm(r->o.pids[0], comm);
+		targets__comm_show(r->o.pids[0], comm);
 		snprintf(buf + n, len - n, "pid %u%s%s%s", r->o.pids[0],
 			 *comm ? " (" : "", comm, *comm ? ")" : "");
 	} else if (r->o.nr_pids) {

@@ -5,6 +5,7 @@
 #define MIXPROF_RUN_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct run;
@@ -19,6 +20,12 @@ bool run_report__reader_left(struct run *r, int ret);
 bool run_report__reported(struct run *r, int ret);
 /* The summary on stderr: every sample accounted for. */
 void run_report__summary(struct run *r);
+/*
+ * The launched command's words joined by spaces into buf (len bytes,
+ * cut to fit), each made safe to show (common/safename.h); returns the
+ * length written.
+ */
+size_t run_report__cmdline(char *const *cmd, char *buf, size_t len);
 /* Draw the graphs with their title and subtitle; 0 or a negative errno. */
 int run_report__render(struct run *r);
 

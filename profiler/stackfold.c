@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sampler/alloc.h"
+#include "common/safename.h"
 #include "stackfold.h"
 
 #define MAX_INLINE 64 /* frames one address may expand to */
@@ -154,9 +155,14 @@ static void check_names(struct stackfold *sf, const struct sample_key *k,
 	same = same && !*t;
 	if (same)
 		sf->st.check_same++;
-	else if (sf->st.check_diff++ < 5)
+	else if (sf->st.check_diff++ < 5) {
+		char map[SAFENAME_SIZE(256)];
+
+		/* text is folded (made safe), the map's name is not */
 		fprintf(stderr, "mixprof: names check: %s (map:%s%s)\n", text,
-			sf->frames[0].name, nf > 1 ? ";..." : "");
+			safename__show(map, sizeof(map), sf->frames[0].name),
+			nf > 1 ? ";..." : "");
+	}
 }
 
 /*

@@ -118,6 +118,14 @@ int targets__comm(uint32_t pid, char *comm)
 	return procfs__read_comm(pid, comm);
 }
 
+const char *targets__comm_show(uint32_t pid, char *out)
+{
+	char comm[16] = "";
+
+	targets__comm(pid, comm);
+	return safename__show(out, TARGETS_COMM_SHOW, comm);
+}
+
 int targets__tgid(uint32_t pid)
 {
 	struct procfs_status st;

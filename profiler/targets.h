@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "common/safename.h"
 
 struct pid_info {
 	uint32_t pid;
@@ -48,6 +49,13 @@ bool targets__running(uint32_t pid);
 uint64_t targets__age_ns(uint32_t pid);
 /* Read /proc/PID/comm into comm (16 bytes). 0 or negative errno. */
 int targets__comm(uint32_t pid, char *comm);
+/*
+ * pid's comm as a message shows it: made safe (common/safename.h: a
+ * process names itself), "" when unreadable. Returns out, which holds
+ * TARGETS_COMM_SHOW bytes.
+ */
+#define TARGETS_COMM_SHOW SAFENAME_SIZE(16)
+const char *targets__comm_show(uint32_t pid, char *out);
 
 /* Does pid have a JIT map: perf-<its own pid>.map in the /tmp of its
  * mount namespace, where the symbolizer reads it (common/procfs.h)? */

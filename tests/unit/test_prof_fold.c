@@ -15,15 +15,18 @@ static void test_line(void)
 	    {"do_syscall_64", FRAME_KERNEL},
 	    {"[libc.so.6]", FRAME_UNKNOWN},
 	    {"Lbad;name\nwith\rbreaks", FRAME_NATIVE},
+	    {"\e]0;OWN\a\e[2J\tx\xc2\x9b\xff\\", FRAME_JAVA},
 	};
 
 	fold_line__init(&l, true);
 	CHECK_INT(fold_line__push_name(&l, "java"), 0);
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		CHECK_INT(fold_line__push(&l, &f[i]), 0);
-	CHECK_STR(l.buf, "java;java/lang/Thread.run_[j];pkg/A.inl_[i];"
-			 "Interpreter;pkg/B.interp_[0];JavaCalls::call_helper;"
-			 "do_syscall_64_[k];[libc.so.6];Lbad:name with breaks");
+	CHECK_STR(l.buf,
+		  "java;java/lang/Thread.run_[j];pkg/A.inl_[i];"
+		  "Interpreter;pkg/B.interp_[0];JavaCalls::call_helper;"
+		  "do_syscall_64_[k];[libc.so.6];Lbad:name\\x0awith\\x0dbreaks;"
+		  "\\x1b]0:OWN\\x07\\x1b[2J\\x09x\\xc2\\x9b\\xff\\x5c_[j]");
 	fold_line__reset(&l);
 	CHECK_INT(l.len, 0);
 	l.annotate = false;
