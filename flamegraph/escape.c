@@ -1,47 +1,37 @@
 /*
  * escape: markup-safe text for names of unknown encoding.
  */
+#include <stdlib.h>
+#include <string.h>
+#include "common/safename.h"
 #include "escape.h"
 
-size_t fg_utf8_len(const unsigned char *s, size_t left)
+/*
+ * s[0..len) made safe (common/safename.h) into buf (cap bytes) or, when
+ * it needs more, memory the caller frees (*heap); NULL without memory.
+ * A folded line of ours is safe already, so its escapes stay as they are
+ * (SAFENAME_ESCAPED); a file of another tool gets them here.
+ */
+static const char *safe(const char *s, size_t len, char *buf, size_t cap,
+			char **heap)
 {
-	size_t n, i;
-	unsigned int c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* Overlong three- and four-byte forms, surrogates, > U+10FFFF. */
-	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
-	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return n;
+	*heap = NULL;
+	if (SAFENAME_SIZE(len) > cap) {
+		cap = SAFENAME_SIZE(len);
+		buf = *heap = malloc(cap);
+		if (!buf)
+			return NULL;
+	}
+	safename__copy(buf, cap, s, len, SAFENAME_ESCAPED);
+	return buf;
 }
 
 void fg_put_xml(FILE *out, const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s, *e = p + len;
-	size_t n;
+	char buf[1024], *heap;
+	const char *p = safe(s, len, buf, sizeof(buf), &heap);
 
-	while (p < e) {
-		n = fg_utf8_len(p, e - p);
-		if (n > 1) {
-			fwrite(p, 1, n, out);
-			p += n;
-			continue;
-		}
+	for (; p && *p; p++) {
 		switch (*p) {
 		case '<':
 			fputs("&lt;", out);
@@ -59,28 +49,20 @@ void fg_put_xml(FILE *out, const char *s, size_t len)
 			fputs("&#39;", out);
 			break;
 		default:
-			putc(n && *p >= 0x20 && *p != 0x7f ? *p : '?', out);
+			putc(*p, out);
 		}
-		p++;
 	}
+	free(heap);
 }
 
 void fg_put_json(FILE *out, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t left = 0, n;
+	char buf[1024], *heap;
+	const char *p = safe(s, strlen(s), buf, sizeof(buf), &heap);
 
-	while (p[left])
-		left++;
 	putc('"', out);
-	while (*p) {
-		n = fg_utf8_len(p, left);
-		if (n > 1) {
-			fwrite(p, 1, n, out);
-		} else if (!n || *p < 0x20 || *p == 0x7f) {
-			putc('?', out);
-			n = 1;
-		} else if (*p == '"' || *p == '\\') {
+	for (; p && *p; p++) {
+		if (*p == '"' || *p == '\\') {
 			putc('\\', out);
 			putc(*p, out);
 		} else if (*p == '<' || *p == '>' || *p == '&') {
@@ -89,10 +71,9 @@ void fg_put_json(FILE *out, const char *s)
 		} else {
 			putc(*p, out);
 		}
-		p += n;
-		left -= n;
 	}
 	putc('"', out);
+	free(heap);
 }
 
 void fg_put_json_key(FILE *out, const char *key, const char *val)

@@ -1,8 +1,9 @@
 /*
  * escape: writing frame names into markup. Names come from symbol tables
  * and may hold any byte; these writers always produce well-formed output:
- * invalid UTF-8 and control characters become '?', and the markup's
- * special characters are escaped. They return nothing: the caller checks
+ * invalid UTF-8 and control characters become "\xNN" (common/safename.h;
+ * text made safe before, as mixprof's folded lines are, is kept as it
+ * is), and the markup's special characters are escaped. They return nothing: the caller checks
  * ferror() once at the end.
  */
 #ifndef MIXPROF_FG_ESCAPE_H
@@ -17,9 +18,5 @@ void fg_put_xml(FILE *out, const char *s, size_t len);
 void fg_put_json(FILE *out, const char *s);
 /* "key":"val", (or "key":null, when val is NULL), trailing comma included. */
 void fg_put_json_key(FILE *out, const char *key, const char *val);
-
-/* The length of a valid UTF-8 sequence at s (at most left bytes), 0 if
- * it is not one. */
-size_t fg_utf8_len(const unsigned char *s, size_t left);
 
 #endif
