@@ -61,7 +61,8 @@ static unsigned int surrogate_pair(const unsigned char *s, size_t n)
 /* Does ASCII byte c need a change under flags? */
 static int special(unsigned char c, unsigned int flags)
 {
-	return c < 0x20 || c >= 0x7f || (c == '\\' && !(flags & SAFENAME_ESCAPED)) ||
+	return c < 0x20 || c >= 0x7f ||
+	       (c == '\\' && !(flags & SAFENAME_ESCAPED)) ||
 	       (c == ';' && (flags & SAFENAME_FOLD));
 }
 

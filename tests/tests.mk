@@ -9,3 +9,20 @@ BINS += $(BUILD)/tests/jvmnames
 $(BUILD)/tests/jvmnames: $(BUILD)/tests/tools/jvmnames.o $(JVM_OBJS) $(SYMBOLIZER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)
+
+# Processes whose names are terminal escapes (tests/integration/
+# names_escape.sh): a C program (its comm, an ELF symbol) and a JVM (a
+# thread name, a method name: javac drops control characters from
+# identifiers, so "ABCD" of spinABCDEVIL is patched in the class file
+# into U+009B and U+00E9, four bytes for four).
+NAMES_FIX := $(BUILD)/tests/fixtures/names
+BINS += $(NAMES_FIX)/evilname $(NAMES_FIX)/EvilNames.class
+$(NAMES_FIX)/evilname: tests/fixtures/names/evilname.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -O2 -fno-omit-frame-pointer -g -o $@ $<
+$(NAMES_FIX)/EvilNames.class: tests/fixtures/names/EvilNames.java
+	$(call msg,JAVAC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(JAVAC) --release 17 -d $(@D) $<
+	$(Q)perl -pi -e 's/spinABCDEVIL/spin\xc2\x9b\xc3\xa9EVIL/g' $@

@@ -26,8 +26,8 @@ static int clean(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 
 	for (; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 &&
-						 p[1] <= 0x9f))
+		if (*p < 0x20 || *p == 0x7f ||
+		    (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
 			return 0;
 	}
 	return 1;
@@ -59,10 +59,16 @@ static void test_controls(void)
 	CHECK_STR(safe("a\0b", 3, 0), "a\\x00b");
 	CHECK_STR(SAFE("\x01\x1f", 0), "\\x01\\x1f");
 	/* U+009B, a CSI on terminals that read C1; U+0080; U+00A0 kept */
-	CHECK_STR(SAFE("t\xc2\x9b" "2J", 0), "t\\xc2\\x9b2J");
+	CHECK_STR(SAFE("t\xc2\x9b"
+		       "2J",
+		       0),
+		  "t\\xc2\\x9b2J");
 	CHECK_STR(SAFE("\xc2\x80\xc2\xa0", 0), "\\xc2\\x80\xc2\xa0");
 	/* a raw C1 byte, not UTF-8 */
-	CHECK_STR(SAFE("a\x9b" "b", 0), "a\\x9bb");
+	CHECK_STR(SAFE("a\x9b"
+		       "b",
+		       0),
+		  "a\\x9bb");
 }
 
 static void test_backslash(void)
@@ -91,7 +97,10 @@ static void test_utf8(void)
 	CHECK_STR(SAFE("\xf4\x90\x80\x80", 0), "\\xf4\\x90\\x80\\x80");
 	CHECK_STR(SAFE("\xf8\xff", 0), "\\xf8\\xff");
 	/* modified UTF-8: its NUL stays escaped, a pair is the character */
-	CHECK_STR(SAFE("a\xc0\x80" "b", 0), "a\\xc0\\x80b");
+	CHECK_STR(SAFE("a\xc0\x80"
+		       "b",
+		       0),
+		  "a\\xc0\\x80b");
 	CHECK_STR(SAFE("\xed\xa0\xbd\xed\xb4\xa5", 0), "\xf0\x9f\x94\xa5");
 	/* a lone surrogate is not UTF-8 */
 	CHECK_STR(SAFE("\xed\xa0\xbdx", 0), "\\xed\\xa0\\xbdx");
