@@ -40,6 +40,7 @@
 #include "attach_proto.h"
 #include "common/nsec.h"
 #include "common/safefile.h"
+#include "common/safename.h"
 
 #define REPLY_MAX 8192
 #define REPLY_TIMEOUT_MS 30000 /* Agent_OnAttach may replay a big code cache */
@@ -55,15 +56,21 @@ struct target {
 	char trigger[32]; /* ".attach_pid<nspid>" */
 };
 
-/* Format a reason into err and return the error, for one-line exits. */
+/*
+ * Format a reason into err and return the error, for one-line exits. The
+ * reason may name what the target chose (its comm, a path under its
+ * root): made safe to print (common/safename.h).
+ */
 static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
 {
+	char why[1024];
 	va_list ap;
 
 	if (errlen) {
 		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
+		vsnprintf(why, sizeof(why), fmt, ap);
 		va_end(ap);
+		safename__show(err, errlen, why);
 	}
 	return code;
 }
