@@ -80,7 +80,13 @@ wait_for 15 grep -q ready "$TMPD/ready" || die "evilname did not start"
 jvm=
 wait_for 15 eval 'jvm=$(pgrep -P "$evil" java)' ||
 	die "no JVM below evilname"
-PIDS_TO_KILL=($jvm $evil) # the JVM first: evilname reaps it
+# the JVM (evilname's child) first, and gone before the runner looks
+stop_jvm() {
+	[ -n "$jvm" ] || return 0
+	kill -9 "$jvm" 2>/dev/null || true
+	wait_for 10 eval '[ ! -e /proc/$jvm ]' || true
+}
+trap 'stop_jvm; cleanup_common' EXIT
 wait_for 15 eval '[ "$(grep -c ready "$TMPD/ready")" -ge 2 ]' ||
 	die "EvilNames did not start"
 
