@@ -1,6 +1,7 @@
 /*
  * Unit tests: the --count table of a probe run (probe_count.c): counts
- * per site follow the agent's replies, the table is sorted by total.
+ * per site follow the agent's replies, the table is sorted by total,
+ * names are shown made safe.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,9 +84,28 @@ static void test_window(void)
 	probe_count__free(t);
 }
 
+/* The JVM names the methods: the table shows them made safe. */
+static void test_unsafe_name(void)
+{
+	struct probe_count *t = probe_count__new();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK_INT(probe_count__set(t, 1, 3, "p/\e]0;X\a.m(Lp/A;)V"), 0);
+	f = open_memstream(&buf, &len);
+	CHECK_INT(probe_count__print(t, f, 1.0), 0);
+	fclose(f);
+	CHECK(strstr(buf, "p/\\x1b]0;X\\x07.m(Lp/A;)V ") != NULL);
+	CHECK(!strchr(buf, '\e') && !strchr(buf, '\a'));
+	free(buf);
+	probe_count__free(t);
+}
+
 int main(void)
 {
 	test_table();
 	test_window();
+	test_unsafe_name();
 	return check_report();
 }
