@@ -149,7 +149,8 @@ size_t safename__copy(char *dst, size_t cap, const char *src, size_t len,
 
 	/* names almost always are plain ASCII: one copy, cut anywhere */
 	o.used = i < cap ? i : cap ? cap - 1 : 0;
-	memcpy(dst, s, o.used);
+	if (o.used)
+		memcpy(dst, s, o.used);
 	o.len = i;
 	o.full = o.used < i;
 	while (i < len)

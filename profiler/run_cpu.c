@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/safename.h"
 #include "jvm/hotspot.h"
 #include "run.h"
 #include "run_child.h"
@@ -110,10 +111,10 @@ static int attach_alloc(struct run *r)
 	}
 	snprintf(lib, sizeof(lib), "/proc/%u/root%s", pid, path);
 	ret = sampler__attach_alloc(r->smp, r->tb.start_ns, pid, lib);
-	if (ret == -ENOENT)
+	if (ret == -ENOENT) /* the path is the target's to choose */
 		fprintf(stderr,
 			"mixprof: %s: no AllocTracer hooks in its .symtab\n",
-			path);
+			safename__show(lib, sizeof(lib), path));
 	return ret;
 }
 

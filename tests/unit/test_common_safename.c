@@ -144,6 +144,36 @@ static void test_all_short(void)
 	CHECK_INT(bad, 0);
 }
 
+/*
+ * Random names of the bytes that matter, cut to every size: what is
+ * written is clean and a prefix of the whole, and never past the buffer.
+ */
+static void test_random_cuts(void)
+{
+	static const unsigned char pick[] = {
+	    'a',  ';',	'\\', 0x1b, 0x7f, 0x80, 0x9b, 0xc2, 0xc3, 0xa9,
+	    0xe4, 0xb8, 0xad, 0xed, 0xa0, 0xb0, 0xf0, 0x9f, 0xff, 0};
+	char in[16], whole[SAFENAME_SIZE(16)], cut[SAFENAME_SIZE(16) + 1];
+	unsigned int seed = 29;
+	int bad = 0;
+
+	for (int round = 0; round < 20000; round++) {
+		size_t len = rand_r(&seed) % sizeof(in), n;
+
+		for (size_t i = 0; i < len; i++)
+			in[i] = pick[rand_r(&seed) % sizeof(pick)];
+		n = safename__copy(whole, sizeof(whole), in, len, 0);
+		for (size_t cap = 1; cap <= n + 1; cap++) {
+			cut[cap] = 'Z';
+			safename__copy(cut, cap, in, len, 0);
+			if (cut[cap] != 'Z' || strlen(cut) >= cap ||
+			    strncmp(cut, whole, strlen(cut)) || !clean(cut))
+				bad++;
+		}
+	}
+	CHECK_INT(bad, 0);
+}
+
 int main(void)
 {
 	test_plain();
@@ -152,6 +182,7 @@ int main(void)
 	test_utf8();
 	test_cut();
 	test_all_short();
+	test_random_cuts();
 	printf("%d checks, %d failed\n", check_count, check_failed);
 	return check_failed != 0;
 }
