@@ -58,19 +58,39 @@ static unsigned int surrogate_pair(const unsigned char *s, size_t n)
 			   (s[4] & 0x0fu) << 6 | (s[5] & 0x3fu)));
 }
 
+/*
+ * What each byte is, as a mask of the flags' cases: ALWAYS bytes are
+ * never kept as they are (controls, DEL, and 0x80 up: UTF-8 is checked
+ * on the slow path), BACKSLASH unless SAFENAME_ESCAPED, SEMI only with
+ * SAFENAME_FOLD. One load a byte: every frame of every line passes here.
+ */
+enum { ALWAYS = 1, BACKSLASH = 2, SEMI = 4 };
+static const unsigned char kind[256] = {
+    [0x00 ... 0x1f] = ALWAYS,
+    [0x7f ... 0xff] = ALWAYS,
+    ['\\'] = BACKSLASH,
+    [';'] = SEMI,
+};
+
+static unsigned int mask(unsigned int flags)
+{
+	return ALWAYS | (flags & SAFENAME_ESCAPED ? 0 : BACKSLASH) |
+	       (flags & SAFENAME_FOLD ? SEMI : 0);
+}
+
 /* Does ASCII byte c need a change under flags? */
 static int special(unsigned char c, unsigned int flags)
 {
-	return c < 0x20 || c >= 0x7f ||
-	       (c == '\\' && !(flags & SAFENAME_ESCAPED)) ||
-	       (c == ';' && (flags & SAFENAME_FOLD));
+	return kind[c] & mask(flags);
 }
 
 size_t safename__plain(const char *src, size_t len, unsigned int flags)
 {
+	const unsigned char *s = (const unsigned char *)src;
+	unsigned int m = mask(flags);
 	size_t i = 0;
 
-	while (i < len && !special((unsigned char)src[i], flags))
+	while (i < len && !(kind[s[i]] & m))
 		i++;
 	return i;
 }

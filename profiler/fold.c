@@ -72,8 +72,13 @@ static int push(struct fold_line *l, const char *name, const char *suffix)
 		return -ENOMEM;
 	if (l->len)
 		l->buf[l->len++] = ';';
-	l->len += safename__copy(l->buf + l->len, l->cap - l->len, name, n,
-				 SAFENAME_FOLD);
+	if (safename__plain(name, n, SAFENAME_FOLD) == n) {
+		memcpy(l->buf + l->len, name, n); /* nearly every name */
+		l->len += n;
+	} else {
+		l->len += safename__copy(l->buf + l->len, l->cap - l->len, name,
+					 n, SAFENAME_FOLD);
+	}
 	memcpy(l->buf + l->len, suffix ? suffix : "", s);
 	l->len += s;
 	l->buf[l->len] = '\0';
