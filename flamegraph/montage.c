@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include "common/nsec.h"
 #include "common/safefile.h"
+#include "common/safename.h"
 #include "assets.h"
 #include "draw.h"
 #include "escape.h"
@@ -184,8 +185,13 @@ static int load_slice(struct fg_tree *t, int dfd, const struct fg_slice *s,
 	if (!f && errno == ENOENT && !s->samples)
 		return 0;
 	if (!f) {
+		char shown[SAFENAME_SIZE(256)];
+
 		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", in, safe_strerror(err));
+		/* a name from slices.tsv: whoever wrote it chose it */
+		fprintf(stderr, "mixprof: %s: %s\n",
+			safename__show(shown, sizeof(shown), in),
+			safe_strerror(err));
 		return err;
 	}
 	err = fg_load_folded(t, f, &lo, &st);
