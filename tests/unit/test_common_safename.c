@@ -183,6 +183,5 @@ int main(void)
 	test_cut();
 	test_all_short();
 	test_random_cuts();
-	printf("%d checks, %d failed\n", check_count, check_failed);
-	return check_failed != 0;
+	return check_report();
 }
