@@ -111,15 +111,15 @@ static int f_clear_interp(void *ctx, uint32_t pid)
 	return 0;
 }
 
-static int f_thread(void *ctx, uint32_t tid, uint64_t thread)
+static int f_thread(void *ctx, uint32_t tgid, uint32_t tid, uint64_t thread)
 {
-	(void)ctx, (void)tid, (void)thread;
+	(void)ctx, (void)tgid, (void)tid, (void)thread;
 	return 0;
 }
 
-static int f_clear_thread(void *ctx, uint32_t tid)
+static int f_clear_thread(void *ctx, uint32_t tgid, uint32_t tid)
 {
-	(void)ctx, (void)tid;
+	(void)ctx, (void)tgid, (void)tid;
 	return 0;
 }
 
