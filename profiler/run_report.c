@@ -190,9 +190,9 @@ static void java_threads_summary(const struct run *r)
 			" with the map full\n",
 			is.threads_over + is.threads_full, is.threads_over,
 			JAVA_THREADS_PER_JVM, is.threads_full);
-	if (!r->o.verbose)
-		return;
 	n = interp__anchored(r->interp, a, 8);
+	if (!r->o.verbose || (!n && !is.threads_foreign))
+		return;
 	fprintf(stderr, "mixprof:   java_threads: %zu JVM(s)", n);
 	for (size_t i = 0; i < n && i < 8; i++)
 		fprintf(stderr, "%s pid %u %u", i ? "," : ":", a[i].pid,
