@@ -46,6 +46,7 @@ struct jvm {
 	struct interp_proc proc; /* what the sampler was given */
 	bool anchors; /* its threads go to the sampler's java_threads */
 	struct jthreads given; /* what java_threads holds of it */
+	bool over; /* it listed more threads than it may hold (told) */
 };
 
 /* (pid, class Symbol*, method Symbol*) -> name */
@@ -233,7 +234,11 @@ static void refresh_threads(struct interp *in, struct jvm *j)
 	if (jthreadsync__apply(&in->jt, j->pid, &j->given, t, n, &st))
 		return;
 	in->st.threads_foreign += st.foreign;
-	in->st.threads_over += st.over;
+	if (st.over && !j->over) {
+		j->over = true;
+		in->st.jvms_over++;
+		in->st.jvms_over_pid = j->pid;
+	}
 	in->st.threads_full += st.full;
 	if (st.foreign)
 		in->st.threads_foreign_pid = j->pid;

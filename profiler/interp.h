@@ -130,11 +130,13 @@ struct interp_stats {
 	uint64_t unwound; /* of the JVMs: compiled frames unwound */
 	/* Java threads listed but not given an anchor (jthreadsync.h), each
 	 * counted once: the sampler had no room; not a thread of the JVM
-	 * whose list named it (the last such JVM); past its cap */
+	 * whose list named it (the last such JVM). JVMs that listed more
+	 * than JAVA_THREADS_PER_JVM (the list is read no further), the last */
 	uint64_t threads_full;
 	uint64_t threads_foreign;
 	uint32_t threads_foreign_pid;
-	uint64_t threads_over;
+	uint64_t jvms_over;
+	uint32_t jvms_over_pid;
 	/* compiled frames (each time one is named, not per sample) */
 	uint64_t compiled_named; /* from their nmethod's debug data */
 	uint64_t compiled_stale; /* code gone: by the Method* (no inlines) */

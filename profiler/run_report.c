@@ -183,13 +183,18 @@ static void java_threads_summary(const struct run *r)
 	if (!r->interp)
 		return;
 	interp__stats(r->interp, &is);
-	if (is.threads_over || is.threads_full)
+	if (is.jvms_over)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " JVM(s) (pid %u%s) with more "
+			"than %d Java threads: the rest have no frame anchor\n",
+			is.jvms_over, is.jvms_over_pid,
+			is.jvms_over > 1 ? " the last" : "",
+			JAVA_THREADS_PER_JVM);
+	if (is.threads_full)
 		fprintf(stderr,
 			"mixprof:   %" PRIu64 " Java threads without a frame "
-			"anchor: %" PRIu64 " past a JVM's %d, %" PRIu64
-			" with the map full\n",
-			is.threads_over + is.threads_full, is.threads_over,
-			JAVA_THREADS_PER_JVM, is.threads_full);
+			"anchor: the map was full\n",
+			is.threads_full);
 	n = interp__anchored(r->interp, a, 8);
 	if (!r->o.verbose || (!n && !is.threads_foreign))
 		return;
