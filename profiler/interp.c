@@ -233,15 +233,15 @@ static void refresh_threads(struct interp *in, struct jvm *j)
 		return; /* keep what we gave: the JVM may be exiting */
 	if (jthreadsync__apply(&in->jt, j->pid, &j->given, t, n, &st))
 		return;
+	in->st.threads_full += st.full;
 	in->st.threads_foreign += st.foreign;
-	if (st.over && !j->over) {
+	if (st.foreign)
+		in->st.threads_foreign_pid = j->pid;
+	if (st.over && !j->over) { /* told once per JVM */
 		j->over = true;
 		in->st.jvms_over++;
 		in->st.jvms_over_pid = j->pid;
 	}
-	in->st.threads_full += st.full;
-	if (st.foreign)
-		in->st.threads_foreign_pid = j->pid;
 }
 
 /* A new tick: every JVM's threads again. */

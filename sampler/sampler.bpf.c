@@ -751,7 +751,8 @@ static __always_inline bool rows_on(const struct walk *w)
 }
 
 /* (tgid, tid) -> JavaThread* of the JVMs being unwound (user space fills
- * it, each JVM's entries under its own tgid, JAVA_THREADS_PER_JVM) */
+ * it: each JVM's threads under its own tgid, at most JAVA_THREADS_PER_JVM
+ * of them) */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__type(key, struct java_thread_key);
