@@ -368,8 +368,6 @@ int hotspot__heaps_read(const struct hotspot_mem *m, struct hotspot_unwind *u)
 	return 0;
 }
 
-#define MAX_THREADS 100000 /* a ThreadsList longer than this is junk */
-
 int hotspot__threads_read(const struct hotspot_mem *m,
 			  const struct hotspot_unwind *u,
 			  struct hotspot_thread *out, int cap)
@@ -384,7 +382,7 @@ int hotspot__threads_read(const struct hotspot_mem *m,
 	    rd(m, list + u->off_tl_length, &len, sizeof(len)) ||
 	    rd_u64(m, list + u->off_tl_threads, &threads))
 		return -EFAULT;
-	if (len > MAX_THREADS)
+	if (len > HOTSPOT_MAX_THREADS)
 		return -EFAULT;
 	for (uint32_t i = 0; i < len && n < cap; i++) {
 		if (rd_u64(m, threads + 8ULL * i, &jt) || !jt ||

@@ -130,6 +130,15 @@ int hotspot__layout_read(const struct hotspot_mem *m,
  */
 int hotspot__heaps_read(const struct hotspot_mem *m, struct hotspot_unwind *u);
 
+/*
+ * A ThreadsList longer than this is junk, not a JVM's (each Java thread
+ * costs the JVM a stack and the kernel a task: 100,000 is past what a
+ * host runs; the threads-max of a 64 GB machine is ~500,000 for all its
+ * processes). Readers refuse such a list; how many of a sane list's
+ * threads get frame anchors is the sampler's JAVA_THREADS_PER_JVM.
+ */
+#define HOTSPOT_MAX_THREADS 100000
+
 /* One Java thread: its kernel tid and its JavaThread*. */
 struct hotspot_thread {
 	uint32_t tid;

@@ -20,7 +20,6 @@
 #include "nmethod.h"
 
 #define MAX_FIELDS 512 /* java.lang.Thread and String have < 40 */
-#define MAX_THREADS 100000
 #define MAX_SUPERS 32
 #define MAX_NAME_BYTES 4096 /* longer thread names are cut */
 
@@ -537,7 +536,7 @@ int jthreads__each(struct jthreads *t,
 
 	if (rd64(t->m, t->list_addr, &tl) || !tl ||
 	    rd(t->m, tl + t->tl_length, &len, 4) ||
-	    rd64(t->m, tl + t->tl_threads, &arr) || len > MAX_THREADS)
+	    rd64(t->m, tl + t->tl_threads, &arr) || len > HOTSPOT_MAX_THREADS)
 		return -EFAULT;
 	jts = malloc(len ? len * 8ul : 1);
 	if (!jts)

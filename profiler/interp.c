@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "jvm/hotspot.h"
 #include "interp.h"
+#include "jthreadsync.h"
 #include "jvm/codeblob.h"
 #include "jvm/jnamer.h"
 #include "common/u64map.h"
@@ -28,7 +29,8 @@
 /* interp__version of keys without a list: not a JVM (yet), or a JVM */
 #define V_NONE 1
 #define V_JVM 2
-#define MAX_THREADS 8192 /* Java threads of one JVM given anchors */
+/* one more than a JVM may hold (sampler_abi.h): a list past it is told */
+#define LIST_THREADS (JAVA_THREADS_PER_JVM + 1)
 
 enum jvm_state { J_TRY, J_JVM, J_NOT };
 
@@ -44,8 +46,8 @@ struct jvm {
 	uint64_t jn_next_ns; /* EAGAIN: when to try again */
 	struct interp_proc proc; /* what the sampler was given */
 	bool anchors; /* its threads go to the sampler's java_threads */
-	struct hotspot_thread *tids; /* the threads given to it, by tid */
-	size_t ntids;
+	struct jthreads given; /* what java_threads holds of it */
+	bool over; /* it listed more threads than it may hold (told) */
 };
 
 /* (pid, class Symbol*, method Symbol*) -> name */
@@ -96,7 +98,8 @@ struct interp {
 	uint32_t self; /* our pid */
 	struct interp_stack scratch;
 	struct interp_stats st;
-	struct hotspot_thread *threads; /* MAX_THREADS: a JVM's thread list */
+	struct hotspot_thread *threads; /* LIST_THREADS: a JVM's thread list */
+	struct jthreadsync_ops jt; /* src's thread functions, /proc's owner */
 	bool annotate, lines; /* how compiled frames are written */
 	struct u64map tnames; /* pid << 32 | tid -> struct tname */
 	struct u64map stubs; /* hash of (pid, pc) -> struct stub */
@@ -120,6 +123,8 @@ struct interp *interp__new(const struct stacksrc *src,
 	if (!in)
 		return NULL;
 	in->src = *src;
+	in->jt = (struct jthreadsync_ops){src->set_thread, src->clear_thread,
+					  jthreadsync__owns_proc, src->ctx};
 	in->open_jvm = open_jvm ? open_jvm : hotspot__open;
 	in->serial = V_JVM; /* serials come after the fixed versions */
 	in->self = getpid();
@@ -146,7 +151,7 @@ void interp__free(struct interp *in)
 	for (size_t i = 0; i < in->jvms_cap; i++) {
 		hotspot__free(in->jvms[i].h);
 		jnamer__free(in->jvms[i].jn);
-		free(in->jvms[i].tids);
+		free(in->jvms[i].given.t);
 	}
 	free(in->threads);
 	free(in->jvms);
@@ -210,59 +215,34 @@ static struct jvm *jvm_find(const struct interp *in, uint32_t pid)
 
 /* ---- threads ------------------------------------------------------------ */
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int cmp_thread(const void *a, const void *b)
-{
-	return cmp_u32(&((const struct hotspot_thread *)a)->tid,
-		       &((const struct hotspot_thread *)b)->tid);
-}
-
 /*
- * Give the sampler j's Java threads now (tid -> JavaThread*), and take
- * back those gone: once per tick, so a new thread's first tick or so of
- * samples has no anchor (STAT_NO_THREAD counts its broken walks).
+ * Give the sampler j's Java threads now ((tgid, tid) -> JavaThread*), and
+ * take back those gone: once per tick, so a new thread's first tick or so
+ * of samples has no anchor (STAT_NO_THREAD counts its broken walks). The
+ * list is the JVM's to write: jthreadsync gives only its own threads.
  */
 static void refresh_threads(struct interp *in, struct jvm *j)
 {
-	struct hotspot_thread *t = in->threads, *keep;
-	size_t k = 0;
+	struct hotspot_thread *t = in->threads;
+	struct jthreadsync_stats st = {};
 	int n;
 
-	if (!t && !(t = in->threads = calloc(MAX_THREADS, sizeof(*t))))
+	if (!t && !(t = in->threads = calloc(LIST_THREADS, sizeof(*t))))
 		return;
-	n = hotspot__threads(j->h, t, MAX_THREADS);
+	n = hotspot__threads(j->h, t, LIST_THREADS);
 	if (n < 0)
 		return; /* keep what we gave: the JVM may be exiting */
-	qsort(t, n, sizeof(*t), cmp_thread);
-	keep = malloc((n ? n : 1) * sizeof(*keep));
-	if (!keep)
+	if (jthreadsync__apply(&in->jt, j->pid, &j->given, t, n, &st))
 		return;
-	/* both sorted: a system call only for threads new or changed, and
-	 * for those gone */
-	for (int i = 0; i < n; i++) {
-		while (k < j->ntids && j->tids[k].tid < t[i].tid)
-			in->src.clear_thread(in->src.ctx, j->tids[k++].tid);
-		keep[i] = t[i];
-		if (!(k < j->ntids && j->tids[k].tid == t[i].tid &&
-		      j->tids[k].thread == t[i].thread) &&
-		    in->src.set_thread(in->src.ctx, t[i].tid, t[i].thread)) {
-			in->st.threads_full++;
-			keep[i].thread = 0; /* not given: try again */
-		}
-		if (k < j->ntids && j->tids[k].tid == t[i].tid)
-			k++;
+	in->st.threads_full += st.full;
+	in->st.threads_foreign += st.foreign;
+	if (st.foreign)
+		in->st.threads_foreign_pid = j->pid;
+	if (st.over && !j->over) { /* told once per JVM */
+		j->over = true;
+		in->st.jvms_over++;
+		in->st.jvms_over_pid = j->pid;
 	}
-	while (k < j->ntids)
-		in->src.clear_thread(in->src.ctx, j->tids[k++].tid);
-	free(j->tids);
-	j->tids = keep;
-	j->ntids = n;
 }
 
 /* A new tick: every JVM's threads again. */
@@ -385,7 +365,9 @@ void interp__forget(struct interp *in, uint32_t pid)
 	/* its slot in the BPF map: room for the next JVM */
 	if (j->state == J_JVM)
 		in->src.clear_interp(in->src.ctx, pid);
+	jthreadsync__clear(&in->jt, pid, &j->given);
 	hotspot__free(j->h);
+	jnamer__free(j->jn);
 	jvm_remove(in, j);
 }
 
@@ -1100,6 +1082,33 @@ bool interp__in_interpreter(const struct interp *in, uint32_t pid, uint64_t ip)
 void interp__stats(const struct interp *in, struct interp_stats *st)
 {
 	*st = in->st;
+}
+
+static int cmp_anchored(const void *a, const void *b)
+{
+	uint32_t x = ((const struct interp_anchored *)a)->pid,
+		 y = ((const struct interp_anchored *)b)->pid;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t interp__anchored(const struct interp *in, struct interp_anchored *out,
+			size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < in->jvms_cap; i++) {
+		const struct jvm *j = &in->jvms[i];
+
+		if (!j->pid || !j->given.given)
+			continue;
+		if (n < cap)
+			out[n] =
+			    (struct interp_anchored){j->pid, j->given.given};
+		n++;
+	}
+	qsort(out, n < cap ? n : cap, sizeof(*out), cmp_anchored);
+	return n;
 }
 
 void interp__style(struct interp *in, bool annotate, bool lines)

@@ -131,7 +131,15 @@ struct interp_stats {
 	uint64_t misaligned; /* listed frames whose pc did not match */
 	uint64_t unreadable; /* listed frames without readable names */
 	uint64_t unwound; /* of the JVMs: compiled frames unwound */
-	uint64_t threads_full; /* Java threads the sampler had no room for */
+	/* Java threads listed but not given an anchor (jthreadsync.h), each
+	 * counted once: the sampler had no room; not a thread of the JVM
+	 * whose list named it (the last such JVM). JVMs that listed more
+	 * than JAVA_THREADS_PER_JVM (the list is read no further), the last */
+	uint64_t threads_full;
+	uint64_t threads_foreign;
+	uint32_t threads_foreign_pid;
+	uint64_t jvms_over;
+	uint32_t jvms_over_pid;
 	/* compiled frames (each time one is named, not per sample) */
 	uint64_t compiled_named; /* from their nmethod's debug data */
 	uint64_t compiled_stale; /* code gone: by the Method* (no inlines) */
@@ -142,5 +150,18 @@ struct interp_stats {
 	int no_names_err;
 };
 void interp__stats(const struct interp *in, struct interp_stats *st);
+
+/* A JVM and the entries it holds in the sampler's java_threads now. */
+struct interp_anchored {
+	uint32_t pid;
+	uint32_t threads;
+};
+
+/*
+ * The JVMs whose threads have anchors, at most cap of them into out, by
+ * pid: how many there are (more than cap: the rest left out).
+ */
+size_t interp__anchored(const struct interp *in, struct interp_anchored *out,
+			size_t cap);
 
 #endif

@@ -12,7 +12,7 @@ include flamegraph/flamegraph.mk
 PROFILE_SRCS := profile.c run_setup.c run_child.c run_cpu.c run_probe.c \
 	run_tick.c run_report.c profile_opts.c slices.c launch.c stackfold.c \
 	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c \
-	stacksrc.c
+	jthreadsync.c stacksrc.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)
 # they include the sampler's skeletons (through sampler_int.h, interp.h)
@@ -53,6 +53,13 @@ $(BUILD)/tests/unit/test_prof_jvmkids: $(BUILD)/tests/unit/test_prof_jvmkids.o \
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_targets
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_jthreadsync
+$(BUILD)/tests/unit/test_prof_jthreadsync: \
+		$(BUILD)/tests/unit/test_prof_jthreadsync.o \
+		$(BUILD)/profiler/jthreadsync.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
 $(BUILD)/tests/unit/test_prof_targets: $(BUILD)/tests/unit/test_prof_targets.o \
 		$(BUILD)/profiler/targets.o $(COMMON_OBJS)
 	$(call msg,LINK,$@)
@@ -69,6 +76,7 @@ UNIT_TESTS += $(BUILD)/tests/unit/test_prof_stackfold
 $(BUILD)/tests/unit/test_prof_stackfold: \
 		$(BUILD)/tests/unit/test_prof_stackfold.o \
 		$(BUILD)/profiler/stackfold.o $(BUILD)/profiler/interp.o \
+		$(BUILD)/profiler/jthreadsync.o \
 		$(BUILD)/profiler/namecache.o $(BUILD)/profiler/fold.o \
 		$(BUILD)/profiler/targets.o $(BUILD)/attach/procinfo.o \
 		$(JVM_OBJS) $(COMMON_OBJS) $(SYMBOLIZER_OBJS)

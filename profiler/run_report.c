@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/safename.h"
+#include "interp.h"
 #include "jvmkids.h"
 #include "render_out.h"
 #include "run.h"
@@ -168,6 +169,49 @@ static void unwind_summary(const struct run *r, const uint64_t *st)
 }
 
 /*
+ * The frame anchors' map: the entries each JVM holds (-v), and Java
+ * threads listed without one: past a JVM's cap or the map full (always:
+ * their native frames lose their Java callers), or not the listing JVM's
+ * own threads (-v: a JVM in another pid namespace lists tids the host
+ * does not know, a hostile one another process's).
+ */
+static void java_threads_summary(const struct run *r)
+{
+	struct interp_anchored a[8];
+	struct interp_stats is;
+	size_t n;
+
+	if (!r->interp)
+		return;
+	interp__stats(r->interp, &is);
+	if (is.jvms_over)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " JVM(s) (pid %u%s) with more "
+			"than %d Java threads: the rest have no frame anchor\n",
+			is.jvms_over, is.jvms_over_pid,
+			is.jvms_over > 1 ? " the last" : "",
+			JAVA_THREADS_PER_JVM);
+	if (is.threads_full)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " Java threads without a frame "
+			"anchor: the map was full\n",
+			is.threads_full);
+	n = interp__anchored(r->interp, a, 8);
+	if (!r->o.verbose || (!n && !is.threads_foreign))
+		return;
+	fprintf(stderr, "mixprof:   java_threads: %zu JVM(s)", n);
+	for (size_t i = 0; i < n && i < 8; i++)
+		fprintf(stderr, "%s pid %u %u", i ? "," : ":", a[i].pid,
+			a[i].threads);
+	fprintf(stderr,
+		"%s; %" PRIu64 " listed threads refused, not the JVM's own",
+		n > 8 ? ", ..." : "", is.threads_foreign);
+	if (is.threads_foreign)
+		fprintf(stderr, " (the last: pid %u)", is.threads_foreign_pid);
+	fputc('\n', stderr);
+}
+
+/*
  * Whole stacks: how many user stacks reach their thread's root, which
  * walks broke and why (each with what to do), and in check mode how
  * often the HotSpot walk and the frame-pointer walk agreed.
@@ -220,6 +264,7 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 			"frame anchor, %" PRIu64 " broken native walks "
 			"of threads not (yet) known as Java threads\n",
 			st[STAT_ANCHOR], st[STAT_NO_THREAD]);
+	java_threads_summary(r);
 	if (r->o.verbose)
 		roots_by_process(r);
 	if (r->unwind_mode == UNWIND_MODE_CHECK)

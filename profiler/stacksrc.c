@@ -29,14 +29,14 @@ static int clear_interp(void *ctx, uint32_t pid)
 	return sampler__clear_interp(ctx, pid);
 }
 
-static int set_thread(void *ctx, uint32_t tid, uint64_t thread)
+static int set_thread(void *ctx, uint32_t tgid, uint32_t tid, uint64_t thread)
 {
-	return sampler__set_thread(ctx, tid, thread);
+	return sampler__set_thread(ctx, tgid, tid, thread);
 }
 
-static int clear_thread(void *ctx, uint32_t tid)
+static int clear_thread(void *ctx, uint32_t tgid, uint32_t tid)
 {
-	return sampler__clear_thread(ctx, tid);
+	return sampler__clear_thread(ctx, tgid, tid);
 }
 
 void stacksrc__sampler(struct stacksrc *src, struct sampler *smp)

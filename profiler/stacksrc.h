@@ -26,9 +26,11 @@ struct stacksrc {
 	/* discovery: walk pid's interpreter as p says, or stop */
 	int (*set_interp)(void *ctx, uint32_t pid, const struct interp_proc *p);
 	int (*clear_interp)(void *ctx, uint32_t pid);
-	/* discovery: Java thread tid's JavaThread*, or forget it */
-	int (*set_thread)(void *ctx, uint32_t tid, uint64_t thread);
-	int (*clear_thread)(void *ctx, uint32_t tid);
+	/* discovery: Java thread tid of JVM tgid: its JavaThread*, or
+	 * forget it (jthreadsync.h decides which) */
+	int (*set_thread)(void *ctx, uint32_t tgid, uint32_t tid,
+			  uint64_t thread);
+	int (*clear_thread)(void *ctx, uint32_t tgid, uint32_t tid);
 	void *ctx;
 };
 

@@ -750,12 +750,14 @@ static __always_inline bool rows_on(const struct walk *w)
 	return w->hotspot && unwind_mode == UNWIND_MODE_HOTSPOT;
 }
 
-/* tid -> JavaThread* of the JVMs being unwound (user space fills it) */
+/* (tgid, tid) -> JavaThread* of the JVMs being unwound (user space fills
+ * it: each JVM's threads under its own tgid, at most JAVA_THREADS_PER_JVM
+ * of them) */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__type(key, __u32);
+	__type(key, struct java_thread_key);
 	__type(value, __u64);
-	__uint(max_entries, 65536);
+	__uint(max_entries, JAVA_THREADS_MAX);
 } java_threads SEC(".maps");
 
 /*
@@ -765,6 +767,7 @@ struct {
  */
 static __always_inline int anchor(struct walk *w)
 {
+	struct java_thread_key k = {.tgid = w->tgid, .tid = w->tid};
 	__u64 *jt, a[3];
 
 	if (w->a_state)
@@ -772,7 +775,7 @@ static __always_inline int anchor(struct walk *w)
 	w->a_state = A_NONE;
 	if (!w->hotspot || !w->p || !(w->p->flags & UNWIND_ANCHORS))
 		return -1;
-	jt = bpf_map_lookup_elem(&java_threads, &w->tid);
+	jt = bpf_map_lookup_elem(&java_threads, &k);
 	if (!jt) {
 		w->a_state = A_NO_THREAD;
 		return -1;

@@ -21,6 +21,7 @@ _Static_assert(sizeof(struct sample_count) == 24, "sample_count layout");
 _Static_assert(sizeof(struct interp_proc) == 224, "interp_proc layout");
 _Static_assert(sizeof(struct unwind_heap) == 32, "unwind_heap layout");
 _Static_assert(sizeof(struct interp_frame) == 56, "interp_frame layout");
+_Static_assert(sizeof(struct java_thread_key) == 8, "java_thread_key layout");
 _Static_assert(sizeof(struct interp_stack) == 16 + 56 * INTERP_MAX_FRAMES,
 	       "interp_stack layout");
 _Static_assert((INTERP_MAX_FRAMES & (INTERP_MAX_FRAMES - 1)) == 0,
@@ -402,18 +403,22 @@ int sampler__clear_interp(struct sampler *s, uint32_t pid)
 	return 0;
 }
 
-int sampler__set_thread(struct sampler *s, uint32_t tid, uint64_t thread)
+int sampler__set_thread(struct sampler *s, uint32_t tgid, uint32_t tid,
+			uint64_t thread)
 {
-	if (bpf_map__update_elem(s->skel->maps.java_threads, &tid, sizeof(tid),
+	struct java_thread_key k = {.tgid = tgid, .tid = tid};
+
+	if (bpf_map__update_elem(s->skel->maps.java_threads, &k, sizeof(k),
 				 &thread, sizeof(thread), BPF_ANY))
 		return -errno;
 	return 0;
 }
 
-int sampler__clear_thread(struct sampler *s, uint32_t tid)
+int sampler__clear_thread(struct sampler *s, uint32_t tgid, uint32_t tid)
 {
-	if (bpf_map__delete_elem(s->skel->maps.java_threads, &tid, sizeof(tid),
-				 0))
+	struct java_thread_key k = {.tgid = tgid, .tid = tid};
+
+	if (bpf_map__delete_elem(s->skel->maps.java_threads, &k, sizeof(k), 0))
 		return -errno;
 	return 0;
 }

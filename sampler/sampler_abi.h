@@ -145,6 +145,27 @@ struct interp_proc {
 #define INTERP_NO_OFF 0xffffffffu
 
 /*
+ * The java_threads map's key. A thread is looked up under its own
+ * process: user space reads a JVM's thread list from that JVM's memory,
+ * which it controls, so a key by tid alone let one process's list
+ * replace or delete another's entries.
+ */
+struct java_thread_key {
+	__u32 tgid; /* the JVM whose ThreadsList named the thread */
+	__u32 tid; /* and the kernel's tid, in the JVM's own tgid */
+};
+/*
+ * Entries a JVM may hold: more Java threads than any real JVM we know of
+ * runs (thread-per-request servers peak at a few thousand; past that the
+ * kernel's per-user thread limit and stack memory bite first), and an
+ * eighth of the map, so one process, however many threads it makes or
+ * its list claims, cannot fill the map for the others. A JVM's threads
+ * past it have no anchor (their native frames walk by fp alone).
+ */
+#define JAVA_THREADS_PER_JVM 8192
+#define JAVA_THREADS_MAX (8 * JAVA_THREADS_PER_JVM) /* the map's size */
+
+/*
  * The HotSpot unwinder. For a JVM whose code cache user space described
  * (interp_proc.nheaps), the BPF walk keeps (pc, sp, fp) per frame:
  * - a pc in the interpreter: an interpreted frame, walked by its fp
@@ -161,7 +182,8 @@ struct interp_proc {
  *   native frames lose their way (or would pass over Java frames), the
  *   walk resumes at the thread's last Java frame, which HotSpot keeps in
  *   the JavaThread's frame anchor while Java code calls out; user space
- *   puts each Java thread's JavaThread* in java_threads (tid -> it).
+ *   puts each Java thread's JavaThread* in java_threads ((tgid, tid) ->
+ *   it: struct java_thread_key).
  * A walk that breaks ends with one marked frame, UNWIND_MARK(reason),
  * counted in stats at STAT_UNWIND + reason. Processes that are not JVMs
  * (interp_proc absent) get the fp rules alone.

@@ -138,11 +138,14 @@ int sampler__interp(struct sampler *s, uint64_t id, struct interp_stack *out);
 int sampler__interp_chunk(struct sampler *s, uint64_t key,
 			  struct interp_stack *out);
 /*
- * Java thread tid's JavaThread* (the unwinder's frame anchors), or forget
- * the thread. 0 or negative errno (-E2BIG: the map is full).
+ * Java thread tid of JVM tgid: its JavaThread* (the unwinder's frame
+ * anchors, looked up by the sampled thread's own tgid and tid), or forget
+ * it. 0 or negative errno (-E2BIG: the map is full). The caller checks
+ * that tid is a thread of tgid (profiler/jthreadsync.h).
  */
-int sampler__set_thread(struct sampler *s, uint32_t tid, uint64_t thread);
-int sampler__clear_thread(struct sampler *s, uint32_t tid);
+int sampler__set_thread(struct sampler *s, uint32_t tgid, uint32_t tid,
+			uint64_t thread);
+int sampler__clear_thread(struct sampler *s, uint32_t tgid, uint32_t tid);
 
 /*
  * Native unwind rows (unwind/loader.h) of process pid: loaded when first

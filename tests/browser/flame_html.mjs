@@ -3,12 +3,10 @@
 // highlights and shows the share, tooltips name the frame. Each BIG file
 // (a 100k-line profile) loads and zooms; its load, draw and zoom times are
 // printed ("BENCH" lines), never asserted: a loaded machine stretches them.
-import { launch, openPage, check, done, shotDir } from "./lib.mjs";
+import { main, openPage, check, shotDir } from "./lib.mjs";
 import { basename, join } from "node:path";
 
-const [file, ...bigs] = process.argv.slice(2);
-const { browser, close } = await launch();
-try {
+export async function run(browser, [file, ...bigs]) {
 	const page = await openPage(browser, file);
 	const shots = shotDir();
 	const rect = (name) => page.evaluate((name) => {
@@ -78,7 +76,6 @@ try {
 		check(await p.evaluate(() => !!window.mixprofFlame), `${label} loads`);
 		await p.close();
 	}
-} finally {
-	await close();
 }
-done();
+
+await main(import.meta.url, run);

@@ -1,12 +1,10 @@
 // node flame_svg.mjs GRAPH.svg: the interactive SVG in headless chromium:
 // click zooms (widths change, other frames hide), Reset Zoom restores,
 // Search (button and Ctrl-F) highlights matches and shows the share.
-import { launch, openPage, check, done, shotDir } from "./lib.mjs";
+import { main, openPage, check, shotDir } from "./lib.mjs";
 import { join } from "node:path";
 
-const [file] = process.argv.slice(2);
-const { browser, close } = await launch();
-try {
+export async function run(browser, [file]) {
 	const page = await openPage(browser, file);
 	const shots = shotDir();
 	const geom = (name) => page.evaluate((name) => {
@@ -59,7 +57,6 @@ try {
 	const m2 = await page.textContent("#matched");
 	check(m2 === "Matched: 7.5%", `Ctrl-F substring '${m2}'`);
 	check(page.errors.length === 0, "no page errors: " + page.errors.join("; "));
-} finally {
-	await close();
 }
-done();
+
+await main(import.meta.url, run);

@@ -2,19 +2,17 @@
 // chromium: cell counts match the timed file; dragging from one cell to
 // another (and click, shift-click) selects that time range in time order
 // and the flame graph below holds exactly its samples.
-import { launch, openPage, check, done, shotDir } from "./lib.mjs";
+import { main, openPage, check, shotDir } from "./lib.mjs";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const [file, timed] = process.argv.slice(2);
-const samples = readFileSync(timed, "utf8").split("\n")
-	.filter((l) => l && !l.startsWith("#"))
-	.map((l) => { const w = l.split(" "); return [+w[0], +w[w.length - 1], w[1]]; });
-const sum = (t0, t1, pred) => samples.filter((s) => s[0] >= t0 && s[0] < t1 &&
-	(!pred || pred(s[2]))).reduce((a, s) => a + s[1], 0);
+export async function run(browser, [file, timed]) {
+	const samples = readFileSync(timed, "utf8").split("\n")
+		.filter((l) => l && !l.startsWith("#"))
+		.map((l) => { const w = l.split(" "); return [+w[0], +w[w.length - 1], w[1]]; });
+	const sum = (t0, t1, pred) => samples.filter((s) => s[0] >= t0 && s[0] < t1 &&
+		(!pred || pred(s[2]))).reduce((a, s) => a + s[1], 0);
 
-const { browser, close } = await launch();
-try {
 	const page = await openPage(browser, file);
 	const shots = shotDir();
 	const cell = (sec, row) => page.evaluate(([s, r]) =>
@@ -76,7 +74,6 @@ try {
 	check(r2.w > r.w, `selection graph zooms (${r.w} -> ${r2.w})`);
 	await page.screenshot({ path: join(shots, "heatmap-shift.png"), fullPage: true });
 	check(page.errors.length === 0, "no page errors: " + page.errors.join("; "));
-} finally {
-	await close();
 }
-done();
+
+await main(import.meta.url, run);

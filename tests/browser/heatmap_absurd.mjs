@@ -2,11 +2,9 @@
 // sample at an absurd offset (near 2^64 ms) loads without a script error:
 // the grid keeps the real seconds, the page says how many samples it
 // left out, and the whole-profile flame graph still counts them.
-import { launch, openPage, check, done } from "./lib.mjs";
+import { main, openPage, check } from "./lib.mjs";
 
-const [file] = process.argv.slice(2);
-const { browser, close } = await launch();
-try {
+export async function run(browser, [file]) {
 	const page = await openPage(browser, file);
 	const h = await page.evaluate(() => ({
 		cols: window.mixprofHeat.cols, past: window.mixprofHeat.past,
@@ -19,7 +17,6 @@ try {
 		`the page says so: '${note}'`);
 	const all = await page.getAttribute(".hm-sel", "data-total");
 	check(+all === 15, `whole profile still counts them (${all})`);
-} finally {
-	await close();
 }
-done();
+
+await main(import.meta.url, run);

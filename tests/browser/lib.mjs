@@ -71,3 +71,17 @@ export function shotDir() {
 	mkdirSync(dir, { recursive: true });
 	return dir;
 }
+
+// The end of a page test module (node X.mjs ARGS...): run alone, it starts
+// its own browser; imported (pages.mjs), it only exports run(browser, args).
+export async function main(url, run) {
+	if (!process.argv[1] || url !== pathToFileURL(process.argv[1]).href)
+		return;
+	const { browser, close } = await launch();
+	try {
+		await run(browser, process.argv.slice(2));
+	} finally {
+		await close();
+	}
+	done();
+}

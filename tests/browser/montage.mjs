@@ -1,12 +1,10 @@
 // node montage.mjs DIR/index.html: the montage index in headless
 // chromium: cards in time order, and a click on a thumbnail opens that
 // slice's interactive graph.
-import { launch, openPage, check, done, shotDir } from "./lib.mjs";
+import { main, openPage, check, shotDir } from "./lib.mjs";
 import { join } from "node:path";
 
-const [file] = process.argv.slice(2);
-const { browser, close } = await launch();
-try {
+export async function run(browser, [file]) {
 	const page = await openPage(browser, file);
 	const shots = shotDir();
 	const labels = await page.$$eval(".mt-card h2", (hs) => hs.map((h) => h.textContent));
@@ -26,7 +24,6 @@ try {
 	check(await page.isVisible("#unzoom"), "slice graph zooms");
 	await page.screenshot({ path: join(shots, "montage-slice.png") });
 	check(page.errors.length === 0, "no page errors: " + page.errors.join("; "));
-} finally {
-	await close();
 }
-done();
+
+await main(import.meta.url, run);

@@ -4,21 +4,19 @@
 // click opens that slice's interactive graph with the slice's samples;
 // in the heat map, a dragged range's flame graph holds exactly the samples
 // of the selected cells, which are those of DIR/samples.timed.
-import { launch, openPage, check, done, shotDir } from "./lib.mjs";
+import { main, openPage, check, shotDir } from "./lib.mjs";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const [dir] = process.argv.slice(2);
-const rows = readFileSync(join(dir, "slices.tsv"), "utf8").split("\n")
-	.filter((l) => l && !l.startsWith("#")).map((l) => l.split("\t"));
-const timed = readFileSync(join(dir, "samples.timed"), "utf8").split("\n")
-	.filter((l) => l && !l.startsWith("#"))
-	.map((l) => { const w = l.split(" "); return [+w[0], +w[w.length - 1]]; });
-const sum = (t0, t1) => timed.filter((s) => s[0] >= t0 && s[0] < t1)
-	.reduce((a, s) => a + s[1], 0);
+export async function run(browser, [dir]) {
+	const rows = readFileSync(join(dir, "slices.tsv"), "utf8").split("\n")
+		.filter((l) => l && !l.startsWith("#")).map((l) => l.split("\t"));
+	const timed = readFileSync(join(dir, "samples.timed"), "utf8").split("\n")
+		.filter((l) => l && !l.startsWith("#"))
+		.map((l) => { const w = l.split(" "); return [+w[0], +w[w.length - 1]]; });
+	const sum = (t0, t1) => timed.filter((s) => s[0] >= t0 && s[0] < t1)
+		.reduce((a, s) => a + s[1], 0);
 
-const { browser, close } = await launch();
-try {
 	const shots = shotDir();
 	const page = await openPage(browser, join(dir, "index.html"));
 	const cards = await page.$$eval(".mt-card", (cs) => cs.map((c) => ({
@@ -81,7 +79,6 @@ try {
 	check(cells === sum(200, 2120), `cells hold the timed file's ${sum(200, 2120)}`);
 	await heat.screenshot({ path: join(shots, "run-heatmap.png"), fullPage: true });
 	check(heat.errors.length === 0, "no heat map page errors: " + heat.errors.join("; "));
-} finally {
-	await close();
 }
-done();
+
+await main(import.meta.url, run);

@@ -8,6 +8,7 @@
 # byte[] leaf must be N exactly, their bytes what the thread measured
 # (getThreadAllocatedBytes); the small arrays allocated meanwhile are
 # sampled per TLAB, far fewer objects than bytes / 16.
+# runner: alone (it counts exactly N events: once, beside another test, 12 of 20 were seen)
 . "$(dirname "$0")/../lib/common.sh"
 command -v go >/dev/null || die "go (golang-go) is needed to read pprof files"
 

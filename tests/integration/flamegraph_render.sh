@@ -65,13 +65,15 @@ n1=$(grep -c 'class="f"' "$TMPD/mw.svg")
 [ "$n1" -lt "$n0" ] || die "--minwidth 5% kept $n1 of $n0 frames"
 grep -q 'data-total="133"' "$TMPD/mw.svg" || die "minwidth changed the total"
 
-# 100k distinct stacks: well-formed, and exact with --minwidth 0.
+# 100k distinct stacks: well-formed; the first 20k exact with --minwidth 0
+# (all 100k so is a 305 MB SVG: half a minute to check, the same check)
 node "$TOP/tests/browser/gen_folded.mjs" 100000 > "$TMPD/big.folded"
 start=$(date +%s%N)
 "$MIXPROF" flamegraph "$TMPD/big.folded" > "$TMPD/big.svg"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 note "100k lines to SVG: $ms ms, $(stat -c %s "$TMPD/big.svg") bytes"
 xmllint --noout "$TMPD/big.svg"
-"$MIXPROF" flamegraph --minwidth 0 "$TMPD/big.folded" > "$TMPD/big0.svg"
-check "$TMPD/big0.svg" "$TMPD/big.folded"
+head -n 20000 "$TMPD/big.folded" > "$TMPD/20k.folded"
+"$MIXPROF" flamegraph --minwidth 0 "$TMPD/20k.folded" > "$TMPD/20k.svg"
+check "$TMPD/20k.svg" "$TMPD/20k.folded"
 echo PASS

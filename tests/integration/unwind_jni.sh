@@ -7,26 +7,7 @@
 # on a JVM started with no flags and profiled with -p: >= 95% of the zlib
 # samples carry Deflater's native method and reach the thread's root.
 . "$(dirname "$0")/../lib/common.sh"
-
-check() {
-	awk -v f="$1" '
-	/;deflate-worker \[/ {
-		n = $NF
-		line = $0; sub(/ [0-9]+$/, "", line)
-		if (line !~ /\[libz\.so|;(deflate|deflate_slow|deflate_fast|deflate_stored|longest_match|fill_window|adler32|adler32_z|crc32|crc32_z|compress_block|slide_hash|build_tree|pqdownheap|send_tree|_tr_[a-z_]+)(;|$)/)
-			next
-		z += n
-		split(line, fr, ";")
-		if (fr[3] ~ /^(start_thread|(__)?clone3?|thread_native_entry)$/ &&
-		    line ~ /java\/util\/zip\/Deflater\.deflateBytes[A-Za-z]*_\[[01j]\];/)
-			whole += n
-	}
-	END {
-		if (z < 200) { print f ": only " z " zlib samples"; exit 1 }
-		printf "%s: %.2f%% of %d zlib samples keep Deflater and the root\n", f, 100*whole/z, z
-		exit !(whole >= 0.95 * z)
-	}' "$1"
-}
+. "$(dirname "$0")/../lib/deflate.sh"
 
 n=0
 for jdk in $(jdks); do
@@ -43,6 +24,6 @@ for jdk in $(jdks); do
 	cat "$TMPD/err"
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
-	check "$out" || die "$jdk: zlib samples lost their Java callers"
+	deflate_whole "$out" 0.95 200 || die "$jdk: zlib samples lost their Java callers"
 done
 echo ok

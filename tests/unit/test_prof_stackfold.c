@@ -111,15 +111,25 @@ static int f_clear_interp(void *ctx, uint32_t pid)
 	return 0;
 }
 
-static int f_thread(void *ctx, uint32_t tid, uint64_t thread)
+/* java_threads writes: (tgid, tid) of the last, and how many */
+static uint32_t set_tgid, set_tid, clear_tgid, clear_tid;
+static int set_threads, clear_threads;
+
+static int f_thread(void *ctx, uint32_t tgid, uint32_t tid, uint64_t thread)
 {
-	(void)ctx, (void)tid, (void)thread;
+	(void)ctx, (void)thread;
+	set_tgid = tgid;
+	set_tid = tid;
+	set_threads++;
 	return 0;
 }
 
-static int f_clear_thread(void *ctx, uint32_t tid)
+static int f_clear_thread(void *ctx, uint32_t tgid, uint32_t tid)
 {
-	(void)ctx, (void)tid;
+	(void)ctx;
+	clear_tgid = tgid;
+	clear_tid = tid;
+	clear_threads++;
 	return 0;
 }
 
@@ -174,25 +184,67 @@ static uint64_t put_method(uint64_t ksym, uint64_t nsym)
 	return TMEM + 0x200;
 }
 
+static const struct hotspot_layout fake_layout = {
+    .interp_start = INTERP,
+    .interp_end = INTERP + 0x1000,
+    .off_sym_length = 4,
+    .off_sym_body = 6,
+    .off_sym_hash = HOTSPOT_NO_OFF,
+    /* Method* -> ConstMethod* -> ConstantPool* -> holder Klass* */
+    .off_const_method = 8,
+    .off_constants = 8,
+    .off_name_index = 16,
+    .off_pool_holder = 8,
+    .cp_size = 32,
+    .off_klass_name = 8,
+};
+
 static struct hotspot *open_fake(uint32_t pid)
 {
 	const struct hotspot_mem m = {t_read, NULL};
-	const struct hotspot_layout l = {
-	    .interp_start = INTERP,
-	    .interp_end = INTERP + 0x1000,
-	    .off_sym_length = 4,
-	    .off_sym_body = 6,
-	    .off_sym_hash = HOTSPOT_NO_OFF,
-	    /* Method* -> ConstMethod* -> ConstantPool* -> holder Klass* */
-	    .off_const_method = 8,
-	    .off_constants = 8,
-	    .off_name_index = 16,
-	    .off_pool_holder = 8,
-	    .cp_size = 32,
-	    .off_klass_name = 8,
-	};
 
+	return hotspot__from_mem(pid, &m, &fake_layout);
+}
+
+/*
+ * The fake JVM with frame anchors: its ThreadsList (TMEM + 0x840, its
+ * address at TMEM + 0x800) lists JavaThreads (TMEM + 0x900 on,
+ * 0x40 apart, each with its OSThread 0x20 in) whose tids the test puts.
+ */
+static struct hotspot *open_threads(uint32_t pid)
+{
+	const struct hotspot_mem m = {t_read, NULL};
+	struct hotspot_layout l = fake_layout;
+
+	l.u =
+	    (struct hotspot_unwind){.ok = true,
+				    .off_nm_method = HOTSPOT_NO_OFF,
+				    .off_nm_compile_id = HOTSPOT_NO_OFF,
+				    .threads_ok = true,
+				    .threads_list_addr = TMEM + 0x800,
+				    .off_tl_threads = 8,
+				    .off_jt_anchor = 0x100,
+				    .off_jt_osthread = 8,
+				    .off_os_tid = 4,
+				    .off_fa_pc = 8,
+				    .off_fa_fp = 16,
+				    .nheaps = 1,
+				    .heap = {{.lo = JIT, .hi = JIT + 0x10000}}};
 	return hotspot__from_mem(pid, &m, &l);
+}
+
+static void put_threads(const uint32_t *tids, uint32_t n)
+{
+	put_u64(0x800, TMEM + 0x840);
+	memcpy(tmem + 0x840, &n, 4);
+	put_u64(0x840 + 8, TMEM + 0x880);
+	for (uint32_t i = 0; i < n; i++) {
+		size_t jt = 0x900 + 0x40 * i;
+
+		put_u64(0x880 + 8 * i, TMEM + jt);
+		put_u64(jt + 8, TMEM + jt + 0x20);
+		memcpy(tmem + jt + 0x20 + 4, &tids[i], 4);
+	}
 }
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -529,6 +581,53 @@ static void test_interp(void)
 	symbolizer__free(sym);
 }
 
+/*
+ * Issue 29, case 4, through interp: a JVM (child) whose ThreadsList names
+ * its own thread and two of other processes (this test's, init's), then
+ * drops them. Only child's own thread is written, under child's tgid;
+ * the others are refused once and counted; no write or delete ever names
+ * another tgid; forgetting the JVM deletes its entry.
+ */
+static void test_threads(void)
+{
+	struct interp *in = interp__new(&src, open_threads);
+	const uint32_t listed[] = {child, getpid(), 1};
+	struct interp_anchored a[4];
+	struct interp_stats st;
+	struct sample_key k = key(0x11, STACK_NONE);
+
+	CHECK(in != NULL);
+	if (!in)
+		return;
+	set_threads = clear_threads = 0;
+	put_threads(listed, 3);
+	interp__prepare(in, child);
+	CHECK_INT(set_threads, 1);
+	CHECK_INT(set_tgid, child);
+	CHECK_INT(set_tid, child);
+	interp__stats(in, &st);
+	CHECK_INT(st.threads_foreign, 2);
+	CHECK_INT(st.threads_foreign_pid, child);
+	CHECK_INT(interp__anchored(in, a, 4), 1);
+	CHECK(a[0].pid == (uint32_t)child && a[0].threads == 1);
+
+	/* the next tick: listed again, then dropped; nothing else written */
+	interp__seen(in, &k, 100 * MS);
+	put_threads(listed, 1); /* the same JavaThread* */
+	interp__seen(in, &k, 300 * MS);
+	CHECK_INT(set_threads, 1);
+	CHECK_INT(clear_threads, 0);
+	interp__stats(in, &st);
+	CHECK_INT(st.threads_foreign, 2);
+
+	interp__forget(in, child);
+	CHECK_INT(clear_threads, 1);
+	CHECK_INT(clear_tgid, child);
+	CHECK_INT(clear_tid, child);
+	CHECK_INT(interp__anchored(in, a, 4), 0);
+	interp__free(in);
+}
+
 int main(void)
 {
 	int fd;
@@ -555,6 +654,7 @@ int main(void)
 		test_marks();
 		test_cache();
 		test_interp();
+		test_threads();
 	}
 	unlink(map);
 	rmdir(dir);
