@@ -20,18 +20,19 @@ keys() {
 		awk '/"tgid":/ { g = $2 + 0 } /"tid":/ { print g, $2 + 0 }'
 }
 
-# anchored A B OUT: the entries of A and B from the java_threads map that
-# holds them (there may be other runs' maps beside it) into OUT
+# anchored MIXPROF OUT: the entries of the java_threads map of mixprof
+# pid MIXPROF (the maps its fds hold: another run beside this one, a
+# host-wide one, has a map of its own holding A and B too) into OUT
 anchored() {
 	local id
-	: >"$3"
-	for id in $(bpftool map show | awk '/ name java_threads / { sub(/:$/, "", $1); print $1 }'); do
-		keys "$id" >"$3.$id" || continue
-		if awk -v a="$1" -v b="$2" '$1 == a || $1 == b { f = 1 } END { exit !f }' "$3.$id"; then
-			cat "$3.$id" >>"$3"
-		fi
+	: >"$2"
+	for id in $(grep -h '^map_id:' /proc/"$1"/fdinfo/* 2>/dev/null |
+		awk '{ print $2 }' | sort -u); do
+		[[ $(bpftool map show id "$id" 2>/dev/null) == \
+			*" name java_threads "* ]] || continue
+		keys "$id" >>"$2" || continue
 	done
-	[ -s "$3" ]
+	[ -s "$2" ]
 }
 
 # check_keys A B FILE: only A's and B's keys; each JVM some; each tid one
@@ -79,7 +80,7 @@ profile() {
 		wait_for 30 grep -qs "^mixprof: profiling" "$TMPD/err" ||
 			{ cat "$TMPD/err"; die "mixprof did not start"; }
 		sleep 2 # a few ticks: every thread given
-		anchored "$3" "$4" "$TMPD/keys" ||
+		anchored "$m" "$TMPD/keys" ||
 			die "$jdk: no java_threads entry keyed by pid $3 or $4"
 		check_keys "$3" "$4" "$TMPD/keys"
 	fi
