@@ -560,7 +560,10 @@ static __always_inline void compiled_frame(struct walk *w, __u32 idx,
 /*
  * An interpreted frame: named, then left through its frame record. Its
  * caller's sp is the sender sp HotSpot saved (a compiled caller's frame
- * is found from it), or just above the record.
+ * is found from it), or just above the record. The caller's fp is not
+ * checked here: a compiled caller keeps any value in rbp (frame::sender
+ * ignores it), and the step that uses it as a frame pointer checks it
+ * (below for an interpreted caller, fp_step for a native one).
  */
 static __always_inline int interp_step(struct walk *w, __u32 idx)
 {
@@ -568,10 +571,10 @@ static __always_inline int interp_step(struct walk *w, __u32 idx)
 	/* a JVM not read yet: every frame is walked as if interpreted */
 	int fail = w->p->off_const_method ? 0 : -UNWIND_EARLY;
 
+	if (w->fp < w->sp)
+		return fail ?: -UNWIND_BAD_FP;
 	if (interp_frame(w, idx, fr))
 		return fail ?: -UNWIND_READ;
-	if (fr[0] && fr[0] <= w->fp)
-		return fail ?: -UNWIND_BAD_FP;
 	w->sp = fr[2] > w->fp ? fr[2] : w->fp + 16;
 	w->ip = fr[1];
 	w->fp = fr[0];
