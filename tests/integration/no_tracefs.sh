@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Every mode runs on a host without tracefs and debugfs (many hosts and
+# most containers): in a private mount namespace, both unmounted and an
+# empty read-only tmpfs put over each, so nothing can read a tracepoint's
+# id there; then -p, launch, host-wide, --off-cpu, --wall, --alloc, -e and
+# --agent each run briefly on JDK 17 workloads, exit 0 and write folded
+# stacks with the workload's own Java frames. A program attached through
+# tracefs (a "tracepoint/..." section, a kprobe by its tracefs events)
+# fails its mode here.
+if [ -z "${MIXPROF_NO_TRACEFS_NS:-}" ]; then
+	MIXPROF_NO_TRACEFS_NS=1 exec unshare -m --propagation private \
+		bash "$0" "$@"
+fi
+source "$(dirname "$0")/../lib/common.sh"
+source "$TOP/tests/fixtures/agent/helpers.sh"
+
+for d in /sys/kernel/tracing /sys/kernel/debug; do
+	while mountpoint -q "$d"; do umount -l "$d"; done
+	mount -t tmpfs -o ro,size=4k,mode=0555 mixprof-no-tracefs "$d"
+	[ -z "$(ls -A "$d")" ] || die "$d not empty"
+	! touch "$d/x" 2>/dev/null || die "$d writable"
+done
+! grep -qE ' - (tracefs|debugfs) ' /proc/self/mountinfo ||
+	die "tracefs or debugfs still mounted: $(grep -E 'tracefs|debugfs' /proc/self/mountinfo)"
+
+jdk=$(jdks | head -n 1)
+JAVA=$jdk/bin/java
+
+# a workload JVM in the background, once it says "ready"; sets $pid
+workload() {
+	local name=$1; shift
+	start_java "$JAVA" "$TMPD/$name.out" "$TMPD/$name.err" \
+		-cp "$SAMPLES" "$@"
+	wait_for 30 grep -qs . "$TMPD/$name.out" ||
+		die "$name did not start: $(cat "$TMPD/$name.err")"
+}
+
+# mode NAME REGEX ARGS...: mixprof ARGS exits 0 and writes folded stacks
+# to $TMPD/NAME.folded with a line matching REGEX.
+mode() {
+	local name=$1 want=$2 st=0; shift 2
+	"$MIXPROF" -o "$TMPD/$name.folded" "$@" 2>"$TMPD/$name.log" || st=$?
+	[ $st -eq 0 ] || die "$name: exit $st: $(cat "$TMPD/$name.log")"
+	grep -qE -- "$want" "$TMPD/$name.folded" || {
+		head -n 20 "$TMPD/$name.folded"
+		die "$name: no line matches '$want': $(cat "$TMPD/$name.log")"
+	}
+	note "$name: ok ($(wc -l <"$TMPD/$name.folded") lines)"
+}
+
+workload ratio Ratio 600
+ratio=$pid
+workload waits Waits 600
+waits=$pid
+workload alloc Alloc 600
+alloc=$pid
+
+mode pid 'Ratio\.(one|two|three)_\[' -p "$ratio" 1
+mode launch '^java;.*Ratio\.(one|two|three)_\[' -- "$JAVA" -cp "$SAMPLES" Ratio 1
+mode host '^java;.*Ratio\.(one|two|three)_\[' 1
+mode offcpu 'Waits\.(sleeper|monitorWait|socketRead)_\[' --off-cpu -p "$waits" 1
+mode wall 'Waits\.(sleeper|monitorWait|socketRead)_\[' --wall -p "$waits" 1
+mode alloc 'Alloc\.big_\[.*;byte\[\]' --alloc -p "$alloc" 1
+mode probe 'Ratio\.(main|lambda).*;Ratio\.one_\[[01j]\] [0-9]+$' \
+	-p "$ratio" -e 'java:Ratio.one' 1
+mode agent 'Ratio\.(one|two|three)_\[' --agent -p "$ratio" 1
+[ -s "/tmp/perf-$ratio.map" ] || die "--agent wrote no /tmp/perf-$ratio.map"
+echo ok
