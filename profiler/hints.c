@@ -61,21 +61,23 @@ const char *hints__grant(const struct hints_host *h, const char *caps,
 	char *save, *c, copy[64];
 
 	snprintf(copy, sizeof(copy), "%s", caps);
-	for (c = strtok_r(copy, " ", &save); c; c = strtok_r(NULL, " ", &save)) {
+	for (c = strtok_r(copy, " ", &save); c;
+	     c = strtok_r(NULL, " ", &save)) {
 		na += snprintf(add + na, sizeof(add) - na, " --cap-add %s", c);
 		nk += snprintf(list + nk, sizeof(list) - nk, "%s%s",
 			       nk ? ", " : "", c);
-		nl += snprintf(lower + nl, sizeof(lower) - nl, "%scap_", nl ? "," : "");
+		nl += snprintf(lower + nl, sizeof(lower) - nl, "%scap_",
+			       nl ? "," : "");
 		for (; *c && nl < sizeof(lower) - 1; c++)
 			lower[nl++] = tolower((unsigned char)*c);
 		lower[nl] = 0;
 	}
 	if (h->container)
 		snprintf(buf, len,
-			 "give the container the capabilities: docker run%s "
+			 "run as root in a container given %s: docker run%s "
 			 "(Kubernetes: securityContext: {capabilities: {add: "
 			 "[%s]}})",
-			 add, list);
+			 list, add, list);
 	else
 		snprintf(buf, len,
 			 "run as root, or: sudo setcap %s+ep $(command -v "
@@ -107,14 +109,15 @@ static const char *denied(const struct hints_host *h, enum sampler_step step,
 /* A hook that is not there: what the kernel lacks, by the kind of hook. */
 static const char *missing(const struct hints_host *h, enum sampler_step step)
 {
-	if (!h->btf && (step == SAMPLER_STEP_LOAD ||
-			step == SAMPLER_STEP_TP_BTF))
+	if (!h->btf &&
+	    (step == SAMPLER_STEP_LOAD || step == SAMPLER_STEP_TP_BTF))
 		return "the kernel lacks BTF (/sys/kernel/btf/vmlinux): boot "
 		       "a kernel built with CONFIG_DEBUG_INFO_BTF=y";
 	switch (step) {
 	case SAMPLER_STEP_PERF_OPEN:
 	case SAMPLER_STEP_PERF_ATTACH:
-		return "the kernel has no such perf event (CONFIG_PERF_EVENTS=y; "
+		return "the kernel has no such perf event "
+		       "(CONFIG_PERF_EVENTS=y; "
 		       "in a VM, cpu-clock is used when cycles is missing)";
 	case SAMPLER_STEP_TP_BTF:
 	case SAMPLER_STEP_RAW_TP:
@@ -155,7 +158,8 @@ const char *hints__fix(const struct hints_host *h, enum sampler_step step,
 		       "a link per CPU)";
 	case ENOMEM:
 	case E2BIG:
-		return "not enough memory for the BPF maps: ulimit -l unlimited "
+		return "not enough memory for the BPF maps: ulimit -l "
+		       "unlimited "
 		       "(kernels before 5.11), or a smaller "
 		       "--stack-storage-size";
 	case EBUSY:
@@ -166,32 +170,37 @@ const char *hints__fix(const struct hints_host *h, enum sampler_step step,
 	}
 }
 
-/* "load", "open" or "attach", and the words around prog and event. */
-static void say_what(const struct sampler_fail *f, char *buf, size_t len)
+const char *hints__describe(const struct sampler_fail *f, char *buf, size_t len)
 {
+	int err = f->err ? f->err : EIO;
+	const char *name = strerrorname_np(err);
+
 	switch (f->step) {
 	case SAMPLER_STEP_LOAD:
-		snprintf(buf, len, "load %s (%s)", f->prog, f->event);
+		snprintf(buf, len, "cannot load %s (%s): %s (%s)", f->prog,
+			 f->event, strerror(err), name ? name : "?");
 		break;
 	case SAMPLER_STEP_PERF_OPEN:
-		snprintf(buf, len, "open %s (for %s)", f->event, f->prog);
+		snprintf(buf, len, "cannot open %s (for %s): %s (%s)", f->event,
+			 f->prog, strerror(err), name ? name : "?");
 		break;
 	default:
-		snprintf(buf, len, "attach %s to %s", f->prog, f->event);
+		snprintf(buf, len, "cannot attach %s to %s: %s (%s)", f->prog,
+			 f->event, strerror(err), name ? name : "?");
 	}
+	return buf;
 }
 
 void hints__report(const struct sampler_fail *f)
 {
 	struct hints_host h;
-	char what[256], fix[256];
-	int err = f->err ? f->err : EIO;
+	char what[384], fix[256];
 
 	hints__host(&h);
-	say_what(f, what, sizeof(what));
-	fprintf(stderr, "mixprof: cannot %s: %s (%s); fix: %s\n", what,
-		strerror(err), strerrorname_np(err) ? strerrorname_np(err) : "?",
-		hints__fix(&h, f->step, err, fix, sizeof(fix)));
+	fprintf(
+	    stderr, "mixprof: %s; fix: %s\n",
+	    hints__describe(f, what, sizeof(what)),
+	    hints__fix(&h, f->step, f->err ? f->err : EIO, fix, sizeof(fix)));
 }
 
 void hints__perm_error(const char *caps)
@@ -200,6 +209,6 @@ void hints__perm_error(const char *caps)
 	char fix[256];
 
 	hints__host(&h);
-	fprintf(stderr, "mixprof: permission denied: needs %s; fix: %s\n",
-		caps, hints__grant(&h, "BPF PERFMON", fix, sizeof(fix)));
+	fprintf(stderr, "mixprof: permission denied: needs %s; fix: %s\n", caps,
+		hints__grant(&h, "BPF PERFMON", fix, sizeof(fix)));
 }

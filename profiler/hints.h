@@ -8,6 +8,7 @@
 #ifndef MIXPROF_HINTS_H
 #define MIXPROF_HINTS_H
 
+#include <linux/capability.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "sampler/sampler_ctl.h"
@@ -50,7 +51,14 @@ const char *hints__grant(const struct hints_host *h, const char *caps,
  */
 const char *hints__fix(const struct hints_host *h, enum sampler_step step,
 		       int err, char *buf, size_t len);
-/* Report f on stderr: the program, the event, the errno, the fix. */
+/*
+ * What failed, into buf: "cannot attach PROG to EVENT: strerror (ENAME)"
+ * (load: "cannot load PROG (OBJECT)", open: "cannot open EVENT (for
+ * PROG)"). Returns buf.
+ */
+const char *hints__describe(const struct sampler_fail *f, char *buf,
+			    size_t len);
+/* Report f on stderr: what failed and, on the same line, the fix. */
 void hints__report(const struct sampler_fail *f);
 /* Report missing capabilities caps ("CAP_BPF and CAP_PERFMON"). */
 void hints__perm_error(const char *caps);

@@ -9,7 +9,7 @@ include sampler/sampler.mk
 include pprof/pprof.mk
 include flamegraph/flamegraph.mk
 
-PROFILE_SRCS := profile.c hints.c run_setup.c run_child.c run_cpu.c run_probe.c \
+PROFILE_SRCS := profile.c hints.c check.c check_jvm.c run_setup.c run_child.c run_cpu.c run_probe.c \
 	run_tick.c run_report.c profile_opts.c slices.c launch.c stackfold.c \
 	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c \
 	stacksrc.c

@@ -305,8 +305,7 @@ int sampler__add_target(struct sampler *s, uint32_t pid)
 	return 0;
 }
 
-/* A sampling perf event on cpu: cycles where the PMU has it. */
-static int open_event(int cpu, uint64_t freq, bool hw)
+int sampler__open_event(int cpu, uint64_t freq, bool hw)
 {
 	struct perf_event_attr attr = {
 	    .size = sizeof(attr),
@@ -345,7 +344,7 @@ static int attach_tp(struct sampler *s, struct bpf_program *prog,
 static int attach_cpu(struct sampler *s, struct bpf_program *prog, int i,
 		      bool *hw)
 {
-	int fd = open_event(s->cpus[i], s->freq, *hw);
+	int fd = sampler__open_event(s->cpus[i], s->freq, *hw);
 
 	if (fd < 0 && *hw && i == 0 &&
 	    (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV)) {
@@ -353,7 +352,7 @@ static int attach_cpu(struct sampler *s, struct bpf_program *prog, int i,
 			 "no hardware cycles event (%s): cpu-clock instead",
 			 strerrorname_np(errno));
 		*hw = false;
-		fd = open_event(s->cpus[i], s->freq, *hw);
+		fd = sampler__open_event(s->cpus[i], s->freq, *hw);
 	}
 	if (fd < 0)
 		return errno == ENODEV

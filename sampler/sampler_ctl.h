@@ -79,6 +79,12 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
  */
 int sampler__add_target(struct sampler *s, uint32_t pid);
 /*
+ * The sampling perf event a run opens on cpu, every process's, at freq
+ * Hz: hardware cycles (hw) or software cpu-clock. An fd (close it) or
+ * -1 and errno; for `mixprof check` too.
+ */
+int sampler__open_event(int cpu, uint64_t freq, bool hw);
+/*
  * Start sampling, with bucket 0 starting at start_ns (CLOCK_MONOTONIC,
  * not later than now). 0 or negative errno.
  */

@@ -13,7 +13,8 @@ static const char *fix(bool caps, bool btf, bool container,
 		       enum sampler_step step, int err)
 {
 	static char buf[256];
-	struct hints_host h = {.caps = caps, .btf = btf, .container = container};
+	struct hints_host h = {
+	    .caps = caps, .btf = btf, .container = container};
 
 	return hints__fix(&h, step, err, buf, sizeof(buf));
 }
