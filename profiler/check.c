@@ -110,10 +110,12 @@ static void check_kernel(struct check *c, const struct hints_host *h)
 		check__say(c, CHECK_OK, NULL, "kernel %s (6.1 or later)", rel);
 	else
 		check__say(c, CHECK_WARN, "a 6.1 or later kernel",
-			   "kernel %s: mixprof is built for 6.1 and later", rel);
+			   "kernel %s: mixprof is built for 6.1 and later",
+			   rel);
 	if (h->btf)
-		check__say(c, CHECK_OK, NULL,
-			   "BTF: /sys/kernel/btf/vmlinux (tp_btf hooks, CO-RE)");
+		check__say(
+		    c, CHECK_OK, NULL,
+		    "BTF: /sys/kernel/btf/vmlinux (tp_btf hooks, CO-RE)");
 	else
 		check__say(c, CHECK_NO,
 			   hints__fix(h, SAMPLER_STEP_TP_BTF, ENOENT, fix,
@@ -131,11 +133,11 @@ static void check_privileges(struct check *c, const struct hints_host *h)
 			   hints__grant(h, "BPF PERFMON", fix, sizeof(fix)),
 			   "privileges: uid %u without %s", geteuid(), caps);
 	else
-		check__say(c, CHECK_OK, NULL, "privileges: uid %u with %s",
-			   geteuid(),
-			   hints__has_cap(CAP_SYS_ADMIN) ? "CAP_SYS_ADMIN (root)"
-							 : "CAP_BPF and "
-							   "CAP_PERFMON");
+		check__say(
+		    c, CHECK_OK, NULL, "privileges: uid %u with %s", geteuid(),
+		    hints__has_cap(CAP_SYS_ADMIN) ? "CAP_SYS_ADMIN (root)"
+						  : "CAP_BPF and "
+						    "CAP_PERFMON");
 }
 
 /*
@@ -156,15 +158,15 @@ static void check_ptrace(struct check *c, const struct hints_host *h)
 		return;
 	}
 	if (scope >= 2)
-		snprintf(who, sizeof(who), "no JVM (kernel.yama.ptrace_scope "
-					   "= %ld)",
+		snprintf(who, sizeof(who),
+			 "no JVM (kernel.yama.ptrace_scope "
+			 "= %ld)",
 			 scope);
 	else
 		snprintf(who, sizeof(who), "only JVMs of uid %u", geteuid());
-	check__say(c, CHECK_WARN,
-		   hints__grant(h, "SYS_PTRACE", fix, sizeof(fix)),
-		   "reading JVMs' memory (Java names): no CAP_SYS_PTRACE: %s",
-		   who);
+	check__say(
+	    c, CHECK_WARN, hints__grant(h, "SYS_PTRACE", fix, sizeof(fix)),
+	    "reading JVMs' memory (Java names): no CAP_SYS_PTRACE: %s", who);
 }
 
 static void check_paranoid(struct check *c)
@@ -192,8 +194,7 @@ static void check_paranoid(struct check *c)
 }
 
 /* The sampling events a run opens, on the first online CPU. */
-static void check_events(struct check *c, const struct hints_host *h,
-			 int cpu)
+static void check_events(struct check *c, const struct hints_host *h, int cpu)
 {
 	static const char *const name[] = {"software cpu-clock",
 					   "hardware cycles"};
@@ -209,15 +210,16 @@ static void check_events(struct check *c, const struct hints_host *h,
 				   cpu);
 			continue;
 		}
-		check__say(c, hw ? CHECK_WARN : CHECK_NO,
-			   hw && (errno == ENOENT || errno == EOPNOTSUPP ||
-				  errno == ENODEV)
-			       ? "none needed (runs sample cpu-clock); in a VM, "
-				 "a virtual PMU passed through gives cycles"
-			       : hints__fix(h, SAMPLER_STEP_PERF_OPEN, errno,
-					    fix, sizeof(fix)),
-			   "perf event %s: %s (%s)", name[hw], strerror(errno),
-			   strerrorname_np(errno));
+		check__say(
+		    c, hw ? CHECK_WARN : CHECK_NO,
+		    hw && (errno == ENOENT || errno == EOPNOTSUPP ||
+			   errno == ENODEV)
+			? "none needed (runs sample cpu-clock); in a VM, "
+			  "a virtual PMU passed through gives cycles"
+			: hints__fix(h, SAMPLER_STEP_PERF_OPEN, errno, fix,
+				     sizeof(fix)),
+		    "perf event %s: %s (%s)", name[hw], strerror(errno),
+		    strerrorname_np(errno));
 	}
 }
 
@@ -269,10 +271,9 @@ static void check_sampler(struct check *c, const struct hints_host *h,
 			   "fork and exec hooks) and freed",
 			   event, nr_cpus);
 	else
-		check__say(c, CHECK_NO,
-			   hints__fix(h, f.step, f.err, fix, sizeof(fix)),
-			   "BPF sampler: %s",
-			   hints__describe(&f, what, sizeof(what)));
+		check__say(
+		    c, CHECK_NO, hints__fix(h, f.step, f.err, fix, sizeof(fix)),
+		    "BPF sampler: %s", hints__describe(&f, what, sizeof(what)));
 	memset(&f, 0, sizeof(f));
 	if (!try_sampler(true, cpus, nr_cpus, &f, event, sizeof(event)))
 		check__say(c, CHECK_OK, NULL,

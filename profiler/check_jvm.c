@@ -84,7 +84,8 @@ static void jdk_on_path(struct check *c, struct jdks *j)
 	char *copy = strdup(path ? path : ""), *save, *d;
 	char java[PATH_MAX + 8], *real;
 
-	for (d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+	for (d = strtok_r(copy, ":", &save); d;
+	     d = strtok_r(NULL, ":", &save)) {
 		snprintf(java, sizeof(java), "%s/java", d);
 		if (access(java, X_OK))
 			continue;
@@ -144,7 +145,8 @@ static const char *tables_fix(int err, char *buf, size_t len)
 		return "a HotSpot layout mixprof does not know: --agent names "
 		       "compiled frames through the JVM's own agent";
 	default:
-		return "run with -v, and report it with the JVM's java -version";
+		return "run with -v, and report it with the JVM's java "
+		       "-version";
 	}
 }
 
@@ -259,6 +261,7 @@ static void check_stacks(struct check *c, uint32_t pid)
 	int err = memfd_create("mixprof-check", MFD_CLOEXEC);
 	struct walked w = {};
 	char msg[512];
+	bool ok;
 	int st = err < 0 ? -errno : profile_pid(pid, &w, err);
 
 	if (st) {
@@ -274,15 +277,17 @@ static void check_stacks(struct check *c, uint32_t pid)
 			   "pid %u: no samples in %s s (idle?)", pid,
 			   SAMPLE_SECS);
 	} else {
-		check__say(c, w.java && w.whole * 2 >= w.samples ? CHECK_OK
-								  : CHECK_WARN,
-			   "run the JVM with -XX:+PreserveFramePointer, or "
-			   "report it with the JVM's java -version",
-			   "pid %u: stacks walked: %.0f%% of %llu samples in %s "
-			   "s reach their thread's root, %.0f%% with Java "
-			   "frames",
-			   pid, 100.0 * w.whole / w.samples, w.samples,
-			   SAMPLE_SECS, 100.0 * w.java / w.samples);
+		/* whole: most stacks reach a root; Java: some are named */
+		ok = w.java && w.whole * 2 >= w.samples;
+		check__say(
+		    c, ok ? CHECK_OK : CHECK_WARN,
+		    "run the JVM with -XX:+PreserveFramePointer, or "
+		    "report it with the JVM's java -version",
+		    "pid %u: stacks walked: %.0f%% of %llu samples in %s "
+		    "s reach their thread's root, %.0f%% with Java "
+		    "frames",
+		    pid, 100.0 * w.whole / w.samples, w.samples, SAMPLE_SECS,
+		    100.0 * w.java / w.samples);
 	}
 	if (err >= 0)
 		close(err);
@@ -315,5 +320,6 @@ void check__jvm(struct check *c, uint32_t pid)
 		check_stacks(c, tgid);
 	else
 		check__say(c, CHECK_NO, "the privileges above",
-			   "pid %d: stacks not walked without privileges", tgid);
+			   "pid %d: stacks not walked without privileges",
+			   tgid);
 }

@@ -105,9 +105,11 @@ static int start(struct run *r)
 			ret = sampler__attach_usdt(
 			    r->smp, r->tb.start_ns, pc.pid, path,
 			    PROBECTL_USDT_PROVIDER, PROBECTL_USDT_NAME);
-		if (ret == -ENOENT && !sampler__failure(r->smp)->err)
+		/* no failure recorded: the agent's path was not found */
+		if (ret && !sampler__failure(r->smp)->err)
 			fprintf(stderr,
-				"mixprof: -e: %d: no libjmap.so mapped: %s\n",
+				"mixprof: -e: %d: cannot find its libjmap.so: "
+				"%s\n",
 				pc.pid, strerror(-ret));
 		else if (ret)
 			hints__report(sampler__failure(r->smp));
