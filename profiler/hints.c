@@ -175,10 +175,19 @@ const char *hints__describe(const struct sampler_fail *f, char *buf, size_t len)
 	int err = f->err ? f->err : EIO;
 	const char *name = strerrorname_np(err);
 
+	if (!f->prog[0]) { /* a step that recorded nothing: a bug of ours */
+		snprintf(buf, len, "cannot start the sampler: %s (%s)",
+			 strerror(err), name ? name : "?");
+		return buf;
+	}
 	switch (f->step) {
 	case SAMPLER_STEP_LOAD:
 		snprintf(buf, len, "cannot load %s (%s): %s (%s)", f->prog,
 			 f->event, strerror(err), name ? name : "?");
+		break;
+	case SAMPLER_STEP_SETUP:
+		snprintf(buf, len, "cannot set up the %s's %s: %s (%s)",
+			 f->prog, f->event, strerror(err), name ? name : "?");
 		break;
 	case SAMPLER_STEP_PERF_OPEN:
 		snprintf(buf, len, "cannot open %s (for %s): %s (%s)", f->event,

@@ -137,8 +137,9 @@ static int load_named(void *obj, int (*load)(void *), const char *name,
 	libbpf_set_print(load_print_next);
 	if (!ret)
 		return 0;
-	return fail_at(f, SAMPLER_STEP_LOAD,
-		       load_culprit[0] ? load_culprit : name, -ret, "%s", name);
+	if (!load_culprit[0])
+		return fail_at(f, SAMPLER_STEP_LOAD, name, -ret, "loading it");
+	return fail_at(f, SAMPLER_STEP_LOAD, load_culprit, -ret, "%s", name);
 }
 
 static int load_sampler(void *obj)
@@ -159,12 +160,12 @@ static int load_fork(struct sampler *s, struct sampler_fail *fail)
 	s->fork = f;
 	if (!f)
 		return fail_at(fail, SAMPLER_STEP_LOAD, "fork.bpf.o", errno,
-			       "fork.bpf.o");
+			       "opening it");
 	if (bpf_map__reuse_fd(f->maps.targets,
 			      bpf_map__fd(s->skel->maps.targets)) ||
 	    bpf_map__reuse_fd(f->maps.stats, bpf_map__fd(s->skel->maps.stats)))
 		return fail_at(fail, SAMPLER_STEP_LOAD, "fork.bpf.o", errno,
-			       "fork.bpf.o");
+			       "sharing the sampler's maps");
 	return load_named(f, load_fork_obj, "fork.bpf.o", fail);
 }
 
@@ -209,17 +210,18 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 			     struct sampler_fail *fail)
 {
 	struct sampler *s = calloc(1, sizeof(*s));
+	const char *stage = "memory"; /* what failed, when not a load */
 	struct sampler_bpf *skel;
 	int ret = -ENOMEM;
 
-	if (!s)
-		goto fail;
 	if (fail)
 		memset(fail, 0, sizeof(*fail));
+	if (!s)
+		goto fail;
 	s->skel = skel = sampler_bpf__open();
 	if (!skel) {
 		ret = fail_at(fail, SAMPLER_STEP_LOAD, "sampler.bpf.o", errno,
-			      "sampler.bpf.o");
+			      "opening it");
 		goto fail;
 	}
 	skel->rodata->bucket_ns = cfg->bucket_ns;
@@ -235,6 +237,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 	skel->rodata->offcpu_preempt = cfg->off_cpu_preempt || cfg->wall;
 	if (cfg->freq)
 		skel->rodata->wall_sample_us = 1000000 / cfg->freq;
+	stage = "map sizes";
 	ret = size_maps(skel, cfg);
 	if (ret)
 		goto fail;
@@ -263,12 +266,16 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 	s->fds = calloc(cfg->nr_cpus, sizeof(*s->fds));
 	s->links = calloc(cfg->nr_cpus, sizeof(*s->links));
 	s->depth = cfg->depth;
+	stage = "memory";
 	ret = -ENOMEM;
 	if (!s->fds || !s->links)
 		goto fail;
+	stage = "drain (its new_keys ring)";
 	ret = drain__init(s);
-	if (!ret)
-		ret = new_unwind(s, cfg);
+	if (ret)
+		goto fail;
+	stage = "unwind rows' loader";
+	ret = new_unwind(s, cfg);
 	if (ret)
 		goto fail;
 	s->nr_cpus = cfg->nr_cpus;
@@ -282,6 +289,8 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 		s->fds[i] = -1;
 	return s;
 fail:
+	if (fail && !fail->err)
+		fail_at(fail, SAMPLER_STEP_SETUP, "sampler", -ret, "%s", stage);
 	sampler__free(s);
 	errno = -ret;
 	return NULL;

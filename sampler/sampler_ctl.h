@@ -52,13 +52,16 @@ enum sampler_step {
 	SAMPLER_STEP_RAW_TP, /* a raw tracepoint */
 	SAMPLER_STEP_UPROBE, /* a uprobe on a library's symbol */
 	SAMPLER_STEP_USDT, /* a USDT probe (a uprobe at its note) */
+	SAMPLER_STEP_SETUP, /* user space's part (memory, ring, rows) */
 };
 
 /*
  * The step that failed, for the caller to report: prog is the program
- * (or the BPF object for a load, or the map libbpf named), event what
- * it was being attached to ("cycles on CPU 3", "sched_switch"...), err a
- * positive errno. Empty (err 0) until something fails.
+ * (for a load: the program or map libbpf named, else the BPF object;
+ * for a setup: "sampler"), event what it was being attached to ("perf
+ * event cycles on CPU 3", "tp_btf sched_switch"...; for a load: the
+ * object, or what was done to it; for a setup: what was being set up),
+ * err a positive errno. Empty (err 0) until something fails.
  */
 struct sampler_fail {
 	enum sampler_step step;
