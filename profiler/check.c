@@ -102,14 +102,14 @@ static bool kernel_at_least(int maj, int min)
 
 static void check_kernel(struct check *c, const struct hints_host *h)
 {
-	char rel[65] = "?", fix[256];
+	char rel[65] = "?";
 	int maj = 0, min = 0;
 
 	kernel_version(&maj, &min, rel, sizeof(rel));
 	if (kernel_at_least(6, 1))
 		check__say(c, CHECK_OK, NULL, "kernel %s (6.1 or later)", rel);
 	else
-		check__say(c, CHECK_WARN, "a 6.1 or later kernel",
+		check__say(c, CHECK_WARN, hints__need(HINT_KERNEL),
 			   "kernel %s: mixprof is built for 6.1 and later",
 			   rel);
 	if (h->btf)
@@ -117,9 +117,7 @@ static void check_kernel(struct check *c, const struct hints_host *h)
 		    c, CHECK_OK, NULL,
 		    "BTF: /sys/kernel/btf/vmlinux (tp_btf hooks, CO-RE)");
 	else
-		check__say(c, CHECK_NO,
-			   hints__fix(h, SAMPLER_STEP_TP_BTF, ENOENT, fix,
-				      sizeof(fix)),
+		check__say(c, CHECK_NO, hints__need(HINT_BTF),
 			   "BTF: no /sys/kernel/btf/vmlinux");
 }
 
@@ -174,7 +172,7 @@ static void check_paranoid(struct check *c)
 	long v;
 
 	if (sysctl_read("/proc/sys/kernel/perf_event_paranoid", &v)) {
-		check__say(c, CHECK_NO, "a kernel with CONFIG_PERF_EVENTS=y",
+		check__say(c, CHECK_NO, hints__need(HINT_PERF_EVENTS),
 			   "kernel.perf_event_paranoid: missing (no perf "
 			   "events)");
 		return;
@@ -186,8 +184,7 @@ static void check_paranoid(struct check *c)
 			   v);
 	else
 		check__say(c, v <= 0 ? CHECK_OK : CHECK_NO,
-			   "sysctl -w kernel.perf_event_paranoid=0 (BPF still "
-			   "needs CAP_BPF)",
+			   hints__need(HINT_PARANOID),
 			   "kernel.perf_event_paranoid = %ld: every process's "
 			   "events on a CPU need <= 0 without CAP_PERFMON",
 			   v);
@@ -210,16 +207,14 @@ static void check_events(struct check *c, const struct hints_host *h, int cpu)
 				   cpu);
 			continue;
 		}
-		check__say(
-		    c, hw ? CHECK_WARN : CHECK_NO,
-		    hw && (errno == ENOENT || errno == EOPNOTSUPP ||
-			   errno == ENODEV)
-			? "none needed (runs sample cpu-clock); in a VM, "
-			  "a virtual PMU passed through gives cycles"
-			: hints__fix(h, SAMPLER_STEP_PERF_OPEN, errno, fix,
-				     sizeof(fix)),
-		    "perf event %s: %s (%s)", name[hw], strerror(errno),
-		    strerrorname_np(errno));
+		check__say(c, hw ? CHECK_WARN : CHECK_NO,
+			   hw && (errno == ENOENT || errno == EOPNOTSUPP ||
+				  errno == ENODEV)
+			       ? hints__need(HINT_CPU_CLOCK)
+			       : hints__fix(h, SAMPLER_STEP_PERF_OPEN, errno,
+					    fix, sizeof(fix)),
+			   "perf event %s: %s (%s)", name[hw], strerror(errno),
+			   strerrorname_np(errno));
 	}
 }
 
@@ -294,8 +289,7 @@ static void check_uprobes(struct check *c)
 			   "uprobe PMU (--alloc, -e): "
 			   "/sys/bus/event_source/devices/uprobe");
 	else
-		check__say(c, CHECK_WARN,
-			   "a kernel with CONFIG_UPROBE_EVENTS=y",
+		check__say(c, CHECK_WARN, hints__need(HINT_UPROBE_PMU),
 			   "uprobe PMU (--alloc, -e): missing");
 }
 
@@ -320,7 +314,7 @@ static void check_memlock(struct check *c)
 				   rl.rlim_cur >= (256ULL << 20)
 			       ? CHECK_OK
 			       : CHECK_NO,
-			   "ulimit -l unlimited", "memlock limit %s", lim);
+			   hints__need(HINT_MEMLOCK), "memlock limit %s", lim);
 }
 
 /* Where tracefs is mounted, if anywhere: nothing of ours uses it. */

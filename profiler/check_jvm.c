@@ -72,8 +72,8 @@ static void jdk_add(struct check *c, struct jdks *j, const char *dir,
 	snprintf(java, sizeof(java), "%s/lib/server/libjvm.so", home);
 	hotspot = !access(java, R_OK);
 	check__say(c, hotspot ? CHECK_OK : CHECK_WARN,
-		   "a HotSpot JDK (OpenJDK, Temurin, Corretto...)",
-		   "JDK %s (%s) at %s (%s)%s", ver, who, home, how,
+		   hints__need(HINT_HOTSPOT), "JDK %s (%s) at %s (%s)%s", ver,
+		   who, home, how,
 		   hotspot ? "" : ": no lib/server/libjvm.so, not HotSpot");
 }
 
@@ -120,9 +120,7 @@ void check__jdks(struct check *c)
 	}
 	free(e);
 	if (!j.n)
-		check__say(c, CHECK_WARN,
-			   "install a JDK (apt-get install openjdk-17-jdk) or "
-			   "set JAVA_HOME",
+		check__say(c, CHECK_WARN, hints__need(HINT_JDK),
 			   "JDKs: none found (JAVA_HOME, java on PATH, "
 			   "/usr/lib/jvm)");
 	for (int i = 0; i < j.n; i++)
@@ -140,13 +138,11 @@ static const char *tables_fix(int err, char *buf, size_t len)
 	case EACCES:
 		return hints__grant(&h, "SYS_PTRACE", buf, len);
 	case EAGAIN:
-		return "the JVM is starting: check again in a second";
+		return hints__need(HINT_JVM_STARTING);
 	case ENOENT:
-		return "a HotSpot layout mixprof does not know: --agent names "
-		       "compiled frames through the JVM's own agent";
+		return hints__need(HINT_JVM_LAYOUT);
 	default:
-		return "run with -v, and report it with the JVM's java "
-		       "-version";
+		return hints__need(HINT_JVM_WALK);
 	}
 }
 
@@ -168,8 +164,7 @@ static bool check_tables(struct check *c, uint32_t pid)
 	l = hotspot__layout(h);
 	threads = hotspot__threads(h, t, 1);
 	check__say(c, l->u.ok ? CHECK_OK : CHECK_WARN,
-		   "compiled frames are walked by frame pointer: run the JVM "
-		   "with -XX:+PreserveFramePointer",
+		   hints__need(HINT_JVM_WALK),
 		   "pid %u: VMStructs tables read: interpreter at %#llx, %u "
 		   "code heaps, Java threads %s, compiled-frame unwinding %s",
 		   pid, (unsigned long long)l->interp_start, l->u.nheaps,
@@ -271,18 +266,14 @@ static void check_stacks(struct check *c, uint32_t pid)
 			   "pid %u: a %s s profile failed (%d): %s", pid,
 			   SAMPLE_SECS, st, err >= 0 ? msg : strerror(-st));
 	} else if (!w.samples) {
-		check__say(c, CHECK_WARN,
-			   "check it while the JVM is busy (nothing ran on a "
-			   "CPU)",
+		check__say(c, CHECK_WARN, hints__need(HINT_JVM_IDLE),
 			   "pid %u: no samples in %s s (idle?)", pid,
 			   SAMPLE_SECS);
 	} else {
 		/* whole: most stacks reach a root; Java: some are named */
 		ok = w.java && w.whole * 2 >= w.samples;
 		check__say(
-		    c, ok ? CHECK_OK : CHECK_WARN,
-		    "run the JVM with -XX:+PreserveFramePointer, or "
-		    "report it with the JVM's java -version",
+		    c, ok ? CHECK_OK : CHECK_WARN, hints__need(HINT_JVM_WALK),
 		    "pid %u: stacks walked: %.0f%% of %llu samples in %s "
 		    "s reach their thread's root, %.0f%% with Java "
 		    "frames",
@@ -305,8 +296,7 @@ void check__jvm(struct check *c, uint32_t pid)
 	}
 	targets__comm(tgid, comm);
 	if (hotspot__libjvm(tgid, path, sizeof(path))) {
-		check__say(c, CHECK_NO,
-			   "give the java process's pid (pgrep -a java)",
+		check__say(c, CHECK_NO, hints__need(HINT_JVM_PID),
 			   "pid %d (%s): not a HotSpot JVM (no libjvm.so "
 			   "mapped)",
 			   tgid, comm);

@@ -86,6 +86,37 @@ const char *hints__grant(const struct hints_host *h, const char *caps,
 	return buf;
 }
 
+static const char *const needs[HINT_NR] = {
+    [HINT_KERNEL] = "a 6.1 or later kernel",
+    [HINT_BTF] = "the kernel lacks BTF (/sys/kernel/btf/vmlinux): boot a "
+		 "kernel built with CONFIG_DEBUG_INFO_BTF=y",
+    [HINT_PERF_EVENTS] = "a kernel built with CONFIG_PERF_EVENTS=y",
+    [HINT_PARANOID] = "sysctl -w kernel.perf_event_paranoid=0 (BPF still "
+		      "needs CAP_BPF)",
+    [HINT_CPU_CLOCK] = "none needed (runs sample cpu-clock); in a VM, a "
+		       "virtual PMU passed through gives cycles",
+    [HINT_UPROBE_PMU] = "a kernel built with CONFIG_UPROBE_EVENTS=y",
+    [HINT_MEMLOCK] = "ulimit -l unlimited (kernels before 5.11)",
+    [HINT_JDK] = "install a JDK (apt-get install openjdk-17-jdk) or set "
+		 "JAVA_HOME",
+    [HINT_HOTSPOT] = "a HotSpot JDK (OpenJDK, Temurin, Corretto...)",
+    [HINT_JVM_PID] = "give the java process's pid (pgrep -a java)",
+    [HINT_JVM_STARTING] = "the JVM is starting: check again in a second",
+    [HINT_JVM_LAYOUT] = "a HotSpot layout mixprof does not know: --agent "
+			"names compiled frames through the JVM's own agent",
+    [HINT_JVM_IDLE] = "check it while the JVM is busy (nothing of it ran "
+		      "on a CPU)",
+    [HINT_JVM_WALK] = "run the JVM with -XX:+PreserveFramePointer, or "
+		      "report it with the JVM's java -version",
+    [HINT_VERBOSE] = "run with -v for libbpf's messages",
+};
+
+const char *hints__need(enum hints_need need)
+{
+	return need < HINT_NR && needs[need] ? needs[need]
+					     : needs[HINT_VERBOSE];
+}
+
 /* EPERM or EACCES with the capabilities: what else denies it. */
 static const char *denied(const struct hints_host *h, enum sampler_step step,
 			  int err)
@@ -111,8 +142,7 @@ static const char *missing(const struct hints_host *h, enum sampler_step step)
 {
 	if (!h->btf &&
 	    (step == SAMPLER_STEP_LOAD || step == SAMPLER_STEP_TP_BTF))
-		return "the kernel lacks BTF (/sys/kernel/btf/vmlinux): boot "
-		       "a kernel built with CONFIG_DEBUG_INFO_BTF=y";
+		return needs[HINT_BTF];
 	switch (step) {
 	case SAMPLER_STEP_PERF_OPEN:
 	case SAMPLER_STEP_PERF_ATTACH:
@@ -166,7 +196,7 @@ const char *hints__fix(const struct hints_host *h, enum sampler_step step,
 		return "another tool holds the hook or the PMU (perf, another "
 		       "profiler): stop it and retry";
 	default:
-		return "run with -v for libbpf's messages";
+		return needs[HINT_VERBOSE];
 	}
 }
 

@@ -27,6 +27,28 @@ struct hints_host {
 	bool container; /* in a container (docker, podman, Kubernetes) */
 };
 
+/* What a `mixprof check` line may lack, for hints__need. */
+enum hints_need {
+	HINT_KERNEL, /* older than 6.1 */
+	HINT_BTF, /* no /sys/kernel/btf/vmlinux */
+	HINT_PERF_EVENTS, /* no perf events at all */
+	HINT_PARANOID, /* perf_event_paranoid without CAP_PERFMON */
+	HINT_CPU_CLOCK, /* no hardware cycles */
+	HINT_UPROBE_PMU, /* no uprobe PMU */
+	HINT_MEMLOCK, /* a low memlock limit before 5.11 */
+	HINT_JDK, /* no JDK found */
+	HINT_HOTSPOT, /* a JDK that is not HotSpot */
+	HINT_JVM_PID, /* -p of a process that is not a JVM */
+	HINT_JVM_STARTING, /* its tables not complete yet */
+	HINT_JVM_LAYOUT, /* tables of a layout we do not know */
+	HINT_JVM_IDLE, /* no samples of it */
+	HINT_JVM_WALK, /* its stacks broken or without Java */
+	HINT_VERBOSE, /* anything else */
+	HINT_NR,
+};
+
+/* The one line that gets need. Static text. */
+const char *hints__need(enum hints_need need);
 /* This host's facts. */
 void hints__host(struct hints_host *h);
 /* Whether this process has capability cap in its effective set. */

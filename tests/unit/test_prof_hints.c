@@ -2,7 +2,8 @@
  * Unit tests: the one line that fixes a failed step (hints.c), for each
  * kind of host: without capabilities the grant (docker/Kubernetes lines
  * in a container, setcap outside), without BTF the kernel option, with
- * everything the cause by errno and hook.
+ * everything the cause by errno and hook; the lines `mixprof check`
+ * gives for what a host lacks.
  */
 #include <errno.h>
 #include <string.h>
@@ -54,9 +55,23 @@ static void test_missing(void)
 	HAS(fix(true, true, false, SAMPLER_STEP_LOAD, EIO), "-v");
 }
 
+/* Every need has its own line; one out of range gets the catch-all. */
+static void test_needs(void)
+{
+	for (int n = 0; n < HINT_NR; n++) {
+		CHECK(strlen(hints__need(n)) > 10);
+		for (int m = 0; m < n; m++)
+			CHECK(strcmp(hints__need(n), hints__need(m)));
+	}
+	CHECK_STR(hints__need(HINT_NR), hints__need(HINT_VERBOSE));
+	HAS(hints__need(HINT_MEMLOCK), "ulimit -l unlimited");
+	HAS(hints__need(HINT_BTF), "CONFIG_DEBUG_INFO_BTF=y");
+}
+
 int main(void)
 {
 	test_privilege();
 	test_missing();
+	test_needs();
 	return check_report();
 }
