@@ -149,6 +149,9 @@ static const char *missing(const struct hints_host *h, enum sampler_step step)
 		return "the kernel has no such perf event "
 		       "(CONFIG_PERF_EVENTS=y; "
 		       "in a VM, cpu-clock is used when cycles is missing)";
+	case SAMPLER_STEP_TRACEPOINT:
+		return "tracefs is not mounted: mount -t tracefs tracefs "
+		       "/sys/kernel/tracing";
 	case SAMPLER_STEP_TP_BTF:
 	case SAMPLER_STEP_RAW_TP:
 		return "the kernel lacks this tracepoint: mixprof needs Linux "

@@ -329,18 +329,23 @@ int sampler__open_event(int cpu, uint64_t freq, bool hw)
 }
 
 /*
- * Attach prog, a tracepoint program (tp_btf or raw_tp, by step), to
- * its section's event, the link kept in *link (destroyed by the detach).
+ * Attach prog, a tracepoint program, to its section's event, the link
+ * kept in *link (destroyed by the detach). A failure names the section
+ * ("tp_btf/sched_switch"), whose kind decides the fix.
  */
 static int attach_tp(struct sampler *s, struct bpf_program *prog,
-		     struct bpf_link **link, enum sampler_step step,
-		     const char *event)
+		     struct bpf_link **link)
 {
+	const char *sec = bpf_program__section_name(prog);
+	enum sampler_step step =
+	    !strncmp(sec, "tp_btf/", 7)	  ? SAMPLER_STEP_TP_BTF
+	    : !strncmp(sec, "raw_tp/", 7) ? SAMPLER_STEP_RAW_TP
+					  : SAMPLER_STEP_TRACEPOINT;
+
 	*link = bpf_program__attach(prog);
 	if (!*link)
-		return fail_at(
-		    &s->fail, step, bpf_program__name(prog), errno, "%s %s",
-		    step == SAMPLER_STEP_TP_BTF ? "tp_btf" : "raw_tp", event);
+		return fail_at(&s->fail, step, bpf_program__name(prog), errno,
+			       "%s", sec);
 	return 0;
 }
 
@@ -390,8 +395,7 @@ int sampler__attach(struct sampler *s, uint64_t start_ns)
 	/* --off-cpu: the sched_switch program instead of perf events */
 	if (s->off_cpu) {
 		ret = attach_tp(s, s->skel->progs.mixprof_offcpu,
-				&s->skel->links.mixprof_offcpu,
-				SAMPLER_STEP_TP_BTF, "sched_switch");
+				&s->skel->links.mixprof_offcpu);
 		if (ret)
 			return ret;
 		s->event = "sched_switch";
@@ -411,16 +415,13 @@ int sampler__attach(struct sampler *s, uint64_t start_ns)
 		   : hw	   ? "cycles"
 			   : "cpu-clock";
 fork:
-	if (s->fork &&
-	    (ret = attach_tp(s, s->fork->progs.mixprof_fork,
-			     &s->fork->links.mixprof_fork, SAMPLER_STEP_TP_BTF,
-			     "sched_process_fork")))
+	if (s->fork && (ret = attach_tp(s, s->fork->progs.mixprof_fork,
+					&s->fork->links.mixprof_fork)))
 		return ret;
 	/* an exec drops the process's unwind table (unwind.bpf.h) */
 	if (s->uw)
 		return attach_tp(s, s->skel->progs.mixprof_unwind_exec,
-				 &s->skel->links.mixprof_unwind_exec,
-				 SAMPLER_STEP_RAW_TP, "sched_process_exec");
+				 &s->skel->links.mixprof_unwind_exec);
 	return 0;
 }
 

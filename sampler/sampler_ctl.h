@@ -50,6 +50,8 @@ enum sampler_step {
 	SAMPLER_STEP_PERF_ATTACH, /* a perf_event program on that event */
 	SAMPLER_STEP_TP_BTF, /* a BTF-typed tracepoint (needs the BTF) */
 	SAMPLER_STEP_RAW_TP, /* a raw tracepoint */
+	SAMPLER_STEP_TRACEPOINT, /* a tracepoint by its tracefs id (none of
+				  * ours: a host without tracefs fails it) */
 	SAMPLER_STEP_UPROBE, /* a uprobe on a library's symbol */
 	SAMPLER_STEP_USDT, /* a USDT probe (a uprobe at its note) */
 	SAMPLER_STEP_SETUP, /* user space's part (memory, ring, rows) */
@@ -59,7 +61,7 @@ enum sampler_step {
  * The step that failed, for the caller to report: prog is the program
  * (for a load: the program or map libbpf named, else the BPF object;
  * for a setup: "sampler"), event what it was being attached to ("perf
- * event cycles on CPU 3", "tp_btf sched_switch"...; for a load: the
+ * event cycles on CPU 3", "tp_btf/sched_switch"...; for a load: the
  * object, or what was done to it; for a setup: what was being set up),
  * err a positive errno. Empty (err 0) until something fails.
  */

@@ -26,13 +26,17 @@ done
 jdk=$(jdks | head -n 1)
 JAVA=$jdk/bin/java
 
-# a workload JVM in the background, once it says "ready"; sets $pid
+# a workload JVM in the background; sets $pid
 workload() {
 	local name=$1; shift
 	start_java "$JAVA" "$TMPD/$name.out" "$TMPD/$name.err" \
 		-cp "$SAMPLES" "$@"
-	wait_for 30 grep -qs . "$TMPD/$name.out" ||
-		die "$name did not start: $(cat "$TMPD/$name.err")"
+}
+
+# wait until workload NAME has said it runs ("ready", or its first line)
+started() {
+	wait_for 30 grep -qs . "$TMPD/$1.out" ||
+		die "$1 did not start: $(cat "$TMPD/$1.err")"
 }
 
 # mode NAME REGEX ARGS...: mixprof ARGS exits 0 and writes folded stacks
@@ -48,19 +52,29 @@ mode() {
 	note "$name: ok ($(wc -l <"$TMPD/$name.folded") lines)"
 }
 
+# the three start side by side
 workload ratio Ratio 600
 ratio=$pid
 workload waits Waits 600
 waits=$pid
 workload alloc Alloc 600
 alloc=$pid
+started ratio
+started waits
+started alloc
 
-mode pid 'Ratio\.(one|two|three)_\[' -p "$ratio" 1
-mode launch '^java;.*Ratio\.(one|two|three)_\[' -- "$JAVA" -cp "$SAMPLES" Ratio 1
-mode host '^java;.*Ratio\.(one|two|three)_\[' 1
-mode offcpu 'Waits\.(sleeper|monitorWait|socketRead)_\[' --off-cpu -p "$waits" 1
-mode wall 'Waits\.(sleeper|monitorWait|socketRead)_\[' --wall -p "$waits" 1
-mode alloc 'Alloc\.big_\[.*;byte\[\]' --alloc -p "$alloc" 1
+# side by side (their seconds overlap): modes that load nothing into a JVM
+runs=()
+mode pid 'Ratio\.(one|two|three)_\[' -p "$ratio" 1 & runs+=($!)
+mode launch '^java;.*Ratio\.(one|two|three)_\[' -- "$JAVA" -cp "$SAMPLES" Ratio 1 >/dev/null & runs+=($!)
+mode offcpu 'Waits\.(sleeper|monitorWait|socketRead)_\[' --off-cpu -p "$waits" 1 & runs+=($!)
+mode wall 'Waits\.(sleeper|monitorWait|socketRead)_\[' --wall -p "$waits" 1 & runs+=($!)
+mode alloc 'Alloc\.big_\[.*;byte\[\]' --alloc -p "$alloc" 1 & runs+=($!)
+PIDS_TO_KILL+=("${runs[@]}")
+for r in "${runs[@]}"; do wait "$r" || die "a mode failed (above)"; done
+# then one at a time: host-wide names a JVM once it is seen (it needs
+# the CPU to itself for that), -e and --agent load the agent into one JVM
+mode host '^java;.*Ratio\.(one|two|three)_\[' 2
 mode probe 'Ratio\.(main|lambda).*;Ratio\.one_\[[01j]\] [0-9]+$' \
 	-p "$ratio" -e 'java:Ratio.one' 1
 mode agent 'Ratio\.(one|two|three)_\[' --agent -p "$ratio" 1

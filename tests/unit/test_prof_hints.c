@@ -45,6 +45,8 @@ static void test_missing(void)
 	HAS(fix(true, false, false, SAMPLER_STEP_LOAD, EINVAL),
 	    "CONFIG_DEBUG_INFO_BTF=y");
 	HAS(fix(true, true, false, SAMPLER_STEP_RAW_TP, ENOENT), "Linux 6.1");
+	HAS(fix(true, true, false, SAMPLER_STEP_TRACEPOINT, ENOENT),
+	    "mount -t tracefs");
 	HAS(fix(true, true, false, SAMPLER_STEP_PERF_OPEN, ENOENT),
 	    "CONFIG_PERF_EVENTS");
 	HAS(fix(true, true, false, SAMPLER_STEP_UPROBE, ENOENT), ".symtab");
