@@ -126,7 +126,7 @@ PREFIX ?= /usr/local
 INSTALL_FILES := bin/mixprof lib/mixprof/libjmap.so \
 	share/man/man1/mixprof.1 share/man/man1/mixprof-flamegraph.1 \
 	share/man/man1/mixprof-montage.1 share/man/man1/mixprof-heatmap.1 \
-	share/man/man1/mixprof-attach.1 \
+	share/man/man1/mixprof-attach.1 share/man/man1/mixprof-check.1 \
 	share/bash-completion/completions/mixprof
 .PHONY: install uninstall
 install: $(BUILD)/mixprof $(BUILD)/libjmap.so

@@ -29,8 +29,13 @@ _mixprof()
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac
 		return ;;
+	check)
+		[ "$prev" = -p ] || [ "$prev" = --pid ] &&
+			COMPREPLY=($(compgen -W "$(_mixprof_jvm_pids)" -- "$cur")) ||
+			COMPREPLY=($(compgen -W "--pid --verbose --help" -- "$cur"))
+		return ;;
 	help)
-		COMPREPLY=($(compgen -W "attach flamegraph heatmap montage" -- "$cur"))
+		COMPREPLY=($(compgen -W "attach check flamegraph heatmap montage" -- "$cur"))
 		return ;;
 	esac
 
@@ -52,7 +57,7 @@ _mixprof()
 		COMPREPLY=($(compgen -W "--pid --frequency --user-stacks-only --kernel-stacks-only --delimited --folded --format --output --interval --per-thread --stack-storage-size --no-annotate --lines --agent --no-attach --event --count --verbose --help --version --svg --html --montage --heatmap --title --stack-depth --bucket-ms --counts-size" -- "$cur")) ;;
 	*)
 		[ "$COMP_CWORD" -eq 1 ] &&
-			COMPREPLY=($(compgen -W "attach flamegraph heatmap montage help" -- "$cur")) ;;
+			COMPREPLY=($(compgen -W "attach check flamegraph heatmap montage help" -- "$cur")) ;;
 	esac
 }
 complete -o default -F _mixprof mixprof

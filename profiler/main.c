@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "attach/attach.h"
+#include "check.h"
 #include "profile.h"
 #include "flamegraph/render.h"
 #include "profiler/version.h"
@@ -16,11 +17,9 @@ struct subcmd {
 };
 
 static const struct subcmd subcmds[] = {
-    {"attach", attach__cmd},
-    {"flamegraph", flamegraph_cmd},
-    {"heatmap", heatmap_cmd},
-    {"montage", montage_cmd},
-    {NULL, NULL},
+    {"attach", attach__cmd},	    {"check", check__cmd},
+    {"flamegraph", flamegraph_cmd}, {"heatmap", heatmap_cmd},
+    {"montage", montage_cmd},	    {NULL, NULL},
 };
 
 static const struct subcmd *subcmd_of(const char *name)
@@ -43,7 +42,8 @@ static int help_cmd(int argc, char **argv)
 	if (!s || argc > 2) {
 		fprintf(stderr,
 			"mixprof: help: no such command '%s' (attach, "
-			"flamegraph, heatmap, montage, or none: profiling)\n",
+			"check, flamegraph, heatmap, montage, or none: "
+			"profiling)\n",
 			argv[1]);
 		return 2;
 	}

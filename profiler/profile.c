@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include "hints.h"
 #include "jvmkids.h"
 #include "jvmprep.h"
 #include "probes_run.h"
@@ -146,8 +147,8 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	int i, ret, fin;
 
 	r->mode = r->o.nr_probes ? &run_probe_mode : &run_cpu_mode;
-	if (run_setup__missing_caps(caps, sizeof(caps))) {
-		run_setup__perm_error(caps);
+	if (hints__missing_caps(caps, sizeof(caps))) {
+		hints__perm_error(caps);
 		return EXIT_PROF_PERM;
 	}
 	if (run_setup__pids(r))

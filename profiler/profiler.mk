@@ -9,7 +9,7 @@ include sampler/sampler.mk
 include pprof/pprof.mk
 include flamegraph/flamegraph.mk
 
-PROFILE_SRCS := profile.c run_setup.c run_child.c run_cpu.c run_probe.c \
+PROFILE_SRCS := profile.c hints.c check.c check_jvm.c run_setup.c run_child.c run_cpu.c run_probe.c \
 	run_tick.c run_report.c profile_opts.c slices.c launch.c stackfold.c \
 	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c \
 	jthreadsync.c stacksrc.c
@@ -125,3 +125,10 @@ BINS += $(BUILD)/mixprof
 $(BUILD)/mixprof: $(MIXPROF_OBJS) $(UNWIND_OBJS) $(JVM_OBJS) $(SYMBOLIZER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(MIXPROF_LIBS) -ldw -lpthread $(SYMBOLIZER_LIBS)
+
+# The fixes named for each failure (hints.c), on made-up hosts.
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_hints
+$(BUILD)/tests/unit/test_prof_hints: $(BUILD)/tests/unit/test_prof_hints.o \
+		$(BUILD)/profiler/hints.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "common/safename.h"
+#include "hints.h"
 #include "jvm/hotspot.h"
 #include "run.h"
 #include "run_child.h"
@@ -145,15 +146,11 @@ static int start(struct run *r)
 	if (ret == -ENOENT && r->o.alloc)
 		return ret; /* named by attach_alloc */
 	if (ret) {
-		if (ret == -EPERM || ret == -EACCES)
-			run_setup__perm_error("CAP_PERFMON");
-		else
-			fprintf(stderr,
-				"mixprof: cannot attach to perf "
-				"events: %s\n",
-				strerror(-ret));
+		hints__report(sampler__failure(r->smp));
 		return ret;
 	}
+	if (r->o.verbose && sampler__fallback(r->smp))
+		fprintf(stderr, "mixprof: %s\n", sampler__fallback(r->smp));
 	say_start(r);
 	if (!r->launched)
 		return 0;

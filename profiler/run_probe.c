@@ -12,6 +12,7 @@
 #include "attach/probectl.h"
 #include "pprof/pprof.h"
 #include "probe_count.h"
+#include "hints.h"
 #include "probes_run.h"
 #include "common/safename.h"
 #include "run.h"
@@ -105,14 +106,16 @@ static int start(struct run *r)
 			ret = sampler__attach_usdt(
 			    r->smp, r->tb.start_ns, pc.pid, path,
 			    PROBECTL_USDT_PROVIDER, PROBECTL_USDT_NAME);
-		if (ret) {
+		/* no failure recorded: the agent's path was not found */
+		if (ret && !sampler__failure(r->smp)->err)
 			fprintf(stderr,
-				"mixprof: -e: cannot attach to %s:%s of "
-				"libjmap.so in %d: %s\n",
-				PROBECTL_USDT_PROVIDER, PROBECTL_USDT_NAME,
+				"mixprof: -e: %d: cannot find its libjmap.so: "
+				"%s\n",
 				pc.pid, strerror(-ret));
+		else if (ret)
+			hints__report(sampler__failure(r->smp));
+		if (ret)
 			return ret;
-		}
 	}
 	ret = probes_run__add(r->pr);
 	if (ret) /* ends the run; a held JVM goes on when we close */

@@ -4,12 +4,11 @@
  * sampler, builds the naming path, opens the outputs.
  */
 #include <errno.h>
-#include <linux/capability.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include "common/safefile.h"
+#include "hints.h"
 #include "pprof/pprof.h"
 #include "render_out.h"
 #include "run.h"
@@ -24,43 +23,6 @@
 /* what an --off-cpu count is, in graphs and tooltips */
 #define OFFCPU_COUNTNAME "us off-CPU"
 #define WALL_COUNTNAME "us wall"
-
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF 39
-#endif
-
-/* Name the capabilities we lack into buf; 0 when none are missing. */
-int run_setup__missing_caps(char *buf, size_t len)
-{
-	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
-	struct __user_cap_data_struct d[2] = {};
-	bool bpf, perfmon;
-
-	if (syscall(SYS_capget, &h, d))
-		return 0; /* cannot tell: let the kernel decide */
-#define HAS(c) (d[(c) / 32].effective & (1U << ((c) % 32)))
-	if (HAS(CAP_SYS_ADMIN))
-		return 0;
-	bpf = HAS(CAP_BPF);
-	perfmon = HAS(CAP_PERFMON);
-#undef HAS
-	if (bpf && perfmon)
-		return 0;
-	snprintf(buf, len, "%s%s%s", bpf ? "" : "CAP_BPF",
-		 !bpf && !perfmon ? " and " : "", perfmon ? "" : "CAP_PERFMON");
-	return -EPERM;
-}
-
-void run_setup__perm_error(const char *caps)
-{
-	fprintf(stderr,
-		"mixprof: permission denied: needs %s (run as root, "
-		"or grant CAP_BPF and CAP_PERFMON)\n",
-		caps);
-}
 
 /* Every -p target must exist; a thread id stands for its process. */
 int run_setup__pids(struct run *r)
@@ -159,6 +121,7 @@ int run_setup__bpf(struct run *r)
 	    .cpus = r->cpus,
 	    .nr_cpus = r->nr_cpus,
 	};
+	struct sampler_fail fail;
 	char caps[64];
 	int i, ret;
 
@@ -170,19 +133,15 @@ int run_setup__bpf(struct run *r)
 		return -EINVAL;
 	}
 	r->unwind_mode = cfg.unwind_mode;
-	r->smp = sampler__new(&cfg);
+	r->smp = sampler__new(&cfg, &fail);
 	if (!r->smp) {
 		ret = -errno;
 		/* with the capabilities, EACCES is the verifier saying no */
 		if ((ret == -EPERM || ret == -EACCES) &&
-		    run_setup__missing_caps(caps, sizeof(caps)))
-			run_setup__perm_error(caps);
+		    hints__missing_caps(caps, sizeof(caps)))
+			hints__perm_error(caps);
 		else
-			fprintf(stderr,
-				"mixprof: cannot load the BPF "
-				"sampler: %s%s\n",
-				strerror(-ret),
-				r->o.verbose ? "" : " (-v shows why)");
+			hints__report(&fail);
 		return ret;
 	}
 	for (i = 0; i < r->o.nr_pids; i++) {

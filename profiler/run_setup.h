@@ -10,14 +10,6 @@
 
 struct run;
 
-/*
- * Name the capabilities BPF sampling needs that we lack ("CAP_BPF and
- * CAP_PERFMON") into buf: -EPERM, or 0 when none are missing (or we
- * cannot tell). Reports nothing.
- */
-int run_setup__missing_caps(char *buf, size_t len);
-/* Report a missing privilege, naming caps and what to do. */
-void run_setup__perm_error(const char *caps);
 /* Every -p target exists; a thread id is replaced by its process's. */
 int run_setup__pids(struct run *r);
 /* Raise kernel.perf_event_max_stack to --stack-depth (a warning if not). */

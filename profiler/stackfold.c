@@ -407,8 +407,7 @@ static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
 	return ret;
 }
 
-/* Is the frame named name..name+len where a thread's stack begins? */
-static bool is_root(const char *name, size_t len)
+bool stackfold__is_root(const char *name, size_t len)
 {
 	static const char *const roots[] = {"start_thread",
 					    "clone",
@@ -493,12 +492,13 @@ static void user_root(struct stackfold *sf, char *p, uint64_t last,
 	if (!e)
 		e = p + strlen(p);
 	if (!UNWIND_IS_MARK(last)) {
-		if (is_root(p, e - p))
+		if (stackfold__is_root(p, e - p))
 			sf->st.root_samples += count;
 		return;
 	}
 	e2 = *e ? strchr(e + 1, ';') : NULL;
-	if (*e && is_root(e + 1, (e2 ? e2 : e + strlen(e)) - (e + 1))) {
+	if (*e &&
+	    stackfold__is_root(e + 1, (e2 ? e2 : e + strlen(e)) - (e + 1))) {
 		skip = e + 1 - p; /* the mark and its ';' */
 		memmove(p, e + 1, sf->line.len - (e + 1 - sf->line.buf) + 1);
 		sf->line.len -= skip;

@@ -102,6 +102,12 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
 size_t stackfold__roots(const struct stackfold *sf,
 			const struct stackfold_root **out);
 
+/*
+ * Is the frame named name..name+len one a thread's stack begins with
+ * (start_thread, clone, _start...): a walk that reached it is whole.
+ */
+bool stackfold__is_root(const char *name, size_t len);
+
 /* Bytes its cache of named stacks holds, and the cache's budget. */
 size_t stackfold__cache_bytes(const struct stackfold *sf, size_t *budget);
 

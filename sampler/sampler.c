@@ -3,6 +3,7 @@
  * each online CPU (see sampler_ctl.h); the drain is in drain.c.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -77,19 +78,96 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	return 0;
 }
 
+/* Record the step that failed in *f (when not NULL); returns -err. */
+static int fail_at(struct sampler_fail *f, enum sampler_step step,
+		   const char *prog, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return -err;
+	f->step = step;
+	f->err = err;
+	snprintf(f->prog, sizeof(f->prog), "%s", prog);
+	va_start(ap, fmt);
+	vsnprintf(f->event, sizeof(f->event), fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
+/*
+ * A load's failure is named by libbpf only in its messages ("prog 'x':
+ * failed to load", "map 'y': failed to create"): while loading, its print
+ * callback is wrapped to keep the first program or map it names in a
+ * warning, and everything is passed on to the caller's callback.
+ */
+static libbpf_print_fn_t load_print_next;
+static char load_culprit[64]; /* "prog 'x'" or "map 'y'", or "" */
+
+static int load_print(enum libbpf_print_level level, const char *fmt,
+		      va_list ap)
+{
+	char line[256], *p;
+	va_list cp;
+
+	if (level == LIBBPF_WARN && !load_culprit[0]) {
+		va_copy(cp, ap);
+		vsnprintf(line, sizeof(line), fmt, cp);
+		va_end(cp);
+		p = strstr(line, "prog '");
+		if (!p)
+			p = strstr(line, "map '");
+		if (p && strchr(strchr(p, '\'') + 1, '\''))
+			snprintf(
+			    load_culprit, sizeof(load_culprit), "%.*s",
+			    (int)(strchr(strchr(p, '\'') + 1, '\'') + 1 - p),
+			    p);
+	}
+	return load_print_next ? load_print_next(level, fmt, ap) : 0;
+}
+
+/* Load obj through load(obj): on failure, *f names what libbpf blamed. */
+static int load_named(void *obj, int (*load)(void *), const char *name,
+		      struct sampler_fail *f)
+{
+	int ret;
+
+	load_culprit[0] = 0;
+	load_print_next = libbpf_set_print(load_print);
+	ret = load(obj) ? -errno : 0;
+	libbpf_set_print(load_print_next);
+	if (!ret)
+		return 0;
+	if (!load_culprit[0])
+		return fail_at(f, SAMPLER_STEP_LOAD, name, -ret, "loading it");
+	return fail_at(f, SAMPLER_STEP_LOAD, load_culprit, -ret, "%s", name);
+}
+
+static int load_sampler(void *obj)
+{
+	return sampler_bpf__load(obj);
+}
+
+static int load_fork_obj(void *obj)
+{
+	return fork_bpf__load(obj);
+}
+
 /* The fork hook (fork.bpf.c), on the sampler's targets and stats. */
-static int load_fork(struct sampler *s)
+static int load_fork(struct sampler *s, struct sampler_fail *fail)
 {
 	struct fork_bpf *f = fork_bpf__open();
 
 	s->fork = f;
 	if (!f)
-		return -errno;
+		return fail_at(fail, SAMPLER_STEP_LOAD, "fork.bpf.o", errno,
+			       "opening it");
 	if (bpf_map__reuse_fd(f->maps.targets,
 			      bpf_map__fd(s->skel->maps.targets)) ||
 	    bpf_map__reuse_fd(f->maps.stats, bpf_map__fd(s->skel->maps.stats)))
-		return -errno;
-	return fork_bpf__load(f) ? -errno : 0;
+		return fail_at(fail, SAMPLER_STEP_LOAD, "fork.bpf.o", errno,
+			       "sharing the sampler's maps");
+	return load_named(f, load_fork_obj, "fork.bpf.o", fail);
 }
 
 /*
@@ -129,17 +207,22 @@ static int new_unwind(struct sampler *s, const struct sampler_cfg *cfg)
 	return s->uw ? 0 : -errno;
 }
 
-struct sampler *sampler__new(const struct sampler_cfg *cfg)
+struct sampler *sampler__new(const struct sampler_cfg *cfg,
+			     struct sampler_fail *fail)
 {
 	struct sampler *s = calloc(1, sizeof(*s));
+	const char *stage = "memory"; /* what failed, when not a load */
 	struct sampler_bpf *skel;
 	int ret = -ENOMEM;
 
+	if (fail)
+		memset(fail, 0, sizeof(*fail));
 	if (!s)
 		goto fail;
 	s->skel = skel = sampler_bpf__open();
 	if (!skel) {
-		ret = -errno;
+		ret = fail_at(fail, SAMPLER_STEP_LOAD, "sampler.bpf.o", errno,
+			      "opening it");
 		goto fail;
 	}
 	skel->rodata->bucket_ns = cfg->bucket_ns;
@@ -155,6 +238,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	skel->rodata->offcpu_preempt = cfg->off_cpu_preempt || cfg->wall;
 	if (cfg->freq)
 		skel->rodata->wall_sample_us = 1000000 / cfg->freq;
+	stage = "map sizes";
 	ret = size_maps(skel, cfg);
 	if (ret)
 		goto fail;
@@ -174,21 +258,25 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 	if (cfg->off_cpu || cfg->wall || cfg->alloc)
 		bpf_program__set_autoload(skel->progs.mixprof_sample, false);
 	verifier_stats(skel->progs.mixprof_sample, true);
-	ret = sampler_bpf__load(skel);
+	ret = load_named(skel, load_sampler, "sampler.bpf.o", fail);
 	verifier_stats(skel->progs.mixprof_sample, false);
 	if (!ret && cfg->filter_pids && !cfg->usdt)
-		ret = load_fork(s);
+		ret = load_fork(s, fail);
 	if (ret)
 		goto fail;
 	s->fds = calloc(cfg->nr_cpus, sizeof(*s->fds));
 	s->links = calloc(cfg->nr_cpus, sizeof(*s->links));
 	s->depth = cfg->depth;
+	stage = "memory";
 	ret = -ENOMEM;
 	if (!s->fds || !s->links)
 		goto fail;
+	stage = "drain (its new_keys ring)";
 	ret = drain__init(s);
-	if (!ret)
-		ret = new_unwind(s, cfg);
+	if (ret)
+		goto fail;
+	stage = "unwind rows' loader";
+	ret = new_unwind(s, cfg);
 	if (ret)
 		goto fail;
 	s->nr_cpus = cfg->nr_cpus;
@@ -202,6 +290,8 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg)
 		s->fds[i] = -1;
 	return s;
 fail:
+	if (fail && !fail->err)
+		fail_at(fail, SAMPLER_STEP_SETUP, "sampler", -ret, "%s", stage);
 	sampler__free(s);
 	errno = -ret;
 	return NULL;
@@ -225,8 +315,7 @@ int sampler__add_target(struct sampler *s, uint32_t pid)
 	return 0;
 }
 
-/* A sampling perf event on cpu: cycles where the PMU has it. */
-static int open_event(int cpu, uint64_t freq, bool hw)
+int sampler__open_event(int cpu, uint64_t freq, bool hw)
 {
 	struct perf_event_attr attr = {
 	    .size = sizeof(attr),
@@ -240,15 +329,60 @@ static int open_event(int cpu, uint64_t freq, bool hw)
 		       PERF_FLAG_FD_CLOEXEC);
 }
 
-/* --off-cpu: the sched_switch program instead of perf events. */
-static int attach_offcpu(struct sampler *s)
+/*
+ * Attach prog, a tracepoint program, to its section's event, the link
+ * kept in *link (destroyed by the detach). A failure names the section
+ * ("tp_btf/sched_switch"), whose kind decides the fix.
+ */
+static int attach_tp(struct sampler *s, struct bpf_program *prog,
+		     struct bpf_link **link)
 {
-	struct bpf_link *l = bpf_program__attach(s->skel->progs.mixprof_offcpu);
+	const char *sec = bpf_program__section_name(prog);
+	enum sampler_step step =
+	    !strncmp(sec, "tp_btf/", 7)	  ? SAMPLER_STEP_TP_BTF
+	    : !strncmp(sec, "raw_tp/", 7) ? SAMPLER_STEP_RAW_TP
+					  : SAMPLER_STEP_TRACEPOINT;
 
-	if (!l)
-		return -errno;
-	s->skel->links.mixprof_offcpu = l; /* destroyed by the detach */
-	s->event = "sched_switch";
+	*link = bpf_program__attach(prog);
+	if (!*link)
+		return fail_at(&s->fail, step, bpf_program__name(prog), errno,
+			       "%s", sec);
+	return 0;
+}
+
+/*
+ * The sampling perf event of CPU i (at s->fds[i]) with prog on it. *hw:
+ * cycles, or cpu-clock from the first CPU on when the PMU has no
+ * cycles (a VM without one passed through), as s->fallback says.
+ * 1 when the CPU went offline since we listed them, else 0 or -errno.
+ */
+static int attach_cpu(struct sampler *s, struct bpf_program *prog, int i,
+		      bool *hw)
+{
+	int fd = sampler__open_event(s->cpus[i], s->freq, *hw);
+
+	if (fd < 0 && *hw && i == 0 &&
+	    (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV)) {
+		snprintf(s->fallback, sizeof(s->fallback),
+			 "no hardware cycles event (%s): cpu-clock instead",
+			 strerrorname_np(errno));
+		*hw = false;
+		fd = sampler__open_event(s->cpus[i], s->freq, *hw);
+	}
+	if (fd < 0)
+		return errno == ENODEV
+			   ? 1
+			   : fail_at(&s->fail, SAMPLER_STEP_PERF_OPEN,
+				     bpf_program__name(prog), errno,
+				     "perf event %s on CPU %d",
+				     *hw ? "cycles" : "cpu-clock", s->cpus[i]);
+	s->fds[i] = fd;
+	s->links[i] = bpf_program__attach_perf_event(prog, fd);
+	if (!s->links[i])
+		return fail_at(&s->fail, SAMPLER_STEP_PERF_ATTACH,
+			       bpf_program__name(prog), errno,
+			       "perf event %s on CPU %d",
+			       *hw ? "cycles" : "cpu-clock", s->cpus[i]);
 	return 0;
 }
 
@@ -256,51 +390,39 @@ int sampler__attach(struct sampler *s, uint64_t start_ns)
 {
 	/* --wall: a timer's samples stand for exactly 1 s / freq each */
 	bool hw = !s->wall;
-	int i, fd;
+	int i, ret;
 
 	s->skel->bss->start_ns = start_ns;
-	if (s->off_cpu && attach_offcpu(s))
-		return -errno;
+	/* --off-cpu: the sched_switch program instead of perf events */
+	if (s->off_cpu) {
+		ret = attach_tp(s, s->skel->progs.mixprof_offcpu,
+				&s->skel->links.mixprof_offcpu);
+		if (ret)
+			return ret;
+		s->event = "sched_switch";
+	}
 	if (s->off_cpu && !s->wall)
 		goto fork;
 	for (i = 0; i < s->nr_cpus; i++) {
-		fd = open_event(s->cpus[i], s->freq, hw);
-		if (fd < 0 && hw && i == 0 &&
-		    (errno == ENOENT || errno == EOPNOTSUPP ||
-		     errno == ENODEV)) {
-			hw = false;
-			fd = open_event(s->cpus[i], s->freq, hw);
-		}
-		if (fd < 0) {
-			/* a CPU that went offline since we listed them */
-			if (errno == ENODEV)
-				continue;
-			return -errno;
-		}
-		s->fds[i] = fd;
-		s->links[i] = bpf_program__attach_perf_event(
-		    s->wall ? s->skel->progs.mixprof_wall
-			    : s->skel->progs.mixprof_sample,
-		    fd);
-		if (!s->links[i]) {
-			s->links[i] = NULL;
-			return -errno;
-		}
+		ret = attach_cpu(s,
+				 s->wall ? s->skel->progs.mixprof_wall
+					 : s->skel->progs.mixprof_sample,
+				 i, &hw);
+		if (ret < 0)
+			return ret;
 	}
 	s->event = s->wall ? (hw ? "cycles + sched_switch"
 				 : "cpu-clock + sched_switch")
 		   : hw	   ? "cycles"
 			   : "cpu-clock";
 fork:
-	if (s->fork && fork_bpf__attach(s->fork))
-		return -errno;
+	if (s->fork && (ret = attach_tp(s, s->fork->progs.mixprof_fork,
+					&s->fork->links.mixprof_fork)))
+		return ret;
 	/* an exec drops the process's unwind table (unwind.bpf.h) */
-	if (s->uw) {
-		s->skel->links.mixprof_unwind_exec =
-		    bpf_program__attach(s->skel->progs.mixprof_unwind_exec);
-		if (!s->skel->links.mixprof_unwind_exec)
-			return -errno;
-	}
+	if (s->uw)
+		return attach_tp(s, s->skel->progs.mixprof_unwind_exec,
+				 &s->skel->links.mixprof_unwind_exec);
 	return 0;
 }
 
@@ -314,20 +436,27 @@ int sampler__attach_usdt(struct sampler *s, uint64_t start_ns, int pid,
 	l = bpf_program__attach_usdt(s->skel->progs.mixprof_entry, pid, path,
 				     provider, name, NULL);
 	if (!l)
-		return -errno;
+		return fail_at(&s->fail, SAMPLER_STEP_USDT, "mixprof_entry",
+			       errno, "usdt %s:%s of %s in %d", provider, name,
+			       path, pid);
 	s->skel->links.mixprof_entry = l; /* destroyed by the detach */
 	s->event = "jmap:method_entry";
 	return 0;
 }
 
 /* A uprobe of prog on sym in libjvm of pid, kept in *link. */
-static int alloc_probe(struct bpf_program *prog, struct bpf_link **link,
-		       int pid, const char *libjvm, const char *sym)
+static int alloc_probe(struct sampler *s, struct bpf_program *prog,
+		       struct bpf_link **link, int pid, const char *libjvm,
+		       const char *sym)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = sym);
 
 	*link = bpf_program__attach_uprobe_opts(prog, pid, libjvm, 0, &o);
-	return *link ? 0 : -errno;
+	if (!*link)
+		return fail_at(&s->fail, SAMPLER_STEP_UPROBE,
+			       bpf_program__name(prog), errno,
+			       "uprobe %s in %s", sym, libjvm);
+	return 0;
 }
 
 int sampler__attach_alloc(struct sampler *s, uint64_t start_ns, int pid,
@@ -336,11 +465,11 @@ int sampler__attach_alloc(struct sampler *s, uint64_t start_ns, int pid,
 	int ret;
 
 	s->skel->bss->start_ns = start_ns;
-	ret = alloc_probe(s->skel->progs.mixprof_alloc_tlab,
+	ret = alloc_probe(s, s->skel->progs.mixprof_alloc_tlab,
 			  &s->skel->links.mixprof_alloc_tlab, pid, libjvm,
 			  ALLOC_SYM_NEW_TLAB);
 	if (!ret)
-		ret = alloc_probe(s->skel->progs.mixprof_alloc_outside,
+		ret = alloc_probe(s, s->skel->progs.mixprof_alloc_outside,
 				  &s->skel->links.mixprof_alloc_outside, pid,
 				  libjvm, ALLOC_SYM_OUTSIDE);
 	if (!ret)
@@ -351,6 +480,16 @@ int sampler__attach_alloc(struct sampler *s, uint64_t start_ns, int pid,
 const char *sampler__event_name(const struct sampler *s)
 {
 	return s->event ? s->event : "none";
+}
+
+const struct sampler_fail *sampler__failure(const struct sampler *s)
+{
+	return &s->fail;
+}
+
+const char *sampler__fallback(const struct sampler *s)
+{
+	return s->fallback[0] ? s->fallback : NULL;
 }
 
 void sampler__detach(struct sampler *s)

@@ -43,13 +43,52 @@ struct sampler_cfg {
 
 struct sampler;
 
-/* Open and load (nothing runs yet). NULL and errno (-EPERM: privilege). */
-struct sampler *sampler__new(const struct sampler_cfg *cfg);
+/* What a step that failed was doing: the kind of hook decides the fix. */
+enum sampler_step {
+	SAMPLER_STEP_LOAD, /* loading a BPF object (the verifier, maps) */
+	SAMPLER_STEP_PERF_OPEN, /* perf_event_open of a sampling event */
+	SAMPLER_STEP_PERF_ATTACH, /* a perf_event program on that event */
+	SAMPLER_STEP_TP_BTF, /* a BTF-typed tracepoint (needs the BTF) */
+	SAMPLER_STEP_RAW_TP, /* a raw tracepoint */
+	SAMPLER_STEP_TRACEPOINT, /* a tracepoint by its tracefs id (none of
+				  * ours: a host without tracefs fails it) */
+	SAMPLER_STEP_UPROBE, /* a uprobe on a library's symbol */
+	SAMPLER_STEP_USDT, /* a USDT probe (a uprobe at its note) */
+	SAMPLER_STEP_SETUP, /* user space's part (memory, ring, rows) */
+};
+
+/*
+ * The step that failed, for the caller to report: prog is the program
+ * (for a load: the program or map libbpf named, else the BPF object;
+ * for a setup: "sampler"), event what it was being attached to ("perf
+ * event cycles on CPU 3", "tp_btf/sched_switch"...; for a load: the
+ * object, or what was done to it; for a setup: what was being set up),
+ * err a positive errno. Empty (err 0) until something fails.
+ */
+struct sampler_fail {
+	enum sampler_step step;
+	char prog[64];
+	char event[128];
+	int err;
+};
+
+/*
+ * Open and load (nothing runs yet). NULL and errno (-EPERM: privilege);
+ * then *fail (when not NULL) says which object or program and why.
+ */
+struct sampler *sampler__new(const struct sampler_cfg *cfg,
+			     struct sampler_fail *fail);
 /*
  * Add a tgid to the targets (before attach, or any time after). Its frames
  * are walked "pending" (sampler_abi.h) until set_interp or clear_interp.
  */
 int sampler__add_target(struct sampler *s, uint32_t pid);
+/*
+ * The sampling perf event a run opens on cpu, every process's, at freq
+ * Hz: hardware cycles (hw) or software cpu-clock. An fd (close it) or
+ * -1 and errno; for `mixprof check` too.
+ */
+int sampler__open_event(int cpu, uint64_t freq, bool hw);
 /*
  * Start sampling, with bucket 0 starting at start_ns (CLOCK_MONOTONIC,
  * not later than now). 0 or negative errno.
@@ -76,6 +115,16 @@ int sampler__attach_alloc(struct sampler *s, uint64_t start_ns, int pid,
 /* "cycles", "cpu-clock", "sched_switch" or "jmap:method_entry" once
  * attached. */
 const char *sampler__event_name(const struct sampler *s);
+/*
+ * After a failed sampler__attach*: the step that failed (the last one
+ * tried). Owned by s.
+ */
+const struct sampler_fail *sampler__failure(const struct sampler *s);
+/*
+ * What the sampler took instead of what it wanted ("no hardware cycles
+ * event (ENOENT): cpu-clock instead"), or NULL: for -v and check.
+ */
+const char *sampler__fallback(const struct sampler *s);
 /* Stop sampling: close the perf events and the fork hook. */
 void sampler__detach(struct sampler *s);
 void sampler__free(struct sampler *s);

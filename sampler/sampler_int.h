@@ -31,6 +31,8 @@ struct sampler {
 	bool off_cpu; /* sched_switch (counts: us) */
 	bool wall; /* and perf events with mixprof_wall */
 	const char *event;
+	struct sampler_fail fail; /* the step that failed last */
+	char fallback[96]; /* what was taken instead, or "" */
 	/* the drain (drain.c) */
 	struct ring_buffer *rb; /* new_keys */
 	uint64_t done_below; /* during a drain: buckets to take */
