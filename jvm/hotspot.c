@@ -776,12 +776,14 @@ int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 				"fields missing)");
 	n = snprintf(buf, cap,
 		     "CodeBlob _size %u _frame_size %u "
-		     "_frame_complete_offset %u%s %s %u, HeapBlock %u bytes, "
+		     "_frame_complete_offset %u%s %s %u _name %d, "
+		     "HeapBlock %u bytes, "
 		     "anchor %s at JavaThread+%u, %u heaps:",
 		     u->off_cb_size, u->off_cb_frame_size,
 		     u->off_cb_frame_complete, u->fc16 ? " (s16)" : "",
 		     u->code_is_offset ? "_code_offset" : "_code_begin",
-		     u->off_cb_code, u->hb_size, u->threads_ok ? "yes" : "no",
+		     u->off_cb_code, (int)u->off_cb_name, u->hb_size,
+		     u->threads_ok ? "yes" : "no",
 		     u->off_jt_anchor, u->nheaps);
 	for (uint32_t i = 0; i < u->nheaps && n < cap; i++)
 		n += snprintf(

@@ -278,6 +278,7 @@ static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
 	p->off_cb_frame_complete = u->off_cb_frame_complete;
 	p->off_cb_frame_size = u->off_cb_frame_size;
 	p->off_cb_code = u->off_cb_code;
+	p->off_cb_name = u->off_cb_name;
 	/* the BPF walk reads the anchor's three words at once */
 	if (!u->threads_ok || u->off_fa_pc != u->off_fa_sp + 8 ||
 	    u->off_fa_fp != u->off_fa_sp + 16)

@@ -721,6 +721,27 @@ static __always_inline int leaf_slots(struct walk *w)
 	return -UNWIND_BAD_PC;
 }
 
+/*
+ * Is the blob a chunk of vtable and itable stubs ("vtable chunks")? Their
+ * stubs are frameless: they load the target and jump, so a pc there is
+ * always the leaf, its return address at sp, and rbp still the
+ * caller's (for a compiled caller, any value).
+ */
+static __always_inline bool vtable_stubs(const struct walk *w, __u64 blob)
+{
+	__u64 name;
+	char s[8];
+
+	/* _name lies past the head read_blob reads on JDK 17 (at 96) */
+	if (w->p->off_cb_name == INTERP_NO_OFF)
+		return false;
+	name = read_u64(blob + w->p->off_cb_name);
+	if (!name || bpf_probe_read_user(s, sizeof(s), (const void *)name))
+		return false;
+	return s[0] == 'v' && s[1] == 't' && s[2] == 'a' && s[3] == 'b' &&
+	       s[4] == 'l' && s[5] == 'e' && s[6] == ' ' && s[7] == 'c';
+}
+
 /* The frame-pointer rules (native code, stubs without a frame size). */
 static __always_inline int fp_step(struct walk *w)
 {
@@ -844,6 +865,8 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 		return -UNWIND_READ;
 	if (bi.size <= 0 || w->ip >= blob + bi.size)
 		return -UNWIND_NO_BLOB;
+	if (bi.frame_size <= 0 && !idx && vtable_stubs(w, blob))
+		return leaf_slots(w);
 	if (bi.frame_size <= 0) /* the call stub and other stub routines */
 		return native_step(w);
 	if ((__u64)bi.frame_size * 8 > UNWIND_MAX_FRAME)

@@ -130,6 +130,10 @@ struct interp_proc {
 	__u32 off_cb_frame_complete; /* _frame_complete_offset */
 	__u32 off_cb_frame_size; /* _frame_size (int, words) */
 	__u32 off_cb_code; /* _code_begin (pointer) or _code_offset (int) */
+	/* CodeBlob::_name (const char *): a frameless vtable or itable
+	 * stub is told by its name, "vtable chunks"; INTERP_NO_OFF: none */
+	__u32 off_cb_name;
+	__u32 pad_cb;
 	/* JavaThread* + this: JavaFrameAnchor::_last_Java_sp, then _pc and
 	 * _fp in the next two words (UNWIND_ANCHORS only) */
 	__u32 off_anchor;
