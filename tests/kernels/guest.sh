@@ -35,12 +35,9 @@ mixprof() {
 	sed "s/^/  [$name] /" "$OUT/$name.err"
 	[ $rc -eq 0 ] && return 0
 	echo "  [$name] mixprof exited $rc"
-	# a program this kernel's verifier refused: its log, once, kept
-	if grep -q "cannot load the BPF" "$OUT/$name.err" &&
-		[ ! -e "$OUT/verifier.log" ]; then
-		"$MIXPROF" -v "$@" >/dev/null 2>"$OUT/verifier.log"
-		tail -40 "$OUT/verifier.log" | sed "s/^/  [verifier] /"
-	fi
+	# a program this kernel's verifier refused: libbpf's log kept
+	grep -q "cannot load the BPF" "$OUT/$name.err" &&
+		"$MIXPROF" -v "$@" >/dev/null 2>"$OUT/$name.verifier.log"
 	return $rc
 }
 # samples FILE AWK-REGEX: the samples of FILE's stacks that match

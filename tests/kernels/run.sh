@@ -238,6 +238,28 @@ run_kernel() { # VER
 	[ "$(cat "$d/out/status" 2>/dev/null)" = 0 ]
 }
 
+# The verifier's last words for each program it refused, per check
+# (guest.sh keeps libbpf's log of a failed load as CHECK.verifier.log).
+refusals() { # OUT
+	local f
+
+	for f in "$1"/*.verifier.log; do
+		[ -f "$f" ] || continue
+		awk -v c="$(basename "$f" .verifier.log)" '
+		/BPF program load failed/ {
+			match($0, /prog \047[^\047]*\047/)
+			prog = substr($0, RSTART + 6, RLENGTH - 7)
+		}
+		/BEGIN PROG LOAD LOG/ { inlog = 1; last = ""; next }
+		/END PROG LOAD LOG/ {
+			inlog = 0
+			print "  verifier (" c "): " prog ": " last
+			next
+		}
+		inlog && !/^processed / { last = $0 }' "$f"
+	done
+}
+
 apt_lists
 make_root
 declare -A TIME VERDICT
@@ -259,11 +281,7 @@ for ver in "${vers[@]}"; do
 		VERDICT[$ver]=FAIL
 		grep -a 'FAIL' "$WORK/$ver/out/guest.log" 2>/dev/null | head -20 |
 			sed 's/^/  /'
-		# the verifier's own words, when it refused a program
-		sed -n '/BEGIN PROG LOAD LOG/,/END PROG LOAD LOG/p' \
-			"$WORK/$ver/out/verifier.log" 2>/dev/null |
-			grep -v 'PROG LOAD LOG\|^processed' | tail -3 |
-			sed 's/^/  verifier: /'
+		refusals "$WORK/$ver/out"
 	fi
 done
 rc=0
