@@ -9,6 +9,9 @@
 #   make demo     profile the warmup sample from launch
 #   make bench    cost measurements against the alternatives
 #   make soak     mixprof's RSS over SOAK_SECONDS (600) of churn
+#   make test-kernels  boot Debian's 6.1 and backports kernels under qemu
+#                 and profile a C program and JVMs in each (slow: not
+#                 part of make test; see tests/kernels/README.md)
 #   make format   clang-format the C sources
 #   make install  PREFIX=/usr/local DESTDIR=: binary, agent, man pages,
 #                 bash completion (make uninstall removes them)
@@ -49,7 +52,8 @@ UNIT_TESTS :=
 BINS :=
 
 .DEFAULT_GOAL := all
-.PHONY: all build deps test test-asan demo bench soak format clean
+.PHONY: all build deps test test-asan test-kernels demo bench soak format \
+	clean
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory build
@@ -93,6 +97,12 @@ test-asan: deps
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		tests/run $(ASAN_TESTS)
 
+# Each kernel's verifier and the profiles inside its guest; the images
+# and kernels are kept in $(BUILD)/kernels, so a second run only boots.
+test-kernels: deps
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) build
+	$(Q)BUILD=$(ABS_BUILD) tests/kernels/run.sh
+
 demo: deps
 	$(Q)$(MAKE) --no-print-directory build
 	$(Q)BUILD=$(ABS_BUILD) scripts/demo.sh
@@ -117,7 +127,9 @@ $(BUILD)/%.o: %.c
 	$(Q)$(CC) $(CFLAGS) $(if $(filter agent/%,$<),,$(SAN_FLAGS)) \
 		$(CPPFLAGS_$(firstword $(subst /, ,$<))) -MMD -MP -c $< -o $@
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# (not in make test-kernels' guest root: its /etc/*.d are directories)
+-include $(shell find $(BUILD) -path $(BUILD)/kernels -prune -o \
+	-name '*.d' -type f -print 2>/dev/null)
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the binary, the agent where
 # mixprof looks for it (../lib/mixprof beside bin/), man pages, bash

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Make sure the Debian packages the build and tests need are installed.
 # As root, installs what is missing; otherwise names it and fails.
+# With the argument "kernels", also what make test-kernels needs (only
+# then: qemu and debootstrap are big, and plain make has no use for them).
 set -euo pipefail
 
 pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
       systemtap-sdt-dev linux-perf libxml2-utils procps util-linux
       openjdk-17-jdk-headless chromium golang-go)
+[ "${1:-}" = kernels ] && pkgs+=(qemu-system-x86 debootstrap e2fsprogs)
 
 missing=()
 for p in "${pkgs[@]}"; do
