@@ -209,10 +209,10 @@ int BPF_PROG(mixprof_offcpu, bool preempt, struct task_struct *prev,
 SEC("perf_event")
 int mixprof_wall(struct bpf_perf_event_data *ctx)
 {
-	struct sample_key key = {};
+	struct sample_key *key = perf_key_get();
 
-	if (sample_key_of(ctx, &key))
-		offcpu_add(&key, wall_sample_us);
+	if (key && sample_key_of(ctx, key))
+		offcpu_add(key, wall_sample_us);
 	return 0;
 }
 

@@ -271,19 +271,38 @@ static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
 struct walk {
 	const struct interp_proc *p; /* the JVM, or NULL: fp rules alone */
 	struct interp_stack *st;
-	__u64 h; /* hash of the kept interpreted frames: their list's id */
 	__u64 *ips; /* the stack taken (check mode) */
 	__u64 *t; /* the CPU's walk_scratch */
+	/*
+	 * The rest of the walk's state (wstate, below), read where it is
+	 * used: a copy here made unwind_step's frame too large for the
+	 * 512 bytes of stack a program's whole call chain gets before
+	 * Linux 6.13.
+	 */
+	struct wstate *s;
 	__u64 ip, sp, fp; /* the current frame's pc, sp and frame pointer */
+	__u32 idx; /* the frame's index (0: the leaf) */
+	__u32 pad;
+};
+
+/*
+ * What a walk carries from step to step, per CPU: scalars only, so that
+ * the step can be a global function (below) that finds its pointers
+ * itself.
+ */
+struct wstate {
+	__u64 ip, sp, fp;
 	__u64 sp0; /* the sample's sp: the stack's bottom */
 	__u64 bcp0; /* the sampled frame's r13 (a bcp if interpreted), or 0 */
-	__u32 tid;
-	__u32 tgid, idx; /* the process; the frame's index (0: the leaf) */
+	__u64 h; /* hash of the kept interpreted frames: their list's id */
+	__u64 a_sp, a_pc, a_fp; /* the anchor, once read */
+	__u32 tgid, tid; /* the process and thread */
 	__u32 hotspot; /* the HotSpot rules (not UNWIND_MODE_FP) */
 	__u32 a_state; /* the frame anchor: enum anchor_state */
 	__u32 chunks; /* interpreted frames' chunks stored (sampler_abi.h) */
-	__u64 a_sp, a_pc, a_fp; /* the anchor, once read */
+	__u32 pad;
 };
+
 
 enum anchor_state { A_UNREAD, A_READ, A_NONE, A_NO_THREAD, A_USED };
 
@@ -300,6 +319,20 @@ struct {
 	__type(value, __u64[WALK_WORDS]);
 	__uint(max_entries, 1);
 } walk_scratch SEC(".maps");
+
+/*
+ * Blocks the name and CodeBlob readers copy from the target: here, not
+ * on their stack frames, which count towards the 512 bytes a program's
+ * whole call chain may use before Linux 6.13 (the verifier refuses the
+ * program on 6.1 and 6.12 otherwise).
+ */
+#define BLOCK_BYTES 64
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, __u8[BLOCK_BYTES]);
+	__uint(max_entries, 1);
+} block_scratch SEC(".maps");
 
 static __always_inline __u64 read_u64(__u64 addr)
 {
@@ -321,7 +354,11 @@ static __always_inline int read_cp_ni(const struct interp_proc *p, __u64 cm,
 	__u32 lo = p->off_constants < p->off_name_index ? p->off_constants
 							: p->off_name_index;
 	__u64 dc = p->off_constants - lo, dn = p->off_name_index - lo;
-	__u8 blk[64];
+	__u32 zero = 0;
+	__u8 *blk = bpf_map_lookup_elem(&block_scratch, &zero);
+
+	if (!blk)
+		return -1;
 
 	if (dc > 56 || dn > 62) {
 		*cp = read_u64(cm + p->off_constants);
@@ -331,7 +368,7 @@ static __always_inline int read_cp_ni(const struct interp_proc *p, __u64 cm,
 			   ? -1
 			   : 0;
 	}
-	if (bpf_probe_read_user(blk, sizeof(blk), (const void *)(cm + lo)))
+	if (bpf_probe_read_user(blk, BLOCK_BYTES, (const void *)(cm + lo)))
 		return -1;
 	asm volatile("" : "+r"(dc), "+r"(dn)); /* checked, then used */
 	if (dc > 56 || dn > 62)
@@ -440,13 +477,13 @@ static __always_inline struct interp_frame *list_slot(struct walk *w)
 
 	if (n >= INTERP_MAX_FRAMES) {
 		/* full: store it as a chunk, the next one links to it */
-		__u64 key = mix(w->h, INTERP_CHUNK_TAG);
+		__u64 key = mix(w->s->h, INTERP_CHUNK_TAG);
 
-		if (w->chunks + 1 >= INTERP_MAX_CHUNKS)
+		if (w->s->chunks + 1 >= INTERP_MAX_CHUNKS)
 			return NULL;
 		if (bpf_map_update_elem(&interp_chunks, &key, st, BPF_ANY))
 			return NULL;
-		w->chunks++;
+		w->s->chunks++;
 		st->prev = key;
 		n = 0;
 	}
@@ -458,12 +495,12 @@ static __always_inline struct interp_frame *list_slot(struct walk *w)
 static __always_inline void list_mix(struct walk *w,
 				     const struct interp_frame *f)
 {
-	w->h = mix(w->h, (__u64)f->hashes << 32 | f->idx);
-	w->h = mix(w->h, f->ip);
-	w->h = mix(w->h, f->method);
-	w->h = mix(w->h, f->klass_name);
-	w->h = mix(w->h, f->name);
-	w->h = mix(w->h, f->nm ^ (__u64)(__u32)f->cid << 32);
+	w->s->h = mix(w->s->h, (__u64)f->hashes << 32 | f->idx);
+	w->s->h = mix(w->s->h, f->ip);
+	w->s->h = mix(w->s->h, f->method);
+	w->s->h = mix(w->s->h, f->klass_name);
+	w->s->h = mix(w->s->h, f->name);
+	w->s->h = mix(w->s->h, f->nm ^ (__u64)(__u32)f->cid << 32);
 }
 
 /* Keep the frame at w->ip/w->fp as interpreted; its caller's in fr. */
@@ -498,7 +535,7 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
 	f->cid = 0;
 	f->level = 0;
 	if (method && w->p->off_const_method)
-		read_names(w->p, f, idx ? 0 : w->bcp0,
+		read_names(w->p, f, idx ? 0 : w->s->bcp0,
 			   w->p->cm_size ? read_u64(w->fp + INTERP_BCP_SLOT)
 					 : 0);
 	list_mix(w, f);
@@ -635,7 +672,8 @@ struct blob_info {
 	__u32 pad;
 };
 
-#define BLOB_READ 64 /* CodeBlob's head: every field we read lies in it */
+/* CodeBlob's head: every field we read lies in it */
+#define BLOB_READ BLOCK_BYTES
 
 static __always_inline __s32 get_s32(const __u8 *b, __u32 off)
 {
@@ -652,11 +690,12 @@ static __always_inline __s32 get_s32(const __u8 *b, __u32 off)
 __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 			 struct blob_info *bi)
 {
-	__u8 cb[BLOB_READ];
+	__u32 zero = 0;
+	__u8 *cb = bpf_map_lookup_elem(&block_scratch, &zero);
 	__u64 o;
 
-	if (!p || !bi ||
-	    bpf_probe_read_user(cb, sizeof(cb), (const void *)blob))
+	if (!p || !bi || !cb ||
+	    bpf_probe_read_user(cb, BLOB_READ, (const void *)blob))
 		return -1;
 	bi->size = get_s32(cb, p->off_cb_size);
 	bi->frame_size = get_s32(cb, p->off_cb_frame_size);
@@ -751,7 +790,7 @@ static __always_inline int fp_step(struct walk *w)
 		return STEP_END;
 	if (w->fp < w->sp)
 		return -UNWIND_BAD_FP;
-	if (w->fp - w->sp0 > UNWIND_MAX_SPAN)
+	if (w->fp - w->s->sp0 > UNWIND_MAX_SPAN)
 		return -UNWIND_BAD_SP;
 	if (bpf_probe_read_user(fr, 16, (const void *)w->fp))
 		return -UNWIND_BAD_FP;
@@ -771,7 +810,7 @@ static __always_inline int fp_step(struct walk *w)
  */
 static __always_inline bool rows_on(const struct walk *w)
 {
-	return w->hotspot && unwind_mode == UNWIND_MODE_HOTSPOT;
+	return w->s->hotspot && unwind_mode == UNWIND_MODE_HOTSPOT;
 }
 
 /* (tgid, tid) -> JavaThread* of the JVMs being unwound (user space fills
@@ -791,31 +830,31 @@ struct {
  */
 static __always_inline int anchor(struct walk *w)
 {
-	struct java_thread_key k = {.tgid = w->tgid, .tid = w->tid};
+	struct java_thread_key k = {.tgid = w->s->tgid, .tid = w->s->tid};
 	__u64 *jt, a[3];
 
-	if (w->a_state)
-		return w->a_state == A_READ ? 0 : -1;
-	w->a_state = A_NONE;
-	if (!w->hotspot || !w->p || !(w->p->flags & UNWIND_ANCHORS))
+	if (w->s->a_state)
+		return w->s->a_state == A_READ ? 0 : -1;
+	w->s->a_state = A_NONE;
+	if (!w->s->hotspot || !w->p || !(w->p->flags & UNWIND_ANCHORS))
 		return -1;
 	jt = bpf_map_lookup_elem(&java_threads, &k);
 	if (!jt) {
-		w->a_state = A_NO_THREAD;
+		w->s->a_state = A_NO_THREAD;
 		return -1;
 	}
 	if (bpf_probe_read_user(a, sizeof(a),
 				(const void *)(*jt + w->p->off_anchor)) ||
-	    !a[0] || a[0] - w->sp0 > UNWIND_MAX_SPAN)
+	    !a[0] || a[0] - w->s->sp0 > UNWIND_MAX_SPAN)
 		return -1;
 	if (!a[1]) /* pc not saved: the return address below sp */
 		a[1] = read_u64(a[0] - 8);
 	if (!a[1])
 		return -1;
-	w->a_sp = a[0];
-	w->a_pc = a[1];
-	w->a_fp = a[2];
-	w->a_state = A_READ;
+	w->s->a_sp = a[0];
+	w->s->a_pc = a[1];
+	w->s->a_fp = a[2];
+	w->s->a_state = A_READ;
 	return 0;
 }
 
@@ -828,29 +867,29 @@ static __always_inline int anchor(struct walk *w)
 static __always_inline int native_step(struct walk *w)
 {
 	__u64 sp = w->sp;
-	int r = rows_on(w) ? rows_step(w, w->tgid, w->idx) : ROWS_NONE;
+	int r = rows_on(w) ? rows_step(w, w->s->tgid, w->idx) : ROWS_NONE;
 
 	if (r == ROWS_NONE)
 		r = fp_step(w);
 
-	if (!w->p || !w->hotspot || w->a_state == A_USED)
+	if (!w->p || !w->s->hotspot || w->s->a_state == A_USED)
 		return r;
-	if (r == STEP_ON && w->sp - w->sp0 > UNWIND_MAX_SPAN)
+	if (r == STEP_ON && w->sp - w->s->sp0 > UNWIND_MAX_SPAN)
 		r = -UNWIND_BAD_SP;
 	/* a sound step stays, unless it passes over the last Java frame */
-	if (r == STEP_ON && (anchor(w) || w->sp <= w->a_sp))
+	if (r == STEP_ON && (anchor(w) || w->sp <= w->s->a_sp))
 		return r;
 	if (anchor(w)) {
-		if (r < 0 && w->a_state == A_NO_THREAD)
+		if (r < 0 && w->s->a_state == A_NO_THREAD)
 			stat_inc(STAT_NO_THREAD);
 		return r;
 	}
-	if (w->a_sp <= sp)
+	if (w->s->a_sp <= sp)
 		return r;
-	w->ip = w->a_pc;
-	w->sp = w->a_sp;
-	w->fp = w->a_fp;
-	w->a_state = A_USED;
+	w->ip = w->s->a_pc;
+	w->sp = w->s->a_sp;
+	w->fp = w->s->a_fp;
+	w->s->a_state = A_USED;
 	stat_inc(STAT_ANCHOR);
 	return STEP_ON;
 }
@@ -897,17 +936,6 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 	return STEP_ON;
 }
 
-/*
- * What a walk carries from step to step, per CPU: scalars only, so that
- * the step can be a global function (below) that finds its pointers
- * itself.
- */
-struct wstate {
-	__u64 ip, sp, fp, sp0, h, bcp0;
-	__u64 a_sp, a_pc, a_fp;
-	__u32 tgid, tid, hotspot, a_state, chunks, pad;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
@@ -940,47 +968,31 @@ __noinline int unwind_step(__u32 idx, const struct interp_proc *p)
 	if (!w.t || !w.st)
 		return -UNWIND_READ;
 	w.p = p; /* the caller's lookup: one per sample, not per frame */
+	w.s = s;
 	w.ip = s->ip;
 	w.sp = s->sp;
 	w.fp = s->fp;
-	w.sp0 = s->sp0;
-	w.bcp0 = s->bcp0;
-	w.h = s->h;
-	w.a_sp = s->a_sp;
-	w.a_pc = s->a_pc;
-	w.a_fp = s->a_fp;
-	w.tid = s->tid;
-	w.tgid = s->tgid;
 	w.idx = idx;
-	w.hotspot = s->hotspot;
-	w.a_state = s->a_state;
-	w.chunks = s->chunks;
 	/* a pending target's pc in a file with unwind rows is no
 	 * interpreter's: its rows (unwind.bpf.h) */
 	if (w.p && !w.p->off_const_method && rows_on(&w) &&
-	    (r = rows_step(&w, w.tgid, idx)) != ROWS_NONE)
+	    (r = rows_step(&w, s->tgid, idx)) != ROWS_NONE)
 		;
 	else if (w.p && w.ip >= w.p->code_start && w.ip < w.p->code_end)
 		r = interp_step(&w, idx);
-	else if (w.hotspot && w.p && w.p->nheaps &&
+	else if (s->hotspot && w.p && w.p->nheaps &&
 		 (blob = find_blob(w.p, w.ip)))
 		r = blob_step(&w, idx, blob);
-	else if (w.hotspot && w.p && w.p->nheaps && in_code(w.p, w.ip))
+	else if (s->hotspot && w.p && w.p->nheaps && in_code(w.p, w.ip))
 		r = -UNWIND_NO_BLOB;
 	else
 		r = native_step(&w);
-	if (r == STEP_ON && w.sp - w.sp0 > UNWIND_MAX_SPAN)
+	if (r == STEP_ON && w.sp - s->sp0 > UNWIND_MAX_SPAN)
 		r = w.p && !w.p->off_const_method ? -UNWIND_EARLY
 						  : -UNWIND_BAD_SP;
 	s->ip = w.ip;
 	s->sp = w.sp;
 	s->fp = w.fp;
-	s->h = w.h;
-	s->a_sp = w.a_sp;
-	s->a_pc = w.a_pc;
-	s->a_fp = w.a_fp;
-	s->a_state = w.a_state;
-	s->chunks = w.chunks;
 	return r;
 }
 
@@ -1094,7 +1106,11 @@ __noinline int check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp, __u32 n)
 	c.w.ip = ip;
 	c.w.sp = sp;
 	c.w.fp = fp;
-	c.w.sp0 = sp;
+	/* the walk just done left the sample's sp0 there, all fp_step
+	 * reads of it */
+	c.w.s = bpf_map_lookup_elem(&walk_state, &zero);
+	if (!c.w.s)
+		return 0;
 	c.n = n;
 	bpf_loop(max_frames, check_step, &c, 0);
 	stat_inc(c.differ ? STAT_CHECK_DIFF : STAT_CHECK_SAME);
@@ -1283,13 +1299,37 @@ static __always_inline bool sample_key_of(struct bpf_perf_event_data *ctx,
 	return true;
 }
 
+/*
+ * The key of a perf_event program's sample, off its stack: the walk's
+ * call chain below it must fit the 512 bytes of stack that kernels
+ * before 6.13 give a program's whole chain. Two perf_event programs do
+ * not run nested on one CPU (the kernel's bpf_prog_active), so one key a
+ * CPU serves mixprof_sample and mixprof_wall.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct sample_key);
+	__uint(max_entries, 1);
+} perf_key SEC(".maps");
+
+static __always_inline struct sample_key *perf_key_get(void)
+{
+	__u32 zero = 0;
+	struct sample_key *key = bpf_map_lookup_elem(&perf_key, &zero);
+
+	if (key)
+		__builtin_memset(key, 0, sizeof(*key));
+	return key;
+}
+
 SEC("perf_event")
 int mixprof_sample(struct bpf_perf_event_data *ctx)
 {
-	struct sample_key key = {};
+	struct sample_key *key = perf_key_get();
 
-	if (sample_key_of(ctx, &key))
-		count_key(&key);
+	if (key && sample_key_of(ctx, key))
+		count_key(key);
 	return 0;
 }
 

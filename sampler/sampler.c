@@ -171,27 +171,47 @@ static int load_fork(struct sampler *s, struct sampler_fail *fail)
 }
 
 /*
- * MIXPROF_VERIFIER_STATS (a debug switch, for the bench): ask the
- * verifier for its statistics of prog before the load (before), print
- * its "processed N insns" line after it.
+ * MIXPROF_VERIFIER_STATS (a debug switch, for the bench and for kernels
+ * before 6.13, whose whole call chain gets 512 bytes of stack): ask the
+ * verifier for the statistics of every program to load (before), print
+ * its "processed N insns" and "stack depth" lines after the load.
  */
-static void verifier_stats(struct bpf_program *prog, bool before)
+#define STATS_LOG (64 << 10)
+static void verifier_stats(struct sampler_bpf *skel, bool before)
 {
-	static char log[64 << 10];
-	char *p;
+	static char *logs[16];
+	struct bpf_program *prog;
+	int i = 0;
 
 	if (!getenv("MIXPROF_VERIFIER_STATS"))
 		return;
-	if (before) {
-		log[0] = 0;
-		bpf_program__set_log_buf(prog, log, sizeof(log));
-		bpf_program__set_log_level(prog, 4);
-		return;
+	bpf_object__for_each_program(prog, skel->obj) {
+		if (i >= 16 || !bpf_program__autoload(prog))
+			continue;
+		if (before) {
+			logs[i] = logs[i] ?: calloc(1, STATS_LOG);
+			if (logs[i]) {
+				bpf_program__set_log_buf(prog, logs[i],
+							 STATS_LOG);
+				bpf_program__set_log_level(prog, 4);
+			}
+		} else if (logs[i]) {
+			const char *keys[] = {"processed ", "stack depth "};
+
+			for (int k = 0; k < 2; k++) {
+				char *p = strstr(logs[i], keys[k]);
+
+				if (p)
+					fprintf(stderr,
+						"mixprof: verifier: %s: %.*s\n",
+						bpf_program__name(prog),
+						(int)strcspn(p, "\n"), p);
+			}
+			free(logs[i]);
+			logs[i] = NULL;
+		}
+		i++;
 	}
-	p = strstr(log, "processed ");
-	if (p)
-		fprintf(stderr, "mixprof: verifier: %.*s\n",
-			(int)strcspn(p, "\n"), p);
 }
 
 /* The unwind rows' loader (unwind/loader.h), for runs that walk user
@@ -257,9 +277,9 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 				  cfg->alloc);
 	if (cfg->off_cpu || cfg->wall || cfg->alloc)
 		bpf_program__set_autoload(skel->progs.mixprof_sample, false);
-	verifier_stats(skel->progs.mixprof_sample, true);
+	verifier_stats(skel, true);
 	ret = load_named(skel, load_sampler, "sampler.bpf.o", fail);
-	verifier_stats(skel->progs.mixprof_sample, false);
+	verifier_stats(skel, false);
 	if (!ret && cfg->filter_pids && !cfg->usdt)
 		ret = load_fork(s, fail);
 	if (ret)

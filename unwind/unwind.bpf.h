@@ -173,7 +173,7 @@ __noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 /* rows_step_regs on the walk's frame w. */
 static __always_inline int rows_step(struct walk *w, __u32 tgid, __u32 idx)
 {
-	struct rows_regs g = {w->ip, w->sp, w->fp, w->sp0};
+	struct rows_regs g = {w->ip, w->sp, w->fp, w->s->sp0};
 	int r = rows_step_regs(&g, tgid, idx);
 
 	if (r == STEP_ON || r == STEP_ROOT) {
