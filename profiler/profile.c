@@ -30,7 +30,6 @@
 #include "run_tick.h"
 #include "sampler/cpus.h"
 #include "sampler/ksymbpf.h"
-#include "sampler/maxstack.h"
 #include "sampler/sampler_ctl.h"
 #include "sliceout.h"
 #include "stackfold.h"
@@ -164,8 +163,7 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 		fprintf(stderr, "mixprof: online CPUs: %s\n", strerror(-ret));
 		return EXIT_PROF_FAIL;
 	}
-	if (run_setup__depth(r))
-		return EXIT_PROF_FAIL;
+	run_setup__depth(r);
 	ret = run_setup__bpf(r);
 	if (ret)
 		return ret == -EPERM || ret == -EACCES ? EXIT_PROF_PERM
@@ -191,8 +189,6 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 
 static void teardown(struct run *r)
 {
-	int ret;
-
 	if (r->launched && r->child.go_fd >= 0) {
 		/* never started: let it die without running unprofiled */
 		close(r->child.go_fd);
@@ -210,12 +206,6 @@ static void teardown(struct run *r)
 	sliceout__free(r->out);
 	renderout__free(r->ro);
 	free(r->cpus);
-	ret = maxstack__restore(r->old_maxstack);
-	if (ret)
-		fprintf(stderr,
-			"mixprof: cannot restore "
-			"kernel.perf_event_max_stack to %d: %s\n",
-			r->old_maxstack, strerror(-ret));
 	profile_opts__release(&r->o);
 }
 
@@ -225,7 +215,7 @@ static void on_sigpipe(int sig)
 
 int profile__cmd(int argc, char **argv)
 {
-	struct run r = {.old_maxstack = -1, .child.go_fd = -1};
+	struct run r = {.child.go_fd = -1};
 	char err[256];
 	sigset_t sigs;
 	int ret;
