@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include "common/stop.h"
 #include "hints.h"
 #include "jvmkids.h"
 #include "jvmprep.h"
@@ -65,17 +66,20 @@ static int loop(struct run *r, const sigset_t *sigs)
 	uint64_t wait_ns, now = nsec__now();
 	struct timespec ts;
 	unsigned int tick = 0;
-	int sig, ret;
+	int ret;
 
 	for (;;) {
+		if (stop__asked())
+			return 0;
 		/* wake at the deadline itself, so the run lasts what was asked */
 		wait_ns = TICK_MS * NSEC_PER_MSEC;
 		if (deadline && deadline > now && deadline - now < wait_ns)
 			wait_ns = deadline - now;
 		ts.tv_sec = wait_ns / NSEC_PER_SEC;
 		ts.tv_nsec = wait_ns % NSEC_PER_SEC;
-		sig = sigtimedwait(sigs, NULL, &ts);
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+		/* SIGCHLD; a stop signal's handler ends the wait (EINTR) */
+		sigtimedwait(sigs, NULL, &ts);
+		if (stop__asked())
 			return 0;
 		r->now_ns = now = nsec__now();
 		run_child__reap(r);
@@ -121,6 +125,9 @@ static int finish(struct run *r)
 	run_tick__refresh(r);
 	r->final = true;
 	ret = run_tick__drain(r);
+	/* nothing is left in a target (probes, trigger files): a second
+	 * Ctrl-C may cut the writing short */
+	stop__writing(true);
 	r->out_lines = sliceout__lines(r->out);
 	r->heap = mallinfo2(); /* the output still held: the run's peak */
 	if (!ret)
@@ -237,13 +244,22 @@ int profile__cmd(int argc, char **argv)
 	}
 	verbose = r.o.verbose;
 	libbpf_set_print(libbpf_print);
-	/* signals arrive through sigtimedwait in the loop, never async */
+	/*
+	 * A child's exit arrives through sigtimedwait in the loop; SIGINT,
+	 * SIGTERM and SIGHUP set the stop flag (common/stop.h) that the loop
+	 * and every loop reading a target poll. The launched command gets
+	 * the mask we had.
+	 */
 	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
 	sigaddset(&sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &sigs, &r.old_mask);
+	ret = stop__install();
+	if (ret) {
+		fprintf(stderr, "mixprof: signal handlers: %s\n",
+			strerror(-ret));
+		profile_opts__release(&r.o);
+		return EXIT_PROF_FAIL;
+	}
 	/*
 	 * A closed stdout gives EPIPE, not a death without summary. A handler,
 	 * not SIG_IGN, so a command we launch gets the default back at exec.
