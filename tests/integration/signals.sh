@@ -7,12 +7,13 @@
 # rows of every process load; a launched JVM (mixprof alone is signalled:
 # the command runs on). The issue asks for 1 s; the machines the suite
 # runs on are noisy (a loaded 2-CPU host starves mixprof of its CPU for
-# seconds), so the bound is 3 s, far below a reader that ignores the
-# signal (before issue 29 the perf map held the end 13 s, a hostile
-# JVM's tables forever), and the measured time is printed.
+# seconds: up to 2.9 s seen under load 19), so the bound is 4 s, far
+# below a reader that ignores the signal (before issue 29 the perf map
+# held the end 13 s, a hostile JVM's tables forever), and the measured
+# time is printed.
 . "$(dirname "$0")/../lib/common.sh"
 
-BOUND_MS=3000
+BOUND_MS=4000
 
 # start NAME ARGS...: mixprof ARGS in the background, stderr in NAME.err
 start() {
