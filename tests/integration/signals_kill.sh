@@ -7,7 +7,8 @@
 # (1024) and put it back only on a clean exit: this test starts from the
 # kernel's default 127 so that would show. A --stack-depth beyond the
 # sysctl is not a reason to change it: the start says kernel stacks are
-# cut there.
+# cut there. (An older mixprof running beside it on the same host raises
+# the limit again, and this test sees that: it runs alone in the suite.)
 . "$(dirname "$0")/../lib/common.sh"
 
 MS=/proc/sys/kernel/perf_event_max_stack
