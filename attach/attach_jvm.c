@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "attach.h"
+#include "common/stop.h"
 #include "attach_agentfile.h"
 #include "attach_creds.h"
 #include "attach_proto.h"
@@ -180,11 +181,16 @@ static int make_trigger(struct target *t, int dirfd)
 	return err;
 }
 
-/* Whether the user asked us to stop (signals blocked, still pending). */
+/*
+ * Whether the user asked us to stop: the profiler's stop flag (its
+ * handler took the signal), or a signal a caller keeps blocked, pending.
+ */
 static bool stop_pending(void)
 {
 	sigset_t p;
 
+	if (stop__asked())
+		return true;
 	return !sigpending(&p) &&
 	       (sigismember(&p, SIGINT) == 1 || sigismember(&p, SIGTERM) == 1 ||
 		sigismember(&p, SIGHUP) == 1);

@@ -13,10 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 #include "common/nsec.h"
+#include "common/stop.h"
 #include "probectl.h"
 #include "procinfo.h"
 
 #define REPLY_TIMEOUT_MS 120000 /* retransforming many classes is slow */
+#define STOP_POLL_MS 50 /* told to stop: how often to look at the clock */
 
 struct probectl {
 	int fd;
@@ -70,8 +72,18 @@ static int read_reply(struct probectl *c)
 		}
 		if (c->len == sizeof(c->buf))
 			return -E2BIG;
-		if (poll(&pf, 1, REPLY_TIMEOUT_MS) == 0)
+		/* told to stop: waited for in short steps, and past the
+		 * grace not at all (the agent cleans up when we close) */
+		n = poll(&pf, 1,
+			 stop__asked() ? STOP_POLL_MS : REPLY_TIMEOUT_MS);
+		if (n <= 0 && stop__hurry())
+			return -EINTR;
+		if (n == 0 && !stop__asked())
 			return -ETIMEDOUT;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n <= 0)
+			continue;
 		n = read(c->fd, c->buf + c->len, sizeof(c->buf) - c->len);
 		if (n < 0 && errno == EINTR)
 			continue;

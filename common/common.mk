@@ -6,7 +6,7 @@
 # own folder, so the owner shows at each include and agent/'s own
 # safefile.h (the agent has its own rules) is never picked by mistake.
 COMMON_SRCS := common/safefile.c common/u64map.c common/strpool.c \
-	common/procfs.c common/safename.c
+	common/procfs.c common/safename.c common/stop.c
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
 CPPFLAGS_common := $(MIXPROF_CPPFLAGS)
 
@@ -25,5 +25,11 @@ $(BUILD)/tests/unit/test_common_procfs: \
 UNIT_TESTS += $(BUILD)/tests/unit/test_common_safename
 $(BUILD)/tests/unit/test_common_safename: \
 		$(BUILD)/tests/unit/test_common_safename.o $(COMMON_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_common_stop
+$(BUILD)/tests/unit/test_common_stop: \
+		$(BUILD)/tests/unit/test_common_stop.o $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^

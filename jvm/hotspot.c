@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include "common/procfs.h"
 #include "common/safefile.h"
+#include "common/stop.h"
 #include "hotspot.h"
 #include "vmstructs.h"
 
@@ -514,8 +515,13 @@ static int vm_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
 	struct hotspot *h = ctx;
 	struct iovec local = {buf, len}, remote = {(void *)addr, len};
-	ssize_t n = process_vm_readv(h->pid, &local, 1, &remote, 1, 0);
+	ssize_t n;
 
+	/* told to stop, past the grace: every loop reading the target
+	 * (tables, threads, methods) fails at once, the run writes */
+	if (stop__hurry())
+		return -EINTR;
+	n = process_vm_readv(h->pid, &local, 1, &remote, 1, 0);
 	if (n == (ssize_t)len)
 		return 0;
 	return n < 0 && errno == ESRCH ? -ESRCH : -EFAULT;

@@ -17,6 +17,7 @@
 #include "common/u64map.h"
 #include "targets.h"
 #include "common/safename.h"
+#include "common/stop.h"
 #include "common/strpool.h"
 
 #define RETRY_NS (1000 * 1000 * 1000ULL) /* not (yet) a JVM: look again */
@@ -248,7 +249,7 @@ static void refresh_threads(struct interp *in, struct jvm *j)
 /* A new tick: every JVM's threads again. */
 static void refresh_all_threads(struct interp *in)
 {
-	for (size_t i = 0; i < in->jvms_cap; i++) {
+	for (size_t i = 0; i < in->jvms_cap && !stop__asked(); i++) {
 		struct jvm *j = &in->jvms[i];
 
 		if (j->pid && j->state == J_JVM && j->anchors && j->h)
@@ -885,6 +886,10 @@ static struct jvm *learn(struct interp *in, uint32_t pid, uint64_t now_ns)
 	if (pid == in->self)
 		return NULL;
 	j = jvm_get(in, pid);
+	/* told to stop, past the grace: no new JVM is opened (its tables
+	 * take thousands of reads), its frames named as unknown */
+	if (stop__hurry())
+		return j;
 	if (j && j->state == J_TRY && now_ns >= j->next_try_ns)
 		jvm_try(in, j, now_ns);
 	else if (j && j->state == J_JVM && !j->jn && j->jn_err == EAGAIN &&

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <linux/types.h> /* the ABI header's __u32 */
 #include "sampler/sampler_abi.h"
+#include "common/stop.h"
 #include "jthreadsync.h"
 
 static int cmp_thread(const void *a, const void *b)
@@ -113,7 +114,9 @@ int jthreadsync__apply(const struct jthreadsync_ops *ops, uint32_t tgid,
 	/* threads given before keep their room: a new thread with a lower
 	 * tid does not push one out past the cap */
 	used = merge(ops, tgid, g, now, n, out);
-	for (size_t i = 0; i < n; i++)
+	/* told to stop (common/stop.h): sampling ends, anchors are of no
+	 * use; a thread left undecided stays not given, as a new one */
+	for (size_t i = 0; i < n && !stop__asked(); i++)
 		if (out[i].state != JT_GIVEN)
 			give(ops, tgid, &out[i], &used, st);
 	free(g->t);

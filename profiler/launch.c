@@ -42,6 +42,11 @@ static void child(int go_rd, int err_wr, char **argv, const char *agent,
 	char *jto, c;
 	int e;
 
+	/* the command is not ours to stop by flag: a signal kills it
+	 * while it waits, as it would after the exec */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	/* EOF without a byte means the profiler died: do not run unprofiled */
 	if (read(go_rd, &c, 1) != 1)

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include "common/stop.h"
 #include "hints.h"
 #include "jvmkids.h"
 #include "jvmprep.h"
@@ -30,7 +31,6 @@
 #include "run_tick.h"
 #include "sampler/cpus.h"
 #include "sampler/ksymbpf.h"
-#include "sampler/maxstack.h"
 #include "sampler/sampler_ctl.h"
 #include "sliceout.h"
 #include "stackfold.h"
@@ -66,17 +66,20 @@ static int loop(struct run *r, const sigset_t *sigs)
 	uint64_t wait_ns, now = nsec__now();
 	struct timespec ts;
 	unsigned int tick = 0;
-	int sig, ret;
+	int ret;
 
 	for (;;) {
+		if (stop__asked())
+			return 0;
 		/* wake at the deadline itself, so the run lasts what was asked */
 		wait_ns = TICK_MS * NSEC_PER_MSEC;
 		if (deadline && deadline > now && deadline - now < wait_ns)
 			wait_ns = deadline - now;
 		ts.tv_sec = wait_ns / NSEC_PER_SEC;
 		ts.tv_nsec = wait_ns % NSEC_PER_SEC;
-		sig = sigtimedwait(sigs, NULL, &ts);
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+		/* SIGCHLD; a stop signal's handler ends the wait (EINTR) */
+		sigtimedwait(sigs, NULL, &ts);
+		if (stop__asked())
 			return 0;
 		r->now_ns = now = nsec__now();
 		run_child__reap(r);
@@ -122,6 +125,9 @@ static int finish(struct run *r)
 	run_tick__refresh(r);
 	r->final = true;
 	ret = run_tick__drain(r);
+	/* nothing is left in a target (probes, trigger files): a second
+	 * Ctrl-C may cut the writing short */
+	stop__writing(true);
 	r->out_lines = sliceout__lines(r->out);
 	r->heap = mallinfo2(); /* the output still held: the run's peak */
 	if (!ret)
@@ -164,8 +170,7 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 		fprintf(stderr, "mixprof: online CPUs: %s\n", strerror(-ret));
 		return EXIT_PROF_FAIL;
 	}
-	if (run_setup__depth(r))
-		return EXIT_PROF_FAIL;
+	run_setup__depth(r);
 	ret = run_setup__bpf(r);
 	if (ret)
 		return ret == -EPERM || ret == -EACCES ? EXIT_PROF_PERM
@@ -191,8 +196,6 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 
 static void teardown(struct run *r)
 {
-	int ret;
-
 	if (r->launched && r->child.go_fd >= 0) {
 		/* never started: let it die without running unprofiled */
 		close(r->child.go_fd);
@@ -210,12 +213,6 @@ static void teardown(struct run *r)
 	sliceout__free(r->out);
 	renderout__free(r->ro);
 	free(r->cpus);
-	ret = maxstack__restore(r->old_maxstack);
-	if (ret)
-		fprintf(stderr,
-			"mixprof: cannot restore "
-			"kernel.perf_event_max_stack to %d: %s\n",
-			r->old_maxstack, strerror(-ret));
 	profile_opts__release(&r->o);
 }
 
@@ -225,7 +222,7 @@ static void on_sigpipe(int sig)
 
 int profile__cmd(int argc, char **argv)
 {
-	struct run r = {.old_maxstack = -1, .child.go_fd = -1};
+	struct run r = {.child.go_fd = -1};
 	char err[256];
 	sigset_t sigs;
 	int ret;
@@ -247,13 +244,22 @@ int profile__cmd(int argc, char **argv)
 	}
 	verbose = r.o.verbose;
 	libbpf_set_print(libbpf_print);
-	/* signals arrive through sigtimedwait in the loop, never async */
+	/*
+	 * A child's exit arrives through sigtimedwait in the loop; SIGINT,
+	 * SIGTERM and SIGHUP set the stop flag (common/stop.h) that the loop
+	 * and every loop reading a target poll. The launched command gets
+	 * the mask we had.
+	 */
 	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
 	sigaddset(&sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &sigs, &r.old_mask);
+	ret = stop__install();
+	if (ret) {
+		fprintf(stderr, "mixprof: signal handlers: %s\n",
+			strerror(-ret));
+		profile_opts__release(&r.o);
+		return EXIT_PROF_FAIL;
+	}
 	/*
 	 * A closed stdout gives EPIPE, not a death without summary. A handler,
 	 * not SIG_IGN, so a command we launch gets the default back at exec.

@@ -396,6 +396,7 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 		if (parse_u64(optarg, 8, 65535, &v))
 			BAD("--stack-depth", "8..65535");
 		o->stack_depth = v;
+		o->stack_depth_set = true;
 		return 0;
 	case OPT_BUCKET_MS:
 		if (parse_u64(optarg, 1, 3600000, bucket_ms))

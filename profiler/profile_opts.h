@@ -45,6 +45,7 @@ struct profile_opts {
 	uint32_t stack_storage; /* stack map entries */
 	uint32_t counts_size; /* counts map entries */
 	uint32_t stack_depth; /* frames kept per stack */
+	bool stack_depth_set; /* by --stack-depth, not the default */
 	uint64_t duration_ns; /* 0: until Ctrl-C or the target exits */
 	uint64_t slice_ns; /* -i, 0: one profile */
 	uint64_t bucket_ns; /* time resolution of the counts */

@@ -56,7 +56,7 @@ UNIT_TESTS += $(BUILD)/tests/unit/test_prof_targets
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_jthreadsync
 $(BUILD)/tests/unit/test_prof_jthreadsync: \
 		$(BUILD)/tests/unit/test_prof_jthreadsync.o \
-		$(BUILD)/profiler/jthreadsync.o
+		$(BUILD)/profiler/jthreadsync.o $(BUILD)/common/stop.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

@@ -84,7 +84,6 @@ struct run {
 	struct launch child;
 	bool launched, child_done;
 	int child_status;
-	int old_maxstack;
 	uint32_t unwind_mode; /* enum unwind_mode */
 	uint64_t now_ns, end_ns;
 	uint64_t open_waits; /* off-CPU: waits still open at the end */

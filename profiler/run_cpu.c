@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "common/safename.h"
+#include "common/stop.h"
 #include "hints.h"
 #include "jvm/hotspot.h"
 #include "run.h"
@@ -42,7 +43,7 @@ static void host_rows(struct run *r)
 		return;
 	for (int pass = 0; pass < 2; pass++) {
 		rewinddir(d);
-		while ((e = readdir(d))) {
+		while (!stop__asked() && (e = readdir(d))) {
 			pid = strtol(e->d_name, &end, 10);
 			if (*end || pid <= 0 || pid > INT_MAX ||
 			    pid == getpid() || targets__running(pid) == pass)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attach/probectl.h"
+#include "common/stop.h"
 #include "pprof/pprof.h"
 #include "probe_count.h"
 #include "hints.h"
@@ -32,13 +33,9 @@
 static bool probe_give_up(void *arg)
 {
 	struct run *r = arg;
-	sigset_t pend;
 
 	run_child__reap(r);
-	if (r->child_done || sigpending(&pend))
-		return true;
-	return sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM) ||
-	       sigismember(&pend, SIGHUP) ||
+	return r->child_done || stop__asked() ||
 	       (!r->launched && !targets__alive(r->o.pids[0]));
 }
 

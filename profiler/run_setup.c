@@ -41,23 +41,21 @@ int run_setup__pids(struct run *r)
 	return 0;
 }
 
-int run_setup__depth(struct run *r)
+void run_setup__depth(const struct run *r)
 {
-	int ret = maxstack__raise(r->o.stack_depth, &r->old_maxstack);
 	int cur;
 
-	if (!ret)
-		return 0;
+	/* the default depth is for user stacks: kernel ones deeper than
+	 * the kernel's 127 are rare, not worth a line on every run */
+	if (!r->o.stack_depth_set || r->o.user_only)
+		return;
 	cur = maxstack__get();
-	if (cur < 8)
-		return ret;
-	/* user stacks are walked by our own program: only the kernel's
-	 * own stacks are cut at its limit */
-	fprintf(stderr,
-		"mixprof: cannot raise kernel.perf_event_max_stack "
-		"to %u (%s); kernel stacks are cut at %d frames\n",
-		r->o.stack_depth, strerror(-ret), cur);
-	return 0;
+	if (cur >= 0 && (uint32_t)cur < r->o.stack_depth)
+		fprintf(stderr,
+			"mixprof: kernel stacks are cut at %d frames "
+			"(kernel.perf_event_max_stack, which mixprof leaves "
+			"as it is); user stacks at %u\n",
+			cur, r->o.stack_depth);
 }
 
 /*

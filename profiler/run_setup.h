@@ -12,8 +12,12 @@ struct run;
 
 /* Every -p target exists; a thread id is replaced by its process's. */
 int run_setup__pids(struct run *r);
-/* Raise kernel.perf_event_max_stack to --stack-depth (a warning if not). */
-int run_setup__depth(struct run *r);
+/*
+ * A --stack-depth deeper than kernel.perf_event_max_stack: say that
+ * kernel stacks are cut at the sysctl, which mixprof never changes
+ * (sampler/maxstack.h).
+ */
+void run_setup__depth(const struct run *r);
 /* Load the BPF sampler (r->smp) and add the -p targets with their rows. */
 int run_setup__bpf(struct run *r);
 /* The symbolizer, the pidset and stackfold (r->sym, r->pids, r->sf). */

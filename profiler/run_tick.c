@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include "common/stop.h"
 #include "interp.h"
 #include "linefilter.h"
 #include "render_out.h"
@@ -125,6 +126,9 @@ static void refresh_one(struct pid_info *pi, void *ctx)
 	struct run *r = ctx;
 	uint64_t pending_ns = r->tb.bucket_ns + GUARD_NS + NSEC_PER_SEC;
 
+	/* told to stop, past the grace: the end names with what it has */
+	if (stop__hurry())
+		return;
 	if (pi->gone || !pi->user || (!pi->jit && !r->full))
 		return;
 	if (!pi->jit && r->now_ns - pi->seen_ns > pending_ns)

@@ -1,11 +1,9 @@
 /*
- * maxstack: read and write /proc/sys/kernel/perf_event_max_stack.
+ * maxstack: read /proc/sys/kernel/perf_event_max_stack (maxstack.h).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 #include "maxstack.h"
 
@@ -14,7 +12,7 @@
 int maxstack__get(void)
 {
 	char buf[32];
-	int fd = open(MAXSTACK_PATH, O_RDONLY), ret;
+	int fd = open(MAXSTACK_PATH, O_RDONLY | O_CLOEXEC), ret;
 	ssize_t n;
 
 	if (fd < 0)
@@ -26,50 +24,4 @@ int maxstack__get(void)
 		return ret ? ret : -EIO;
 	buf[n] = 0;
 	return atoi(buf);
-}
-
-static int maxstack_set(int v)
-{
-	char buf[32];
-	int fd = open(MAXSTACK_PATH, O_WRONLY), len, ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	len = snprintf(buf, sizeof(buf), "%d\n", v);
-	if (write(fd, buf, len) != len)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-int maxstack__raise(int want, int *old)
-{
-	int cur = maxstack__get(), ret;
-
-	*old = -1;
-	if (cur < 0)
-		return cur;
-	if (cur >= want)
-		return 0;
-	ret = maxstack_set(want);
-	if (!ret)
-		*old = cur;
-	return ret;
-}
-
-int maxstack__restore(int old)
-{
-	struct timespec ts = {0, 10 * 1000 * 1000};
-	int i, ret = 0;
-
-	if (old < 0)
-		return 0;
-	/* the stack map's callchain buffers go away asynchronously */
-	for (i = 0; i < 200; i++) {
-		ret = maxstack_set(old);
-		if (ret != -EBUSY)
-			break;
-		nanosleep(&ts, NULL);
-	}
-	return ret;
 }

@@ -1,21 +1,15 @@
 /*
- * maxstack: kernel.perf_event_max_stack, the depth limit of every kernel
- * stack walk (perf and BPF alike), raised for a run and put back after.
+ * maxstack: kernel.perf_event_max_stack, the depth limit of the kernel's
+ * own stack walks (perf and BPF's bpf_get_stack alike). mixprof takes
+ * only kernel stacks that way (user stacks are walked by its own BPF
+ * program, to --stack-depth), and never changes it: a host-wide setting
+ * that a crash or SIGKILL would leave changed. Kernel stacks are cut at
+ * it (127 by default; deeper ones are rare).
  */
 #ifndef MIXPROF_MAXSTACK_H
 #define MIXPROF_MAXSTACK_H
 
 /* The current limit, or negative errno. */
 int maxstack__get(void);
-
-/*
- * Make the limit at least want. *old gets the value to restore (-1 when
- * nothing was changed). 0 or negative errno (-EACCES: not root; -EBUSY:
- * a perf or BPF stack user is active, the kernel refuses a change).
- */
-int maxstack__raise(int want, int *old);
-
-/* Put back old (from maxstack__raise); retries while -EBUSY. */
-int maxstack__restore(int old);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <elf.h>
 #include "common/safefile.h"
+#include "common/stop.h"
 #include "debuginfo.h"
 #include "sym_internal.h"
 
@@ -96,6 +97,10 @@ struct elfsyms *elf_cache__get(struct symbolizer *s, uint64_t dev, uint64_t ino,
 	     i = (i + 1) & (s->elfs_cap - 1))
 		if (s->elfs[i].dev == dev && s->elfs[i].ino == ino)
 			return s->elfs[i].elf;
+	/* told to stop, past the grace: no new file (one may take a
+	 * second), and nothing cached, so not remembered as unreadable */
+	if (stop__hurry())
+		return NULL;
 	s->elfs[i].used = true;
 	s->elfs[i].dev = dev;
 	s->elfs[i].ino = ino;

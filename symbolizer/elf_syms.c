@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "common/stop.h"
 #include "elf_syms.h"
 #include "symtab.h"
 
@@ -199,8 +200,13 @@ static int add_symsec(struct symtab *t, Elf *elf, Elf_Scn *scn,
 				continue;
 			err = add_one(t, elf, d, sh->sh_link,
 				      pick[k] & ((1u << 30) - 1), which);
-			if (k % DROP_EVERY == DROP_EVERY - 1)
-				drop_pages(elf, mapped);
+			if (k % DROP_EVERY != DROP_EVERY - 1)
+				continue;
+			drop_pages(elf, mapped);
+			/* told to stop, past the grace: the file fails whole
+			 * (unnamed, never named by a wrong neighbour) */
+			if (stop__hurry())
+				err = -EINTR;
 		}
 	drop_pages(elf, mapped);
 	free(pick);
@@ -367,6 +373,11 @@ static void load_syms(struct elfsyms *e)
 {
 	int err = 0, base = 1;
 
+	/* told to stop, past the grace: a big file takes a second */
+	if (stop__hurry()) {
+		e->loaded = e->failed = true;
+		return;
+	}
 	if (e->dbg)
 		err = add_syms(e->syms, e->dbg, SHT_SYMTAB, &base);
 	if (e->own && !err)

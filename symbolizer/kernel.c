@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/stop.h"
 #include "kallsyms.h"
 #include "sym_internal.h"
 
@@ -35,6 +36,9 @@ static const char *kallsyms_name(struct symbolizer *s, uint64_t ip)
 {
 	int fd;
 
+	/* told to stop, past the grace: not a 200,000-line read now */
+	if (!s->ksyms_tried && stop__hurry())
+		return NULL;
 	if (!s->ksyms_tried) {
 		s->ksyms_tried = true;
 		fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
@@ -94,6 +98,14 @@ static void name_wanted(struct symbolizer *s)
 	void **slot;
 
 	for (done = 0; done < s->nkwant; done += n) {
+		/* told to stop, past the grace: the rest stay unnamed (a
+		 * host's thousands of addresses take a second or more) */
+		if (stop__hurry()) {
+			memmove(s->kwant, s->kwant + done,
+				(s->nkwant - done) * sizeof(*s->kwant));
+			s->nkwant -= done;
+			return;
+		}
 		n = s->nkwant - done;
 		if (n > SYMBOLIZER_KSYM_BATCH)
 			n = SYMBOLIZER_KSYM_BATCH;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "common/procfs.h"
 #include "common/safefile.h"
+#include "common/stop.h"
 #include "procmaps.h"
 #include "sym_internal.h"
 
@@ -279,7 +280,8 @@ static int jit_tail(struct symbolizer *s, struct proc *p, int fd,
 
 	if (!buf)
 		return -ENOMEM;
-	for (;;) {
+	/* a map of gigabytes is read to its end, unless told to stop */
+	while (!stop__hurry()) {
 		ssize_t r = pread(fd, buf, JIT_READ_CHUNK, p->jit_off);
 
 		if (r < 0 && errno == EINTR)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "common/procfs.h"
+#include "common/stop.h"
 #include "procmaps.h"
 #include "sym_internal.h"
 
@@ -78,8 +79,12 @@ void symbolizer__free(struct symbolizer *s)
 
 int symbolizer__refresh(struct symbolizer *s, uint32_t pid, uint64_t now_ns)
 {
-	struct proc *p = proc__get(s, pid);
+	struct proc *p;
 
+	/* told to stop, past the grace: names come from what is known */
+	if (stop__hurry())
+		return -EINTR;
+	p = proc__get(s, pid);
 	if (!p)
 		return -ENOMEM;
 	return proc__refresh(s, p, now_ns);
@@ -159,7 +164,8 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 		return max < 1 ? -EINVAL
 			       : sym__one(s, out, s->unknown, FRAME_UNKNOWN);
 	/* never told about it: learn it now, once (it may be gone) */
-	if (p->gone && !p->maps_hash && !p->jit_seen && !p->miss_reread) {
+	if (p->gone && !p->maps_hash && !p->jit_seen && !p->miss_reread &&
+	    !stop__hurry()) {
 		p->miss_reread = true;
 		proc__refresh(s, p, when_ns);
 	}
@@ -168,7 +174,7 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 		return n;
 	/* no mapping holds ip: maps may have changed since the last
 	 * refresh; re-read once per refresh while the process lives */
-	if (!p->gone && !p->miss_reread && !impossible(ip)) {
+	if (!p->gone && !p->miss_reread && !impossible(ip) && !stop__hurry()) {
 		p->miss_reread = true;
 		if (!proc__read_maps(s, p))
 			n = resolve(s, p, ip, when_ns, out, max);

@@ -6,6 +6,7 @@
  */
 #include <bpf/bpf.h>
 #include <pthread.h>
+#include <signal.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <gelf.h>
@@ -18,6 +19,7 @@
 #include "common/nsec.h"
 #include "common/procfs.h"
 #include "common/safefile.h"
+#include "common/stop.h"
 #include "symbolizer/procmaps.h"
 #include "debugfile.h"
 #include "rowgen.h"
@@ -65,6 +67,7 @@ struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
 					 int procs_fd, uint32_t max_rows)
 {
 	struct unwind_loader *l = calloc(1, sizeof(*l));
+	sigset_t all, old;
 
 	if (!l)
 		return NULL;
@@ -76,7 +79,11 @@ struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
 	pthread_mutex_init(&l->mu, NULL);
 	pthread_cond_init(&l->work, NULL);
 	pthread_cond_init(&l->idle, NULL);
+	/* the stop signals go to the main thread, whose waits they end */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	errno = pthread_create(&l->thread, NULL, worker, l);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (errno) {
 		free(l);
 		return NULL;
@@ -151,6 +158,10 @@ static int store(struct unwind_loader *l, uint32_t id,
 		uint64_t lo = (uint64_t)page << UNWIND_PAGE_SHIFT;
 		size_t k;
 
+		/* the run is ending: a big library's pages take seconds on
+		 * a loaded host, and the end waits for this thread */
+		if (stop__asked())
+			return -EINTR;
 		/* j: the row holding the page's first byte */
 		while (j + 1 < n && rows[j + 1].pc <= lo)
 			j++;
@@ -328,7 +339,8 @@ static int write_table(struct unwind_loader *l, int pid,
 		if (!v->inode || v->path[0] != '/')
 			continue;
 		/* mixprof is ending: no more files (one may take seconds) */
-		if (__atomic_load_n(&l->stop, __ATOMIC_RELAXED))
+		if (__atomic_load_n(&l->stop, __ATOMIC_RELAXED) ||
+		    stop__asked())
 			break;
 		f = file_of(l, pid, v);
 		if (!f)
@@ -381,8 +393,8 @@ static int refresh_now(struct unwind_loader *l, int pid, uint64_t now_ns)
 	}
 	r = write_table(l, pid, pm);
 	procmaps__free(pm);
-	if (r)
-		return r;
+	if (r || stop__asked())
+		return r ? r : -EINTR;
 	/*
 	 * An exec (or munmap and mmap) between our reading and our writing
 	 * would leave a table of mappings the process no longer has: read
@@ -416,7 +428,8 @@ static void *worker(void *arg)
 		memmove(l->queue, l->queue + 1, --l->qn * sizeof(int));
 		l->busy = true;
 		pthread_mutex_unlock(&l->mu);
-		refresh_now(l, pid, nsec__now());
+		if (!stop__asked()) /* the run is ending: rows are of no use */
+			refresh_now(l, pid, nsec__now());
 		pthread_mutex_lock(&l->mu);
 		l->busy = false;
 		l->pub = l->st;

@@ -13,6 +13,7 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/stop.h"
 #include "rowgen.h"
 
 #define REG_RBP 6
@@ -264,6 +265,11 @@ static int walk_starts(Dwarf_CFI *cfi, const __u64 *starts, size_t n,
 
 	for (i = 0; i < n && !r; i++) {
 		__u64 s = starts[i];
+		/* a big library takes seconds: the run's end must not wait */
+		if (i % 256 == 0 && stop__asked()) {
+			r = -EINTR;
+			break;
+		}
 		__u64 next = i + 1 < n ? starts[i + 1] : UINT64_MAX;
 		struct unwind_row g = gap;
 

@@ -30,7 +30,7 @@ $(UNWIND_FIX)/nofp_split: $(UNWIND_FIX)/nofp_df
 
 UNIT_TESTS += $(BUILD)/tests/unit/test_unwind_rowgen
 $(BUILD)/tests/unit/test_unwind_rowgen: \
-		$(BUILD)/tests/unit/test_unwind_rowgen.o $(BUILD)/unwind/rowgen.o \
+		$(BUILD)/tests/unit/test_unwind_rowgen.o $(BUILD)/unwind/rowgen.o $(BUILD)/common/stop.o \
 		| $(UNWIND_FIX)/nofp $(UNWIND_FIX)/nofp_split
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -ldw -lelf
