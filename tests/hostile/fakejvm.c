@@ -27,6 +27,9 @@
  *   churn    the thread list's length, the nmethods' debug offsets and
  *            the class's field count rewritten every few ms (values
  *            that change between reads)
+ *   strings  strings that run to the end of a mapping: a class name
+ *            Symbol of 65,535 bytes with 10 readable, the Java thread's
+ *            name a byte[] of 2^31 - 1 bytes with 100 readable
  *
  * A mode is a setup (once, before the spin starts) and an optional tick
  * (every TICK_MS from the main thread): a later case (another JVM's
@@ -528,6 +531,76 @@ static void setup_threads(struct fake *f)
 	put64(f->tlist, O_TL_THREADS, (uintptr_t)list);
 }
 
+/* n bytes at the very end of a fresh mapping: what follows faults. */
+static uint8_t *at_map_end(size_t n)
+{
+	uint8_t *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("fakejvm: mmap");
+		exit(1);
+	}
+	munmap(p + 4096, 4096);
+	return p + 4096 - n;
+}
+
+/* A JDK 17 field table of one field at klass k: name and signature as
+ * constant pool indexes of f->cp, its offset in the object. */
+static void one_field(struct fake *f, uint8_t *k, int name, int sig,
+		      uint16_t off)
+{
+	uint8_t *arr = page();
+	uint16_t slots[6] = {0, name, sig, 0, (uint16_t)(off << 2 | 1), 0};
+
+	put32(arr, 0, 6);
+	memcpy(arr + O_ARR_U2_DATA, slots, sizeof(slots));
+	put64(k, O_IK_FIELDS, (uintptr_t)arr);
+	put16(k, O_IK_JAVA_COUNT, 1);
+	put64(k, O_IK_CONSTANTS, (uintptr_t)f->cp);
+}
+
+/* Strings that run to the end of a mapping: the class name a Symbol of
+ * 65,535 bytes with 10 readable, the one Java thread's name a byte[] of
+ * 2^31 - 1 bytes with 100 readable. */
+static void setup_strings(struct fake *f)
+{
+	static const char *cp_syms[] = {
+	    "name", "Ljava/lang/String;", "value", "[B", "coder", "B"};
+	uint8_t *sym = at_map_end(O_SYM_BODY + 10), *list = page();
+	uint8_t *os = page(), *handle = page(), *obj = page(), *str = page();
+	uint8_t *sk = page(), *arr = at_map_end(24 + 100);
+
+	put16(sym, O_SYM_LENGTH, 65535);
+	memset(sym + O_SYM_BODY, 'A', 10);
+	put64(f->klass, O_K_NAME, (uintptr_t)sym);
+	for (int i = 0; i < 6; i++)
+		put64(f->cp, 64 + (2 + i) * 8, (uintptr_t)symbol(cp_syms[i]));
+	f->tklass = page();
+	one_field(f, f->tklass, 2, 3, 16);
+	one_field(f, sk, 4, 5, 16);
+	/* coder: a second field of String's, at 24 */
+	put32(*(uint8_t **)(sk + O_IK_FIELDS), 0, 12);
+	memcpy(*(uint8_t **)(sk + O_IK_FIELDS) + O_ARR_U2_DATA + 12,
+	       (uint16_t[6]){0, 6, 7, 0, 24 << 2 | 1, 0}, 12);
+	put16(sk, O_IK_JAVA_COUNT, 2);
+	put64(arr, O_OOP_KLASS, (uintptr_t)sk); /* any klass */
+	put32(arr, 16, 0x7fffffff);
+	memset(arr + 24, 'x', 100);
+	put64(str, O_OOP_KLASS, (uintptr_t)sk);
+	put64(str, 16, (uintptr_t)arr);
+	put64(obj, O_OOP_KLASS, (uintptr_t)f->tklass);
+	put64(obj, 16, (uintptr_t)str);
+	put64(handle, 0, (uintptr_t)obj);
+	f->jt = page();
+	put64(f->jt, O_JT_OBJ, (uintptr_t)handle);
+	put64(f->jt, O_JT_OSTHREAD, (uintptr_t)os);
+	put32(os, O_OS_TID, (uint32_t)getpid());
+	put64(list, 0, (uintptr_t)f->jt);
+	put32(f->tlist, O_TL_LENGTH, 1);
+	put64(f->tlist, O_TL_THREADS, (uintptr_t)list);
+}
+
 static void setup_churn(struct fake *f)
 {
 	setup_nmethods(f);
@@ -559,6 +632,7 @@ static const struct mode modes[] = {
     {"nmethods", setup_nmethods, NULL},
     {"threads", setup_threads, NULL},
     {"churn", setup_churn, tick_churn},
+    {"strings", setup_strings, NULL},
 };
 
 /* ---- running ------------------------------------------------------------ */
@@ -589,8 +663,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], modes[i].name))
 			m = &modes[i];
 	if (!m || nnm < 1 || nnm > 1000) {
-		fprintf(stderr, "usage: fakejvm base|nmethods|threads|churn "
-				"[NMETHODS]\n");
+		fprintf(stderr, "usage: fakejvm base|nmethods|threads|churn|"
+				"strings [NMETHODS]\n");
 		return 2;
 	}
 	open_lib(argv[0]);

@@ -8,12 +8,15 @@
 #  threads:  a thread list of 100,000 entries of one thread whose class's
 #            field table is 1 << 20 long and its own super class (was: a
 #            hang, SIGTERM ignored, with thread names);
-#  churn:    both, their lengths and offsets rewritten all the time.
+#  churn:    both, their lengths and offsets rewritten all the time;
+#  strings:  a Symbol and a thread name running to the end of a mapping.
 # Each is profiled host-wide, with -p of both and with --per-thread (Java
 # thread names read): the run must end (a timeout far past its duration
 # is the failure, not a time), mixprof's peak RSS stay <= 64 MB, and the
 # real JVM's samples stay >= 97% whole (to its thread's root, no
-# [unwind: ...] mark, its worker's frames named).
+# [unwind: ...] mark, its worker's frames named; host-wide, those walked
+# before the rows of its libraries were loaded are left out, as in
+# unwind_host.sh).
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/harden.sh"
 
@@ -24,7 +27,8 @@ cp "$KIT/fakejvm" "$KIT/libjvm.so" "$TMPD/kit/"
 chmod -R a+rX "$TMPD/kit"
 D=4 # seconds profiled
 
-java -cp "$SAMPLES" Ratio 600 >"$TMPD/ratio.log" 2>&1 &
+# at a higher priority: enough of its samples on a loaded host
+nice -n -5 java -cp "$SAMPLES" Ratio 600 >"$TMPD/ratio.log" 2>&1 &
 rpid=$!
 PIDS_TO_KILL+=("$rpid")
 wait_for 30 grep -q . "$TMPD/ratio.log" || die "Ratio did not start"
@@ -47,7 +51,11 @@ run() {
 	# Ratio's worker: whole from its thread's root to its own frames
 	awk -v name="$name" -v rss="$rss" '
 	$0 ~ /Ratio\.(one|two|three|lambda)/ {
-		n = $NF; t += n
+		n = $NF
+		# walked before the host-wide rows of its libraries were
+		# loaded (as unwind_host.sh: when depends on the host load)
+		if ($0 ~ /\[unwind: no rows yet\]/) { early += n; next }
+		t += n
 		if ($0 ~ /^java;([^;]* \[[0-9]+\];)?(__clone3;)?start_thread;thread_native_entry;.*Ratio\.lambda.main.0/ &&
 		    $0 !~ /\[unwind:/)
 			w += n
@@ -55,15 +63,15 @@ run() {
 			print "not whole: " substr($0, 1, 300)
 	}
 	END {
-		printf "%s: peak RSS %d KB; Ratio %d of %d samples whole\n",
-			name, rss, w, t
+		printf "%s: peak RSS %d KB; Ratio %d of %d samples whole (%d before rows)\n",
+			name, rss, w, t, early
 		if (rss > 65536) { print name ": RSS over 64 MB"; exit 1 }
-		if (t < 20) { print name ": too few Ratio samples"; exit 1 }
+		if (t < 10) { print name ": too few Ratio samples"; exit 1 }
 		exit !(w >= 0.97 * t)
 	}' "$TMPD/$name.folded" || die "$name: failed"
 }
 
-for mode in nmethods threads churn; do
+for mode in nmethods threads churn strings; do
 	(cd "$TMPD/kit" && exec setpriv --reuid="$HU" --regid="$HG" \
 		--clear-groups ./fakejvm "$mode" >"$TMPD/fake.out") &
 	fpid=$!
