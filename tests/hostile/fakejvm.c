@@ -35,7 +35,9 @@
  * (every TICK_MS from the main thread): a later case (another JVM's
  * thread ids listed and dropped every 70 ms) is one more entry in modes[].
  *
- * Usage: fakejvm MODE [N]; prints "ready PID" on stdout once the tables
+ * Usage: fakejvm MODE [ARGS...] (nmethods: ARGS the number of nmethods,
+ * 24 by default; a mode reads its own from f->args); prints "ready PID"
+ * on stdout once the tables
  * are filled and the spin runs, then runs until killed.
  */
 #include <dlfcn.h>
@@ -329,7 +331,7 @@ struct fake {
 	uint8_t **nms; /* blob k at segment k, 0 the spin loop */
 	int nnm;
 	uint8_t *tlist, *jt, *tklass;
-	pid_t spin_tid;
+	char **args; /* the mode's arguments, after its name (NULL-ended) */
 };
 
 static void *page(void)
@@ -656,7 +658,7 @@ static void *spin(void *arg)
 int main(int argc, char **argv)
 {
 	const struct mode *m = NULL;
-	int nnm = argc > 2 ? atoi(argv[2]) : 24;
+	int nnm = argc > 2 && !strcmp(argv[1], "nmethods") ? atoi(argv[2]) : 24;
 	pthread_t t;
 
 	for (size_t i = 0; argc > 1 && i < sizeof(modes) / sizeof(*modes); i++)
@@ -667,6 +669,7 @@ int main(int argc, char **argv)
 				"strings [NMETHODS]\n");
 		return 2;
 	}
+	fake.args = argv + 2;
 	open_lib(argv[0]);
 	make_heap(&fake, nnm);
 	make_method(&fake);
