@@ -671,8 +671,8 @@ int main(int argc, char **argv)
 	}
 	fake.args = argv + 2;
 	open_lib(argv[0]);
+	make_method(&fake); /* the nmethods' method */
 	make_heap(&fake, nnm);
-	make_method(&fake);
 	make_statics(&fake);
 	if (m->setup)
 		m->setup(&fake);
