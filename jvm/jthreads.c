@@ -26,6 +26,14 @@
 #define MAX_SUPERS 32
 #define MAX_NAME_BYTES 4096 /* longer thread names are cut */
 /*
+ * Classes looked up (not cached) in one walk of the thread list: a JVM's
+ * threads are of a handful of classes (Thread, its JDK subclasses, an
+ * application's few); a list whose threads each bring a class of their
+ * own, with a chain of supers, made 16 million reads a walk (the fake
+ * JVM's manythreads). Past it the walk ends with the names it has.
+ */
+#define MAX_LOOKUPS 64
+/*
  * The most of a class's field table we read: what MAX_FIELDS Java fields
  * take. JDK 17: 6 u2s each (FieldInfo::field_slots); JDK 21+: two
  * counts, then 5 UNSIGNED5 items of at most 5 bytes and up to 3 more per
@@ -175,6 +183,7 @@ struct jthreads {
 	struct jfield_flags ff;
 	struct jfield_u2 fu2;
 	struct field_cache thread_name[8], str_value, str_coder;
+	int lookups_left; /* in this walk (MAX_LOOKUPS) */
 };
 
 static int rd(const struct hotspot_mem *m, uint64_t a, void *buf, size_t len)
@@ -498,6 +507,9 @@ static int cached_offset(struct jthreads *t, struct field_cache *c, int n,
 			*off = c[i].off;
 			return c[i].off == NM_NONE ? -ENOENT : 0;
 		}
+	if (t->lookups_left <= 0)
+		return -EAGAIN;
+	t->lookups_left--;
 	ret = field_offset(t, k, name, sig, off);
 	if (ret == -ENOMEM)
 		return ret;
@@ -516,11 +528,17 @@ static int read_string(struct jthreads *t, uint64_t s, char *out, size_t cap)
 	int32_t len;
 	int ret;
 
-	if (klass_of(t, s, &k) ||
-	    cached_offset(t, &t->str_value, 1, k, "value", "[B", &voff) ||
-	    cached_offset(t, &t->str_coder, 1, k, "coder", "B", &coff) ||
-	    rd(t->m, s + coff, &coder, 1) || oop_field(t, s, voff, &val) ||
-	    !val || rd(t->m, val + t->arr_len, &len, 4) || len < 0)
+	if (klass_of(t, s, &k))
+		return -EFAULT;
+	ret = cached_offset(t, &t->str_value, 1, k, "value", "[B", &voff);
+	if (!ret)
+		ret =
+		    cached_offset(t, &t->str_coder, 1, k, "coder", "B", &coff);
+	if (ret == -EAGAIN)
+		return ret;
+	if (ret || rd(t->m, s + coff, &coder, 1) ||
+	    oop_field(t, s, voff, &val) || !val ||
+	    rd(t->m, val + t->arr_len, &len, 4) || len < 0)
 		return -EFAULT;
 	if (len > MAX_NAME_BYTES)
 		len = MAX_NAME_BYTES & ~1;
@@ -541,13 +559,18 @@ static int thread_name(struct jthreads *t, uint64_t jt, int32_t *tid, char *out,
 	uint64_t os, h, obj, k, name;
 	uint32_t noff;
 
+	int ret;
+
 	if (rd64(t->m, jt + t->jt_osthread, &os) || !os ||
 	    rd(t->m, os + t->os_tid, tid, 4) ||
 	    rd64(t->m, jt + t->jt_obj + t->oh_obj, &h) || !h ||
-	    rd64(t->m, h, &obj) || !obj || klass_of(t, obj, &k) ||
-	    cached_offset(t, t->thread_name, 8, k, "name", "Ljava/lang/String;",
-			  &noff) ||
-	    oop_field(t, obj, noff, &name) || !name)
+	    rd64(t->m, h, &obj) || !obj || klass_of(t, obj, &k))
+		return -EFAULT;
+	ret = cached_offset(t, t->thread_name, 8, k, "name",
+			    "Ljava/lang/String;", &noff);
+	if (ret == -EAGAIN)
+		return ret;
+	if (ret || oop_field(t, obj, noff, &name) || !name)
 		return -EFAULT;
 	return read_string(t, name, out, cap);
 }
@@ -576,9 +599,12 @@ int jthreads__each(struct jthreads *t,
 	/* a real list names each JavaThread once; a forged one, one
 	 * thread 100,000 times */
 	len = hotspot__distinct(jts, len);
+	t->lookups_left = MAX_LOOKUPS;
 	for (uint32_t i = 0; i < len; i++) {
 		int ret = thread_name(t, jts[i], &tid, name, sizeof(name));
 
+		if (ret == -EAGAIN)
+			break; /* too many classes: not a list HotSpot keeps */
 		if (ret < 0 && ret != -ENOSPC)
 			continue;
 		n++;

@@ -7,7 +7,7 @@
  *
  * A struct readbudget is a struct hotspot_mem that passes reads on to
  * another until the target has used up its budget: one read larger than
- * any structure we read, more bytes than a window allows, or most of
+ * any structure we read, more bytes or reads than a window allows, or most of
  * each window spent reading it for several windows in a row; then it
  * fails every read with -EDQUOT for the rest of the run: the target is degraded (named by method only, no thread
  * names), never allowed to stall the caller. Not thread-safe; nothing
@@ -25,6 +25,7 @@ enum rb_over {
 	RB_OK,
 	RB_BIG_READ, /* one read larger than any HotSpot structure we read */
 	RB_BYTES, /* too many bytes in one window */
+	RB_READS, /* too many reads in one window */
 	RB_TIME, /* too long reading in one window */
 };
 
@@ -32,7 +33,9 @@ struct readbudget {
 	struct hotspot_mem mem; /* the budgeted reader: hand this out */
 	const struct hotspot_mem *inner;
 	uint64_t win_start_ns, win_bytes, win_spent_ns;
+	uint32_t win_reads;
 	uint64_t bytes; /* read over the run */
+	uint64_t (*now_ns)(void); /* CLOCK_MONOTONIC; tests set their own */
 	int slow; /* windows in a row spent mostly reading */
 	enum rb_over over;
 };

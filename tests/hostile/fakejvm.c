@@ -30,6 +30,8 @@
  *   strings  strings that run to the end of a mapping: a class name
  *            Symbol of 65,535 bytes with 10 readable, the Java thread's
  *            name a byte[] of 2^31 - 1 bytes with 100 readable
+ *   manythreads  100,000 distinct threads, each of its own class with a
+ *            chain of 40 supers: millions of small reads per walk
  *
  * A mode is a setup (once, before the spin starts) and an optional tick
  * (every TICK_MS from the main thread): a later case (another JVM's
@@ -603,6 +605,55 @@ static void setup_strings(struct fake *f)
 	put64(f->tlist, O_TL_THREADS, (uintptr_t)list);
 }
 
+/* Slots of one calloc'd array: 100,000 of anything costs one call. */
+static uint8_t *slots(size_t n, size_t size)
+{
+	uint8_t *p = calloc(n, size);
+
+	if (!p) {
+		perror("fakejvm: calloc");
+		exit(1);
+	}
+	return p;
+}
+
+/*
+ * Many small reads: 100,000 distinct JavaThreads, each object of its own
+ * class, each class the first of a chain of 40 distinct supers with no
+ * fields: ~100 reads of a few bytes per thread, 10 million per walk of
+ * the list, under any byte budget.
+ */
+static void setup_manythreads(struct fake *f)
+{
+	size_t n = 100000, chain = 40, kn = n + chain;
+	uint8_t *jts = slots(n, 128), *objs = slots(n, 32),
+		*ks = slots(kn, 128);
+	uint8_t *os = page(), *fields = page();
+	uint64_t *list = (uint64_t *)slots(n, 8);
+
+	put32(fields, 0, 0); /* an Array<u2> of length 0 */
+	put32(os, O_OS_TID, (uint32_t)getpid());
+	for (size_t i = 0; i < kn; i++) {
+		uint8_t *k = ks + i * 128;
+
+		put64(k, O_IK_FIELDS, (uintptr_t)fields);
+		put64(k, O_IK_CONSTANTS, (uintptr_t)f->cp);
+		if (i + 1 < kn)
+			put64(k, O_K_SUPER, (uintptr_t)(k + 128));
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *jt = jts + i * 128, *obj = objs + i * 32;
+
+		put64(obj, O_OOP_KLASS, (uintptr_t)(ks + i * 128));
+		put64(jt, 120, (uintptr_t)obj); /* the handle's slot */
+		put64(jt, O_JT_OBJ, (uintptr_t)(jt + 120));
+		put64(jt, O_JT_OSTHREAD, (uintptr_t)os);
+		list[i] = (uintptr_t)jt;
+	}
+	put32(f->tlist, O_TL_LENGTH, n);
+	put64(f->tlist, O_TL_THREADS, (uintptr_t)list);
+}
+
 static void setup_churn(struct fake *f)
 {
 	setup_nmethods(f);
@@ -635,6 +686,7 @@ static const struct mode modes[] = {
     {"threads", setup_threads, NULL},
     {"churn", setup_churn, tick_churn},
     {"strings", setup_strings, NULL},
+    {"manythreads", setup_manythreads, NULL},
 };
 
 /* ---- running ------------------------------------------------------------ */
@@ -666,7 +718,7 @@ int main(int argc, char **argv)
 			m = &modes[i];
 	if (!m || nnm < 1 || nnm > 1000) {
 		fprintf(stderr, "usage: fakejvm base|nmethods|threads|churn|"
-				"strings [NMETHODS]\n");
+				"strings|manythreads [NMETHODS]\n");
 		return 2;
 	}
 	fake.args = argv + 2;

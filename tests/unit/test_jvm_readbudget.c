@@ -23,6 +23,12 @@ static int count_read(void *ctx, uint64_t addr, void *buf, size_t len)
 
 static const struct hotspot_mem target = {count_read, NULL};
 
+/* A clock that stands still (1 s in): every read falls in one window. */
+static uint64_t frozen_ns(void)
+{
+	return 1000000000ull;
+}
+
 static void test_big_read(void)
 {
 	struct readbudget b;
@@ -48,9 +54,9 @@ static void test_bytes(void)
 	int n = 0;
 
 	readbudget__init(&b, &target);
+	b.now_ns = frozen_ns;
 	calls = 0;
-	/* 1 MB reads (no copy: microseconds): 64 MB within a second pass,
-	 * the next does not */
+	/* 1 MB reads: 64 MB within a second pass, the next does not */
 	while (n < 200 && !b.mem.read(b.mem.ctx, 64, buf, sizeof(buf)))
 		n++;
 	CHECK_INT(n, 64);
@@ -59,9 +65,49 @@ static void test_bytes(void)
 	CHECK_INT(b.mem.read(b.mem.ctx, 64, buf, 1), -EDQUOT);
 }
 
+static void test_reads(void)
+{
+	struct readbudget b;
+	char c;
+	int n = 0;
+
+	readbudget__init(&b, &target);
+	b.now_ns = frozen_ns;
+	/* 250,000 1-byte reads within a second pass, the next does not */
+	while (n < 2000000 && !b.mem.read(b.mem.ctx, 64, &c, 1))
+		n++;
+	CHECK_INT(n, 250000);
+	CHECK_INT(readbudget__over(&b), RB_READS);
+}
+
+/* Each read takes 0.6 s of a clock that never stops. */
+static uint64_t slow_ns(void)
+{
+	static uint64_t t;
+
+	return t += 300000000ull;
+}
+
+static void test_time(void)
+{
+	struct readbudget b;
+	char c;
+	int n = 0;
+
+	readbudget__init(&b, &target);
+	b.now_ns = slow_ns;
+	/* most of every window spent reading: dropped after 5 of them */
+	while (n < 100 && !b.mem.read(b.mem.ctx, 64, &c, 1))
+		n++;
+	CHECK(n > 5 && n < 20);
+	CHECK_INT(readbudget__over(&b), RB_TIME);
+}
+
 int main(void)
 {
 	test_big_read();
 	test_bytes();
+	test_reads();
+	test_time();
 	return check_report();
 }
