@@ -147,12 +147,16 @@ struct hotspot_thread {
 
 /*
  * The JVM's Java threads now (ThreadsSMRSupport::_java_thread_list), at
- * most cap of them into out: how many, or -EFAULT / -ENOENT (no thread
- * layout). Threads whose OSThread is unreadable are skipped.
+ * most cap of them into out, each JavaThread once: how many, or -EFAULT,
+ * -ENOENT (no thread layout), -ENOMEM. Threads whose OSThread is
+ * unreadable are skipped.
  */
 int hotspot__threads_read(const struct hotspot_mem *m,
 			  const struct hotspot_unwind *u,
 			  struct hotspot_thread *out, int cap);
+/* The distinct non-zero values of a[0..n), sorted, moved to its front:
+ * how many (a thread list's JavaThreads, each once). */
+uint32_t hotspot__distinct(uint64_t *a, uint32_t n);
 
 /*
  * The text of Symbol* sym into buf (NUL-terminated, at most cap - 1

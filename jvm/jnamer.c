@@ -12,6 +12,7 @@
 #include "jnamer.h"
 #include "jthreads.h"
 #include "nmethod.h"
+#include "readbudget.h"
 #include "common/strpool.h"
 #include "common/u64map.h"
 #include "vmstructs.h"
@@ -23,7 +24,7 @@
 struct chain {
 	uint64_t nm;
 	int32_t cid, pc_off;
-	int n;
+	int n; /* < 0: the -errno resolving it gave, cached as well */
 	struct jnamer_frame f[];
 };
 
@@ -31,7 +32,8 @@ struct jnamer {
 	uint32_t pid;
 	int flags;
 	struct hotspot *h;
-	const struct hotspot_mem *m;
+	const struct hotspot_mem *m; /* &rb.mem: every read is budgeted */
+	struct readbudget rb;
 	const struct hotspot_layout *hl;
 	struct vmstructs *vs;
 	struct nm_layout l;
@@ -42,6 +44,9 @@ struct jnamer {
 	struct strpool *pool;
 	struct u64map chains; /* key_of(nm, cid, pc_off) -> struct chain */
 	struct u64map threads; /* tid + 1 -> name in pool */
+	/* nmethods whose debug data did not load or decode: key_of(nm,
+	 * cid, FAILED_PC) -> (void *)1; a compile id is never reused */
+	struct u64map failed;
 	struct nm_debug loaded[LOADED];
 	unsigned int next_slot;
 	struct jnamer_stats st;
@@ -61,9 +66,12 @@ struct jnamer *jnamer__open(uint32_t pid, int flags)
 		ret = -errno;
 		goto fail;
 	}
-	j->m = hotspot__mem(j->h);
 	j->hl = hotspot__layout(j->h);
-	j->vs = vmstructs__open(pid, j->m);
+	/* the tables are read once, by fixed rules (vmstructs.c bounds
+	 * them): the budget is for what follows, driven by samples */
+	j->vs = vmstructs__open(pid, hotspot__mem(j->h));
+	readbudget__init(&j->rb, hotspot__mem(j->h));
+	j->m = &j->rb.mem;
 	if (!j->vs) {
 		ret = -errno;
 		goto fail;
@@ -97,6 +105,7 @@ void jnamer__free(struct jnamer *j)
 	u64map__clear(&j->chains, free_val);
 	u64map__release(&j->chains);
 	u64map__release(&j->threads);
+	u64map__release(&j->failed);
 	strpool__free(j->pool);
 	jthreads__free(j->jt);
 	vmstructs__free(j->vs);
@@ -115,6 +124,15 @@ const struct jnamer_stats *jnamer__stats(const struct jnamer *j)
 {
 	return &j->st;
 }
+
+const char *jnamer__over(const struct jnamer *j)
+{
+	enum rb_over o = readbudget__over(&j->rb);
+
+	return o == RB_OK ? NULL : readbudget__why(o);
+}
+
+#define FAILED_PC INT32_MIN /* key_of's pc for a whole nmethod */
 
 /* A non-zero hash of the identity; the entry keeps it whole. */
 static uint64_t key_of(uint64_t nm, int32_t cid, int32_t pc_off)
@@ -138,6 +156,8 @@ static int debug_of(struct jnamer *j, uint64_t nm, int32_t cid,
 			*out = &j->loaded[i];
 			return 0;
 		}
+	if (u64map__find(&j->failed, key_of(nm, cid, FAILED_PC)))
+		return -ESTALE; /* failed before: not again */
 	d = &j->loaded[j->next_slot++ % LOADED];
 	nm_debug__release(d);
 	memset(d, 0, sizeof(*d));
@@ -146,8 +166,20 @@ static int debug_of(struct jnamer *j, uint64_t nm, int32_t cid,
 	if (!ret && d->info.compile_id != cid)
 		ret = -ESTALE;
 	if (ret) {
+		bool added;
+		void **fs = NULL;
+
 		nm_debug__release(d);
 		memset(d, 0, sizeof(*d));
+		if (readbudget__over(&j->rb))
+			return -EDQUOT;
+		if (j->failed.n >= MAX_CHAINS)
+			u64map__clear(&j->failed, NULL);
+		if (ret != -ENOMEM)
+			fs = u64map__add(&j->failed, key_of(nm, cid, FAILED_PC),
+					 &added);
+		if (fs)
+			*fs = (void *)1;
 		return ret == -EFAULT || ret == -EINVAL ? -ESTALE : ret;
 	}
 	*out = d;
@@ -246,10 +278,16 @@ int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 		if (j->chains.n >= MAX_CHAINS)
 			u64map__clear(&j->chains, free_val);
 		ret = resolve(j, nm, cid, pc, ret_pc, &c);
+		if (ret && readbudget__over(&j->rb))
+			return -EDQUOT; /* degraded: nothing more is read */
 		if (ret) {
 			j->st.gone += ret == -ESTALE;
 			j->st.bad += ret == -EINVAL;
-			return ret;
+			/* a failure is kept as a result: a frame that does
+			 * not resolve is not read again at each sample */
+			if (ret == -ENOMEM || !(c = calloc(1, sizeof(*c))))
+				return ret;
+			*c = (struct chain){nm, cid, pc_off, ret};
 		}
 		slot = u64map__add(&j->chains, key, &added);
 		if (!slot) {
@@ -260,6 +298,8 @@ int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 			free(*slot); /* a colliding identity: the newer wins */
 		*slot = c;
 	}
+	if (c->n < 0)
+		return c->n;
 	if (c->n > max)
 		return -ENOSPC;
 	memcpy(out, c->f, c->n * sizeof(*out));
@@ -285,12 +325,17 @@ static int keep_thread(void *arg, int32_t tid, const char *name)
 
 int jnamer__threads_refresh(struct jnamer *j)
 {
+	int ret;
+
+	if (readbudget__over(&j->rb))
+		return -EDQUOT;
 	if (!j->jt) {
 		j->jt = jthreads__new(j->m, j->hl, j->vs, j->major);
 		if (!j->jt)
 			return -errno;
 	}
-	return jthreads__each(j->jt, keep_thread, j);
+	ret = jthreads__each(j->jt, keep_thread, j);
+	return readbudget__over(&j->rb) ? -EDQUOT : ret;
 }
 
 int jnamer__thread(struct jnamer *j, int32_t tid, char *buf, size_t cap)

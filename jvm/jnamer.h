@@ -49,7 +49,10 @@ struct jnamer *jnamer__open(uint32_t pid, int flags);
  * The frames at pc of nmethod nm (compile id cid), innermost first, into
  * out[0..max): their count; -ESTALE when that code is gone (the caller
  * names the frame by the Method* it recorded and counts it), -ERANGE (pc
- * outside the code), -EINVAL (debug data that does not decode), -EFAULT.
+ * outside the code), -EINVAL (debug data that does not decode), -EFAULT,
+ * -EDQUOT (the JVM used up its read budget: readbudget.h; the caller
+ * names the frame by its Method*, as for -ESTALE). Failures are cached
+ * as results are: a frame is read once, whatever it gave.
  */
 int jnamer__compiled(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 		     struct jnamer_frame *out, int max);
@@ -62,7 +65,7 @@ int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 			bool ret_pc, struct jnamer_frame *out, int max);
 /*
  * The whole name of Java thread tid into buf: its length, -ENOENT (not a
- * Java thread, or gone), -ENOSPC (cut). Names are cached; a tid not in
+ * Java thread, or gone), -ENOSPC (cut), -EDQUOT. Names are cached; a tid not in
  * the cache makes one walk of the thread list, as does
  * jnamer__threads_refresh: call it when a thread is seen to start or
  * change its comm (a renamed thread, a tid reused by a new thread).
@@ -78,6 +81,12 @@ int jnamer__threads_refresh(struct jnamer *j);
  */
 int jnamer__line(struct jnamer *j, uint64_t method, int bci);
 const struct jnamer_stats *jnamer__stats(const struct jnamer *j);
+/*
+ * NULL, or why the JVM was degraded for the rest of the run (its memory
+ * claimed more than HotSpot makes: readbudget.h): from then on nothing
+ * more is read of it (-EDQUOT).
+ */
+const char *jnamer__over(const struct jnamer *j);
 void jnamer__free(struct jnamer *j);
 
 #endif

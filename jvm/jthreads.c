@@ -20,8 +20,28 @@
 #include "nmethod.h"
 
 #define MAX_FIELDS 512 /* java.lang.Thread and String have < 40 */
+/* java.lang.Thread's depth is 2 (Object); a class of a Thread subclass
+ * deeper than 32 is not one a JVM made */
 #define MAX_SUPERS 32
 #define MAX_NAME_BYTES 4096 /* longer thread names are cut */
+/*
+ * Classes looked up (not cached) in one walk of the thread list: a JVM's
+ * threads are of a handful of classes (Thread, its JDK subclasses, an
+ * application's few); a list whose threads each bring a class of their
+ * own, with a chain of supers, made 16 million reads a walk (the fake
+ * JVM's manythreads). Past it the walk ends with the names it has.
+ */
+#define MAX_LOOKUPS 64
+/*
+ * The most of a class's field table we read: what MAX_FIELDS Java fields
+ * take. JDK 17: 6 u2s each (FieldInfo::field_slots); JDK 21+: two
+ * counts, then 5 UNSIGNED5 items of at most 5 bytes and up to 3 more per
+ * field. The tables hold every field (injected ones, generic signatures
+ * after them), so their length can pass this: only the Java fields'
+ * part is read. (Measured with the fake JVM: reading a table whole, as
+ * long as its header said, was 2 MB per class per hop.)
+ */
+#define MAX_STREAM_BYTES (10 + MAX_FIELDS * 8 * 5)
 
 /* ---- pure decoders ----------------------------------------------------- */
 
@@ -139,7 +159,8 @@ int jstring_utf8(const uint8_t *b, size_t len, int coder, char *out, size_t cap)
 
 /* ---- a live JVM -------------------------------------------------------- */
 
-/* A class's field offset found once: klass -> offset. */
+/* A class's field offset found once: klass -> offset, or NM_NONE when
+ * the lookup failed (kept too: a class does not change its fields). */
 struct field_cache {
 	uint64_t klass;
 	uint32_t off;
@@ -161,6 +182,7 @@ struct jthreads {
 	struct jfield_flags ff;
 	struct jfield_u2 fu2;
 	struct field_cache thread_name[8], str_value, str_coder;
+	int lookups_left; /* in this walk (MAX_LOOKUPS) */
 };
 
 static int rd(const struct hotspot_mem *m, uint64_t a, void *buf, size_t len)
@@ -390,34 +412,42 @@ static int oop_field(struct jthreads *t, uint64_t oop, uint32_t off,
 	return 0;
 }
 
-/* Klass k's own Java fields. */
+/* Klass k's own Java fields; only their part of the table is read. */
 static int klass_fields(struct jthreads *t, uint64_t k, struct jfield *f,
 			int max)
 {
 	uint64_t arr;
 	int32_t len;
-	uint16_t cnt;
+	uint16_t cnt = 0;
+	size_t want;
 	void *buf;
 	int n;
 
 	if (rd64(t->m,
 		 k + (t->ik_stream != NM_NONE ? t->ik_stream : t->ik_fields),
 		 &arr) ||
-	    !arr || rd(t->m, arr, &len, 4) || len < 0 || len > 1 << 20)
+	    !arr || rd(t->m, arr, &len, 4) || len < 0)
 		return -EFAULT;
-	if (t->ik_stream == NM_NONE && rd(t->m, k + t->ik_java_count, &cnt, 2))
-		return -EFAULT;
-	buf = malloc(len ? (size_t)len * 2 : 1);
+	if (t->ik_stream == NM_NONE) {
+		if (rd(t->m, k + t->ik_java_count, &cnt, 2))
+			return -EFAULT;
+		if (cnt > max || (size_t)cnt * t->fu2.slots > (size_t)len)
+			return -EINVAL;
+		want = (size_t)cnt * t->fu2.slots * 2;
+	} else {
+		want = len < MAX_STREAM_BYTES ? (size_t)len : MAX_STREAM_BYTES;
+	}
+	buf = malloc(want ? want : 1);
 	if (!buf)
 		return -ENOMEM;
 	if (t->ik_stream != NM_NONE)
-		n = rd(t->m, arr + t->arr_u1_data, buf, len)
+		n = rd(t->m, arr + t->arr_u1_data, buf, want)
 			? -EFAULT
-			: jfields_stream(buf, len, t->x, &t->ff, f, max);
+			: jfields_stream(buf, want, t->x, &t->ff, f, max);
 	else
-		n = rd(t->m, arr + t->arr_u2_data, buf, (size_t)len * 2)
+		n = want && rd(t->m, arr + t->arr_u2_data, buf, want)
 			? -EFAULT
-			: jfields_u2(buf, len, cnt, &t->fu2, f, max);
+			: jfields_u2(buf, want / 2, cnt, &t->fu2, f, max);
 	free(buf);
 	return n;
 }
@@ -434,16 +464,22 @@ static bool cp_symbol_is(struct jthreads *t, uint64_t cp, uint16_t idx,
 	       !strcmp(s, want);
 }
 
-/* The offset of field name:sig in klass k or its supers. */
+/* The offset of field name:sig in klass k or its supers (a class seen
+ * twice on the way up is a loop: -ELOOP). */
 static int field_offset(struct jthreads *t, uint64_t k, const char *name,
 			const char *sig, uint32_t *off)
 {
 	struct jfield f[MAX_FIELDS];
-	uint64_t cp;
+	uint64_t cp, seen[MAX_SUPERS];
 
 	for (int depth = 0; k && depth < MAX_SUPERS; depth++) {
-		int n = klass_fields(t, k, f, MAX_FIELDS);
+		int n;
 
+		for (int i = 0; i < depth; i++)
+			if (seen[i] == k)
+				return -ELOOP;
+		seen[depth] = k;
+		n = klass_fields(t, k, f, MAX_FIELDS);
 		if (n < 0 || rd64(t->m, k + t->ik_constants, &cp))
 			return -EFAULT;
 		for (int i = 0; i < n; i++)
@@ -458,7 +494,7 @@ static int field_offset(struct jthreads *t, uint64_t k, const char *name,
 	return -ENOENT;
 }
 
-/* A per-class cached field offset. */
+/* A per-class cached field offset; a failed lookup is cached too. */
 static int cached_offset(struct jthreads *t, struct field_cache *c, int n,
 			 uint64_t k, const char *name, const char *sig,
 			 uint32_t *off)
@@ -468,14 +504,17 @@ static int cached_offset(struct jthreads *t, struct field_cache *c, int n,
 	for (i = 0; i < n && c[i].klass; i++)
 		if (c[i].klass == k) {
 			*off = c[i].off;
-			return 0;
+			return c[i].off == NM_NONE ? -ENOENT : 0;
 		}
+	if (t->lookups_left <= 0)
+		return -EAGAIN;
+	t->lookups_left--;
 	ret = field_offset(t, k, name, sig, off);
-	if (!ret) {
-		if (i == n)
-			i = 0; /* full: reuse the first slot */
-		c[i] = (struct field_cache){k, *off};
-	}
+	if (ret == -ENOMEM)
+		return ret;
+	if (i == n)
+		i = 0; /* full: reuse the first slot */
+	c[i] = (struct field_cache){k, ret ? NM_NONE : *off};
 	return ret;
 }
 
@@ -488,11 +527,17 @@ static int read_string(struct jthreads *t, uint64_t s, char *out, size_t cap)
 	int32_t len;
 	int ret;
 
-	if (klass_of(t, s, &k) ||
-	    cached_offset(t, &t->str_value, 1, k, "value", "[B", &voff) ||
-	    cached_offset(t, &t->str_coder, 1, k, "coder", "B", &coff) ||
-	    rd(t->m, s + coff, &coder, 1) || oop_field(t, s, voff, &val) ||
-	    !val || rd(t->m, val + t->arr_len, &len, 4) || len < 0)
+	if (klass_of(t, s, &k))
+		return -EFAULT;
+	ret = cached_offset(t, &t->str_value, 1, k, "value", "[B", &voff);
+	if (!ret)
+		ret =
+		    cached_offset(t, &t->str_coder, 1, k, "coder", "B", &coff);
+	if (ret == -EAGAIN)
+		return ret;
+	if (ret || rd(t->m, s + coff, &coder, 1) ||
+	    oop_field(t, s, voff, &val) || !val ||
+	    rd(t->m, val + t->arr_len, &len, 4) || len < 0)
 		return -EFAULT;
 	if (len > MAX_NAME_BYTES)
 		len = MAX_NAME_BYTES & ~1;
@@ -513,13 +558,18 @@ static int thread_name(struct jthreads *t, uint64_t jt, int32_t *tid, char *out,
 	uint64_t os, h, obj, k, name;
 	uint32_t noff;
 
+	int ret;
+
 	if (rd64(t->m, jt + t->jt_osthread, &os) || !os ||
 	    rd(t->m, os + t->os_tid, tid, 4) ||
 	    rd64(t->m, jt + t->jt_obj + t->oh_obj, &h) || !h ||
-	    rd64(t->m, h, &obj) || !obj || klass_of(t, obj, &k) ||
-	    cached_offset(t, t->thread_name, 8, k, "name", "Ljava/lang/String;",
-			  &noff) ||
-	    oop_field(t, obj, noff, &name) || !name)
+	    rd64(t->m, h, &obj) || !obj || klass_of(t, obj, &k))
+		return -EFAULT;
+	ret = cached_offset(t, t->thread_name, 8, k, "name",
+			    "Ljava/lang/String;", &noff);
+	if (ret == -EAGAIN)
+		return ret;
+	if (ret || oop_field(t, obj, noff, &name) || !name)
 		return -EFAULT;
 	return read_string(t, name, out, cap);
 }
@@ -545,9 +595,15 @@ int jthreads__each(struct jthreads *t,
 		free(jts);
 		return -EFAULT;
 	}
+	/* a real list names each JavaThread once; a forged one, one
+	 * thread 100,000 times */
+	len = hotspot__distinct(jts, len);
+	t->lookups_left = MAX_LOOKUPS;
 	for (uint32_t i = 0; i < len; i++) {
 		int ret = thread_name(t, jts[i], &tid, name, sizeof(name));
 
+		if (ret == -EAGAIN)
+			break; /* too many classes: not a list HotSpot keeps */
 		if (ret < 0 && ret != -ENOSPC)
 			continue;
 		n++;

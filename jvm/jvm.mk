@@ -1,7 +1,8 @@
 # jvm/: a HotSpot JVM's own metadata read from its memory (VMStructs,
 # code heaps, nmethods and their debug info, line tables, threads, frame
 # names): JVM_OBJS, linked into mixprof; the unit tests feed fake tables.
-JVM_SRCS := hotspot vmstructs nmethod jlines jthreads jframe jnamer codeblob
+JVM_SRCS := hotspot vmstructs nmethod jlines jthreads jframe jnamer codeblob \
+	readbudget
 JVM_OBJS := $(JVM_SRCS:%=$(BUILD)/jvm/%.o) $(COMMON_OBJS)
 CPPFLAGS_jvm := $(MIXPROF_CPPFLAGS)
 # the symbolizer's fuzz test covers the JVM parsers too

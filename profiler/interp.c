@@ -44,6 +44,7 @@ struct jvm {
 	struct hotspot *h;
 	struct jnamer *jn; /* its compiled frames' namer, or NULL */
 	int jn_err; /* why not: jnamer__open's errno */
+	bool over_said; /* its jnamer's read budget ran out: counted */
 	uint64_t jn_next_ns; /* EAGAIN: when to try again */
 	struct interp_proc proc; /* what the sampler was given */
 	bool anchors; /* its threads go to the sampler's java_threads */
@@ -735,7 +736,7 @@ static void warm(struct interp *in, struct jvm *j, const struct list_ent *e,
 	const uint64_t *ips;
 	int n;
 
-	if (!j->jn)
+	if (!j->jn || jnamer__over(j->jn))
 		return;
 	n = in->src.stack(in->src.ctx, k->user_stack, &ips);
 	for (uint32_t i = 0; n > 0 && i < e->nr; i++)
@@ -773,6 +774,8 @@ static struct list_ent *list_of(struct interp *in, const struct sample_key *k)
 	e->seen_ns = in->now_ns;
 	return e;
 }
+
+static void over_budget(struct interp *in, struct jvm *j);
 
 /* A thread's whole name, asked once per comm it was seen with. */
 struct tname {
@@ -812,6 +815,8 @@ static void learn_thread(struct interp *in, struct jvm *j,
 	memcpy(t->comm, k->comm, sizeof(t->comm));
 	/* as the JVM has it: made safe where it is folded (fold.c) */
 	n = jnamer__thread(j->jn, (int32_t)k->tid, buf, sizeof(buf));
+	if (n == -EDQUOT)
+		over_budget(in, j);
 	t->name = n > 0 ? strpool__intern(in->pool, buf, n) : NULL;
 }
 
@@ -980,6 +985,17 @@ static int chain_push(struct interp *in, size_t *len,
 	return 0;
 }
 
+/* j ran out of its read budget: said once in the summary. */
+static void over_budget(struct interp *in, struct jvm *j)
+{
+	if (j->over_said || !j->jn || !jnamer__over(j->jn))
+		return;
+	j->over_said = true;
+	in->st.over++;
+	in->st.over_pid = j->pid;
+	in->st.over_why = jnamer__over(j->jn);
+}
+
 /*
  * The folded text of compiled frame f of j at pc ip: its inline chain
  * from jnamer, outermost first; the outer method's name (read at sample
@@ -1004,6 +1020,11 @@ static const char *compiled_text(struct interp *in, struct jvm *j,
 	 */
 	if (n > 0 && f->name && strcmp(in->jf[n - 1].name, f->name))
 		n = -ESTALE;
+	/* a JVM out of its read budget: named by method only */
+	if (n == -EDQUOT) {
+		over_budget(in, j);
+		n = -ESTALE;
+	}
 	if (n == -ESTALE) {
 		/* the tier recorded at sample time; unknown: C2's */
 		struct jnamer_frame x = {f->name, -1, 0, JF_COMPILED,

@@ -148,6 +148,11 @@ struct interp_stats {
 	uint64_t no_names;
 	uint32_t no_names_pid;
 	int no_names_err;
+	/* JVMs whose metadata ran past its read budget (jvm/readbudget.h):
+	 * named by method only from then on; the last one, and why */
+	uint64_t over;
+	uint32_t over_pid;
+	const char *over_why;
 };
 void interp__stats(const struct interp *in, struct interp_stats *st);
 

@@ -406,6 +406,14 @@ void run_report__summary(struct run *r)
 			fs->no_names, fs->no_names_pid,
 			fs->no_names > 1 ? " the last" : "",
 			strerror(fs->no_names_err));
+	if (fs->over)
+		fprintf(stderr,
+			"mixprof:   pid %u%s: JVM metadata too large or "
+			"inconsistent (%s): named by method only, no thread "
+			"names%s\n",
+			fs->over_pid, fs->over > 1 ? " (the last)" : "",
+			fs->over_why,
+			fs->over > 1 ? "; more JVMs the same" : "");
 	if (fs->check_same + fs->check_diff)
 		fprintf(stderr,
 			"mixprof:   names check: %" PRIu64 " of %" PRIu64

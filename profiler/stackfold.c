@@ -654,6 +654,9 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)
 	w->st.no_names = is.no_names;
 	w->st.no_names_pid = is.no_names_pid;
 	w->st.no_names_err = is.no_names_err;
+	w->st.over = is.over;
+	w->st.over_pid = is.over_pid;
+	w->st.over_why = is.over_why;
 	return &sf->st;
 }
 

@@ -60,6 +60,9 @@ struct stackfold_stats {
 	uint64_t no_names;
 	uint32_t no_names_pid;
 	int no_names_err;
+	uint64_t over; /* interp_stats' */
+	uint32_t over_pid;
+	const char *over_why;
 	/* frames named from the cache of named stacks, and of them unknown
 	 * (the symbolizer's stats count the frames it named) */
 	uint64_t frames, frames_unknown;

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
-      systemtap-sdt-dev linux-perf libxml2-utils procps util-linux
+      systemtap-sdt-dev linux-perf libxml2-utils procps util-linux time
       openjdk-17-jdk-headless chromium golang-go)
 [ "${1:-}" = kernels ] && pkgs+=(qemu-system-x86 debootstrap e2fsprogs)
 

@@ -26,3 +26,17 @@ $(NAMES_FIX)/EvilNames.class: tests/fixtures/names/EvilNames.java
 	$(Q)mkdir -p $(@D)
 	$(Q)$(JAVAC) --release 17 -d $(@D) $<
 	$(Q)perl -pi -e 's/spinABCDEVIL/spin\xc2\x9b\xc3\xa9EVIL/g' $@
+
+# The hostile-JVM kit (tests/hostile/): fakejvm poses as a HotSpot JVM
+# through a libjvm.so of its own, with tables and memory of its choosing
+# (tests/integration/hostile_jvm.sh).
+HOSTILE := $(BUILD)/tests/hostile
+BINS += $(HOSTILE)/fakejvm $(HOSTILE)/libjvm.so
+$(HOSTILE)/libjvm.so: tests/hostile/libjvm.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -fPIC -shared -fvisibility=hidden -o $@ $<
+$(HOSTILE)/fakejvm: tests/hostile/fakejvm.c $(HOSTILE)/libjvm.so
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Wall -o $@ $< -ldl -pthread
+

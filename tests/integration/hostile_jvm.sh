@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# A process of an unprivileged user that poses as a JVM with tables of
+# its own choosing (tests/hostile/fakejvm.c) must not hang mixprof, bloat
+# it, or spoil the profile of a real JVM beside it (issue 29):
+#  nmethods: 24 nmethods claiming ~20 MB of debug data each, every frame
+#            failing to resolve (was: 6-12 s over a 3 s run, 360 MB, or
+#            a hang host-wide);
+#  threads:  a thread list of 100,000 entries of one thread whose class's
+#            field table is 1 << 20 long and its own super class (was: a
+#            hang, SIGTERM ignored, with thread names);
+#  churn:    both, their lengths and offsets rewritten all the time;
+#  strings:  a Symbol and a thread name running to the end of a mapping;
+#  manythreads: 100,000 distinct threads, each of its own class with 40
+#            supers (was: 16 million reads a walk, a 3 s run took 10 s).
+# Each is profiled host-wide, with -p of both and with --per-thread (Java
+# thread names read): the run must end (a timeout far past its duration
+# is the failure, not a time: 90 s, as a host-wide start on a loaded host
+# alone can take 10-17 s, unwind_host.sh), mixprof's peak RSS stay <= 64 MB, and the
+# real JVM's samples stay >= 97% whole (to its thread's root, no
+# [unwind: ...] mark, its worker's frames named; host-wide, those walked
+# before the rows of its libraries were loaded are left out, as in
+# unwind_host.sh).
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/harden.sh"
+
+KIT=$BUILD/tests/hostile
+[ -x "$KIT/fakejvm" ] && [ -f "$KIT/libjvm.so" ] || die "$KIT not built (make)"
+mkdir "$TMPD/kit"
+cp "$KIT/fakejvm" "$KIT/libjvm.so" "$TMPD/kit/"
+chmod -R a+rX "$TMPD/kit"
+D=4 # seconds profiled
+
+# at a higher priority: enough of its samples on a loaded host
+nice -n -5 java -cp "$SAMPLES" Ratio 600 >"$TMPD/ratio.log" 2>&1 &
+rpid=$!
+PIDS_TO_KILL+=("$rpid")
+wait_for 30 grep -q . "$TMPD/ratio.log" || die "Ratio did not start"
+
+# run NAME ARGS...: one bounded mixprof run into $TMPD/NAME.*
+run() {
+	local name=$1 rc=0
+	shift
+	/usr/bin/time -f "%M" -o "$TMPD/$name.rss" \
+		timeout --kill-after=5 $((D + 90)) "$MIXPROF" -F 199 "$@" \
+		-o "$TMPD/$name.folded" "$D" 2>"$TMPD/$name.err" || rc=$?
+	# /usr/bin/time adds a line saying how the command ended
+	[ $rc -ne 124 ] && [ $rc -ne 137 ] &&
+		! grep -q "signal 9" "$TMPD/$name.rss" ||
+		{ cat "$TMPD/$name.err"; die "$name: hung (timed out)"; }
+	[ $rc -eq 0 ] || { cat "$TMPD/$name.err"; die "$name: exit $rc"; }
+	local rss
+	rss=$(tail -1 "$TMPD/$name.rss")
+	grep "JVM metadata" "$TMPD/$name.err" || true
+	# Ratio's worker: whole from its thread's root to its own frames
+	awk -v name="$name" -v rss="$rss" '
+	$0 ~ /Ratio\.(one|two|three|lambda)/ {
+		n = $NF
+		# walked before the host-wide rows of its libraries were
+		# loaded (as unwind_host.sh: when depends on the host load)
+		if ($0 ~ /\[unwind: no rows yet\]/) { early += n; next }
+		t += n
+		if ($0 ~ /^java;([^;]* \[[0-9]+\];)?(__clone3;)?start_thread;thread_native_entry;.*Ratio\.lambda.main.0/ &&
+		    $0 !~ /\[unwind:/)
+			w += n
+		else if (bad++ < 3)
+			print "not whole: " substr($0, 1, 300)
+	}
+	END {
+		printf "%s: peak RSS %d KB; Ratio %d of %d samples whole (%d before rows)\n",
+			name, rss, w, t, early
+		if (rss > 65536) { print name ": RSS over 64 MB"; exit 1 }
+		if (t < 10) { print name ": too few Ratio samples"; exit 1 }
+		exit !(w >= 0.97 * t)
+	}' "$TMPD/$name.folded" || die "$name: failed"
+}
+
+for mode in nmethods threads churn strings manythreads; do
+	(cd "$TMPD/kit" && exec setpriv --reuid="$HU" --regid="$HG" \
+		--clear-groups ./fakejvm "$mode" >"$TMPD/fake.out") &
+	fpid=$!
+	PIDS_TO_KILL+=("$fpid")
+	wait_for 10 grep -q ready "$TMPD/fake.out" || die "fakejvm $mode not up"
+	run "$mode-host"
+	run "$mode-p" -p "$fpid,$rpid"
+	run "$mode-names" -p "$fpid,$rpid" --per-thread
+	grep -q "^fakejvm;" "$TMPD/$mode-p.folded" || die "$mode: fake not sampled"
+	kill "$fpid"
+	wait "$fpid" 2>/dev/null || true
+done
+note "hostile_jvm: ok"
