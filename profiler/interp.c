@@ -25,6 +25,8 @@
 #define MAX_TRIES 80 /* then give up on the process */
 /* older, and no libjvm.so: not a JVM (a launched one maps it at once) */
 #define YOUNG_NS (10 * 1000 * 1000 * 1000ULL)
+/* a JVM whose interpreter is not there after this is not starting */
+#define STARTING_NS (120 * 1000 * 1000 * 1000ULL)
 #define RESOLVE_NS (1000 * 1000 * 1000ULL) /* re-resolve a list this often */
 #define NAME_CAP 1024
 /* interp__version of keys without a list: not a JVM (yet), or a JVM */
@@ -393,8 +395,14 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	j->h = in->open_jvm(j->pid);
 	if (!j->h) {
 		err = errno;
-		if (err == ESRCH || ++j->tries >= MAX_TRIES ||
-		    (err == ENOENT && targets__age_ns(j->pid) > YOUNG_NS))
+		/* EAGAIN: a JVM still starting (its interpreter not
+		 * generated yet): asked every tick however long its start
+		 * takes (seconds on a loaded host or an emulated one), not
+		 * counted as a try, until it is plainly not starting */
+		if (err == EAGAIN ? targets__age_ns(j->pid) > STARTING_NS
+				  : err == ESRCH || ++j->tries >= MAX_TRIES ||
+					(err == ENOENT &&
+					 targets__age_ns(j->pid) > YOUNG_NS))
 			j->state = J_NOT;
 		/* no JVM so far: stop the pending walk of a target */
 		if (j->state == J_NOT ||
