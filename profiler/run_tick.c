@@ -145,7 +145,8 @@ static void refresh_one(struct pid_info *pi, void *ctx)
  * (no new key for a bucket, the guard and EXPIRE_IDLE_NS) is forgotten
  * when it is gone, or when it is idle without a JIT map (its maps are
  * read again if it comes back; a JVM's map is too dear to read again):
- * its symbolizer and interpreter state and its entry here. JIT lines of
+ * its symbolizer and interpreter state, its per-process counts (into
+ * the totals of forgotten ones) and its entry here. JIT lines of
  * code replaced before any sample still waiting are dropped.
  */
 #define EXPIRE_IDLE_NS (10 * NSEC_PER_SEC)
@@ -165,6 +166,10 @@ static bool keep_pid(struct pid_info *pi, void *ctx)
 		return true;
 	symbolizer__forget(r->sym, pi->pid);
 	interp__forget(r->interp, pi->pid);
+	if (r->sf)
+		stackfold__forget(r->sf, pi->pid,
+				  sampler__unwind_proc_maps(r->smp, pi->pid) >
+				      0);
 	return false;
 }
 
