@@ -281,6 +281,12 @@ static void memory_summary(struct run *r, const struct symbolizer_stats *ss)
 		ss->procs_forgotten, ss->elfs_freed, ss->jit_expired,
 		cache >> 10, budget >> 10, r->out_lines, r->heap.uordblks >> 10,
 		(r->heap.arena + r->heap.hblkhd) >> 10);
+	if (ss->jit_over)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " JIT map lines skipped: a map "
+			"held its cap of live lines (symbolizer/jitmap.h; the "
+			"newest code unnamed)\n",
+			ss->jit_over);
 }
 
 /* Account for every sample: what was written, what was lost and why. */
