@@ -79,8 +79,10 @@ while :; do
 	done
 	[ "$alive" = 1 ] || break
 	echo "$line" | tee -a "$tmp/series"
+	[ "$t" -lt $((secs - 3)) ] || break
 	t=$((t + every))
-	[ "$t" -le "$secs" ] || break
+	# the last point just before the end (the run exits at secs)
+	[ "$t" -lt "$secs" ] || t=$((secs - 3))
 	sleep $((t0 + t - $(date +%s))) 2>/dev/null || true
 done
 for i in "${!runs[@]}"; do
@@ -88,8 +90,21 @@ for i in "${!runs[@]}"; do
 done
 kill "${pids[0]}" 2>/dev/null || true
 # per run: least squares of rss on t over t >= 60 (the whole run if
-# shorter than 3 minutes), its line at 3600 s, the peak
+# shorter than 3 minutes), its line at 3600 s, the peak; and the median
+# of the slopes between any two points from 60 s on (Theil-Sen): a spike
+# (another process's huge perf map read, then freed) moves it little
 for i in "${!bins[@]}"; do
+	med=$(awk -v c=$((2 + 3 * i)) -v secs="$secs" '
+		$c != "-" && ($1 >= 60 || secs < 180) { n++; t[n] = $1; r[n] = $c }
+		END { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+			print (r[j] - r[i]) / (t[j] - t[i]) * 60 }' "$tmp/series" |
+		sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.2f",
+			NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+	echo "run $i: median slope ${med:--} MB/min"\
+		"(projected 1 h from the last point:" \
+		"$(awk -v c=$((2 + 3 * i)) -v m="${med:-0}" '$c != "-" { t = $1; r = $c }
+			END { printf "%.1f", r + m * (3600 - t) / 60 }' "$tmp/series") MB)"
+
 	awk -v secs="$secs" -v c=$((2 + 3 * i)) -v run="$i" '
 	$c != "-" { n0++; t[n0] = $1; r[n0] = $c; a[n0] = $(c + 1)
 		cpu = $(c + 2); if ($c > pk) pk = $c; if ($(c + 1) > pa) pa = $(c + 1) }
