@@ -52,3 +52,14 @@ rss_mb() { # pid field: VmRSS or RssAnon in MB, or "-" once it is gone
 		END { if (!f) printf "-" }' "/proc/$1/status" 2>/dev/null ||
 		printf -- -
 }
+
+# child_of PID: the pid of PID's child (a command under timeout), waiting
+# up to 10 s for it on a loaded host; fails if none came
+child_of() {
+	local c
+	for _ in $(seq 100); do
+		c=$(pgrep -P "$1") && { echo "$c"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}

@@ -51,8 +51,7 @@ timeout -k 5 $((secs + 60)) \
 	"$BUILD/mixprof" -v -o "$tmp/host.folded" "$secs" 2>"$tmp/host.err" &
 b=$!
 pids+=($a $b)
-sleep 1
-ma=$(pgrep -P $a) mb=$(pgrep -P $b) # the mixprofs under timeout
+ma=$(child_of $a) mb=$(child_of $b) # the mixprofs under timeout
 
 echo "soak: ${secs} s; MB of mixprof -p JVM (a), host-wide (b)"
 printf '%6s %8s %8s %8s %8s %8s\n' t_s a_rss a_anon b_rss b_anon phases

@@ -55,10 +55,10 @@ for i in "${!bins[@]}"; do
 	runs+=($!)
 	pids+=($!)
 done
-sleep 0.5
 ms=()
-for r in "${runs[@]}"; do
-	ms+=("$(pgrep -P "$r")") # the mixprof under timeout
+for r in "${runs[@]}"; do # the mixprof under timeout
+	m=$(child_of "$r") || { echo "soak_host: mixprof did not start"; exit 1; }
+	ms+=("$m")
 done
 
 echo "soak_host: ${secs} s host-wide, -F 499 -i 60, churn ~40 processes" \
