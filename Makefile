@@ -8,7 +8,10 @@
 #                 ASan+UBSan into $(ASAN_BUILD) (its own build dir)
 #   make demo     profile the warmup sample from launch
 #   make bench    cost measurements against the alternatives
-#   make soak     mixprof's RSS over SOAK_SECONDS (600) of churn
+#   make soak     mixprof's RSS over SOAK_SECONDS (600) of churn: host-wide
+#                 at 499 Hz with -i 60 (bench/soak_host.sh), then -p of a
+#                 class-churning JVM beside a host-wide run (bench/soak.sh);
+#                 SOAK=soak_host runs one
 #   make test-kernels  boot Debian's 6.1 and backports kernels under qemu
 #                 and profile a C program and JVMs in each (slow: not
 #                 part of make test; see tests/kernels/README.md)
@@ -17,6 +20,7 @@
 #                 bash completion (make uninstall removes them)
 
 BUILD ?= build
+SOAK ?= soak_host soak
 ABS_BUILD := $(abspath $(BUILD))
 CC ?= gcc
 CLANG ?= clang
@@ -113,7 +117,7 @@ bench: deps
 
 soak: deps
 	$(Q)$(MAKE) --no-print-directory build
-	$(Q)BUILD=$(ABS_BUILD) bench/soak.sh
+	$(Q)for s in $(SOAK); do BUILD=$(ABS_BUILD) bench/$$s.sh || exit; done
 
 format:
 	$(Q)clang-format -i $$(git ls-files '*.c' '*.h')

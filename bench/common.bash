@@ -29,3 +29,37 @@ bench_cleanup() {
 	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
 	rm -rf "$tmp"
 }
+
+# soak_start: the soak scripts' scratch directory in $tmp; at exit the
+# processes in pids[] are killed and $tmp removed.
+soak_start() {
+	tmp=$(mktemp -d /tmp/mixprof-soak.XXXXXX)
+	pids=()
+	trap soak_cleanup EXIT
+}
+
+soak_cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+	rm -rf "$tmp"
+}
+
+rss_mb() { # pid field: VmRSS or RssAnon in MB, or "-" once it is gone
+	awk -v k="$2:" '$1 == k { printf "%.1f", $2 / 1024; f = 1 }
+		END { if (!f) printf "-" }' "/proc/$1/status" 2>/dev/null ||
+		printf -- -
+}
+
+# child_of PID: the pid of PID's child (a command under timeout), waiting
+# up to 10 s for it on a loaded host; fails if none came
+child_of() {
+	local c
+	for _ in $(seq 100); do
+		c=$(pgrep -P "$1") && { echo "$c"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}

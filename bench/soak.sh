@@ -14,23 +14,9 @@ set -euo pipefail
 : "${BUILD:?BUILD must point at the build directory}"
 secs=${SOAK_SECONDS:-600}
 every=${SOAK_EVERY:-30}
-tmp=$(mktemp -d /tmp/mixprof-soak.XXXXXX)
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null || true
-	done
-	wait 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-rss_mb() { # pid field: VmRSS or RssAnon in MB, or "-" once it is gone
-	awk -v k="$2:" '$1 == k { printf "%.1f", $2 / 1024; f = 1 }
-		END { if (!f) printf "-" }' "/proc/$1/status" 2>/dev/null ||
-		printf -- -
-}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.bash"
+soak_start
 peak() { awk -v a="$1" -v p="$2" 'BEGIN { print (a != "-" && a > p ? a : p) }'; }
 
 # process churn: every process lives well under a second
@@ -65,8 +51,7 @@ timeout -k 5 $((secs + 60)) \
 	"$BUILD/mixprof" -v -o "$tmp/host.folded" "$secs" 2>"$tmp/host.err" &
 b=$!
 pids+=($a $b)
-sleep 1
-ma=$(pgrep -P $a) mb=$(pgrep -P $b) # the mixprofs under timeout
+ma=$(child_of $a) mb=$(child_of $b) # the mixprofs under timeout
 
 echo "soak: ${secs} s; MB of mixprof -p JVM (a), host-wide (b)"
 printf '%6s %8s %8s %8s %8s %8s\n' t_s a_rss a_anon b_rss b_anon phases

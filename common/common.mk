@@ -16,6 +16,12 @@ $(BUILD)/tests/unit/test_common_safefile: \
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
+UNIT_TESTS += $(BUILD)/tests/unit/test_common_u64map
+$(BUILD)/tests/unit/test_common_u64map: \
+		$(BUILD)/tests/unit/test_common_u64map.o $(COMMON_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
 UNIT_TESTS += $(BUILD)/tests/unit/test_common_procfs
 $(BUILD)/tests/unit/test_common_procfs: \
 		$(BUILD)/tests/unit/test_common_procfs.o $(COMMON_OBJS)

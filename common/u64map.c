@@ -117,6 +117,26 @@ void u64map__each(const struct u64map *m,
 			fn(m->keys[i], m->vals[i], ctx);
 }
 
+size_t u64map__filter(struct u64map *m,
+		      bool (*keep)(uint64_t key, void *val, void *ctx),
+		      void *ctx)
+{
+	size_t i = 0, gone = 0;
+
+	/* a removal shifts a later entry of the run into slot i: look at
+	 * slot i again; an entry moved from before i (a run that wraps) is
+	 * one kept already */
+	while (i < m->cap) {
+		if (m->keys[i] && !keep(m->keys[i], m->vals[i], ctx)) {
+			u64map__del(m, m->keys[i]);
+			gone++;
+		} else {
+			i++;
+		}
+	}
+	return gone;
+}
+
 void u64map__clear(struct u64map *m, void (*free_val)(void *))
 {
 	size_t i;

@@ -31,6 +31,14 @@ void *u64map__del(struct u64map *m, uint64_t key);
 /* Call fn on each entry (no adds or deletes from fn). */
 void u64map__each(const struct u64map *m,
 		  void (*fn)(uint64_t key, void *val, void *ctx), void *ctx);
+/*
+ * Remove each entry keep says no to (keep frees its value then); the rest
+ * stay. keep may be asked twice about an entry a removal moved. Returns
+ * how many were removed.
+ */
+size_t u64map__filter(struct u64map *m,
+		      bool (*keep)(uint64_t key, void *val, void *ctx),
+		      void *ctx);
 /* Empty the table, keeping its room; free_val (or NULL) on each value. */
 void u64map__clear(struct u64map *m, void (*free_val)(void *));
 /* Release the table (u64map__clear first for owned values). */

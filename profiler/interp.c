@@ -361,6 +361,38 @@ static void jvm_remove(struct interp *in, struct jvm *gone)
 	}
 }
 
+/* A stub's name at a pc of a JVM: stubs live as long as the JVM. */
+struct stub {
+	uint32_t pid;
+	uint64_t pc;
+	const char *name; /* pooled, or NULL: none */
+};
+
+/* Thread names and stub names of the pid being forgotten (ctx). */
+static bool keep_tname(uint64_t key, void *val, void *ctx)
+{
+	if (key >> 32 != *(uint32_t *)ctx)
+		return true;
+	free(val);
+	return false;
+}
+
+static bool keep_stub(uint64_t key, void *val, void *ctx)
+{
+	struct stub *s = val;
+
+	(void)key;
+	if (s->pid != *(uint32_t *)ctx)
+		return true;
+	free(s);
+	return false;
+}
+
+/*
+ * Everything held for the JVM: its jnamer (a copy of its VMStructs and
+ * its debug-data cache, ~100 KB: a host's `java -version`s once leaked
+ * one each), its thread list, its names of threads and stubs.
+ */
 void interp__forget(struct interp *in, uint32_t pid)
 {
 	struct jvm *j = in ? jvm_find(in, pid) : NULL;
@@ -374,6 +406,10 @@ void interp__forget(struct interp *in, uint32_t pid)
 	hotspot__free(j->h);
 	jnamer__free(j->jn);
 	jvm_remove(in, j);
+	if (in->tnames.n)
+		u64map__filter(&in->tnames, keep_tname, &pid);
+	if (in->stubs.n)
+		u64map__filter(&in->stubs, keep_stub, &pid);
 }
 
 /*
@@ -829,12 +865,6 @@ static void learn_thread(struct interp *in, struct jvm *j,
 }
 
 /* A stub's name at a pc of a JVM: stubs live as long as the JVM. */
-struct stub {
-	uint32_t pid;
-	uint64_t pc;
-	const char *name; /* pooled, or NULL: none */
-};
-
 const char *interp__stub_name(struct interp *in, uint32_t pid, uint64_t pc)
 {
 	uint64_t key = mix(pc ^ mix(pid)) | 1;

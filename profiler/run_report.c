@@ -94,15 +94,19 @@ static int cmp_root(const void *a, const void *b)
 /* -v: the whole-stack share of the processes with the most samples. */
 static void roots_by_process(const struct run *r)
 {
+	const struct stackfold_gone *g = stackfold__gone(r->sf);
 	const struct stackfold_root *t;
 	size_t cap = stackfold__roots(r->sf, &t), n = 0;
-	struct stackfold_root *v = calloc(cap ? cap : 1, sizeof(*v));
+	struct stackfold_root *v = calloc(cap + GONE_TOP, sizeof(*v));
 
 	if (!v)
 		return;
 	for (size_t i = 0; i < cap; i++)
 		if (t[i].pid && t[i].samples)
 			v[n++] = t[i];
+	for (size_t i = 0; i < GONE_TOP; i++) /* exited, or idle */
+		if (g->top[i].pid && g->top[i].samples)
+			v[n++] = g->top[i];
 	qsort(v, n, sizeof(*v), cmp_root);
 	for (size_t i = 0; i < n && i < 10; i++)
 		fprintf(stderr,
@@ -120,10 +124,13 @@ static void roots_by_process(const struct run *r)
  */
 static void roots_with_rows(const struct run *r)
 {
+	const struct stackfold_gone *g = stackfold__gone(r->sf);
 	const struct stackfold_root *t;
 	size_t cap = stackfold__roots(r->sf, &t);
-	uint64_t procs = 0, with = 0, samples = 0, root = 0, early = 0;
-	uint64_t early_root = 0;
+	/* forgotten processes: whether they had rows when forgotten */
+	uint64_t procs = g->procs, with = g->with_rows;
+	uint64_t samples = g->rows.samples, root = g->rows.root;
+	uint64_t early = g->rows.early, early_root = g->rows.early_root;
 
 	for (size_t i = 0; i < cap; i++) {
 		if (!t[i].pid || !t[i].samples)
@@ -319,6 +326,12 @@ static void memory_summary(struct run *r, const struct symbolizer_stats *ss)
 		ss->procs_forgotten, ss->elfs_freed, ss->jit_expired,
 		cache >> 10, budget >> 10, r->out_lines, r->heap.uordblks >> 10,
 		(r->heap.arena + r->heap.hblkhd) >> 10);
+	if (ss->jit_over)
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " JIT map lines skipped: a map "
+			"held its cap of live lines (symbolizer/jitmap.h; the "
+			"newest code unnamed)\n",
+			ss->jit_over);
 }
 
 /* Account for every sample: what was written, what was lost and why. */

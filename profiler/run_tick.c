@@ -149,7 +149,9 @@ static void refresh_one(struct pid_info *pi, void *ctx)
  * (no new key for a bucket, the guard and EXPIRE_IDLE_NS) is forgotten
  * when it is gone, or when it is idle without a JIT map (its maps are
  * read again if it comes back; a JVM's map is too dear to read again):
- * its symbolizer and interpreter state and its entry here. JIT lines of
+ * its symbolizer and interpreter state, its per-process counts (into
+ * the totals of forgotten ones), its unwind table if it is gone, and its
+ * entry here. JIT lines of
  * code replaced before any sample still waiting are dropped.
  */
 #define EXPIRE_IDLE_NS (10 * NSEC_PER_SEC)
@@ -169,6 +171,13 @@ static bool keep_pid(struct pid_info *pi, void *ctx)
 		return true;
 	symbolizer__forget(r->sym, pi->pid);
 	interp__forget(r->interp, pi->pid);
+	if (r->sf)
+		stackfold__forget(r->sf, pi->pid,
+				  sampler__unwind_proc_maps(r->smp, pi->pid) >
+				      0);
+	/* an idle one keeps its rows' table for when it wakes */
+	if (pi->gone || !targets__alive(pi->pid))
+		sampler__unwind_forget(r->smp, pi->pid);
 	return false;
 }
 

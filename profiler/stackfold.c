@@ -31,6 +31,7 @@ struct stackfold {
 	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
 	struct stackfold_root *roots; /* per process, open addressing */
 	size_t nroots, roots_cap;
+	struct stackfold_gone gone; /* the forgotten processes' counts */
 };
 
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
@@ -426,10 +427,15 @@ bool stackfold__is_root(const char *name, size_t len)
 	return false;
 }
 
+static size_t root_home(size_t cap, uint32_t pid)
+{
+	return (pid * 0x9e3779b1u) & (cap - 1);
+}
+
 static size_t root_slot(const struct stackfold_root *t, size_t cap,
 			uint32_t pid)
 {
-	size_t i = (pid * 0x9e3779b1u) & (cap - 1);
+	size_t i = root_home(cap, pid);
 
 	while (t[i].pid && t[i].pid != pid)
 		i = (i + 1) & (cap - 1);
@@ -461,6 +467,59 @@ static struct stackfold_root *root_of(struct stackfold *sf, uint32_t pid)
 		sf->nroots++;
 	}
 	return &sf->roots[i];
+}
+
+/* Keep r among the GONE_TOP forgotten processes with the most samples. */
+static void gone_top(struct stackfold_gone *g, const struct stackfold_root *r)
+{
+	int i = GONE_TOP - 1;
+
+	if (r->samples <= g->top[i].samples)
+		return;
+	for (; i > 0 && g->top[i - 1].samples < r->samples; i--)
+		g->top[i] = g->top[i - 1];
+	g->top[i] = *r;
+}
+
+/*
+ * Open addressing without tombstones: after emptying slot i, move back
+ * each entry of the run after it whose home slot the gap cuts it from.
+ */
+void stackfold__forget(struct stackfold *sf, uint32_t pid, bool rows)
+{
+	size_t mask = sf->roots_cap - 1, i, j, h;
+	struct stackfold_root *r;
+
+	if (!sf->roots_cap)
+		return;
+	i = root_slot(sf->roots, sf->roots_cap, pid);
+	r = &sf->roots[i];
+	if (!r->pid)
+		return;
+	sf->gone.procs++;
+	if (rows) {
+		sf->gone.with_rows++;
+		sf->gone.rows.samples += r->samples;
+		sf->gone.rows.root += r->root;
+		sf->gone.rows.early += r->early;
+		sf->gone.rows.early_root += r->early_root;
+	}
+	gone_top(&sf->gone, r);
+	memset(r, 0, sizeof(*r));
+	sf->nroots--;
+	for (j = (i + 1) & mask; sf->roots[j].pid; j = (j + 1) & mask) {
+		h = root_home(sf->roots_cap, sf->roots[j].pid);
+		if (i <= j ? (h > i && h <= j) : (h > i || h <= j))
+			continue;
+		sf->roots[i] = sf->roots[j];
+		memset(&sf->roots[j], 0, sizeof(sf->roots[j]));
+		i = j;
+	}
+}
+
+const struct stackfold_gone *stackfold__gone(const struct stackfold *sf)
+{
+	return &sf->gone;
 }
 
 size_t stackfold__roots(const struct stackfold *sf,

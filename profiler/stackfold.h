@@ -111,6 +111,26 @@ size_t stackfold__roots(const struct stackfold *sf,
  */
 bool stackfold__is_root(const char *name, size_t len);
 
+/*
+ * The counts of forgotten processes (stackfold__forget): their totals,
+ * those of the ones that had unwind rows then, and the GONE_TOP with the
+ * most samples (empty slots with pid 0).
+ */
+#define GONE_TOP 10
+struct stackfold_gone {
+	uint64_t procs, with_rows;
+	struct stackfold_root rows; /* summed over with_rows; pid 0 */
+	struct stackfold_root top[GONE_TOP];
+};
+
+/*
+ * pid's keys are all taken (run_tick.c): its counts leave the per-process
+ * table for the totals above (rows: it had unwind rows), so the table
+ * holds live processes only, not every pid a host-wide run ever saw.
+ */
+void stackfold__forget(struct stackfold *sf, uint32_t pid, bool rows);
+const struct stackfold_gone *stackfold__gone(const struct stackfold *sf);
+
 /* Bytes its cache of named stacks holds, and the cache's budget. */
 size_t stackfold__cache_bytes(const struct stackfold *sf, size_t *budget);
 

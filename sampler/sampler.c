@@ -628,6 +628,12 @@ int sampler__unwind_refresh(struct sampler *s, uint32_t pid, uint64_t now_ns)
 	return s->uw ? unwind_loader__refresh(s->uw, pid, now_ns) : 0;
 }
 
+void sampler__unwind_forget(struct sampler *s, uint32_t pid)
+{
+	if (s->uw)
+		unwind_loader__forget(s->uw, (int)pid);
+}
+
 void sampler__unwind_wait(struct sampler *s, uint64_t max_ns)
 {
 	if (s->uw)

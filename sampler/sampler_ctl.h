@@ -203,6 +203,8 @@ int sampler__clear_thread(struct sampler *s, uint32_t tgid, uint32_t tid);
  * only, probes) does nothing. Returns 0.
  */
 int sampler__unwind_refresh(struct sampler *s, uint32_t pid, uint64_t now_ns);
+/* pid exited, its samples all taken: its table goes (unwind/loader.h). */
+void sampler__unwind_forget(struct sampler *s, uint32_t pid);
 /* Wait until the rows asked for are loaded (before sampling starts), at
  * most max_ns. */
 void sampler__unwind_wait(struct sampler *s, uint64_t max_ns);

@@ -32,6 +32,7 @@ struct jitmap {
 	struct entry *ents;
 	size_t n, cap;
 	uint64_t lines; /* entries ever added: the next seq */
+	uint64_t over; /* lines skipped: JITMAP_MAX_LINES held */
 	struct ix *ix;
 	size_t nix; /* entries [0, nix) are indexed */
 	char *partial; /* an unfinished last line */
@@ -71,6 +72,11 @@ void jitmap__free(struct jitmap *m)
 size_t jitmap__count(const struct jitmap *m)
 {
 	return m ? m->n : 0;
+}
+
+uint64_t jitmap__over(const struct jitmap *m)
+{
+	return m ? m->over : 0;
 }
 
 /* The first entry not eligible under limit (lower never decreases). */
@@ -150,6 +156,10 @@ static int add_line(struct jitmap *m, const char *line, size_t len,
 	if (jitline__parse(line, len, &pl)) {
 		if (bad)
 			(*bad)++;
+		return 0;
+	}
+	if (m->n >= JITMAP_MAX_LINES) {
+		m->over++;
 		return 0;
 	}
 	if (m->n == m->cap) {

@@ -44,9 +44,23 @@ struct jitmap *jitmap__new(bool no_inline);
 void jitmap__free(struct jitmap *m);
 
 /*
+ * The most entries one map holds. A real JVM's map is a line per compiled
+ * blob (plus the agent's inline ranges), and lines of replaced code are
+ * expired: bench/names_rss.sh's 100k nmethods, the most we measured, fit
+ * 2.5 times. Each entry costs ~150 bytes with its name and index slot, so
+ * one map holds at most ~40 MB: a process writing a perf map of millions
+ * of lines (a test's, a hostile one: 1.5 GB of heap for 31 M lines
+ * measured in a host-wide soak) no longer takes mixprof's memory with it.
+ * Lines past the cap are skipped (the newest code unnamed) until expiry
+ * makes room.
+ */
+#define JITMAP_MAX_LINES (1u << 18)
+
+/*
  * Feed the next len bytes of the map, read at stamp_ns; lower_ns is the
  * earliest time these lines can have been written (see above). Malformed
- * lines are skipped and counted in *bad. 0 or -ENOMEM.
+ * lines are skipped and counted in *bad, lines past JITMAP_MAX_LINES in
+ * jitmap__over. 0 or -ENOMEM.
  */
 int jitmap__feed(struct jitmap *m, const char *buf, size_t len,
 		 uint64_t lower_ns, uint64_t stamp_ns, uint64_t *bad);
@@ -62,6 +76,8 @@ int jitmap__find(struct jitmap *m, uint64_t ip, uint64_t when_ns,
 		 uint64_t slack_ns, struct frame *out, int max);
 /* Entries held (lines read, less those expired). */
 size_t jitmap__count(const struct jitmap *m);
+/* Lines skipped so far: the map held JITMAP_MAX_LINES then. */
+uint64_t jitmap__over(const struct jitmap *m);
 /*
  * How many lines of the file, in file order, are eligible under limit
  * (when + slack): they are a prefix, as each refresh's lower is the

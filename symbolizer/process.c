@@ -276,6 +276,7 @@ static int jit_tail(struct symbolizer *s, struct proc *p, int fd,
 		    uint64_t lower, uint64_t now_ns)
 {
 	char *buf = malloc(JIT_READ_CHUNK);
+	uint64_t over;
 	int err = 0;
 
 	if (!buf)
@@ -291,8 +292,10 @@ static int jit_tail(struct symbolizer *s, struct proc *p, int fd,
 			break;
 		}
 		p->jit_off += r;
+		over = jitmap__over(p->jit);
 		err = jitmap__feed(p->jit, buf, r, lower, now_ns,
 				   &s->st.map_lines_bad);
+		s->st.jit_over += jitmap__over(p->jit) - over;
 		if (err)
 			break;
 	}

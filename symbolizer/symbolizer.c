@@ -239,8 +239,12 @@ static void expire_one(struct symbolizer *s, struct proc *p, void *ctx)
 	dropped = jitmap__expire(p->jit, before_ns);
 	if (dropped > 0)
 		s->st.jit_expired += dropped;
-	/* what is left is live code: look again once as much came */
-	p->jit_expire_at = 2 * jitmap__count(p->jit);
+	/* what is left is live code: look again once as much came, or at
+	 * the cap (room for the lines it skips), unless nothing went */
+	n = jitmap__count(p->jit);
+	p->jit_expire_at = n >= JITMAP_MAX_LINES      ? SIZE_MAX
+			   : 2 * n < JITMAP_MAX_LINES ? 2 * n
+						      : JITMAP_MAX_LINES;
 }
 
 /* ELF files of forgotten processes: looked for every this many calls */

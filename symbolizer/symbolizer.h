@@ -189,6 +189,7 @@ struct symbolizer_stats {
 					 * address may name samples up to this
 					 * (plus the slack) before it came */
 	uint64_t jit_expired; /* JIT lines dropped by symbolizer__expire */
+	uint64_t jit_over; /* JIT lines skipped: JITMAP_MAX_LINES held */
 	uint64_t procs_forgotten; /* by symbolizer__forget */
 	uint64_t elfs_freed; /* ELF files no process maps, by __expire */
 };

@@ -412,7 +412,16 @@ static int refresh_now(struct unwind_loader *l, int pid, uint64_t now_ns)
 	return r;
 }
 
-/* The worker: one pid at a time, as asked, oldest first. */
+/* A process gone: its table and its record. */
+static void forget_now(struct unwind_loader *l, int pid)
+{
+	__u32 key = pid;
+
+	bpf_map_delete_elem(l->procs_fd, &key);
+	free(u64map__del(&l->procs, (uint64_t)pid + 1));
+}
+
+/* The worker: one pid at a time, as asked, oldest first (-pid: forget). */
 static void *worker(void *arg)
 {
 	struct unwind_loader *l = arg;
@@ -428,7 +437,9 @@ static void *worker(void *arg)
 		memmove(l->queue, l->queue + 1, --l->qn * sizeof(int));
 		l->busy = true;
 		pthread_mutex_unlock(&l->mu);
-		if (!stop__asked()) /* the run is ending: rows are of no use */
+		if (pid < 0)
+			forget_now(l, -pid);
+		else if (!stop__asked()) /* the run is ending: no use */
 			refresh_now(l, pid, nsec__now());
 		pthread_mutex_lock(&l->mu);
 		l->busy = false;
@@ -455,6 +466,18 @@ int unwind_loader__refresh(struct unwind_loader *l, int pid, uint64_t now_ns)
 		 * queues every process, most of them idle): next */
 		memmove(l->queue + 1, l->queue, i * sizeof(int));
 		l->queue[0] = pid;
+	}
+	pthread_mutex_unlock(&l->mu);
+	return 0;
+}
+
+int unwind_loader__forget(struct unwind_loader *l, int pid)
+{
+	pthread_mutex_lock(&l->mu);
+	/* a full queue: the record stays (a pid reused later finds it) */
+	if (pid > 0 && l->qn < QUEUE_MAX) {
+		l->queue[l->qn++] = -pid;
+		pthread_cond_signal(&l->work);
 	}
 	pthread_mutex_unlock(&l->mu);
 	return 0;

@@ -47,6 +47,14 @@ int unwind_loader__refresh(struct unwind_loader *l, int pid, uint64_t now_ns);
 /* (Asked again while still queued, pid moves to the front: a host-wide
  * start-up queues every process, and those with samples come first.) */
 
+/*
+ * pid exited and its samples are all taken: its table goes from the BPF
+ * map (the exec hook deletes a table only when the pid is reused by an
+ * exec; 16,384 entries of 4 KB each in the kernel) and the loader's
+ * record of it, in the worker, after any refresh queued before. Returns 0.
+ */
+int unwind_loader__forget(struct unwind_loader *l, int pid);
+
 /* Wait until every process asked for has its table (or failed), at most
  * max_ns: 0 or -ETIMEDOUT (the rest keeps loading meanwhile). */
 int unwind_loader__wait(struct unwind_loader *l, uint64_t max_ns);

@@ -334,6 +334,67 @@ static void test_shape(void)
 	symbolizer__free(sym);
 }
 
+/*
+ * stackfold__forget: the per-process table keeps only processes not
+ * forgotten (a host-wide run sees a new pid every few milliseconds); the
+ * forgotten ones' counts stay in the totals and the top ten.
+ */
+static void test_forget(void)
+{
+	/* pids above any pid_max, 1024 apart: all have one home slot in a
+	 * table of up to 1024, so removals must shift the run */
+	enum { NP = 300, BASE = 4000000, STEP = 1024 };
+	struct symbolizer *sym = new_sym();
+	struct stackfold *sf = stackfold__new(&cfg, &src, sym, NULL);
+	struct sample_key k = key(0x11, STACK_NONE);
+	const struct stackfold_root *t;
+	const struct stackfold_gone *g;
+	uint64_t rows_samples = 0, with = 0;
+	size_t cap, live = 0, wrong = 0;
+
+	add_stack(0x11, 3, u_main);
+	CHECK(sf != NULL);
+	if (!sf)
+		return;
+	for (uint32_t i = 0; i < NP; i++) {
+		k.pid = BASE + i * STEP;
+		CHECK(stackfold__line(sf, &k, i + 1, 200 * MS, NULL) != NULL);
+	}
+	for (uint32_t i = 0; i < NP; i++) {
+		if (i == 7 || i == NP - 1)
+			continue;
+		stackfold__forget(sf, BASE + i * STEP, i % 2 == 0);
+		with += i % 2 == 0;
+		rows_samples += i % 2 == 0 ? i + 1 : 0;
+	}
+	stackfold__forget(sf, BASE + NP * STEP, true); /* never seen */
+	/* the ones left are found where the removals moved them */
+	k.pid = BASE + 7 * STEP;
+	CHECK(stackfold__line(sf, &k, 1, 200 * MS, NULL) != NULL);
+	k.pid = BASE + (NP - 1) * STEP;
+	CHECK(stackfold__line(sf, &k, 1, 200 * MS, NULL) != NULL);
+	cap = stackfold__roots(sf, &t);
+	for (size_t i = 0; i < cap; i++) {
+		if (!t[i].pid)
+			continue;
+		live++;
+		wrong += !(t[i].pid == BASE + 7 * STEP && t[i].samples == 9) &&
+			 !(t[i].pid == BASE + (NP - 1) * STEP &&
+			   t[i].samples == NP + 1);
+	}
+	CHECK_INT(live, 2);
+	CHECK_INT(wrong, 0);
+	g = stackfold__gone(sf);
+	CHECK_INT(g->procs, NP - 2);
+	CHECK_INT(g->with_rows, with);
+	CHECK_INT(g->rows.samples, rows_samples);
+	/* the most samples first: pids NP-2, NP-3, ... */
+	for (int i = 0; i < GONE_TOP; i++)
+		CHECK_INT(g->top[i].samples, NP - 1 - i);
+	stackfold__free(sf);
+	symbolizer__free(sym);
+}
+
 static void test_lost(void)
 {
 	struct symbolizer *sym = new_sym();
@@ -650,6 +711,7 @@ int main(void)
 		close(fd);
 		test_shape();
 		test_lost();
+		test_forget();
 		test_per_thread();
 		test_marks();
 		test_cache();

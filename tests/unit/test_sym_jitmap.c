@@ -2,6 +2,7 @@
  * jitmap: the time rule (address reuse, late reads, slack), inline
  * override, partial lines, bad-line counting, the mixed-format fixture.
  */
+#include <errno.h>
 #include "check.h"
 #include "symbolizer/jitmap.h"
 #include "test_sym_util.h"
@@ -280,6 +281,60 @@ static void test_expire_inline(void)
 	jitmap__free(m);
 }
 
+/* Methods from..to (exclusive), method i at 0x100000 + 0x10 * (i % wrap) */
+static int feed_many(struct jitmap *m, uint32_t from, uint32_t to,
+		     uint32_t wrap, uint64_t lower, uint64_t stamp)
+{
+	size_t len = 0, cap = 1 << 20;
+	char *text = malloc(cap);
+	int err = 0;
+
+	if (!text)
+		return -ENOMEM;
+	for (uint32_t i = from; i < to && !err; i++) {
+		len += snprintf(text + len, cap - len, "%x 10 M%u.m\n",
+				0x100000 + (i % wrap) * 0x10, i);
+		if (cap - len < 64 || i + 1 == to) {
+			err = jitmap__feed(m, text, len, lower, stamp, NULL);
+			len = 0;
+		}
+	}
+	free(text);
+	return err;
+}
+
+/*
+ * A map of more lines than the cap holds the cap (the rest skipped and
+ * counted); once replaced code expires, the lines after it are held.
+ */
+static void test_cap(void)
+{
+	const uint32_t n = JITMAP_MAX_LINES, w = n - 10;
+	struct jitmap *m = jitmap__new(false);
+	char want[32];
+
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	/* w methods, then 10 more over the first 10 (code replaced) */
+	CHECK_INT(feed_many(m, 0, w, n, 0, 100 * MS), 0);
+	CHECK_INT(feed_many(m, w, n, w, 100 * MS, 200 * MS), 0);
+	CHECK_INT(jitmap__count(m), n);
+	CHECK_INT(jitmap__over(m), 0);
+	CHECK_INT(feed_many(m, n, n + 10, n, 200 * MS, 300 * MS), 0);
+	CHECK_INT(jitmap__count(m), n);
+	CHECK_INT(jitmap__over(m), 10);
+	snprintf(want, sizeof(want), "M%u.m", w + 1); /* over method 1 */
+	CHECK_STR(at(m, 0x100015, 250 * MS, 0), want);
+	CHECK_STR(at(m, 0x100105, 250 * MS, 0), "M16.m");
+	/* the 10 replaced ones expire: room for 10 lines */
+	CHECK_INT(jitmap__expire(m, 300 * MS), 10);
+	CHECK_INT(feed_many(m, n + 10, n + 30, n, 300 * MS, 400 * MS), 0);
+	CHECK_INT(jitmap__count(m), n);
+	CHECK_INT(jitmap__over(m), 20);
+	jitmap__free(m);
+}
+
 int main(void)
 {
 	test_reuse();
@@ -290,6 +345,7 @@ int main(void)
 	test_fixture();
 	test_expire();
 	test_expire_inline();
+	test_cap();
 	jitmap__free(NULL);
 	return check_report();
 }
