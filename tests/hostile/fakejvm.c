@@ -33,15 +33,20 @@
  *   manythreads  100,000 distinct threads, each of its own class with a
  *            chain of 40 supers: millions of small reads per walk
  *
+ *   steal PID  case 4: the thread ids of process PID (a real JVM) in its
+ *            list, listed and dropped every 70 ms: with the sampler's
+ *            map keyed by tid alone, that replaced and deleted the real
+ *            JVM's entries
+ *
  * A mode is a setup (once, before the spin starts) and an optional tick
- * (every TICK_MS from the main thread): a later case (another JVM's
- * thread ids listed and dropped every 70 ms) is one more entry in modes[].
+ * (every TICK_MS from the main thread), one entry in modes[].
  *
  * Usage: fakejvm MODE [ARGS...] (nmethods: ARGS the number of nmethods,
  * 24 by default; a mode reads its own from f->args); prints "ready PID"
  * on stdout once the tables
  * are filled and the spin runs, then runs until killed.
  */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -674,6 +679,54 @@ static void tick_churn(struct fake *f)
 	}
 }
 
+/* Case 4: a JavaThread (with its OSThread) per thread of process args[0]. */
+static uint64_t *stolen;
+static uint32_t nstolen;
+
+static void setup_steal(struct fake *f)
+{
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+
+	if (!f->args[0]) {
+		fprintf(stderr, "fakejvm: steal PID\n");
+		exit(2);
+	}
+	snprintf(path, sizeof(path), "/proc/%s/task", f->args[0]);
+	d = opendir(path);
+	if (!d) {
+		perror(path);
+		exit(1);
+	}
+	stolen = (uint64_t *)slots(1024, 8);
+	while ((e = readdir(d)) && nstolen < 1024) {
+		int tid = atoi(e->d_name);
+		uint8_t *jt, *os;
+
+		if (tid <= 0)
+			continue;
+		jt = page();
+		os = page();
+		put64(jt, O_JT_OSTHREAD, (uintptr_t)os);
+		put32(os, O_OS_TID, (uint32_t)tid);
+		stolen[nstolen++] = (uintptr_t)jt;
+	}
+	closedir(d);
+	put32(f->tlist, O_TL_LENGTH, nstolen);
+	put64(f->tlist, O_TL_THREADS, (uintptr_t)stolen);
+}
+
+/* the list full, then empty, every 70 ms */
+static void tick_steal(struct fake *f)
+{
+	static unsigned int n;
+
+	if (++n % (70 / TICK_MS) == 0)
+		put32(f->tlist, O_TL_LENGTH,
+		      (n / (70 / TICK_MS)) % 2 ? 0 : nstolen);
+}
+
 struct mode {
 	const char *name;
 	void (*setup)(struct fake *f);
@@ -687,6 +740,7 @@ static const struct mode modes[] = {
     {"churn", setup_churn, tick_churn},
     {"strings", setup_strings, NULL},
     {"manythreads", setup_manythreads, NULL},
+    {"steal", setup_steal, tick_steal},
 };
 
 /* ---- running ------------------------------------------------------------ */
@@ -718,7 +772,7 @@ int main(int argc, char **argv)
 			m = &modes[i];
 	if (!m || nnm < 1 || nnm > 1000) {
 		fprintf(stderr, "usage: fakejvm base|nmethods|threads|churn|"
-				"strings|manythreads [NMETHODS]\n");
+				"strings|manythreads [NMETHODS] | steal PID\n");
 		return 2;
 	}
 	fake.args = argv + 2;

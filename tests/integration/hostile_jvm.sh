@@ -11,7 +11,11 @@
 #  churn:    both, their lengths and offsets rewritten all the time;
 #  strings:  a Symbol and a thread name running to the end of a mapping;
 #  manythreads: 100,000 distinct threads, each of its own class with 40
-#            supers (was: 16 million reads a walk, a 3 s run took 10 s).
+#            supers (was: 16 million reads a walk, a 3 s run took 10 s);
+#  steal:    the real JVM's thread ids in its list, dropped every 70 ms
+#            (was: the real JVM's entries of the java_threads map
+#            replaced and deleted): -p of both, the real JVM keeps its
+#            entries and the fake's are refused (below).
 # Each is profiled host-wide, with -p of both and with --per-thread (Java
 # thread names read): the run must end (a timeout far past its duration
 # is the failure, not a time: 90 s, as a host-wide start on a loaded host
@@ -92,4 +96,24 @@ for mode in nmethods threads churn strings manythreads; do
 	kill "$fpid"
 	wait "$fpid" 2>/dev/null || true
 done
+# Case 4: the fake lists the real JVM's thread ids as its own and drops
+# them every 70 ms. Each JVM's entries in the sampler's java_threads map
+# are keyed by its own pid and only its own threads: the fake's are
+# refused, the real JVM's stay (-v names both).
+(cd "$TMPD/kit" && exec setpriv --reuid="$HU" --regid="$HG" \
+	--clear-groups ./fakejvm steal "$rpid" >"$TMPD/fake.out") &
+fpid=$!
+PIDS_TO_KILL+=("$fpid")
+wait_for 10 grep -q ready "$TMPD/fake.out" || die "fakejvm steal not up"
+run steal-p -v -p "$fpid,$rpid"
+line=$(grep "java_threads:" "$TMPD/steal-p.err") ||
+	die "steal: no java_threads line"
+note "steal: $line"
+[[ "$line" =~ pid\ $rpid\ ([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -gt 0 ] ||
+	die "steal: the real JVM $rpid has no entries of its own"
+[[ "$line" =~ \ ([0-9]+)\ listed\ threads\ refused ]] &&
+	[ "${BASH_REMATCH[1]}" -gt 0 ] ||
+	die "steal: the fake's list of $rpid's threads was not refused"
+kill "$fpid"
+wait "$fpid" 2>/dev/null || true
 note "hostile_jvm: ok"
