@@ -77,12 +77,20 @@ include tests/tests.mk
 build: $(BINS) samples $(UNIT_TESTS)
 
 # make test builds on all CPUs even when called without -j (CI does):
-# a whole build from a fresh clone is minutes of it on one
+# a whole build from a fresh clone is minutes of it on one. The ASan
+# build (test-asan) runs beside the suite at the lowest priority: it
+# takes the CPU the tests leave idle (most of a test's time is a JVM or
+# a profile running for a set time), not theirs; its tests run after.
 BUILD_JOBS ?= $(shell nproc)
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) build
-	$(Q)BUILD=$(ABS_BUILD) tests/run
-	$(Q)$(MAKE) --no-print-directory test-asan
+	$(Q)mkdir -p $(ASAN_BUILD); \
+	(nice -n 19 $(ASAN_MAKE) >$(ASAN_BUILD)/build.log 2>&1; \
+	 echo $$? >$(ASAN_BUILD)/build.status) & \
+	BUILD=$(ABS_BUILD) tests/run; st=$$?; wait; \
+	[ "$$(cat $(ASAN_BUILD)/build.status)" = 0 ] || \
+		{ cat $(ASAN_BUILD)/build.log; echo "make test: the ASan build failed"; exit 1; }; \
+	[ $$st = 0 ] && $(ASAN_RUN)
 
 # Memory errors and undefined behaviour: the unit tests and the short
 # integration tests named in ASAN_TESTS, against an ASan+UBSan build. Any
@@ -92,14 +100,15 @@ ASAN_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 ASAN_TESTS ?= unit/ integration/profile_slices integration/render_svg
 # a whole rebuild: on all CPUs even under a plain "make test"
 ASAN_JOBS ?= $(BUILD_JOBS)
+ASAN_MAKE = $(MAKE) --no-print-directory -j$(ASAN_JOBS) BUILD=$(ASAN_BUILD) \
+	CFLAGS='-O1 -g' SAN_FLAGS='$(ASAN_SAN)' LDFLAGS='$(ASAN_SAN)' build
+ASAN_RUN = BUILD=$(abspath $(ASAN_BUILD)) \
+	ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	tests/run $(ASAN_TESTS)
 test-asan: deps
-	$(Q)$(MAKE) --no-print-directory -j$(ASAN_JOBS) BUILD=$(ASAN_BUILD) \
-		CFLAGS='-O1 -g' SAN_FLAGS='$(ASAN_SAN)' LDFLAGS='$(ASAN_SAN)' \
-		build
-	$(Q)BUILD=$(abspath $(ASAN_BUILD)) \
-		ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1 \
-		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		tests/run $(ASAN_TESTS)
+	$(Q)$(ASAN_MAKE)
+	$(Q)$(ASAN_RUN)
 
 # Each kernel's verifier and the profiles inside its guest; the images
 # and kernels are kept in $(BUILD)/kernels, so a second run only boots.

@@ -25,7 +25,7 @@ ratio_frames() { # REPORT: how many samples lines name Ratio.one/two/three
 for jdk in $(jdks); do
 	note "JDK $(jdk_name "$jdk"): perf map"
 	start_java "$jdk/bin/java" "$TMPD/out" "$TMPD/err" \
-		-agentpath:"$AGENT" -cp "$SAMPLES" Ratio 6
+		-agentpath:"$AGENT" -cp "$SAMPLES" Ratio 4
 	maps+=("/tmp/perf-$pid.map")
 	wait_for 30 grep -qs ' Ratio\.three$' "/tmp/perf-$pid.map" ||
 		die "Ratio.three never mapped"
