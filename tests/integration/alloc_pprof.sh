@@ -28,6 +28,7 @@ traces() {
 for jdk in $(jdks); do
 	note "JDK $jdk"
 	rm -f "$TMPD/go"
+	: >"$TMPD/out" # a JVM before wrote "ready" in it
 	"$jdk/bin/java" -cp "$SAMPLES" AllocCount "$TMPD/go" $N 12 >"$TMPD/out" &
 	pid=$!
 	PIDS_TO_KILL+=($pid)

@@ -31,6 +31,7 @@ check() {
 for jdk in $(jdks); do
 	note "JDK $jdk"
 	: >"$TMPD/out"
+	: >"$TMPD/out" # a JVM before wrote "ready" in it
 	"$jdk/bin/java" -cp "$SAMPLES" Alloc $((SECS + 4)) >"$TMPD/out" &
 	pid=$!
 	PIDS_TO_KILL+=($pid)

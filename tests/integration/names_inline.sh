@@ -11,6 +11,7 @@
 
 for jdk in $(jdks); do
 	note "JDK $jdk"
+	: >"$TMPD/out" # a JVM before wrote "ready" in it
 	"$jdk/bin/java" -agentpath:"$AGENT" -cp "$SAMPLES" JNames 4 \
 		>"$TMPD/out" 2>"$TMPD/jvm.err" &
 	pid=$!
@@ -36,6 +37,7 @@ for jdk in $(jdks); do
 	done
 done
 # --thread matches the whole names: worker-1 alone, not worker-10
+: >"$TMPD/out" # a JVM before wrote "ready" in it
 "$jdk/bin/java" -cp "$SAMPLES" JNames 4 >"$TMPD/out" 2>"$TMPD/jvm.err" &
 pid=$!
 PIDS_TO_KILL+=($pid)

@@ -48,6 +48,7 @@ check() {
 for jdk in $(jdks); do
 	note "JDK $jdk"
 	rm -rf "$TMPD/go" "$TMPD/off" "$TMPD/wall"
+	: >"$TMPD/out" # a JVM before wrote "ready" in it
 	"$jdk/bin/java" -cp "$SAMPLES" Blocked "$TMPD/go" $((SECS + 6)) >"$TMPD/out" &
 	pid=$!
 	PIDS_TO_KILL+=($pid)

@@ -34,6 +34,7 @@ check() {
 n=0
 for jdk in $(jdks); do
 	n=$((n + 1))
+	: >"$TMPD/java.out" # a JVM before wrote "ready" in it
 	env -u JAVA_TOOL_OPTIONS "$jdk/bin/java" -cp "$SAMPLES" Deflate 10 \
 		>"$TMPD/java.out" 2>&1 &
 	pid=$!

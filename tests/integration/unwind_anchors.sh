@@ -93,10 +93,12 @@ profile() {
 n=0
 for jdk in $(jdks); do
 	n=$((n + 1))
+	: >"$TMPD/deflate.out" # a JVM before wrote "ready" in it
 	env -u JAVA_TOOL_OPTIONS "$jdk/bin/java" -cp "$SAMPLES" Deflate 20 \
 		>"$TMPD/deflate.out" 2>&1 &
 	a=$!
 	PIDS_TO_KILL+=("$a")
+	: >"$TMPD/server.out" # a JVM before wrote "ready" in it
 	env -u JAVA_TOOL_OPTIONS "$jdk/bin/java" -cp "$SAMPLES" Server 20 \
 		>"$TMPD/server.out" 2>&1 &
 	b=$!

@@ -12,6 +12,7 @@
 agreement() {
 	local jdk=$1 pid pct
 	shift
+	: >"$TMPD/java.out" # a JVM before wrote "ready" in it
 	env -u JAVA_TOOL_OPTIONS "$jdk/bin/java" "$@" -cp "$SAMPLES" Recurse 12 300 \
 		>"$TMPD/java.out" 2>&1 &
 	pid=$!

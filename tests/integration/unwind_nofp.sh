@@ -37,6 +37,7 @@ check() {
 
 run() { # JDK OUT
 	local pid
+	: >"$TMPD/java.out" # a JVM before wrote "ready" in it
 	env -u JAVA_TOOL_OPTIONS "$1/bin/java" -cp "$SAMPLES" Callers $((SECS + 8)) \
 		>"$TMPD/java.out" 2>&1 &
 	pid=$!
