@@ -3,7 +3,7 @@
 #
 #   make          build everything (installs missing Debian packages as root)
 #   make test     unit + integration tests (real JVM, real BPF), then
-#                 make test-asan
+#                 make test-asan's tests (its build runs beside the suite)
 #   make test-asan  unit tests and a few integration tests built with
 #                 ASan+UBSan into $(ASAN_BUILD) (its own build dir)
 #   make demo     profile the warmup sample from launch

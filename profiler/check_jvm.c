@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
+#include "common/safefile.h"
 #include "hints.h"
 #include "jvm/hotspot.h"
 #include "stackfold.h"
@@ -29,14 +30,20 @@ struct jdks {
 	int n;
 };
 
-/* JAVA_VERSION and IMPLEMENTOR of home/release, into ver and who. */
+/*
+ * JAVA_VERSION and IMPLEMENTOR of home/release, into ver and who. A home
+ * on PATH or in JAVA_HOME may be anyone's: a regular file only, no link,
+ * no FIFO to wait on.
+ */
 static void jdk_release(const char *home, char *ver, char *who, size_t len)
 {
+	static const struct safe_in release = {.uid = SAFE_ANY_UID,
+					       .max_size = 64 << 10};
 	char path[PATH_MAX + 16], line[256];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/release", home);
-	f = fopen(path, "re");
+	f = safe_fopen_in(AT_FDCWD, path, &release);
 	while (f && fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "JAVA_VERSION=\"", 14))
 			snprintf(ver, len, "%.*s",

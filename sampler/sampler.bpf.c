@@ -936,6 +936,7 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 	return STEP_ON;
 }
 
+/* each CPU's walk record (struct wstate), from step to step */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);

@@ -180,7 +180,9 @@ struct java_thread_key {
  *   fp the two words below (a leaf caught before its frame is complete,
  *   or in its epilogue, has its return address at sp or sp + 8); the
  *   caller's pc must lie in the code cache. Blobs without a frame size
- *   (the call stub, other stub routines) are walked by fp;
+ *   (the call stub, other stub routines) are walked by fp, but for a
+ *   leaf in the frameless vtable/itable stubs (off_cb_name), whose
+ *   return address is at sp;
  * - anything else by fp, as the kernel walks: the fp must lie above sp
  *   (so it grows), within UNWIND_MAX_SPAN of the sample's sp. When such
  *   native frames lose their way (or would pass over Java frames), the
