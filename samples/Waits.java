@@ -1,15 +1,21 @@
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /*
  * Threads that wait in known ways, for the off-CPU tests. Each measures
- * its own blocked time with System.nanoTime around every wait, in the
+ * its own blocked time with System.nanoTime around every wait (less its
+ * own CPU time there, for the monitor it contends), in the
  * method named for the wait, and the totals are printed at the end
- * ("NAME METHOD NANOS WALL_NANOS"):
+ * ("NAME METHOD NANOS WALL_NANOS RUNQ_NANOS", the last the run-queue
+ * time within the waits where it may or may not be blocked time):
  *   waits-sleep    sleeper: Thread.sleep(10), again and again
  *   waits-monitor  monitorWait: Object.wait(20) on a monitor nobody
  *                  notifies
@@ -24,6 +30,8 @@ import java.util.concurrent.CountDownLatch;
 public class Waits {
 	static final Object MONITOR = new Object();
 	static final Object LOCK = new Object();
+	/* loaded before any measured wait: its classes are not waits */
+	static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
 	static long runNanos;
 	static volatile boolean stop;
 
@@ -33,6 +41,8 @@ public class Waits {
 					 "socketRead", "contend"};
 	static final long[] blocked = new long[4];
 	static final long[] wall = new long[4];
+	static final long[] runq = new long[4];
+	static final Path SCHEDSTAT = Path.of("/proc/thread-self/schedstat");
 
 	static void settle() throws InterruptedException {
 		Thread.sleep(1000);
@@ -71,13 +81,38 @@ public class Waits {
 		return t;
 	}
 
+	/*
+	 * The nanoseconds this thread has waited on a run queue: the third
+	 * column of /proc/thread-self/schedstat (0 where the kernel has no
+	 * schedstat).
+	 */
+	static long runDelay() {
+		try {
+			String[] f = Files.readString(SCHEDSTAT).trim().split(" ");
+			return Long.parseLong(f[1]);
+		} catch (Exception e) {
+			return 0;
+		}
+	}
+
+	/*
+	 * HotSpot spins on a contended monitor before it parks, and a spinner
+	 * can be preempted: neither is blocked time, so the thread's own CPU
+	 * time in each wait is taken out of it. The run-queue time in it is
+	 * counted apart (runq): a preempted spinner's is not blocked time,
+	 * a woken waiter's is, and no clock here tells them apart.
+	 */
 	static long contend(long end) {
 		long t = 0;
 		while (System.nanoTime() < end) {
+			long q0 = runDelay();
+			long c0 = MX.getCurrentThreadCpuTime();
 			long t0 = System.nanoTime();
 			synchronized (LOCK) {
 				t += System.nanoTime() - t0;
+				t -= MX.getCurrentThreadCpuTime() - c0;
 			}
+			runq[3] += runDelay() - q0;
 			Thread.onSpinWait();
 		}
 		return t;
@@ -162,7 +197,8 @@ public class Waits {
 		f.join();
 		for (int i = 0; i < 4; i++)
 			System.out.println(NAMES[i] + " " + METHODS[i] + " " +
-					   blocked[i] + " " + wall[i]);
+					   blocked[i] + " " + wall[i] + " " +
+					   runq[i]);
 		client.close();
 		server.close();
 		ss.close();
