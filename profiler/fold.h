@@ -13,7 +13,10 @@
  * ':', so a name can never split a line nor write to a terminal.
  *
  * struct fold maps line -> count; fold__write() prints lines sorted
- * bytewise, so two runs diff cleanly. The object owns its copies of lines.
+ * bytewise, so two runs diff cleanly. It keeps each line as the ids of
+ * its frames (the text between ';'), each frame's text once: a line
+ * handed out (fold__each) is rebuilt and lives only for that call. Even
+ * its const calls use the object's scratch space: one thread at a time.
  */
 #ifndef MIXPROF_FOLD_H
 #define MIXPROF_FOLD_H
@@ -56,7 +59,8 @@ uint64_t fold__total(const struct fold *f);
 size_t fold__lines(const struct fold *f);
 /*
  * fn on each line and its count, sorted as fold__write writes them; stops
- * at fn's non-zero return and returns it. 0 or -ENOMEM.
+ * at fn's non-zero return and returns it. 0 or -ENOMEM. The line is valid
+ * only during fn's call.
  */
 int fold__each(const struct fold *f,
 	       int (*fn)(const char *line, uint64_t count, void *ctx),

@@ -12,8 +12,11 @@ include flamegraph/flamegraph.mk
 PROFILE_SRCS := profile.c hints.c check.c check_jvm.c run_setup.c run_child.c run_cpu.c run_probe.c \
 	run_tick.c run_report.c profile_opts.c slices.c launch.c stackfold.c \
 	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c \
-	jthreadsync.c stacksrc.c
+	foldtab.c jthreadsync.c stacksrc.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
+# folded lines and their aggregate, for the tests that link them alone
+FOLD_OBJS := $(BUILD)/profiler/fold.o $(BUILD)/profiler/foldtab.o \
+	$(BUILD)/common/strpool.o $(BUILD)/common/safename.o
 MIXPROF_OBJS += $(PROFILE_OBJS)
 # they include the sampler's skeletons (through sampler_int.h, interp.h)
 $(PROFILE_OBJS): $(SAMPLER_SKELS)
@@ -77,7 +80,7 @@ $(BUILD)/tests/unit/test_prof_stackfold: \
 		$(BUILD)/tests/unit/test_prof_stackfold.o \
 		$(BUILD)/profiler/stackfold.o $(BUILD)/profiler/interp.o \
 		$(BUILD)/profiler/jthreadsync.o \
-		$(BUILD)/profiler/namecache.o $(BUILD)/profiler/fold.o \
+		$(BUILD)/profiler/namecache.o $(FOLD_OBJS) \
 		$(BUILD)/profiler/targets.o $(BUILD)/attach/procinfo.o \
 		$(JVM_OBJS) $(COMMON_OBJS) $(SYMBOLIZER_OBJS)
 	$(call msg,LINK,$@)
@@ -90,8 +93,7 @@ PROFILE_CLI_OBJS := $(BUILD)/profiler/linefilter.o $(BUILD)/profiler/topn.o \
 MIXPROF_OBJS += $(PROFILE_CLI_OBJS)
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_textout
 $(BUILD)/tests/unit/test_prof_textout: $(BUILD)/tests/unit/test_prof_textout.o \
-		$(PROFILE_CLI_OBJS) $(BUILD)/profiler/fold.o \
-		$(BUILD)/common/safename.o
+		$(PROFILE_CLI_OBJS) $(FOLD_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
@@ -113,10 +115,10 @@ $(BUILD)/tests/unit/test_prof_probe_count: \
 
 
 # The symbolizer's symtab test checks demangled names in a folded line.
-$(BUILD)/tests/unit/test_sym_symtab: $(BUILD)/profiler/fold.o
+$(BUILD)/tests/unit/test_sym_symtab: $(FOLD_OBJS)
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_fold
 $(BUILD)/tests/unit/test_prof_fold: $(BUILD)/tests/unit/test_prof_fold.o \
-		$(BUILD)/profiler/fold.o $(SYMBOLIZER_OBJS)
+		$(FOLD_OBJS) $(SYMBOLIZER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)
 

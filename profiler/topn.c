@@ -87,7 +87,7 @@ static int add_line(const char *line, uint64_t count, void *ctx)
 }
 
 struct row {
-	const char *frame;
+	char *frame;
 	uint64_t self;
 };
 
@@ -109,7 +109,9 @@ static int collect(const char *line, uint64_t count, void *ctx)
 		r->v = v;
 		r->cap = cap;
 	}
-	r->v[r->n].frame = line;
+	r->v[r->n].frame = strdup(line); /* line lives only for this call */
+	if (!r->v[r->n].frame)
+		return -ENOMEM;
 	r->v[r->n++].self = count;
 	return 0;
 }
@@ -149,6 +151,8 @@ static int print(struct topn *t, const struct fold *f, unsigned int n,
 	if (fflush(out) || ferror(out))
 		ret = -EIO;
 out:
+	for (size_t i = 0; i < r.n; i++)
+		free(r.v[i].frame);
 	free(r.v);
 	return ret;
 }

@@ -1,5 +1,6 @@
 /* fold: annotation, sanitising, aggregation, merge, sorted output. */
 #include <stdlib.h>
+#include <string.h>
 #include "check.h"
 #include "profiler/fold.h"
 
@@ -74,8 +75,65 @@ static void test_fold(void)
 	fold__free(NULL);
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int collect(const char *line, uint64_t count, void *ctx)
+{
+	char ***next = ctx;
+
+	CHECK_STR(line, **next);
+	CHECK_INT(count, 1);
+	(*next)++;
+	return 0;
+}
+
+/*
+ * Lines kept as frame ids come out in strcmp's order of their text: frames
+ * that are prefixes of others, bytes below and above ';', empty frames.
+ */
+static void test_order(void)
+{
+	static const char *const parts[] = {"a", "a!", "a:",  "a<",   "ab",
+					    "",	 "b",  "a;a", "\x1b", "B"};
+	enum { NR = 400 };
+	char *lines[NR], **next = lines, buf[128];
+	struct fold *f = fold__new();
+	size_t n = 0;
+
+	CHECK(f != NULL);
+	srand(7);
+	for (int i = 0; i < NR * 4 && n < NR; i++) {
+		int frames = 1 + rand() % 4;
+
+		buf[0] = '\0';
+		for (int k = 0; k < frames; k++) {
+			if (k)
+				strcat(buf, ";");
+			strcat(buf, parts[rand() % 10]);
+		}
+		if (fold__count(f, buf))
+			continue;
+		CHECK_INT(fold__add(f, buf, 1), 0);
+		CHECK_INT(fold__count(f, buf), 1);
+		lines[n++] = strdup(buf);
+	}
+	CHECK_INT(fold__lines(f), n);
+	CHECK_INT(fold__count(f, "never;seen"), 0);
+	CHECK_INT(fold__count(f, "a;never"), 0);
+	qsort(lines, n, sizeof(*lines), str_cmp);
+	CHECK_INT(fold__each(f, collect, &next), 0);
+	CHECK(next == lines + n);
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	fold__free(f);
+}
+
 int main(void)
 {
+	test_order();
 	test_line();
 	test_fold();
 	return check_report();
