@@ -16,8 +16,9 @@
 #            (was: the real JVM's entries of the java_threads map
 #            replaced and deleted): -p of both, the real JVM keeps its
 #            entries and the fake's are refused (below).
-# Each is profiled host-wide, with -p of both and with --per-thread (Java
-# thread names read): the run must end (a timeout far past its duration
+# Each is profiled host-wide, and with -p of both and --per-thread (Java
+# thread names read: all a -p run without names does, and more): the run
+# must end (a timeout far past its duration
 # is the failure, not a time: 90 s, as a host-wide start on a loaded host
 # alone can take 10-17 s, unwind_host.sh), mixprof's peak RSS stay <= 64 MB, and the
 # real JVM's samples stay >= 97% whole (to its thread's root, no
@@ -75,7 +76,7 @@ run() {
 		if (rss > 65536) { print name ": RSS over 64 MB"; exit 1 }
 		if (t < 10) { print name ": too few Ratio samples"; exit 1 }
 		exit !(w >= 0.97 * t)
-	}' "$TMPD/$name.folded" || die "$name: failed"
+	}' "$TMPD/$name.folded" || { tail -25 "$TMPD/$name.err"; die "$name: failed"; }
 }
 
 for mode in nmethods threads churn strings manythreads; do
@@ -88,9 +89,8 @@ for mode in nmethods threads churn strings manythreads; do
 	# fake's tables as fast as their budgets allow starved Ratio itself
 	# on two CPUs (0 samples of it in 4 s)
 	run "$mode-host"
-	run "$mode-p" -p "$fpid,$rpid"
 	run "$mode-names" -p "$fpid,$rpid" --per-thread
-	grep -q "^fakejvm;" "$TMPD/$mode-p.folded" || die "$mode: fake not sampled"
+	grep -q "^fakejvm;" "$TMPD/$mode-names.folded" || die "$mode: fake not sampled"
 	kill "$fpid"
 	wait "$fpid" 2>/dev/null || true
 done
