@@ -23,8 +23,7 @@ static __u64 get_le(const __u8 *p, int n)
 	return v;
 }
 
-__u64 cfi__uleb(const __u8 **pp, const __u8 *end, const __u8 *hard,
-		bool *bad)
+__u64 cfi__uleb(const __u8 **pp, const __u8 *end, const __u8 *hard, bool *bad)
 {
 	const __u8 *p = *pp, *start = p;
 	size_t max, i;
@@ -50,8 +49,7 @@ __u64 cfi__uleb(const __u8 **pp, const __u8 *end, const __u8 *hard,
 	return UINT64_MAX;
 }
 
-__s64 cfi__sleb(const __u8 **pp, const __u8 *end, const __u8 *hard,
-		bool *bad)
+__s64 cfi__sleb(const __u8 **pp, const __u8 *end, const __u8 *hard, bool *bad)
 {
 	const __u8 *p = *pp, *start = p;
 	size_t max, i;
@@ -123,8 +121,7 @@ static bool fits(const struct cfi *c, size_t pos, size_t n)
 }
 
 /* The value part of a pointer at section position *pos. */
-static int pointer_value(const struct cfi *c, __u8 enc, size_t *pos,
-			 __u64 *v)
+static int pointer_value(const struct cfi *c, __u8 enc, size_t *pos, __u64 *v)
 {
 	const __u8 *p, *end = c->buf + c->size;
 	static const __u8 width[16] = {8, 0, 2, 4, 8, 0, 0, 0,
@@ -136,8 +133,9 @@ static int pointer_value(const struct cfi *c, __u8 enc, size_t *pos,
 		if (*pos >= c->size)
 			return -EINVAL;
 		p = c->buf + *pos;
-		*v = (enc & 0x0f) == 0x01 ? cfi__uleb(&p, end, end, &bad)
-					  : (__u64)cfi__sleb(&p, end, end, &bad);
+		*v = (enc & 0x0f) == 0x01
+			 ? cfi__uleb(&p, end, end, &bad)
+			 : (__u64)cfi__sleb(&p, end, end, &bad);
 		*pos = (size_t)(p - c->buf);
 		return bad ? -EINVAL : 0;
 	}
@@ -157,6 +155,13 @@ int cfi__pointer(const struct cfi *c, __u8 enc, const __u8 **p, __u64 *out)
 	size_t pos = (size_t)(*p - c->buf), size;
 	__u64 base = 0, v, at;
 
+	if ((enc == 0x1b || enc == 0x0b) && fits(c, pos, 4)) {
+		/* GCC's pcrel sdata4 start and sdata4 length, first */
+		*out = (enc == 0x1b ? c->vaddr + pos : 0) +
+		       (__u64)(__s64)(__s32)get_le(*p, 4);
+		*p += 4;
+		return 0;
+	}
 	switch (enc & 0x70) {
 	case 0x00: /* absptr */
 	case 0x40: /* funcrel: libdw adds nothing */
@@ -373,15 +378,20 @@ int cfi__cie(const struct cfi *c, __u64 off, struct cfi_cie *cie)
 	return 0;
 }
 
-int cfi__fde(const struct cfi *c, const struct cfi_entry *e,
-	     struct cfi_fde *f)
+int cfi__fde(const struct cfi *c, const struct cfi_entry *e, struct cfi_fde *f)
 {
 	const __u8 *p = e->body, *hard = c->buf + c->size;
 	__u64 len;
 	bool bad = false;
 
-	if (e->is_cie || cfi__cie(c, e->cie_off, &f->cie))
+	if (e->is_cie)
 		return -ENOENT;
+	if (f->cie_off != e->cie_off) {
+		f->cie_off = UINT64_MAX;
+		if (cfi__cie(c, e->cie_off, &f->cie))
+			return -ENOENT;
+		f->cie_off = e->cie_off;
+	}
 	if (cfi__pointer(c, f->cie.fde_enc, &p, &f->start) ||
 	    cfi__pointer(c, f->cie.fde_enc & 0x0f, &p, &len))
 		return -EINVAL;

@@ -45,6 +45,9 @@ struct cfi_fde {
 	__u64 start, end;
 	const __u8 *insns, *insns_end;
 	__u64 off; /* offset of the entry in the section */
+	/* cie is the CIE at cie_off: kept from the previous cfi__fde
+	 * with the same f, which most FDEs share (UINT64_MAX: none) */
+	__u64 cie_off;
 	struct cfi_cie cie;
 };
 
@@ -66,12 +69,12 @@ int cfi__entry(const struct cfi *c, __u64 off, struct cfi_entry *e);
 int cfi__cie(const struct cfi *c, __u64 off, struct cfi_cie *cie);
 
 /*
- * The FDE of entry e (not a CIE). Returns 0; -ENOENT when it describes
+ * The FDE of entry e (not a CIE), f->cie read again unless f->cie_off
+ * is e's CIE already. Returns 0; -ENOENT when it describes
  * no code (an empty range) or its CIE is not one (skipped, as libdw
  * does); -EINVAL for an address or augmentation we cannot read.
  */
-int cfi__fde(const struct cfi *c, const struct cfi_entry *e,
-	     struct cfi_fde *f);
+int cfi__fde(const struct cfi *c, const struct cfi_entry *e, struct cfi_fde *f);
 
 /* A pointer in encoding enc at *p (moved past it). Returns 0, -EINVAL
  * (an encoding we do not read, or past the section's end). */
@@ -84,9 +87,7 @@ int cfi__pointer(const struct cfi *c, __u8 enc, const __u8 **p, __u64 *out);
  * does), but never at or past hard, the section's end: then *bad is
  * set and 0 returned.
  */
-__u64 cfi__uleb(const __u8 **p, const __u8 *end, const __u8 *hard,
-		bool *bad);
-__s64 cfi__sleb(const __u8 **p, const __u8 *end, const __u8 *hard,
-		bool *bad);
+__u64 cfi__uleb(const __u8 **p, const __u8 *end, const __u8 *hard, bool *bad);
+__s64 cfi__sleb(const __u8 **p, const __u8 *end, const __u8 *hard, bool *bad);
 
 #endif

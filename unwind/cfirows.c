@@ -112,8 +112,8 @@ struct op {
  * The ops of an expression, up to max of those rules we know are made
  * of; -1 for any other op or more of them (no rule of ours then).
  */
-static int decode(const struct cfi *c, const __u8 *p, __u64 len,
-		  struct op *o, int max)
+static int decode(const struct cfi *c, const __u8 *p, __u64 len, struct op *o,
+		  int max)
 {
 	const __u8 *end = p + len, *hard = c->buf + c->size;
 	bool bad = false;
@@ -183,8 +183,8 @@ static enum reg_view view(const struct cfi *c, const struct rule *rl,
 
 /* CFA = rsp/rbp + N from "bregN off" or "bregx N off" alone, or the
  * PLT's expression (rowgen.h's ROW_CFA_PLT). */
-static void cfa_expr(const struct cfi *c, const struct fstate *s,
-		     __s64 *reg, __s64 *off, struct unwind_row *row)
+static void cfa_expr(const struct cfi *c, const struct fstate *s, __s64 *reg,
+		     __s64 *off, struct unwind_row *row)
 {
 	struct op o[9];
 	int n = decode(c, s->expr, s->elen, o, 9);
@@ -192,17 +192,15 @@ static void cfa_expr(const struct cfi *c, const struct fstate *s,
 	if (n == 1 && o[0].atom == OP_BREGX) {
 		*reg = (__s64)o[0].n1;
 		*off = (__s64)o[0].n2;
-	} else if (n == 1 && o[0].atom >= OP_BREG0 &&
-		   o[0].atom <= OP_BREG31) {
+	} else if (n == 1 && o[0].atom >= OP_BREG0 && o[0].atom <= OP_BREG31) {
 		*reg = o[0].atom - OP_BREG0;
 		*off = (__s64)o[0].n1;
-	} else if (n == 9 && o[0].atom == OP_BREG0 + REG_RSP &&
-		   o[0].n1 == 8 && o[1].atom == OP_BREG0 + REG_RA &&
-		   o[1].n1 == 0 && o[2].atom == OP_LIT15 &&
-		   o[3].atom == OP_AND && o[4].atom >= OP_LIT0 &&
-		   o[4].atom <= OP_LIT15 && o[5].atom == OP_GE &&
-		   o[6].atom == OP_LIT0 + 3 && o[7].atom == OP_SHL &&
-		   o[8].atom == OP_PLUS) {
+	} else if (n == 9 && o[0].atom == OP_BREG0 + REG_RSP && o[0].n1 == 8 &&
+		   o[1].atom == OP_BREG0 + REG_RA && o[1].n1 == 0 &&
+		   o[2].atom == OP_LIT15 && o[3].atom == OP_AND &&
+		   o[4].atom >= OP_LIT0 && o[4].atom <= OP_LIT15 &&
+		   o[5].atom == OP_GE && o[6].atom == OP_LIT0 + 3 &&
+		   o[7].atom == OP_SHL && o[8].atom == OP_PLUS) {
 		row->kind = ROW_CFA_PLT;
 		row->cfa_off = o[4].atom - OP_LIT0;
 	}
@@ -367,8 +365,8 @@ static int expr_rule(struct run *r, struct cursor *k, bool val)
 	if (k->bad || len > (__u64)(k->end - k->p))
 		return -1;
 	k->p += len;
-	return set_rule(r, regno, val ? RULE_VALEXPR : RULE_EXPR, 0,
-			k->p - len, len);
+	return set_rule(r, regno, val ? RULE_VALEXPR : RULE_EXPR, 0, k->p - len,
+			len);
 }
 
 /* The instructions of DW_CFA's "extended" encoding (not the three
@@ -414,7 +412,8 @@ static int step(struct run *r, struct cursor *k, __u8 op)
 	case CFA_def_cfa_register:
 	case CFA_def_cfa_offset:
 	case CFA_def_cfa_offset_sf:
-		a = op == CFA_def_cfa_offset_sf ? sleb(k) * (__u64)daf : uleb(k);
+		a = op == CFA_def_cfa_offset_sf ? sleb(k) * (__u64)daf
+						: uleb(k);
 		if (s->cfa != CFA_OFF)
 			s->cfa = CFA_INVALID;
 		if (op == CFA_def_cfa_register)
@@ -435,8 +434,8 @@ static int step(struct run *r, struct cursor *k, __u8 op)
 	case CFA_same_value:
 		a = uleb(k);
 		return set_rule(r, a,
-				op == CFA_undefined ? RULE_UNDEF : RULE_SAME,
-				0, NULL, 0);
+				op == CFA_undefined ? RULE_UNDEF : RULE_SAME, 0,
+				NULL, 0);
 	case CFA_offset_extended:
 	case CFA_val_offset:
 	case CFA_val_offset_sf:
@@ -447,10 +446,11 @@ static int step(struct run *r, struct cursor *k, __u8 op)
 		b = op == CFA_val_offset_sf ? sleb(k) : uleb(k);
 		if (op == CFA_GNU_negative_offset_extended)
 			b = -b;
-		return set_rule(r, a, op == CFA_offset_extended ||
-				       op == CFA_GNU_negative_offset_extended
-				   ? RULE_OFF
-				   : RULE_VALOFF,
+		return set_rule(r, a,
+				op == CFA_offset_extended ||
+					op == CFA_GNU_negative_offset_extended
+				    ? RULE_OFF
+				    : RULE_VALOFF,
 				b * (__u64)daf, NULL, 0);
 	case CFA_offset_extended_sf:
 		a = uleb(k);
@@ -501,7 +501,8 @@ static int exec(struct run *r, const __u8 *prog, const __u8 *end)
 		op = *k.p++;
 		switch (op & 0xc0) {
 		case 0x40: /* advance_loc */
-			ret = advance(r, r->loc + (op & 0x3f) * r->cie->code_align);
+			ret = advance(r, r->loc +
+					     (op & 0x3f) * r->cie->code_align);
 			break;
 		case 0x80: /* offset */
 			ret = set_rule(r, op & 0x3f, RULE_OFF,
@@ -523,10 +524,19 @@ static int exec(struct run *r, const __u8 *prog, const __u8 *end)
 int cfirows__fde(const struct cfi *c, const struct cfi_fde *f, __u64 pc,
 		 __u64 limit, cfirows_emit emit, void *ctx, __u64 *endp)
 {
-	struct run r = {.c = c, .cie = &f->cie, .emit = emit, .ctx = ctx};
+	struct run r; /* not zeroed: its stack is 3 KB */
 	struct fstate init;
 	int ret;
 
+	r.c = c;
+	r.cie = &f->cie;
+	r.init = NULL;
+	r.depth = 0;
+	r.loc = 0;
+	r.limit = r.end = 0;
+	r.emit = emit;
+	r.ctx = ctx;
+	r.err = 0;
 	*endp = pc;
 	abi_state(&r.st);
 	r.pc = UINT64_MAX; /* the CIE's: no rows */

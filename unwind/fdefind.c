@@ -24,6 +24,8 @@ struct fdefind {
 	struct ehhdr h; /* .eh_frame: its table */
 	struct fdeix *ix; /* .debug_frame: its FDEs by start */
 	size_t nix;
+	size_t hint; /* the table entry found last: starts come in order */
+	struct cfi_fde fde; /* the last found, its CIE kept for the next */
 };
 
 static __s64 get_s32(const unsigned char *p)
@@ -116,7 +118,9 @@ Elf_Data *fdefind__debug_frame(Elf *elf)
  */
 static int eh_frame(Elf *elf, const struct ehhdr *h, struct cfi *c)
 {
-	struct cfi hc = {.buf = h->hdr, .size = h->size, .vaddr = h->vaddr,
+	struct cfi hc = {.buf = h->hdr,
+			 .size = h->size,
+			 .vaddr = h->vaddr,
 			 .datarel = h->vaddr};
 	const __u8 *p = h->hdr + 4;
 	GElf_Shdr sh;
@@ -148,35 +152,47 @@ static int eh_frame(Elf *elf, const struct ehhdr *h, struct cfi *c)
 	return 0;
 }
 
-/* The FDE of pc by .eh_frame_hdr's table: the entry whose range of
- * starts holds pc (libdw's binary search), if its FDE holds pc. */
-static int find_eh(const struct fdefind *f, __u64 pc, struct cfi_fde *fde)
+/* Does table entry i's range of starts hold pc? */
+static bool holds(const struct ehhdr *h, size_t i, __u64 pc)
 {
-	size_t l = 0, u = f->h.count, i;
+	return i < h->count && pc >= ehhdr__start(h, i) &&
+	       (i + 1 == h->count || pc < ehhdr__start(h, i + 1));
+}
+
+/*
+ * The FDE of pc by .eh_frame_hdr's table: the entry whose range of
+ * starts holds pc (what libdw's binary search finds; rowgen asks in
+ * order, so the last one's or the next), if its FDE holds pc.
+ */
+static int find_eh(struct fdefind *f, __u64 pc, struct cfi_fde *fde)
+{
+	size_t l = 0, u = f->h.count, i = f->hint;
 	struct cfi_entry e;
 
-	while (l < u) {
-		i = (l + u) / 2;
-		if (pc < ehhdr__start(&f->h, i)) {
-			u = i;
-			continue;
+	if (!holds(&f->h, i, pc) && !holds(&f->h, ++i, pc)) {
+		while (l < u) { /* the first entry starting after pc */
+			i = l + (u - l) / 2;
+			if (pc < ehhdr__start(&f->h, i))
+				u = i;
+			else
+				l = i + 1;
 		}
-		l = i + 1;
-		if (l < f->h.count && pc >= ehhdr__start(&f->h, l))
-			continue;
-		if (cfi__entry(&f->c,
-			       f->h.vaddr + (__u64)get_s32(f->h.tab + 8 * i + 4) -
-				   f->c.vaddr,
-			       &e) ||
-		    e.is_cie || cfi__fde(&f->c, &e, fde))
+		if (!l)
 			return -1;
-		return pc >= fde->start && pc < fde->end ? 0 : -1;
+		i = l - 1;
 	}
-	return -1;
+	f->hint = i;
+	if (cfi__entry(&f->c,
+		       f->h.vaddr + (__u64)get_s32(f->h.tab + 8 * i + 4) -
+			   f->c.vaddr,
+		       &e) ||
+	    e.is_cie || cfi__fde(&f->c, &e, fde))
+		return -1;
+	return pc >= fde->start && pc < fde->end ? 0 : -1;
 }
 
 /* The FDE of pc in .debug_frame: the one starting last at or before it. */
-static int find_debug(const struct fdefind *f, __u64 pc, struct cfi_fde *fde)
+static int find_debug(struct fdefind *f, __u64 pc, struct cfi_fde *fde)
 {
 	size_t l = 0, u = f->nix, i;
 	struct cfi_entry e;
@@ -212,7 +228,7 @@ static int cmp_ix(const void *a, const void *b)
 static int index_debug(struct fdefind *f)
 {
 	struct cfi_entry e;
-	struct cfi_fde fde;
+	struct cfi_fde fde = {.cie_off = UINT64_MAX};
 	size_t cap = f->c.size / 16 + 1, i, n = 0;
 	__u64 off = 0;
 
@@ -222,8 +238,8 @@ static int index_debug(struct fdefind *f)
 	while (f->nix < cap && cfi__entry(&f->c, off, &e) == 0) {
 		off = e.next;
 		if (!e.is_cie && !cfi__fde(&f->c, &e, &fde))
-			f->ix[f->nix++] = (struct fdeix){fde.start, fde.end,
-							 e.off};
+			f->ix[f->nix++] =
+			    (struct fdeix){fde.start, fde.end, e.off};
 	}
 	qsort(f->ix, f->nix, sizeof(*f->ix), cmp_ix);
 	for (i = 0; i < f->nix; i++)
@@ -250,6 +266,7 @@ static void *fdefind_open(Elf *elf, bool eh)
 
 	if (!f)
 		return NULL;
+	f->fde.cie_off = UINT64_MAX;
 	if (eh) {
 		r = ehhdr__read(elf, &f->h);
 		if (!r)
@@ -273,15 +290,15 @@ static void *fdefind_open(Elf *elf, bool eh)
 static int fdefind_rows(void *p, __u64 pc, __u64 limit, cfirows_emit emit,
 			void *ctx, __u64 *endp)
 {
-	const struct fdefind *f = p;
-	struct cfi_fde fde;
+	struct fdefind *f = p;
 	__u64 end;
 	int r;
 
 	while (pc < limit) {
-		if (f->c.eh ? find_eh(f, pc, &fde) : find_debug(f, pc, &fde))
+		if (f->c.eh ? find_eh(f, pc, &f->fde)
+			    : find_debug(f, pc, &f->fde))
 			break;
-		r = cfirows__fde(&f->c, &fde, pc, limit, emit, ctx, &end);
+		r = cfirows__fde(&f->c, &f->fde, pc, limit, emit, ctx, &end);
 		if (r)
 			return r;
 		if (end <= pc)
@@ -293,7 +310,7 @@ static int fdefind_rows(void *p, __u64 pc, __u64 limit, cfirows_emit emit,
 }
 
 const struct rowgen_cfi fdefind__cfi = {
-	.open = fdefind_open,
-	.rows = fdefind_rows,
-	.close = fdefind_close,
+    .open = fdefind_open,
+    .rows = fdefind_rows,
+    .close = fdefind_close,
 };

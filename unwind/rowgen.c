@@ -225,20 +225,15 @@ static int merge(const struct rowbuf *a, const struct rowbuf *b,
 	return r;
 }
 
-/* in's rows with gaps as ROW_FP (neighbours merged again) into out. */
-static int finish(const struct rowbuf *in, struct rowbuf *out)
+/* b's gaps as ROW_FP. No neighbours become equal: push merged equal
+ * neighbours, and no row was ROW_FP before. */
+static void finish(struct rowbuf *b)
 {
-	struct unwind_row row;
 	size_t i;
-	int r = 0;
 
-	for (i = 0; i < in->n && !r; i++) {
-		row = in->r[i];
-		if (row.kind == ROW_GAP)
-			row.kind = ROW_FP;
-		r = push(out, &row);
-	}
-	return r;
+	for (i = 0; i < b->n; i++)
+		if (b->r[i].kind == ROW_GAP)
+			b->r[i].kind = ROW_FP;
 }
 
 /* The rows of elf's .eh_frame, then .debug_frame (elf's, else debug's)
@@ -246,7 +241,7 @@ static int finish(const struct rowbuf *in, struct rowbuf *out)
 static int make_rows(Elf *elf, Elf *debug, const struct rowgen_cfi *via,
 		     struct rowbuf *out, struct rowgen_stats *st)
 {
-	struct rowbuf eh = {0}, dbg = {0}, m = {0};
+	struct rowbuf eh = {0}, dbg = {0}, *one;
 	struct ehhdr h;
 	int r, rd;
 
@@ -266,13 +261,17 @@ static int make_rows(Elf *elf, Elf *debug, const struct rowgen_cfi *via,
 	}
 	if (r && !rd)
 		r = 0; /* .debug_frame alone */
+	if (!r && eh.n && dbg.n)
+		r = merge(&eh, &dbg, out);
+	else if (!r) { /* one of them: merging with none changes nothing */
+		one = eh.n ? &eh : &dbg;
+		*out = *one;
+		*one = (struct rowbuf){0};
+	}
 	if (!r)
-		r = merge(&eh, &dbg, &m);
-	if (!r)
-		r = finish(&m, out);
+		finish(out);
 	free(eh.r);
 	free(dbg.r);
-	free(m.r);
 	return r;
 }
 

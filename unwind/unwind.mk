@@ -38,3 +38,10 @@ $(BUILD)/tests/unit/test_unwind_rowgen: \
 		| $(UNWIND_FIX)/nofp $(UNWIND_FIX)/nofp_split
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -ldw -lelf
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_unwind_cfi
+$(BUILD)/tests/unit/test_unwind_cfi: \
+		$(BUILD)/tests/unit/test_unwind_cfi.o $(ROWGEN_OBJS) \
+		| $(UNWIND_FIX)/nofp
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lelf

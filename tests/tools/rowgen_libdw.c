@@ -180,7 +180,7 @@ static void libdw_close(void *p)
 }
 
 const struct rowgen_cfi rowgen_libdw = {
-	.open = libdw_open,
-	.rows = libdw_rows,
-	.close = libdw_close,
+    .open = libdw_open,
+    .rows = libdw_rows,
+    .close = libdw_close,
 };
