@@ -89,13 +89,16 @@ static Elf *open_elf(const char *path, int *fd)
 /* One FILE[:DEBUGFILE] argument: 0 equal, 1 different, 2 unreadable. */
 static int check(char *arg)
 {
-	char *colon = strchr(arg, ':');
+	char *colon = strchr(arg, ':'), name[8300];
 	int fd, dfd = -1, r;
 	Elf *elf, *debug = NULL;
 	struct made own = {0}, ref = {0};
 
-	if (colon)
+	snprintf(name, sizeof(name), "%s", arg);
+	if (colon) {
 		*colon = 0;
+		snprintf(name, sizeof(name), "%s with %s", arg, colon + 1);
+	}
 	elf = open_elf(arg, &fd);
 	if (colon)
 		debug = open_elf(colon + 1, &dfd);
@@ -107,7 +110,7 @@ static int check(char *arg)
 	/* the oracle first: the file's pages are read in for both */
 	make(elf, debug, &rowgen_libdw, &ref);
 	make(elf, debug, NULL, &own);
-	r = compare(arg, &own, &ref);
+	r = compare(name, &own, &ref);
 	free(own.rows);
 	free(ref.rows);
 out:
