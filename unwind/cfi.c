@@ -4,6 +4,7 @@
  * section's end first: a hostile file's lengths and pointers lead
  * nowhere outside it.
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -14,10 +15,20 @@
 #define PE_INDIRECT 0x80
 #define ADDR_SIZE 8 /* x86-64 */
 
+/* n (4 or 8, else up to 8) little-endian bytes at p */
 static __u64 get_le(const __u8 *p, int n)
 {
+	__u32 v4;
 	__u64 v = 0;
 
+	if (n == 4) {
+		memcpy(&v4, p, 4);
+		return le32toh(v4);
+	}
+	if (n == 8) {
+		memcpy(&v, p, 8);
+		return le64toh(v);
+	}
 	while (n--)
 		v = v << 8 | p[n];
 	return v;
