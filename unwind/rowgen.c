@@ -21,6 +21,12 @@ struct rowbuf {
 	size_t n, cap;
 };
 
+static bool same_rule(const struct unwind_row *a, const struct unwind_row *b)
+{
+	return a->cfa_off == b->cfa_off && a->kind == b->kind &&
+	       a->rbp_slot == b->rbp_slot;
+}
+
 /* Append row unless it repeats the last one's rule. */
 static int push(struct rowbuf *b, const struct unwind_row *row)
 {
@@ -28,13 +34,12 @@ static int push(struct rowbuf *b, const struct unwind_row *row)
 
 	if (last && last->pc == row->pc) {
 		*last = *row; /* an empty range before it: replaced */
-		if (b->n < 2 ||
-		    memcmp(&b->r[b->n - 2].cfa_off, &row->cfa_off, 4))
+		if (b->n < 2 || !same_rule(&b->r[b->n - 2], row))
 			return 0;
 		b->n--; /* now the same as the one before */
 		return 0;
 	}
-	if (last && !memcmp(&last->cfa_off, &row->cfa_off, 4))
+	if (last && same_rule(last, row))
 		return 0;
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 1024;
