@@ -62,26 +62,26 @@ static const __u8 cie_insns[] = {0x0c, 7, 8, 0x80 | 16, 1};
  * address undefined, its rule a value (none of ours).
  */
 static const __u8 fde_insns[] = {
-	0x41, 0x0e, 16, 0x80 | 6, 2,	  /* 0x1001: CFA rsp+16, rbp -16 */
-	0x44, 0x0a, 0x0e, 8,		  /* 0x1005: remember; rsp+8 */
-	0x41, 0x0b,			  /* 0x1006: restore: rsp+16 */
-	0x42, 0x0d, 6,			  /* 0x1008: CFA rbp+16 */
-	0x41, 0x0f, 11, 0x77, 8, 0x80, 0, 0x3f, 0x1a, 0x3b, 0x2a, 0x33,
-	0x24, 0x22,			  /* 0x1009: the PLT's, K = 11 */
-	0x41, 0x07, 16,			  /* 0x100a: RA undefined */
-	0x41, 0x0c, 7, 8, 0x14, 16, 1,	  /* 0x100b: RA a value */
-	0x41, 0x10, 16, 0,		  /* 0x100c: RA an empty expression */
-	0x41, 0xc0 | 16, 0x0c, 7, 200, 1, /* 0x100d: rsp+200, RA restored */
-	0x41, 0x2e, 8, 0x05, 6, 0x81, 1, /* 0x100e: rbp at CFA - 8 * 129 */
+    0x41, 0x0e,	     16,   0x80 | 6, 2, /* 0x1001: CFA rsp+16, rbp -16 */
+    0x44, 0x0a,	     0x0e, 8, /* 0x1005: remember; rsp+8 */
+    0x41, 0x0b, /* 0x1006: restore: rsp+16 */
+    0x42, 0x0d,	     6, /* 0x1008: CFA rbp+16 */
+    0x41, 0x0f,	     11,   0x77,     8,	   0x80, 0, 0x3f,
+    0x1a, 0x3b,	     0x2a, 0x33,     0x24, 0x22, /* 0x1009: the PLT's, K = 11 */
+    0x41, 0x07,	     16, /* 0x100a: RA undefined */
+    0x41, 0x0c,	     7,	   8,	     0x14, 16,	 1, /* 0x100b: RA a value */
+    0x41, 0x10,	     16,   0, /* 0x100c: RA an empty expression */
+    0x41, 0xc0 | 16, 0x0c, 7,	     200,  1, /* 0x100d: rsp+200, RA restored */
+    0x41, 0x2e,	     8,	   0x05,     6,	   0x81, 1, /* 0x100e: rbp at CFA - 8 * 129 */
 };
 
 static const struct unwind_row want[] = {
-	{0x1000, 8, ROW_CFA_RSP, 0},	 {0x1001, 16, ROW_CFA_RSP, -2},
-	{0x1005, 8, ROW_CFA_RSP, -2},	 {0x1006, 16, ROW_CFA_RSP, -2},
-	{0x1008, 16, ROW_CFA_RBP, -2},	 {0x1009, 11, ROW_CFA_PLT, -2},
-	{0x100a, 0, ROW_END, 0},	 {0x100b, 0, ROW_NONE, 0},
-	{0x100c, 0, ROW_END, 0},	 {0x100d, 200, ROW_CFA_RSP, -2},
-	{0x100e, 0, ROW_NONE, 0},
+    {0x1000, 8, ROW_CFA_RSP, 0},   {0x1001, 16, ROW_CFA_RSP, -2},
+    {0x1005, 8, ROW_CFA_RSP, -2},  {0x1006, 16, ROW_CFA_RSP, -2},
+    {0x1008, 16, ROW_CFA_RBP, -2}, {0x1009, 11, ROW_CFA_PLT, -2},
+    {0x100a, 0, ROW_END, 0},	   {0x100b, 0, ROW_NONE, 0},
+    {0x100c, 0, ROW_END, 0},	   {0x100d, 200, ROW_CFA_RSP, -2},
+    {0x100e, 0, ROW_NONE, 0},
 };
 
 /* .debug_frame, osz 4 or 8: CIE id all ones, absolute 8-byte pointers. */
@@ -90,10 +90,10 @@ static void debug_frame(struct sec *s, int osz)
 	size_t at = open_entry(s, osz), fde;
 
 	put(s, osz == 8 ? UINT64_MAX : 0xffffffff, osz);
-	put(s, 4, 1);			 /* version */
-	put(s, 0, 1);			 /* augmentation "" */
-	put(s, 8, 1);			 /* address size */
-	put(s, 0, 1);			 /* segment size */
+	put(s, 4, 1); /* version */
+	put(s, 0, 1); /* augmentation "" */
+	put(s, 8, 1); /* address size */
+	put(s, 0, 1); /* segment size */
 	bytes(s, (const __u8 *)"\x01\x78\x10", 3); /* 1, -8, r16 */
 	bytes(s, cie_insns, sizeof(cie_insns));
 	close_entry(s, at, osz);
@@ -159,8 +159,9 @@ static void check_rows(const struct cfi *c)
 	CHECK_INT(g.n, sizeof(want) / sizeof(want[0]));
 	for (i = 0; i < g.n && i < sizeof(want) / sizeof(want[0]); i++)
 		if (memcmp(&g.r[i], &want[i], sizeof(want[i])))
-			fprintf(stderr, "row %zu: pc %#x kind %u off %d slot %d\n",
-				i, g.r[i].pc, g.r[i].kind, g.r[i].cfa_off,
+			fprintf(stderr,
+				"row %zu: pc %#x kind %u off %d slot %d\n", i,
+				g.r[i].pc, g.r[i].kind, g.r[i].cfa_off,
 				g.r[i].rbp_slot);
 	CHECK(!memcmp(g.r, want, sizeof(want)));
 	/* from 0x1007 (inside the row of 0x1006) up to 0x1009 */
@@ -287,9 +288,9 @@ static void test_garbled(const char *fixture)
 	eh_frame(&eh);
 	garble(&(struct cfi){.buf = d4.b, .size = d4.n}, 3000);
 	garble(&(struct cfi){.buf = d8.b, .size = d8.n}, 3000);
-	garble(&(struct cfi){.buf = eh.b, .size = eh.n, .vaddr = 0x400,
-			     .eh = 1},
-	       3000);
+	garble(
+	    &(struct cfi){.buf = eh.b, .size = eh.n, .vaddr = 0x400, .eh = 1},
+	    3000);
 	elf_version(EV_CURRENT);
 	b = fixture_eh(fixture, &n, &vaddr);
 	CHECK(b != NULL);
