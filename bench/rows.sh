@@ -13,7 +13,7 @@
 # [unknown] chains (goal none) and Warmup's zlib stacks.
 # 3) Making rows: libjvm's (the biggest file a profile meets) by our
 # own CFA reader and by libdw's CFI interface (tests/tools/rowsoracle,
-# which checks they are equal), CPU time per row.
+# which checks they are equal), CPU time per row, the least of 5 runs.
 set -euo pipefail
 : "${BUILD:?BUILD must point at the build directory}"
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -56,7 +56,7 @@ run() {
 
 jvm=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")/lib/server/libjvm.so
 echo "rows of the JDK on PATH's libjvm, made by our CFA reader and by libdw"
-"$BUILD/tests/rowsoracle" "$jvm" | sed 's/^[^:]*: /  libjvm: /' || true
+"$BUILD/tests/rowsoracle" -r 5 "$jvm" | sed 's/^[^:]*: /  libjvm: /' || true
 
 cc -O2 -fno-omit-frame-pointer -o "$tmp/withfp" "$TOP/tests/fixtures/unwind/nofp.c"
 # ratio NAME: rows/fp per sample and per frame of the last two runs

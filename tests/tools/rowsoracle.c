@@ -3,7 +3,8 @@
  * rowsoracle: rowgen's rows of each ELF given (FILE, or FILE:DEBUGFILE
  * for a separate debug file) made twice, by its own CFA reader and by
  * libdw's CFI interface (the oracle), compared row by row, with the
- * time each took. Exit status 1 if any file's rows differ.
+ * CPU time each took (-r N: the least of N runs each, taken in turns).
+ * Exit status 1 if any file's rows differ.
  * tests/integration/rows_oracle.sh runs it; bench/rows.sh prints its
  * times.
  */
@@ -32,14 +33,21 @@ struct made {
 	struct rowgen_stats st;
 };
 
+static int runs = 1;
+
+/* m's rows (its last run's) and the least time of the runs. */
 static void make(Elf *elf, Elf *debug, const struct rowgen_cfi *via,
 		 struct made *m)
 {
-	double t = now();
+	double t = now(), secs;
 
+	free(m->rows);
+	m->rows = NULL;
 	m->err = via ? rowgen__elf_via(elf, debug, via, &m->rows, &m->n, &m->st)
 		     : rowgen__elf_debug(elf, debug, &m->rows, &m->n, &m->st);
-	m->secs = now() - t;
+	secs = now() - t;
+	if (!m->secs || secs < m->secs)
+		m->secs = secs;
 }
 
 static void print_row(const char *who, const struct unwind_row *r)
@@ -110,8 +118,10 @@ static int check(char *arg)
 		goto out;
 	}
 	/* the oracle first: the file's pages are read in for both */
-	make(elf, debug, &rowgen_libdw, &ref);
-	make(elf, debug, NULL, &own);
+	for (int i = 0; i < runs; i++) {
+		make(elf, debug, &rowgen_libdw, &ref);
+		make(elf, debug, NULL, &own);
+	}
 	r = compare(name, &own, &ref);
 	free(own.rows);
 	free(ref.rows);
@@ -130,7 +140,9 @@ int main(int argc, char **argv)
 	int i, r = 0, c;
 
 	elf_version(EV_CURRENT);
-	for (i = 1; i < argc; i++) {
+	for (i = 1; i + 1 < argc && !strcmp(argv[i], "-r"); i += 2)
+		runs = atoi(argv[i + 1]) > 0 ? atoi(argv[i + 1]) : 1;
+	for (; i < argc; i++) {
 		c = check(argv[i]);
 		r = c > r ? c : r;
 	}
