@@ -11,6 +11,9 @@
 # (goal < 64 MB), CPU, the rows' start-up cost and size, the share of
 # samples reaching a root (goal >= 95% for processes with rows), junk
 # [unknown] chains (goal none) and Warmup's zlib stacks.
+# 3) Making rows: libjvm's (the biggest file a profile meets) by our
+# own CFA reader and by libdw's CFI interface (tests/tools/rowsoracle,
+# which checks they are equal), CPU time per row, the least of 5 runs.
 set -euo pipefail
 : "${BUILD:?BUILD must point at the build directory}"
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -50,6 +53,10 @@ run() {
 			(cnt && frames) ? ns / cnt / (frames / t) : 0, t ? 100 * whole / t : 0
 	}' "$tmp/out.folded"
 }
+
+jvm=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")/lib/server/libjvm.so
+echo "rows of the JDK on PATH's libjvm, made by our CFA reader and by libdw"
+"$BUILD/tests/rowsoracle" -r 5 "$jvm" | sed 's/^[^:]*: /  libjvm: /' || true
 
 cc -O2 -fno-omit-frame-pointer -o "$tmp/withfp" "$TOP/tests/fixtures/unwind/nofp.c"
 # ratio NAME: rows/fp per sample and per frame of the last two runs

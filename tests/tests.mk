@@ -40,3 +40,11 @@ $(HOSTILE)/fakejvm: tests/hostile/fakejvm.c $(HOSTILE)/libjvm.so
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Wall -o $@ $< -ldl -pthread
 
+
+# rowsoracle: rowgen's rows by its own CFA reader against libdw's CFI
+# interface, the oracle (tests/integration/rows_oracle.sh, bench/rows.sh).
+BINS += $(BUILD)/tests/rowsoracle
+$(BUILD)/tests/rowsoracle: $(BUILD)/tests/tools/rowsoracle.o \
+		$(BUILD)/tests/tools/rowgen_libdw.o $(ROWGEN_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -ldw -lelf

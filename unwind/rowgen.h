@@ -2,7 +2,7 @@
  * rowgen: an x86-64 ELF's call frame information (.eh_frame, found
  * through .eh_frame_hdr's sorted table, and .debug_frame, its own or a
  * separate debug file's) turned into unwind rows (rows.h), rules
- * evaluated by libdw's CFI interface. A pure core: it
+ * read from their CFA programs (cfirows.h). A pure core: it
  * takes an open ELF (an fd or memory), never a path; the file is
  * untrusted (a target's library), so every count read from it is
  * bounded by the file's size.
@@ -12,6 +12,8 @@
 
 #include <libelf.h>
 #include <stddef.h>
+#include <stdbool.h>
+#include "cfirows.h"
 #include "rows.h"
 
 #define ROWGEN_MAX_ROWS (4u << 20) /* 32 MB of rows: no library has it */
@@ -32,12 +34,32 @@ struct rowgen_stats {
  * has the same addresses; debug may be NULL). *out is malloc'd (the
  * caller frees it), *n its rows; st (may be NULL) filled. Returns 0,
  * -ENODATA (no .eh_frame_hdr or an empty table, and no .debug_frame),
- * -ENOTSUP (not x86-64, or a table encoding we do not read), -EINVAL (a
+ * -ENOTSUP (not little-endian x86-64, or a table encoding we do not read), -EINVAL (a
  * corrupt table), -ERANGE (code above 4 GB), -ENOMEM; the errors of
  * .eh_frame only when there is no .debug_frame either.
  */
 int rowgen__elf_debug(Elf *elf, Elf *debug, struct unwind_row **out, size_t *n,
 		      struct rowgen_stats *st);
+
+/*
+ * Where rows come from, one CFI section at a time: rowgen's own reader
+ * (fdefind.h) or, in the tests, libdw's CFI interface, the oracle ours
+ * must equal. open: elf's .eh_frame (eh) or .debug_frame, NULL if none;
+ * rows: from pc on, up to limit or the end of the FDE holding pc, each
+ * given to emit, *endp where they end (pc when no FDE holds it);
+ * returns 0 or emit's error.
+ */
+struct rowgen_cfi {
+	void *(*open)(Elf *elf, bool eh);
+	int (*rows)(void *cfi, __u64 pc, __u64 limit, cfirows_emit emit,
+		    void *ctx, __u64 *endp);
+	void (*close)(void *cfi);
+};
+
+/* rowgen__elf_debug with the rules from via. */
+int rowgen__elf_via(Elf *elf, Elf *debug, const struct rowgen_cfi *via,
+		    struct unwind_row **out, size_t *n,
+		    struct rowgen_stats *st);
 
 /* The same without a separate debug file. */
 int rowgen__elf(Elf *elf, struct unwind_row **out, size_t *n,

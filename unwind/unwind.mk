@@ -1,9 +1,12 @@
 # unwind/: native stacks without frame pointers. rowgen turns an ELF's
 # .eh_frame and .debug_frame into unwind rows (rows.h), which the sampler's BPF walk
 # follows (unwind.bpf.h); loader.c fills the BPF maps per process.
-UNWIND_SRCS := rowgen debugfile loader
+UNWIND_SRCS := cfi cfirows fdefind rowgen debugfile loader
 UNWIND_OBJS := $(UNWIND_SRCS:%=$(BUILD)/unwind/%.o)
 CPPFLAGS_unwind := $(MIXPROF_CPPFLAGS)
+# rowgen alone (its tests, tests/tools/rowsoracle)
+ROWGEN_OBJS := $(addprefix $(BUILD)/unwind/,rowgen.o fdefind.o cfi.o cfirows.o) \
+	$(BUILD)/common/stop.o
 
 # The workload without frame pointers: a unit test fixture (rowgen) and
 # the native process the integration tests profile.
@@ -30,7 +33,15 @@ $(UNWIND_FIX)/nofp_split: $(UNWIND_FIX)/nofp_df
 
 UNIT_TESTS += $(BUILD)/tests/unit/test_unwind_rowgen
 $(BUILD)/tests/unit/test_unwind_rowgen: \
-		$(BUILD)/tests/unit/test_unwind_rowgen.o $(BUILD)/unwind/rowgen.o $(BUILD)/common/stop.o \
+		$(BUILD)/tests/unit/test_unwind_rowgen.o \
+		$(BUILD)/tests/tools/rowgen_libdw.o $(ROWGEN_OBJS) \
 		| $(UNWIND_FIX)/nofp $(UNWIND_FIX)/nofp_split
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -ldw -lelf
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_unwind_cfi
+$(BUILD)/tests/unit/test_unwind_cfi: \
+		$(BUILD)/tests/unit/test_unwind_cfi.o $(ROWGEN_OBJS) \
+		| $(UNWIND_FIX)/nofp
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lelf

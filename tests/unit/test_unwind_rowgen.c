@@ -4,7 +4,9 @@
  * against what its code does: each function's entry row is CFA = rsp + 8
  * (only the return address pushed), later rows grow by what the
  * function pushes and allocates, _start ends the stack, the PLT has its
- * expression; and garbage in gives an error, not rows.
+ * expression; and garbage in gives an error, not rows. Then the rows of
+ * the fixtures and of the libc and libz this test maps, equal to those
+ * made through libdw's CFI interface (the oracle, rowgen_libdw.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "unwind/rowgen.h"
+#include "../tools/rowgen_libdw.h"
 
 static const char *fixture;
 
@@ -196,6 +199,75 @@ static void test_truncated(void)
 	close(fd);
 }
 
+/* The section named name of elf: [*off, *off + *len) of the file. */
+static int section_at(Elf *elf, const char *name, size_t *off, size_t *len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstr;
+
+	if (elf_getshdrstrndx(elf, &shstr))
+		return -1;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) &&
+		    !strcmp(elf_strptr(elf, shstr, sh.sh_name), name)) {
+			*off = sh.sh_offset;
+			*len = sh.sh_size;
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * nofp_df (CFI in both sections) with bytes of its .eh_frame_hdr,
+ * .eh_frame and .debug_frame changed at random: rows or an error,
+ * never a crash or a hang (tests/unit/test_unwind_cfi.c garbles the
+ * sections alone, in buffers of their size, for the ASan build).
+ */
+static void test_garbled(const char *dir)
+{
+	static const char *const names[] = {".eh_frame_hdr", ".eh_frame",
+					    ".debug_frame"};
+	char path[4200];
+	int fd, ok = 0;
+	Elf *elf;
+	off_t size;
+	char *orig, *buf;
+	size_t off[3], len[3], i, n;
+	unsigned int seed = 1;
+
+	snprintf(path, sizeof(path), "%s/nofp_df", dir);
+	elf = open_elf(path, &fd);
+	CHECK(elf != NULL);
+	for (i = 0; i < 3; i++)
+		CHECK(!section_at(elf, names[i], &off[i], &len[i]) && len[i]);
+	elf_end(elf);
+	size = lseek(fd, 0, SEEK_END);
+	orig = malloc(size);
+	buf = malloc(size);
+	CHECK(orig && buf && pread(fd, orig, size, 0) == size);
+	for (int round = 0; round < 600; round++) {
+		struct unwind_row *rows;
+
+		memcpy(buf, orig, size);
+		for (int k = rand_r(&seed) % 8; k >= 0; k--) {
+			i = rand_r(&seed) % 3;
+			buf[off[i] + rand_r(&seed) % len[i]] =
+			    (char)rand_r(&seed);
+		}
+		elf = elf_memory(buf, size);
+		if (elf && !rowgen__elf(elf, &rows, &n, NULL)) {
+			ok++;
+			free(rows);
+		}
+		elf_end(elf);
+	}
+	CHECK(ok > 0);
+	free(orig);
+	free(buf);
+	close(fd);
+}
+
 static void test_not_elf(void)
 {
 	char junk[256];
@@ -207,6 +279,72 @@ static void test_not_elf(void)
 	elf = elf_memory(junk, sizeof(junk));
 	CHECK(!elf || rowgen__elf(elf, &rows, &n, NULL) < 0);
 	elf_end(elf);
+}
+
+/* path's rows (with debug's .debug_frame, if not NULL) by rowgen and
+ * by libdw: the same, or the same error. */
+static void check_oracle(const char *path, const char *debug)
+{
+	struct unwind_row *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	int fd, dfd = -1, ra, rb;
+	Elf *elf = open_elf(path, &fd), *dbg = NULL;
+
+	if (debug)
+		dbg = open_elf(debug, &dfd);
+	CHECK(elf && (!debug || dbg));
+	ra = rowgen__elf_debug(elf, dbg, &a, &na, NULL);
+	rb = rowgen__elf_via(elf, dbg, &rowgen_libdw, &b, &nb, NULL);
+	CHECK_INT(ra, rb);
+	CHECK(na == nb && (!na || !memcmp(a, b, na * sizeof(*a))));
+	if (na != nb || (na && memcmp(a, b, na * sizeof(*a))))
+		fprintf(stderr, "%s: %zu rows, libdw %zu: not the same\n", path,
+			na, nb);
+	free(a);
+	free(b);
+	elf_end(elf);
+	elf_end(dbg);
+	close(fd);
+	if (dfd >= 0)
+		close(dfd);
+}
+
+/* The path of the first library this process maps whose name holds
+ * name, in buf; NULL if none. */
+static const char *mapped(const char *name, char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4400], *p;
+	const char *r = NULL;
+
+	while (f && !r && fgets(line, sizeof(line), f)) {
+		p = strchr(line, '/');
+		if (!p || !strstr(p, name))
+			continue;
+		p[strcspn(p, "\n")] = 0;
+		snprintf(buf, size, "%s", p);
+		r = buf;
+	}
+	if (f)
+		fclose(f);
+	return r;
+}
+
+static void test_oracle(const char *dir)
+{
+	static const char *const fix[] = {"nofp", "nofp_df", "nofp_split"};
+	char path[4200], dbg[4200], lib[4200];
+
+	for (size_t i = 0; i < sizeof(fix) / sizeof(fix[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, fix[i]);
+		check_oracle(path, NULL);
+	}
+	snprintf(dbg, sizeof(dbg), "%s/nofp_split.debug", dir);
+	check_oracle(path, dbg);
+	CHECK(mapped("/libc.so", lib, sizeof(lib)) != NULL);
+	check_oracle(lib, NULL);
+	CHECK(mapped("/libz.so", lib, sizeof(lib)) != NULL); /* libelf's */
+	check_oracle(lib, NULL);
 }
 
 int main(int argc, char **argv)
@@ -224,5 +362,7 @@ int main(int argc, char **argv)
 	test_debug_frame(*dir ? dir : ".");
 	test_truncated();
 	test_not_elf();
+	test_garbled(*dir ? dir : ".");
+	test_oracle(*dir ? dir : ".");
 	return check_report();
 }
