@@ -161,18 +161,31 @@ static void roots_with_rows(const struct run *r)
 static void unwind_summary(const struct run *r, const uint64_t *st)
 {
 	struct unwind_loader_stats us;
+	struct unwind_built b;
+	char path[512];
 
 	if (!sampler__unwind_stats(r->smp, &us))
 		return;
 	fprintf(stderr,
 		"mixprof:   unwind rows: %" PRIu64 " files (%" PRIu64
-		" without, %" PRIu64 " by .debug_frame), %" PRIu64
-		" rows and %" PRIu64
+		" without, %" PRIu64 " by .debug_frame; %" PRIu64
+		" mapped files no sample needed), %" PRIu64 " rows and %" PRIu64
 		" pages (%.1f MB in BPF maps), %.0f ms to load; %" PRIu64
-		" samples before their process's rows were loaded\n",
-		us.files, us.files_without, us.files_debug_frame, us.rows,
-		us.pages, (us.rows * 8.0 + us.pages * 16.0) / (1 << 20),
-		us.load_ns / 1e6, st[STAT_ROWS_NOT_READY]);
+		" samples before the rows they needed were loaded\n",
+		us.files, us.files_without, us.files_debug_frame, us.pending,
+		us.rows, us.pages,
+		(us.rows * 8.0 + us.pages * 16.0) / (1 << 20), us.load_ns / 1e6,
+		st[STAT_ROWS_NOT_READY]);
+	if (!r->o.verbose)
+		return;
+	/* -v: which files, in the order built, and why (rows on demand) */
+	for (size_t i = 0;
+	     sampler__unwind_built(r->smp, i, &b, path, sizeof(path)); i++)
+		fprintf(stderr,
+			"mixprof:     rows of %s: at %.0f ms, %.0f ms to "
+			"build, %u frames waited%s\n",
+			path, b.at_ns / 1e6, b.took_ns / 1e6, b.wanted,
+			b.eager ? ", a target's" : "");
 }
 
 /*
