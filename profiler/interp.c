@@ -4,6 +4,7 @@
  * (see interp.h for the contract, profiler/README.md for the design).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -986,6 +987,32 @@ void interp__prepare(struct interp *in, uint32_t pid)
 		j->state = J_NOT;
 		in->src.clear_interp(in->src.ctx, pid);
 	}
+}
+
+bool interp__launched(struct interp *in, uint32_t pid, uint64_t now_ns)
+{
+	struct jvm *j = pid != in->self ? jvm_get(in, pid) : NULL;
+	char path[PATH_MAX];
+	unsigned int tries;
+
+	if (!j || j->state != J_TRY || stop__hurry())
+		return false;
+	/* libjvm.so not mapped yet (the launcher, its libraries): no look,
+	 * so no try counted against a JVM being born */
+	if (hotspot__libjvm(pid, path, sizeof(path)))
+		return targets__age_ns(pid) < YOUNG_NS;
+	/* a look before libjvm's own tables are set up (the mapping comes
+	 * before its relocations) is not a try either, unless the drain's
+	 * tries have gone past the quick ones */
+	tries = j->tries;
+	if (tries + 1 < QUICK_TRIES && jvm_try(in, j, now_ns) &&
+	    j->state == J_TRY)
+		j->tries = tries;
+	if (j->state == J_JVM) {
+		in->st.early_pid = pid;
+		in->st.early_age_ns = targets__age_ns(pid);
+	}
+	return j->state == J_TRY && targets__age_ns(pid) < YOUNG_NS;
 }
 
 /* Append one frame of an inline chain to in->text at *len: 0 or -1. */

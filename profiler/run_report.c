@@ -216,6 +216,11 @@ static void java_threads_summary(const struct run *r)
 			"mixprof:   %" PRIu64 " Java threads without a frame "
 			"anchor: the map was full\n",
 			is.threads_full);
+	if (r->o.verbose && is.early_pid)
+		fprintf(stderr,
+			"mixprof:   launched JVM (pid %u) read at %.0f ms of "
+			"its life, as soon as its tables were there\n",
+			is.early_pid, is.early_age_ns / 1e6);
 	n = interp__anchored(r->interp, a, 8);
 	if (!r->o.verbose || (!n && !is.threads_foreign))
 		return;
