@@ -341,6 +341,24 @@ static void note_built(struct unwind_loader *l, const struct ufile *f,
 	pthread_mutex_unlock(&l->mu);
 }
 
+static struct procmaps *read_pm(int pid, uint64_t *h);
+
+/* f's executable mapping in its process now: 0, or -ENOENT. */
+static int refind(struct ufile *f)
+{
+	struct procmaps *pm = read_pm(f->pid, &(uint64_t){0});
+	int r = -ENOENT;
+
+	for (size_t i = 0; pm && i < pm->n && r; i++)
+		if (pm->v[i].dev == f->dev && pm->v[i].inode == f->ino) {
+			f->start = pm->v[i].start;
+			f->end = pm->v[i].end;
+			r = 0;
+		}
+	procmaps__free(pm);
+	return r;
+}
+
 /* Build f's rows now (a sample needs them, or a target maps it). */
 static void build(struct unwind_loader *l, struct ufile *f)
 {
@@ -348,6 +366,11 @@ static void build(struct unwind_loader *l, struct ufile *f)
 	int fd =
 	    open_mapping(f->pid, f->start, f->end, f->dev, f->ino, &f->size);
 
+	/* the mapping first seen may be the dynamic loader's reservation of
+	 * the whole file, split into segments since: its mapping now */
+	if (fd < 0 && !refind(f))
+		fd = open_mapping(f->pid, f->start, f->end, f->dev, f->ino,
+				  &f->size);
 	if (fd < 0) {
 		f->pid = 0; /* its process is gone: wait for another */
 		return;
@@ -396,9 +419,13 @@ static int grow_ids(struct unwind_loader *l, uint32_t n)
 
 /* Is a (wanted wa, size sa) worth building before b? The most frames
  * waiting for it per byte of file to read: libc's rows (a tenth of
- * libjvm's, in every stack) before libjvm's, which take 0.3-3 s. */
+ * libjvm's, in every stack) before libjvm's, which take 0.3-3 s. Of a
+ * target's files nobody waits for yet, the smallest: the one that will
+ * be wanted (libjvm.so, dlopen'ed later) waits for the build under way. */
 static bool before(uint64_t wa, uint64_t sa, uint64_t wb, uint64_t sb)
 {
+	if (!wa && !wb)
+		return sa < sb;
 	return wa * (sb + SIZE_FLOOR) > wb * (sa + SIZE_FLOOR);
 }
 
