@@ -258,7 +258,9 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 	    [UNWIND_EARLY] = {"not identified yet",
 			      "a launched process's first moments, walked "
 			      "as a JVM might be before its tables were "
-			      "read (up to 2 s for one that is not a JVM)"},
+			      "read (a JVM: its first ms, before libjvm.so "
+			      "was in its unwind table; up to 2 s of a "
+			      "command that is not a JVM)"},
 	    [UNWIND_NO_ROW] = {"no row",
 			       "native code whose .eh_frame has no rule the "
 			       "BPF walk follows (a signal frame, an "
