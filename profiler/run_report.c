@@ -168,12 +168,13 @@ static void unwind_summary(const struct run *r, const uint64_t *st)
 		return;
 	fprintf(stderr,
 		"mixprof:   unwind rows: %" PRIu64 " files (%" PRIu64
-		" without, %" PRIu64 " by .debug_frame; %" PRIu64
+		" without, %" PRIu64 " by .debug_frame, %" PRIu64
+		" from the cache; %" PRIu64
 		" mapped files no sample needed), %" PRIu64 " rows and %" PRIu64
 		" pages (%.1f MB in BPF maps), %.0f ms to load; %" PRIu64
 		" samples before the rows they needed were loaded\n",
-		us.files, us.files_without, us.files_debug_frame, us.pending,
-		us.rows, us.pages,
+		us.files, us.files_without, us.files_debug_frame,
+		us.files_cached, us.pending, us.rows, us.pages,
 		(us.rows * 8.0 + us.pages * 16.0) / (1 << 20), us.load_ns / 1e6,
 		st[STAT_ROWS_NOT_READY]);
 	if (!r->o.verbose)
@@ -183,8 +184,9 @@ static void unwind_summary(const struct run *r, const uint64_t *st)
 	     sampler__unwind_built(r->smp, i, &b, path, sizeof(path)); i++)
 		fprintf(stderr,
 			"mixprof:     rows of %s: at %.0f ms, %.0f ms to "
-			"build, %u frames waited%s\n",
-			path, b.at_ns / 1e6, b.took_ns / 1e6, b.wanted,
+			"%s, %u frames waited%s\n",
+			path, b.at_ns / 1e6, b.took_ns / 1e6,
+			b.cached ? "read from the cache" : "build", b.wanted,
 			b.eager ? ", a target's" : "");
 }
 

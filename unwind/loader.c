@@ -22,6 +22,7 @@
 #include "common/stop.h"
 #include "symbolizer/procmaps.h"
 #include "debugfile.h"
+#include "rowcache.h"
 #include "rowgen.h"
 #include "common/u64map.h"
 #include "loader.h"
@@ -76,6 +77,7 @@ struct unwind_loader {
 	struct u64map procs; /* pid + 1 -> struct uproc */
 	struct ufile **byid; /* [next_id]: the files by id */
 	struct unwind_file *demand; /* [next_id]: unwind_files, read back */
+	struct rowcache *cache; /* rows kept between runs, or NULL */
 	uint32_t *ids; /* [next_id]: 0, 1, ...: the batch read's keys */
 	uint32_t cap; /* of the three arrays above */
 	struct unwind_loader_stats st;
@@ -99,6 +101,7 @@ struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
 	l->files_fd = files_fd;
 	l->max_rows = max_rows;
 	l->t0 = nsec__now();
+	l->cache = rowcache__open(); /* none: every file's rows made */
 	pthread_mutex_init(&l->mu, NULL);
 	pthread_cond_init(&l->work, NULL);
 	pthread_cond_init(&l->idle, NULL);
@@ -108,6 +111,7 @@ struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
 	errno = pthread_create(&l->thread, NULL, worker, l);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (errno) {
+		rowcache__close(l->cache);
 		free(l);
 		return NULL;
 	}
@@ -139,6 +143,7 @@ void unwind_loader__free(struct unwind_loader *l)
 	u64map__clear(&l->procs, free);
 	u64map__release(&l->procs);
 	u64map__release(&l->targets);
+	rowcache__close(l->cache);
 	for (size_t i = 0; i < l->nbuilt; i++)
 		free(l->built[i].path);
 	free(l->built);
@@ -244,18 +249,23 @@ static int file_rows(int fd, int pid, const char *path, uint64_t *delta,
 }
 
 /* Rows of the file open at fd into the maps: f->state ROWS when stored,
- * NONE when it has none (or no room), PENDING when the run is ending. */
+ * NONE when it has none (or no room), PENDING when the run is ending.
+ * From the cache when it has them (*cached), else made and kept there. */
 static void load_file(struct unwind_loader *l, int fd, int pid,
-		      const char *path, struct ufile *f)
+		      const char *path, struct ufile *f, bool *cached)
 {
 	struct unwind_row *rows;
 	size_t n;
 	uint64_t t0 = nsec__now();
+	char key[256] = "";
 	bool dbg;
 	int r;
 
 	f->state = UNWIND_FILE_NONE;
-	r = file_rows(fd, pid, path, &f->delta, &rows, &n, &dbg);
+	if (l->cache && rowcache__key(fd, key, sizeof(key)))
+		key[0] = '\0';
+	*cached = key[0] && !rowcache__get(l->cache, key, &rows, &n, &dbg);
+	r = *cached ? 0 : file_rows(fd, pid, path, &f->delta, &rows, &n, &dbg);
 	if (r == -EINTR) {
 		f->state = UNWIND_FILE_PENDING;
 		return;
@@ -264,12 +274,16 @@ static void load_file(struct unwind_loader *l, int fd, int pid,
 		l->st.files_without++;
 		return;
 	}
+	/* a failed write: made again next run */
+	if (!*cached && key[0])
+		rowcache__put(l->cache, key, rows, n, dbg);
 	if (n > l->max_rows - l->next_row) {
 		l->st.full++;
 	} else if (!(r = store(l, f->id, rows, n))) {
 		f->state = UNWIND_FILE_ROWS;
 		l->st.files++;
 		l->st.files_debug_frame += dbg;
+		l->st.files_cached += *cached;
 	} else if (r == -EINTR) {
 		f->state = UNWIND_FILE_PENDING; /* its rows' room is lost */
 	}
@@ -316,11 +330,12 @@ static void publish_state(struct unwind_loader *l, const struct ufile *f)
 /* f's rows were built from t0 on: on the list unwind_loader__built
  * reads (a failed allocation leaves it off). */
 static void note_built(struct unwind_loader *l, const struct ufile *f,
-		       uint64_t t0)
+		       uint64_t t0, bool cached)
 {
 	struct unwind_built b = {
 	    .wanted = l->demand[f->id].wanted,
 	    .eager = f->eager,
+	    .cached = cached,
 	    .at_ns = t0 - l->t0,
 	    .took_ns = nsec__now() - t0,
 	};
@@ -363,6 +378,7 @@ static int refind(struct ufile *f)
 static void build(struct unwind_loader *l, struct ufile *f)
 {
 	uint64_t t0 = nsec__now();
+	bool cached;
 	int fd =
 	    open_mapping(f->pid, f->start, f->end, f->dev, f->ino, &f->size);
 
@@ -375,13 +391,13 @@ static void build(struct unwind_loader *l, struct ufile *f)
 		f->pid = 0; /* its process is gone: wait for another */
 		return;
 	}
-	load_file(l, fd, f->pid, f->path, f);
+	load_file(l, fd, f->pid, f->path, f, &cached);
 	close(fd);
 	if (f->state == UNWIND_FILE_PENDING)
 		return; /* the run is ending */
 	publish_state(l, f);
 	if (f->state == UNWIND_FILE_ROWS)
-		note_built(l, f, t0);
+		note_built(l, f, t0, cached);
 	free(f->path);
 	f->path = NULL;
 }

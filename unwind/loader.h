@@ -7,7 +7,8 @@
  * file still pending (unwind_files), and the loader builds the most
  * wanted file first, so a run pays for the code that runs. A target's
  * files (unwind_loader__target) are built even before samples ask,
- * after the wanted ones. Files are opened through /proc/PID/map_files
+ * after the wanted ones. Rows made are kept on disk (rowcache.h) and
+ * read back by the next run. Files are opened through /proc/PID/map_files
  * (what the process really maps, in its own mount namespace), with
  * common/safefile's checks and a size limit. All of it happens in one
  * worker thread; the calls below only queue work.
@@ -25,6 +26,7 @@ struct unwind_loader_stats {
 	uint64_t files; /* files with rows loaded */
 	uint64_t files_without; /* mapped files without rows (no CFI, ...) */
 	uint64_t files_debug_frame; /* ... with rows from a .debug_frame */
+	uint64_t files_cached; /* ... read from the cache (rowcache.h) */
 	uint64_t rows; /* rows stored: 8 bytes each in the kernel */
 	uint64_t pages; /* page entries: 16 bytes of key and value each */
 	uint64_t procs; /* process tables written */
@@ -85,6 +87,7 @@ struct unwind_built {
 	char *path; /* as the process that was asked maps it */
 	uint32_t wanted; /* frames walked in its code before: its demand */
 	bool eager; /* a target's */
+	bool cached; /* read from the cache, not made */
 	uint64_t at_ns, took_ns; /* since the loader began; building it */
 };
 
