@@ -55,6 +55,9 @@ struct uproc {
  * samples need waits at most this long before its rows are begun */
 #define POLL_NS (10 * 1000 * 1000)
 #define SIZE_FLOOR (256 << 10) /* below, a file's rows cost about the same */
+/* page entries per system call: one each made libjvm's 4,300 the
+ * biggest cost of reading its rows back from the cache */
+#define PAGE_BATCH 512
 
 struct unwind_loader {
 	/* the worker's queue and the stats it publishes: under mu */
@@ -175,9 +178,9 @@ static int store(struct unwind_loader *l, uint32_t id,
 		 const struct unwind_row *rows, size_t n)
 {
 	uint32_t *keys = malloc(n * sizeof(*keys));
-	struct unwind_page_key pk;
-	struct unwind_page pv;
-	uint32_t cnt = n, page, last;
+	struct unwind_page_key pk[PAGE_BATCH];
+	struct unwind_page pv[PAGE_BATCH];
+	uint32_t cnt = n, page, last, m = 0;
 	size_t i, j = 0;
 	int r;
 
@@ -194,24 +197,28 @@ static int store(struct unwind_loader *l, uint32_t id,
 		uint64_t lo = (uint64_t)page << UNWIND_PAGE_SHIFT;
 		size_t k;
 
-		/* the run is ending: a big library's pages take seconds on
-		 * a loaded host, and the end waits for this thread */
-		if (stop__asked())
-			return -EINTR;
 		/* j: the row holding the page's first byte */
 		while (j + 1 < n && rows[j + 1].pc <= lo)
 			j++;
 		for (k = j;
 		     k < n && rows[k].pc < lo + (1u << UNWIND_PAGE_SHIFT);)
 			k++;
-		pk.file = id;
-		pk.page = page;
-		pv.first = l->next_row + j;
-		pv.n = k > j ? k - j : 1;
-		r = bpf_map_update_elem(l->pages_fd, &pk, &pv, BPF_ANY);
+		pk[m].file = id;
+		pk[m].page = page;
+		pv[m].first = l->next_row + j;
+		pv[m].n = k > j ? k - j : 1;
+		if (++m < PAGE_BATCH && page < last)
+			continue;
+		/* the run is ending: a big library's pages take a while on
+		 * a loaded host, and the end waits for this thread */
+		if (stop__asked())
+			return -EINTR;
+		cnt = m;
+		r = bpf_map_update_batch(l->pages_fd, pk, pv, &cnt, NULL);
 		if (r)
 			return r;
-		l->st.pages++;
+		l->st.pages += m;
+		m = 0;
 	}
 	l->next_row += n;
 	l->st.rows += n;
@@ -704,10 +711,13 @@ static bool is_target(struct unwind_loader *l, int pid)
 }
 
 /*
- * The worker: the processes asked for first, one at a time, oldest first
+ * The worker: the processes asked for, one at a time, oldest first
  * (-pid: forget; a table costs a reading of its mappings and of each new
- * file's ELF header), then the rows of the file most wanted; idle, it
- * reads the demand every POLL_NS.
+ * file's ELF header), and the rows of the file most wanted: between
+ * tables at least every POLL_NS (a host's start-up queues hundreds of
+ * processes: the rows the running ones' samples wait for come first),
+ * and when no table is asked for; idle, it reads the demand every
+ * POLL_NS.
  */
 static void *worker(void *arg)
 {
@@ -715,12 +725,14 @@ static void *worker(void *arg)
 	struct timespec until;
 	struct ufile *f;
 	bool eager = false;
+	uint64_t polled = 0, now;
 	int pid;
 
 	pthread_mutex_lock(&l->mu);
 	while (!l->stop) {
 		pid = 0;
-		if (l->qn) {
+		now = nsec__now();
+		if (l->qn && now - polled < POLL_NS) {
 			pid = l->queue[0];
 			memmove(l->queue, l->queue + 1, --l->qn * sizeof(int));
 			eager = pid > 0 && is_target(l, pid);
@@ -732,7 +744,8 @@ static void *worker(void *arg)
 			forget_now(l, -pid);
 		else if (pid && !stop__asked()) /* the run is ending: no use */
 			refresh_now(l, pid, nsec__now(), eager);
-		else if (!pid && !stop__asked() && (f = next_file(l)))
+		else if (!pid && !stop__asked() && (polled = now) &&
+			 (f = next_file(l)))
 			build(l, f);
 		pthread_mutex_lock(&l->mu);
 		l->busy = false;
