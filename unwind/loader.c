@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -173,23 +174,48 @@ static int exec_delta(Elf *elf, uint64_t *delta)
 	return -ENOEXEC;
 }
 
-/* Store rows at next_row and their page runs under file id. */
-static int store(struct unwind_loader *l, uint32_t id,
-		 const struct unwind_row *rows, size_t n)
+/*
+ * rows into unwind_rows from next_row on: copied through a mapping of
+ * just the pages they go to (unwind.bpf.h: mmapable; mapped for the copy
+ * only, so they do not count in our RSS), else one update per row.
+ */
+static int put_rows(struct unwind_loader *l, const struct unwind_row *rows,
+		    size_t n)
 {
-	uint32_t *keys = malloc(n * sizeof(*keys));
-	struct unwind_page_key pk[PAGE_BATCH];
-	struct unwind_page pv[PAGE_BATCH];
-	uint32_t cnt = n, page, last, m = 0;
-	size_t i, j = 0;
+	size_t pg = sysconf(_SC_PAGESIZE), off, at, len, i;
+	uint32_t *keys, cnt = n;
+	void *m;
 	int r;
 
+	off = (size_t)l->next_row * sizeof(*rows);
+	at = off & ~(pg - 1);
+	len = off + n * sizeof(*rows) - at;
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, l->rows_fd, at);
+	if (m != MAP_FAILED) {
+		memcpy((char *)m + (off - at), rows, n * sizeof(*rows));
+		munmap(m, len);
+		return 0;
+	}
+	keys = malloc(n * sizeof(*keys));
 	if (!keys)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		keys[i] = l->next_row + i;
 	r = bpf_map_update_batch(l->rows_fd, keys, rows, &cnt, NULL);
 	free(keys);
+	return r;
+}
+
+/* Store rows at next_row and their page runs under file id. */
+static int store(struct unwind_loader *l, uint32_t id,
+		 const struct unwind_row *rows, size_t n)
+{
+	struct unwind_page_key pk[PAGE_BATCH];
+	struct unwind_page pv[PAGE_BATCH];
+	uint32_t cnt, page, last, m = 0;
+	size_t j = 0;
+	int r = put_rows(l, rows, n);
+
 	if (r)
 		return r;
 	last = rows[n - 1].pc >> UNWIND_PAGE_SHIFT;

@@ -12,9 +12,12 @@
 
 #include "rows.h"
 
-/* every loaded file's rows; max_entries set by user space before load */
+/* every loaded file's rows; max_entries set by user space before load;
+ * mmapable: user space copies a file's rows in at once (an update per
+ * row was most of the time of reading libjvm's back from the cache) */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct unwind_row);
 	__uint(max_entries, 1);
