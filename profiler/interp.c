@@ -26,6 +26,8 @@
 #define MAX_TRIES 80 /* then give up on the process */
 /* older, and no libjvm.so: not a JVM (a launched one maps it at once) */
 #define YOUNG_NS (10 * 1000 * 1000 * 1000ULL)
+/* a launched command looked at for libjvm.so this long (interp__launched) */
+#define LAUNCH_LOOK_NS (2 * 1000 * 1000 * 1000ULL)
 /* a JVM whose interpreter is not there after this is not starting */
 #define STARTING_NS (120 * 1000 * 1000 * 1000ULL)
 #define RESOLVE_NS (1000 * 1000 * 1000ULL) /* re-resolve a list this often */
@@ -998,9 +1000,10 @@ bool interp__launched(struct interp *in, uint32_t pid, uint64_t now_ns)
 	if (!j || j->state != J_TRY || stop__hurry())
 		return false;
 	/* libjvm.so not mapped yet (the launcher, its libraries): no look,
-	 * so no try counted against a JVM being born */
+	 * so no try counted against a JVM being born; a command that has
+	 * not mapped it in its first seconds is left to the drain */
 	if (hotspot__libjvm(pid, path, sizeof(path)))
-		return targets__age_ns(pid) < YOUNG_NS;
+		return targets__age_ns(pid) < LAUNCH_LOOK_NS;
 	/* a look before libjvm's own tables are set up (the mapping comes
 	 * before its relocations) is not a try either, unless the drain's
 	 * tries have gone past the quick ones */
