@@ -218,7 +218,8 @@ bool sampler__unwind_stats(struct sampler *s, struct unwind_loader_stats *st);
 struct unwind_built;
 bool sampler__unwind_built(struct sampler *s, size_t i,
 			   struct unwind_built *out, char *path, size_t cap);
-/* Mappings with rows in pid's table now, or -ENOENT (none, no rows). */
+/* Mappings in pid's table now (files with rows, or pending: rows on
+ * demand), or -ENOENT (none, no rows). */
 int sampler__unwind_proc_maps(struct sampler *s, uint32_t pid);
 
 /*

@@ -77,7 +77,8 @@ int unwind_loader__forget(struct unwind_loader *l, int pid);
  * -ETIMEDOUT (the rest keeps loading meanwhile). */
 int unwind_loader__wait(struct unwind_loader *l, uint64_t max_ns);
 
-/* Mappings with rows in pid's table (0: none of its files has rows),
+/* Mappings in pid's table: of files with rows or still pending (0: none
+ * of its files has CFI),
  * -ENOENT when it has no table (not loaded, or exec'd since). Any
  * thread. */
 int unwind_loader__proc_maps(struct unwind_loader *l, int pid);
