@@ -4,6 +4,7 @@
  * (see interp.h for the contract, profiler/README.md for the design).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@
 #define MAX_TRIES 80 /* then give up on the process */
 /* older, and no libjvm.so: not a JVM (a launched one maps it at once) */
 #define YOUNG_NS (10 * 1000 * 1000 * 1000ULL)
+/* a launched command looked at for libjvm.so this long (interp__launched) */
+#define LAUNCH_LOOK_NS (2 * 1000 * 1000 * 1000ULL)
 /* a JVM whose interpreter is not there after this is not starting */
 #define STARTING_NS (120 * 1000 * 1000 * 1000ULL)
 #define RESOLVE_NS (1000 * 1000 * 1000ULL) /* re-resolve a list this often */
@@ -986,6 +989,33 @@ void interp__prepare(struct interp *in, uint32_t pid)
 		j->state = J_NOT;
 		in->src.clear_interp(in->src.ctx, pid);
 	}
+}
+
+bool interp__launched(struct interp *in, uint32_t pid, uint64_t now_ns)
+{
+	struct jvm *j = pid != in->self ? jvm_get(in, pid) : NULL;
+	char path[PATH_MAX];
+	unsigned int tries;
+
+	if (!j || j->state != J_TRY || stop__hurry())
+		return false;
+	/* libjvm.so not mapped yet (the launcher, its libraries): no look,
+	 * so no try counted against a JVM being born; a command that has
+	 * not mapped it in its first seconds is left to the drain */
+	if (hotspot__libjvm(pid, path, sizeof(path)))
+		return targets__age_ns(pid) < LAUNCH_LOOK_NS;
+	/* a look before libjvm's own tables are set up (the mapping comes
+	 * before its relocations) is not a try either, unless the drain's
+	 * tries have gone past the quick ones */
+	tries = j->tries;
+	if (tries + 1 < QUICK_TRIES && jvm_try(in, j, now_ns) &&
+	    j->state == J_TRY)
+		j->tries = tries;
+	if (j->state == J_JVM) {
+		in->st.early_pid = pid;
+		in->st.early_age_ns = targets__age_ns(pid);
+	}
+	return j->state == J_TRY && targets__age_ns(pid) < YOUNG_NS;
 }
 
 /* Append one frame of an inline chain to in->text at *len: 0 or -1. */

@@ -58,6 +58,16 @@ void interp__learn(struct interp *in, uint32_t pid, uint64_t now_ns);
  */
 void interp__prepare(struct interp *in, uint32_t pid);
 
+/*
+ * The launched command pid, at a short interval in its first seconds
+ * (run_child.c): read as a JVM as soon as its libjvm.so's tables say
+ * its interpreter is there, not on the drain tick that first sees its
+ * samples (up to 200 ms later; seconds under load), so its first Java
+ * frames are walked as a JVM's. A look before libjvm.so is mapped is no
+ * try. True while it is worth asking again (still starting, young).
+ */
+bool interp__launched(struct interp *in, uint32_t pid, uint64_t now_ns);
+
 /* What the unwinder knows of JVM pid, one line: its length, or -ENOENT. */
 int interp__describe(const struct interp *in, uint32_t pid, char *buf,
 		     size_t cap);
@@ -131,6 +141,10 @@ struct interp_stats {
 	uint64_t misaligned; /* listed frames whose pc did not match */
 	uint64_t unreadable; /* listed frames without readable names */
 	uint64_t unwound; /* of the JVMs: compiled frames unwound */
+	/* the launched JVM read by interp__launched: its pid and age then
+	 * (0: none; read by the drain, or not a JVM) */
+	uint32_t early_pid;
+	uint64_t early_age_ns;
 	/* Java threads listed but not given an anchor (jthreadsync.h), each
 	 * counted once: the sampler had no room; not a thread of the JVM
 	 * whose list named it (the last such JVM). JVMs that listed more

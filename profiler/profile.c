@@ -64,6 +64,7 @@ static int loop(struct run *r, const sigset_t *sigs)
 	uint64_t deadline =
 	    r->o.duration_ns ? r->tb.start_ns + r->o.duration_ns : 0;
 	uint64_t wait_ns, now = nsec__now();
+	uint64_t next_ns = now + TICK_MS * NSEC_PER_MSEC;
 	struct timespec ts;
 	unsigned int tick = 0;
 	int ret;
@@ -71,8 +72,11 @@ static int loop(struct run *r, const sigset_t *sigs)
 	for (;;) {
 		if (stop__asked())
 			return 0;
+		wait_ns = next_ns > now ? next_ns - now : 0;
+		/* a launched JVM starting: looked at between ticks */
+		if (r->child_early && wait_ns > EARLY_MS * NSEC_PER_MSEC)
+			wait_ns = EARLY_MS * NSEC_PER_MSEC;
 		/* wake at the deadline itself, so the run lasts what was asked */
-		wait_ns = TICK_MS * NSEC_PER_MSEC;
 		if (deadline && deadline > now && deadline - now < wait_ns)
 			wait_ns = deadline - now;
 		ts.tv_sec = wait_ns / NSEC_PER_SEC;
@@ -85,6 +89,10 @@ static int loop(struct run *r, const sigset_t *sigs)
 		run_child__reap(r);
 		if (over(r, deadline))
 			return 0;
+		run_child__identify(r);
+		if (now < next_ns)
+			continue; /* not a tick yet */
+		next_ns = now + TICK_MS * NSEC_PER_MSEC;
 		r->full = tick % 10 == 0;
 		run_tick__refresh(r);
 		/* JIT maps every tick, the counts every drain_ticks: reading

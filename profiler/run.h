@@ -27,6 +27,8 @@
 
 #define TICK_MS 100
 #define DRAIN_TICKS 2 /* a profile reads the counts every other tick */
+/* a launched JVM starting is looked at this often (run_child.h) */
+#define EARLY_MS 10
 /*
  * How long after a bucket ends its keys are drained and named. 50 ms
  * would be enough for the counts (no BPF program can still hit an ended
@@ -83,6 +85,7 @@ struct run {
 	time_t wall_start; /* for the graphs' subtitle */
 	struct launch child;
 	bool launched, child_done;
+	bool child_early; /* still to be read as a JVM: run_child__identify */
 	int child_status;
 	uint32_t unwind_mode; /* enum unwind_mode */
 	uint64_t now_ns, end_ns;

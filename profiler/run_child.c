@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "attach/agentpath.h"
+#include "interp.h"
 #include "jvmprep.h"
 #include "run.h"
 #include "run_child.h"
@@ -45,19 +46,39 @@ int run_child__launch(struct run *r)
 }
 
 /*
- * The launched command's unwind rows while its dynamic loader maps its
+ * The launched command's unwind table while its dynamic loader maps its
  * libraries (a few ms): asked every 2 ms for 20 ms, so its first samples
- * do not wait for the first tick (100 ms). A sample before is counted
+ * do not wait for the first tick (100 ms); a target, its files' rows are
+ * built even before its samples ask. A sample before is counted
  * (STAT_ROWS_NOT_READY) and walked by frame pointers.
  */
 void run_child__rows(struct run *r)
 {
 	const struct timespec ms2 = {0, 2000000};
 
+	/* after the exec: the child's mappings were ours until then */
+	sampler__unwind_target(r->smp, r->child.pid);
+	r->child_early = r->interp != NULL;
 	for (int i = 0; i < 10; i++) {
 		nanosleep(&ms2, NULL);
 		sampler__unwind_refresh(r->smp, r->child.pid, nsec__now());
+		run_child__identify(r);
 	}
+}
+
+void run_child__identify(struct run *r)
+{
+	uint64_t now = nsec__now();
+
+	if (!r->child_early)
+		return;
+	r->child_early = r->launched && !r->child_done && r->interp &&
+			 interp__launched(r->interp, r->child.pid, now);
+	/* and its table: libjvm.so is dlopen'ed after the exec, and its
+	 * code is not walked by its rows (nor seen as native code by a
+	 * walk "pending") until its mapping is in the table */
+	if (r->child_early)
+		sampler__unwind_refresh(r->smp, r->child.pid, now);
 }
 
 void run_child__reap(struct run *r)

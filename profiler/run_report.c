@@ -161,18 +161,33 @@ static void roots_with_rows(const struct run *r)
 static void unwind_summary(const struct run *r, const uint64_t *st)
 {
 	struct unwind_loader_stats us;
+	struct unwind_built b;
+	char path[512];
 
 	if (!sampler__unwind_stats(r->smp, &us))
 		return;
 	fprintf(stderr,
 		"mixprof:   unwind rows: %" PRIu64 " files (%" PRIu64
-		" without, %" PRIu64 " by .debug_frame), %" PRIu64
-		" rows and %" PRIu64
+		" without, %" PRIu64 " by .debug_frame, %" PRIu64
+		" from the cache; %" PRIu64
+		" mapped files no sample needed), %" PRIu64 " rows and %" PRIu64
 		" pages (%.1f MB in BPF maps), %.0f ms to load; %" PRIu64
-		" samples before their process's rows were loaded\n",
-		us.files, us.files_without, us.files_debug_frame, us.rows,
-		us.pages, (us.rows * 8.0 + us.pages * 16.0) / (1 << 20),
-		us.load_ns / 1e6, st[STAT_ROWS_NOT_READY]);
+		" samples before the rows they needed were loaded\n",
+		us.files, us.files_without, us.files_debug_frame,
+		us.files_cached, us.pending, us.rows, us.pages,
+		(us.rows * 8.0 + us.pages * 16.0) / (1 << 20), us.load_ns / 1e6,
+		st[STAT_ROWS_NOT_READY]);
+	if (!r->o.verbose)
+		return;
+	/* -v: which files, in the order built, and why (rows on demand) */
+	for (size_t i = 0;
+	     sampler__unwind_built(r->smp, i, &b, path, sizeof(path)); i++)
+		fprintf(stderr,
+			"mixprof:     rows of %s: at %.0f ms, %.0f ms to "
+			"%s, %u frames waited%s\n",
+			path, b.at_ns / 1e6, b.took_ns / 1e6,
+			b.cached ? "read from the cache" : "build", b.wanted,
+			b.eager ? ", a target's" : "");
 }
 
 /*
@@ -203,6 +218,11 @@ static void java_threads_summary(const struct run *r)
 			"mixprof:   %" PRIu64 " Java threads without a frame "
 			"anchor: the map was full\n",
 			is.threads_full);
+	if (r->o.verbose && is.early_pid)
+		fprintf(stderr,
+			"mixprof:   launched JVM (pid %u) read at %.0f ms of "
+			"its life, as soon as its tables were there\n",
+			is.early_pid, is.early_age_ns / 1e6);
 	n = interp__anchored(r->interp, a, 8);
 	if (!r->o.verbose || (!n && !is.threads_foreign))
 		return;
@@ -240,7 +260,9 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 	    [UNWIND_EARLY] = {"not identified yet",
 			      "a launched process's first moments, walked "
 			      "as a JVM might be before its tables were "
-			      "read (up to 2 s for one that is not a JVM)"},
+			      "read (a JVM: its first ms, before libjvm.so "
+			      "was in its unwind table; up to 2 s of a "
+			      "command that is not a JVM)"},
 	    [UNWIND_NO_ROW] = {"no row",
 			       "native code whose .eh_frame has no rule the "
 			       "BPF walk follows (a signal frame, an "

@@ -147,7 +147,7 @@ int run_setup__bpf(struct run *r)
 		if (ret)
 			return ret;
 		/* rows before the first sample; failure: frame pointers */
-		sampler__unwind_refresh(r->smp, r->o.pids[i], nsec__now());
+		sampler__unwind_target(r->smp, r->o.pids[i]);
 	}
 	return 0;
 }

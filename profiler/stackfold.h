@@ -71,7 +71,8 @@ struct stackfold_stats {
 struct stackfold;
 
 /* Per process: samples with a user stack, and of them reaching a root;
- * early: of those, taken before its unwind rows were loaded. */
+ * early: of those, walked before the unwind rows they needed were
+ * loaded (UNWIND_MARK_NOROWS). */
 struct stackfold_root {
 	uint32_t pid; /* 0: an empty slot */
 	uint64_t samples, root;

@@ -300,9 +300,8 @@ struct wstate {
 	__u32 hotspot; /* the HotSpot rules (not UNWIND_MODE_FP) */
 	__u32 a_state; /* the frame anchor: enum anchor_state */
 	__u32 chunks; /* interpreted frames' chunks stored (sampler_abi.h) */
-	__u32 pad;
+	__u32 wanted; /* met code of a file whose rows are not built yet */
 };
-
 
 enum anchor_state { A_UNREAD, A_READ, A_NONE, A_NO_THREAD, A_USED };
 
@@ -1156,6 +1155,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	s->hotspot = unwind_mode != UNWIND_MODE_FP;
 	s->a_state = A_UNREAD;
 	s->chunks = 0;
+	s->wanted = 0;
 	if (p)
 		stat_inc(STAT_INTERP_WALKS);
 	if (unwind_mode == UNWIND_MODE_HOTSPOT && ip && (__s64)ip > 0 &&
@@ -1164,6 +1164,12 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 		norows = true;
 	}
 	bpf_loop(max_frames, walk_step, &l, 0);
+	/* rows on demand (unwind.bpf.h): marked and counted as a walk
+	 * without its process's table */
+	if (s->wanted && !norows) {
+		stat_inc(STAT_ROWS_NOT_READY);
+		norows = true;
+	}
 	j = l.nr;
 	asm volatile("" : "+r"(j)); /* checked, then used */
 	if (norows && j && j < max_frames) {

@@ -185,7 +185,8 @@ static void verifier_stats(struct sampler_bpf *skel, bool before)
 
 	if (!getenv("MIXPROF_VERIFIER_STATS"))
 		return;
-	bpf_object__for_each_program(prog, skel->obj) {
+	bpf_object__for_each_program(prog, skel->obj)
+	{
 		if (i >= 16 || !bpf_program__autoload(prog))
 			continue;
 		if (before) {
@@ -223,6 +224,7 @@ static int new_unwind(struct sampler *s, const struct sampler_cfg *cfg)
 	s->uw = unwind_loader__new(bpf_map__fd(s->skel->maps.unwind_rows),
 				   bpf_map__fd(s->skel->maps.unwind_pages),
 				   bpf_map__fd(s->skel->maps.unwind_procs),
+				   bpf_map__fd(s->skel->maps.unwind_files),
 				   UNWIND_MAX_ROWS);
 	return s->uw ? 0 : -errno;
 }
@@ -628,6 +630,11 @@ int sampler__unwind_refresh(struct sampler *s, uint32_t pid, uint64_t now_ns)
 	return s->uw ? unwind_loader__refresh(s->uw, pid, now_ns) : 0;
 }
 
+int sampler__unwind_target(struct sampler *s, uint32_t pid)
+{
+	return s->uw ? unwind_loader__target(s->uw, (int)pid) : 0;
+}
+
 void sampler__unwind_forget(struct sampler *s, uint32_t pid)
 {
 	if (s->uw)
@@ -643,6 +650,12 @@ void sampler__unwind_wait(struct sampler *s, uint64_t max_ns)
 int sampler__unwind_proc_maps(struct sampler *s, uint32_t pid)
 {
 	return s->uw ? unwind_loader__proc_maps(s->uw, (int)pid) : -ENOENT;
+}
+
+bool sampler__unwind_built(struct sampler *s, size_t i,
+			   struct unwind_built *out, char *path, size_t cap)
+{
+	return s->uw && unwind_loader__built(s->uw, i, out, path, cap);
 }
 
 bool sampler__unwind_stats(struct sampler *s, struct unwind_loader_stats *st)

@@ -220,8 +220,10 @@ enum unwind_reason {
  */
 #define UNWIND_MARK_ROOT UNWIND_MARK(0)
 /*
- * Last of all, after any other mark: the process had no unwind rows yet
- * (unwind/), so the stack was walked by frame pointer. User space drops
+ * Last of all, after any other mark: the process had no unwind table
+ * yet, or the walk met code of a file whose rows were not built yet
+ * (unwind/: rows on demand), so the stack (or that part of it) was
+ * walked by frame pointer. User space drops
  * it and counts the sample per process (the root share of processes
  * with rows is told with and without such samples).
  */
@@ -300,8 +302,9 @@ enum sampler_stat {
 	STAT_NO_THREAD, /* JVM walk in native code, thread not known yet */
 	STAT_CHECK_SAME, /* check mode: the two walks agree */
 	STAT_CHECK_DIFF, /* ... differ */
-	/* a sample of a process whose unwind rows were not loaded yet (its
-	 * native frames walked by fp) */
+	/* a sample of a process whose unwind table was not written yet, or
+	 * whose walk met a file whose rows are not built yet (its native
+	 * frames walked by fp; the file's demand counted: unwind.bpf.h) */
 	STAT_ROWS_NOT_READY,
 	STAT_NR,
 };

@@ -203,6 +203,9 @@ int sampler__clear_thread(struct sampler *s, uint32_t tgid, uint32_t tid);
  * only, probes) does nothing. Returns 0.
  */
 int sampler__unwind_refresh(struct sampler *s, uint32_t pid, uint64_t now_ns);
+/* The same for a target (-p, launched): its files' rows are built before
+ * its samples ask (after what samples ask for; unwind/loader.h). */
+int sampler__unwind_target(struct sampler *s, uint32_t pid);
 /* pid exited, its samples all taken: its table goes (unwind/loader.h). */
 void sampler__unwind_forget(struct sampler *s, uint32_t pid);
 /* Wait until the rows asked for are loaded (before sampling starts), at
@@ -211,7 +214,12 @@ void sampler__unwind_wait(struct sampler *s, uint64_t max_ns);
 /* The loader's costs; false when the run has no rows. */
 struct unwind_loader_stats;
 bool sampler__unwind_stats(struct sampler *s, struct unwind_loader_stats *st);
-/* Mappings with rows in pid's table now, or -ENOENT (none, no rows). */
+/* The i-th file whose rows were built (unwind/loader.h), or false. */
+struct unwind_built;
+bool sampler__unwind_built(struct sampler *s, size_t i,
+			   struct unwind_built *out, char *path, size_t cap);
+/* Mappings in pid's table now (files with rows, or pending: rows on
+ * demand), or -ENOENT (none, no rows). */
 int sampler__unwind_proc_maps(struct sampler *s, uint32_t pid);
 
 /*

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #include "common/stop.h"
 #include "symbolizer/procmaps.h"
 #include "debugfile.h"
+#include "rowcache.h"
 #include "rowgen.h"
 #include "common/u64map.h"
 #include "loader.h"
@@ -31,8 +33,15 @@
 struct ufile {
 	uint64_t dev, ino;
 	uint32_t id; /* the maps' file id */
-	int ok; /* rows stored */
+	int state; /* enum unwind_file_state, as unwind_files says */
+	bool eager; /* a target's: built before samples ask (after those) */
 	uint64_t delta; /* p_offset - p_vaddr of the executable segment */
+	uint64_t size; /* bytes: what its rows will cost, roughly */
+	/* where to open it while PENDING: the last mapping seen (pid 0: it
+	 * was gone; the next table that maps the file tells anew) */
+	int pid;
+	uint64_t start, end;
+	char *path;
 	struct ufile *next; /* same hash bucket */
 };
 
@@ -43,6 +52,13 @@ struct uproc {
 };
 
 #define QUEUE_MAX 4096 /* pids waiting: more are asked for again later */
+/* how often an idle loader reads the demand (unwind_files): a file
+ * samples need waits at most this long before its rows are begun */
+#define POLL_NS (10 * 1000 * 1000)
+#define SIZE_FLOOR (256 << 10) /* below, a file's rows cost about the same */
+/* page entries per system call: one each made libjvm's 4,300 the
+ * biggest cost of reading its rows back from the cache */
+#define PAGE_BATCH 512
 
 struct unwind_loader {
 	/* the worker's queue and the stats it publishes: under mu */
@@ -52,19 +68,30 @@ struct unwind_loader {
 	int queue[QUEUE_MAX];
 	size_t qn;
 	bool busy, stop;
+	bool todo; /* files samples (or targets) need are still pending */
+	struct u64map targets; /* pid + 1 -> (void *)1: unwind_loader__target */
+	struct unwind_built *built; /* files built so far, in order */
+	size_t nbuilt, built_cap;
+	uint64_t t0; /* the loader's start: when files were built */
 	struct unwind_loader_stats pub;
 	/* the rest: the worker's alone */
-	int rows_fd, pages_fd, procs_fd;
+	int rows_fd, pages_fd, procs_fd, files_fd;
 	uint32_t max_rows, next_row, next_id;
 	struct u64map files; /* dev ^ ino mix -> struct ufile chain */
 	struct u64map procs; /* pid + 1 -> struct uproc */
+	struct ufile **byid; /* [next_id]: the files by id */
+	struct unwind_file *demand; /* [next_id]: unwind_files, read back */
+	struct rowcache *cache; /* rows kept between runs, or NULL */
+	uint32_t *ids; /* [next_id]: 0, 1, ...: the batch read's keys */
+	uint32_t cap; /* of the three arrays above */
 	struct unwind_loader_stats st;
 };
 
 static void *worker(void *arg);
 
 struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
-					 int procs_fd, uint32_t max_rows)
+					 int procs_fd, int files_fd,
+					 uint32_t max_rows)
 {
 	struct unwind_loader *l = calloc(1, sizeof(*l));
 	sigset_t all, old;
@@ -75,7 +102,10 @@ struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
 	l->rows_fd = rows_fd;
 	l->pages_fd = pages_fd;
 	l->procs_fd = procs_fd;
+	l->files_fd = files_fd;
 	l->max_rows = max_rows;
+	l->t0 = nsec__now();
+	l->cache = rowcache__open(); /* none: every file's rows made */
 	pthread_mutex_init(&l->mu, NULL);
 	pthread_cond_init(&l->work, NULL);
 	pthread_cond_init(&l->idle, NULL);
@@ -85,6 +115,7 @@ struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
 	errno = pthread_create(&l->thread, NULL, worker, l);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (errno) {
+		rowcache__close(l->cache);
 		free(l);
 		return NULL;
 	}
@@ -97,6 +128,7 @@ static void free_chain(void *v)
 
 	for (; f; f = next) {
 		next = f->next;
+		free(f->path);
 		free(f);
 	}
 }
@@ -114,6 +146,14 @@ void unwind_loader__free(struct unwind_loader *l)
 	u64map__release(&l->files);
 	u64map__clear(&l->procs, free);
 	u64map__release(&l->procs);
+	u64map__release(&l->targets);
+	rowcache__close(l->cache);
+	for (size_t i = 0; i < l->nbuilt; i++)
+		free(l->built[i].path);
+	free(l->built);
+	free(l->byid);
+	free(l->demand);
+	free(l->ids);
 	free(l);
 }
 
@@ -134,23 +174,48 @@ static int exec_delta(Elf *elf, uint64_t *delta)
 	return -ENOEXEC;
 }
 
-/* Store rows at next_row and their page runs under file id. */
-static int store(struct unwind_loader *l, uint32_t id,
-		 const struct unwind_row *rows, size_t n)
+/*
+ * rows into unwind_rows from next_row on: copied through a mapping of
+ * just the pages they go to (unwind.bpf.h: mmapable; mapped for the copy
+ * only, so they do not count in our RSS), else one update per row.
+ */
+static int put_rows(struct unwind_loader *l, const struct unwind_row *rows,
+		    size_t n)
 {
-	uint32_t *keys = malloc(n * sizeof(*keys));
-	struct unwind_page_key pk;
-	struct unwind_page pv;
-	uint32_t cnt = n, page, last;
-	size_t i, j = 0;
+	size_t pg = sysconf(_SC_PAGESIZE), off, at, len, i;
+	uint32_t *keys, cnt = n;
+	void *m;
 	int r;
 
+	off = (size_t)l->next_row * sizeof(*rows);
+	at = off & ~(pg - 1);
+	len = off + n * sizeof(*rows) - at;
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, l->rows_fd, at);
+	if (m != MAP_FAILED) {
+		memcpy((char *)m + (off - at), rows, n * sizeof(*rows));
+		munmap(m, len);
+		return 0;
+	}
+	keys = malloc(n * sizeof(*keys));
 	if (!keys)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		keys[i] = l->next_row + i;
 	r = bpf_map_update_batch(l->rows_fd, keys, rows, &cnt, NULL);
 	free(keys);
+	return r;
+}
+
+/* Store rows at next_row and their page runs under file id. */
+static int store(struct unwind_loader *l, uint32_t id,
+		 const struct unwind_row *rows, size_t n)
+{
+	struct unwind_page_key pk[PAGE_BATCH];
+	struct unwind_page pv[PAGE_BATCH];
+	uint32_t cnt, page, last, m = 0;
+	size_t j = 0;
+	int r = put_rows(l, rows, n);
+
 	if (r)
 		return r;
 	last = rows[n - 1].pc >> UNWIND_PAGE_SHIFT;
@@ -158,24 +223,28 @@ static int store(struct unwind_loader *l, uint32_t id,
 		uint64_t lo = (uint64_t)page << UNWIND_PAGE_SHIFT;
 		size_t k;
 
-		/* the run is ending: a big library's pages take seconds on
-		 * a loaded host, and the end waits for this thread */
-		if (stop__asked())
-			return -EINTR;
 		/* j: the row holding the page's first byte */
 		while (j + 1 < n && rows[j + 1].pc <= lo)
 			j++;
 		for (k = j;
 		     k < n && rows[k].pc < lo + (1u << UNWIND_PAGE_SHIFT);)
 			k++;
-		pk.file = id;
-		pk.page = page;
-		pv.first = l->next_row + j;
-		pv.n = k > j ? k - j : 1;
-		r = bpf_map_update_elem(l->pages_fd, &pk, &pv, BPF_ANY);
+		pk[m].file = id;
+		pk[m].page = page;
+		pv[m].first = l->next_row + j;
+		pv[m].n = k > j ? k - j : 1;
+		if (++m < PAGE_BATCH && page < last)
+			continue;
+		/* the run is ending: a big library's pages take a while on
+		 * a loaded host, and the end waits for this thread */
+		if (stop__asked())
+			return -EINTR;
+		cnt = m;
+		r = bpf_map_update_batch(l->pages_fd, pk, pv, &cnt, NULL);
 		if (r)
 			return r;
-		l->st.pages++;
+		l->st.pages += m;
+		m = 0;
 	}
 	l->next_row += n;
 	l->st.rows += n;
@@ -212,73 +281,310 @@ static int file_rows(int fd, int pid, const char *path, uint64_t *delta,
 	return r;
 }
 
-/* Rows of the file open at fd into the maps: f->ok when stored. */
+/* Rows of the file open at fd into the maps: f->state ROWS when stored,
+ * NONE when it has none (or no room), PENDING when the run is ending.
+ * From the cache when it has them (*cached), else made and kept there. */
 static void load_file(struct unwind_loader *l, int fd, int pid,
-		      const char *path, struct ufile *f)
+		      const char *path, struct ufile *f, bool *cached)
 {
 	struct unwind_row *rows;
 	size_t n;
 	uint64_t t0 = nsec__now();
+	char key[256] = "";
 	bool dbg;
+	int r;
 
-	if (file_rows(fd, pid, path, &f->delta, &rows, &n, &dbg)) {
+	f->state = UNWIND_FILE_NONE;
+	if (l->cache && rowcache__key(fd, key, sizeof(key)))
+		key[0] = '\0';
+	*cached = key[0] && !rowcache__get(l->cache, key, &rows, &n, &dbg);
+	r = *cached ? 0 : file_rows(fd, pid, path, &f->delta, &rows, &n, &dbg);
+	if (r == -EINTR) {
+		f->state = UNWIND_FILE_PENDING;
+		return;
+	}
+	if (r) {
 		l->st.files_without++;
 		return;
 	}
+	/* a failed write: made again next run */
+	if (!*cached && key[0])
+		rowcache__put(l->cache, key, rows, n, dbg);
 	if (n > l->max_rows - l->next_row) {
 		l->st.full++;
-	} else if (!store(l, f->id, rows, n)) {
-		f->ok = 1;
+	} else if (!(r = store(l, f->id, rows, n))) {
+		f->state = UNWIND_FILE_ROWS;
 		l->st.files++;
 		l->st.files_debug_frame += dbg;
+		l->st.files_cached += *cached;
+	} else if (r == -EINTR) {
+		f->state = UNWIND_FILE_PENDING; /* its rows' room is lost */
 	}
 	free(rows);
 	l->st.load_ns += nsec__now() - t0;
 }
 
-/* The file of mapping v of pid, loaded on first sight; NULL if none. */
+/* The open of f's mapping (or of the mapping v of pid when v): an fd
+ * checked to be the file's (dev, inode), or -errno. */
+static int open_mapping(int pid, uint64_t start, uint64_t end, uint64_t dev,
+			uint64_t ino, uint64_t *size)
+{
+	struct safe_in in = {
+	    .uid = SAFE_ANY_UID, .max_size = MAX_ELF_SIZE, .follow = true};
+	struct stat sb;
+	char path[96];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", pid,
+		 (unsigned long long)start, (unsigned long long)end);
+	fd = safe_open_in(AT_FDCWD, path, &in);
+	if (fd < 0)
+		return fd; /* gone, or not a file */
+	/* the file the mapping holds, not one swapped in since */
+	if (fstat(fd, &sb) || sb.st_dev != dev || sb.st_ino != ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	*size = sb.st_size;
+	return fd;
+}
+
+/* f's state into unwind_files, where BPF looks (its demand reset). */
+static void publish_state(struct unwind_loader *l, const struct ufile *f)
+{
+	struct unwind_file v = {.state = f->state};
+	__u32 key = f->id;
+
+	if (f->state != UNWIND_FILE_PENDING)
+		l->st.pending--;
+	bpf_map_update_elem(l->files_fd, &key, &v, BPF_ANY);
+}
+
+/* f's rows were built from t0 on: on the list unwind_loader__built
+ * reads (a failed allocation leaves it off). */
+static void note_built(struct unwind_loader *l, const struct ufile *f,
+		       uint64_t t0, bool cached)
+{
+	struct unwind_built b = {
+	    .wanted = l->demand[f->id].wanted,
+	    .eager = f->eager,
+	    .cached = cached,
+	    .at_ns = t0 - l->t0,
+	    .took_ns = nsec__now() - t0,
+	};
+	struct unwind_built *nb;
+
+	pthread_mutex_lock(&l->mu);
+	if (l->nbuilt == l->built_cap) {
+		size_t cap = l->built_cap ? 2 * l->built_cap : 32;
+
+		nb = realloc(l->built, cap * sizeof(*nb));
+		if (nb) {
+			l->built = nb;
+			l->built_cap = cap;
+		}
+	}
+	if (l->nbuilt < l->built_cap && (b.path = strdup(f->path)))
+		l->built[l->nbuilt++] = b;
+	pthread_mutex_unlock(&l->mu);
+}
+
+static struct procmaps *read_pm(int pid, uint64_t *h);
+
+/* f's executable mapping in its process now: 0, or -ENOENT. */
+static int refind(struct ufile *f)
+{
+	struct procmaps *pm = read_pm(f->pid, &(uint64_t){0});
+	int r = -ENOENT;
+
+	for (size_t i = 0; pm && i < pm->n && r; i++)
+		if (pm->v[i].dev == f->dev && pm->v[i].inode == f->ino) {
+			f->start = pm->v[i].start;
+			f->end = pm->v[i].end;
+			r = 0;
+		}
+	procmaps__free(pm);
+	return r;
+}
+
+/* Build f's rows now (a sample needs them, or a target maps it). */
+static void build(struct unwind_loader *l, struct ufile *f)
+{
+	uint64_t t0 = nsec__now();
+	bool cached;
+	int fd =
+	    open_mapping(f->pid, f->start, f->end, f->dev, f->ino, &f->size);
+
+	/* the mapping first seen may be the dynamic loader's reservation of
+	 * the whole file, split into segments since: its mapping now */
+	if (fd < 0 && !refind(f))
+		fd = open_mapping(f->pid, f->start, f->end, f->dev, f->ino,
+				  &f->size);
+	if (fd < 0) {
+		f->pid = 0; /* its process is gone: wait for another */
+		return;
+	}
+	load_file(l, fd, f->pid, f->path, f, &cached);
+	close(fd);
+	if (f->state == UNWIND_FILE_PENDING)
+		return; /* the run is ending */
+	publish_state(l, f);
+	if (f->state == UNWIND_FILE_ROWS)
+		note_built(l, f, t0, cached);
+	free(f->path);
+	f->path = NULL;
+}
+
+/* Room for file ids up to n in the by-id arrays: 0 or -ENOMEM. */
+static int grow_ids(struct unwind_loader *l, uint32_t n)
+{
+	uint32_t cap = l->cap ? l->cap : 256, i;
+	struct ufile **b;
+	struct unwind_file *d;
+	uint32_t *k;
+
+	if (n <= l->cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	b = realloc(l->byid, cap * sizeof(*b));
+	if (b)
+		l->byid = b;
+	d = realloc(l->demand, cap * sizeof(*d));
+	if (d)
+		l->demand = d;
+	k = realloc(l->ids, cap * sizeof(*k));
+	if (k)
+		l->ids = k;
+	if (!b || !d || !k)
+		return -ENOMEM;
+	for (i = l->cap; i < cap; i++) {
+		l->byid[i] = NULL;
+		l->ids[i] = i;
+	}
+	l->cap = cap;
+	return 0;
+}
+
+/* Is a (wanted wa, size sa) worth building before b? The most frames
+ * waiting for it per byte of file to read: libc's rows (a tenth of
+ * libjvm's, in every stack) before libjvm's, which take 0.3-3 s. Of a
+ * target's files nobody waits for yet, the smallest: the one that will
+ * be wanted (libjvm.so, dlopen'ed later) waits for the build under way. */
+static bool before(uint64_t wa, uint64_t sa, uint64_t wb, uint64_t sb)
+{
+	if (!wa && !wb)
+		return sa < sb;
+	return wa * (sb + SIZE_FLOOR) > wb * (sa + SIZE_FLOOR);
+}
+
+/*
+ * The pending file to build next: the one whose code the most walked
+ * frames met since the run began (unwind_files' counts: what runs) per
+ * byte, then a target's (-p, a launched command: built before samples
+ * ask, as its first seconds are the ones a short run is about), or NULL.
+ */
+static struct ufile *next_file(struct unwind_loader *l)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	struct ufile *best = NULL, *f;
+	uint32_t n = l->next_id, i, best_w = 0, batch;
+	int r;
+
+	if (!l->st.pending || !n)
+		return NULL;
+	r = bpf_map_lookup_batch(l->files_fd, NULL, &batch, l->ids, l->demand,
+				 &n, &opts);
+	if (r && errno != ENOENT)
+		return NULL;
+	for (i = 0; i < n && i < l->next_id; i++) {
+		f = l->byid[i];
+		if (!f || f->state != UNWIND_FILE_PENDING || !f->pid)
+			continue;
+		if (!l->demand[i].wanted && !f->eager)
+			continue;
+		if (!best ||
+		    before(l->demand[i].wanted, f->size, best_w, best->size)) {
+			best = f;
+			best_w = l->demand[i].wanted;
+		}
+	}
+	return best;
+}
+
+/* p_offset - p_vaddr of the executable segment of the ELF open at fd. */
+static int fd_delta(int fd, uint64_t *delta)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	int r = -ENOEXEC;
+
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		r = exec_delta(elf, delta);
+	elf_end(elf);
+	return r;
+}
+
+/*
+ * The file of mapping v of pid: known by (device, inode), given an id
+ * and its executable segment's place on first sight (its rows wait for
+ * a sample to need them: next_file); NULL when it has no rows (nor will).
+ */
 static struct ufile *file_of(struct unwind_loader *l, int pid,
 			     const struct vma *v)
 {
 	uint64_t key = (v->dev * 0x9e3779b97f4a7c15ULL ^ v->inode) | 1;
-	struct safe_in in = {
-	    .uid = SAFE_ANY_UID, .max_size = MAX_ELF_SIZE, .follow = true};
 	struct ufile *f;
 	bool added;
 	void **slot = u64map__add(&l->files, key, &added);
-
-	struct stat sb;
-	char path[96];
+	uint64_t size;
 	int fd;
 
 	if (!slot)
 		return NULL;
 	for (f = *slot; f; f = f->next)
 		if (f->dev == v->dev && f->ino == v->inode)
-			return f->ok ? f : NULL;
-	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", pid,
-		 (unsigned long long)v->start, (unsigned long long)v->end);
-	fd = safe_open_in(AT_FDCWD, path, &in);
+			break;
+	if (f && f->state == UNWIND_FILE_PENDING && !f->pid) {
+		/* the process it was seen in is gone: this one maps it */
+		free(f->path);
+		f->path = strdup(v->path);
+		f->pid = f->path ? pid : 0;
+		f->start = v->start;
+		f->end = v->end;
+	}
+	if (f)
+		return f->state == UNWIND_FILE_NONE ? NULL : f;
+	fd = open_mapping(pid, v->start, v->end, v->dev, v->inode, &size);
 	if (fd < 0)
 		return NULL; /* gone, or not a file: try again next time */
-	/* the file the mapping holds, not one swapped in since */
-	if (fstat(fd, &sb) || sb.st_dev != v->dev || sb.st_ino != v->inode) {
-		close(fd);
-		return NULL;
-	}
 	f = calloc(1, sizeof(*f));
-	if (!f) {
+	if (!f || grow_ids(l, l->next_id + 1)) {
+		free(f);
 		close(fd);
 		return NULL;
 	}
 	f->dev = v->dev;
 	f->ino = v->inode;
-	f->id = l->next_id++;
+	f->size = size;
 	f->next = *slot;
 	*slot = f;
-	load_file(l, fd, pid, v->path, f);
+	f->state = UNWIND_FILE_NONE;
+	if (fd_delta(fd, &f->delta)) {
+		l->st.files_without++;
+	} else if (l->next_id >= UNWIND_MAX_FILES) {
+		l->st.full++;
+	} else {
+		f->id = l->next_id++;
+		l->byid[f->id] = f;
+		f->path = strdup(v->path);
+		f->pid = f->path ? pid : 0;
+		f->start = v->start;
+		f->end = v->end;
+		f->state = UNWIND_FILE_PENDING;
+		l->st.pending++;
+	}
 	close(fd);
-	return f->ok ? f : NULL;
+	return f->state == UNWIND_FILE_NONE ? NULL : f;
 }
 
 /* The identity of pm's executable file mappings (what a table holds):
@@ -320,9 +626,10 @@ static struct procmaps *read_pm(int pid, uint64_t *h)
 	return pm;
 }
 
-/* pid's table from its mappings text. */
+/* pid's table from its mappings text; eager: a target's (its files
+ * built before samples ask). */
 static int write_table(struct unwind_loader *l, int pid,
-		       const struct procmaps *pm)
+		       const struct procmaps *pm, bool eager)
 {
 	struct unwind_proc *pr = calloc(1, sizeof(*pr));
 	__u32 key = pid;
@@ -345,6 +652,7 @@ static int write_table(struct unwind_loader *l, int pid,
 		f = file_of(l, pid, v);
 		if (!f)
 			continue;
+		f->eager = f->eager || eager;
 		m->start = v->start;
 		m->end = v->end;
 		m->bias = v->start - v->offset + f->delta;
@@ -358,7 +666,8 @@ static int write_table(struct unwind_loader *l, int pid,
 	return r;
 }
 
-static int refresh_now(struct unwind_loader *l, int pid, uint64_t now_ns)
+static int refresh_now(struct unwind_loader *l, int pid, uint64_t now_ns,
+		       bool eager)
 {
 	struct unwind_proc probe;
 	struct procmaps *pm;
@@ -391,7 +700,7 @@ static int refresh_now(struct unwind_loader *l, int pid, uint64_t now_ns)
 		procmaps__free(pm);
 		return 0;
 	}
-	r = write_table(l, pid, pm);
+	r = write_table(l, pid, pm, eager);
 	procmaps__free(pm);
 	if (r || stop__asked())
 		return r ? r : -EINTR;
@@ -421,30 +730,64 @@ static void forget_now(struct unwind_loader *l, int pid)
 	free(u64map__del(&l->procs, (uint64_t)pid + 1));
 }
 
-/* The worker: one pid at a time, as asked, oldest first (-pid: forget). */
+/* Is pid a target (unwind_loader__target)? Under l->mu. */
+static bool is_target(struct unwind_loader *l, int pid)
+{
+	return u64map__find(&l->targets, (uint64_t)pid + 1) != NULL;
+}
+
+/*
+ * The worker: the processes asked for, one at a time, oldest first
+ * (-pid: forget; a table costs a reading of its mappings and of each new
+ * file's ELF header), and the rows of the file most wanted: between
+ * tables at least every POLL_NS (a host's start-up queues hundreds of
+ * processes: the rows the running ones' samples wait for come first),
+ * and when no table is asked for; idle, it reads the demand every
+ * POLL_NS.
+ */
 static void *worker(void *arg)
 {
 	struct unwind_loader *l = arg;
+	struct timespec until;
+	struct ufile *f;
+	bool eager = false;
+	uint64_t polled = 0, now;
 	int pid;
 
 	pthread_mutex_lock(&l->mu);
-	for (;;) {
-		while (!l->qn && !l->stop)
-			pthread_cond_wait(&l->work, &l->mu);
-		if (l->stop)
-			break;
-		pid = l->queue[0];
-		memmove(l->queue, l->queue + 1, --l->qn * sizeof(int));
+	while (!l->stop) {
+		pid = 0;
+		now = nsec__now();
+		if (l->qn && now - polled < POLL_NS) {
+			pid = l->queue[0];
+			memmove(l->queue, l->queue + 1, --l->qn * sizeof(int));
+			eager = pid > 0 && is_target(l, pid);
+		}
 		l->busy = true;
 		pthread_mutex_unlock(&l->mu);
+		f = NULL;
 		if (pid < 0)
 			forget_now(l, -pid);
-		else if (!stop__asked()) /* the run is ending: no use */
-			refresh_now(l, pid, nsec__now());
+		else if (pid && !stop__asked()) /* the run is ending: no use */
+			refresh_now(l, pid, nsec__now(), eager);
+		else if (!pid && !stop__asked() && (polled = now) &&
+			 (f = next_file(l)))
+			build(l, f);
 		pthread_mutex_lock(&l->mu);
 		l->busy = false;
+		/* a new table may map files a target wants: a poll says */
+		l->todo = pid > 0 || f;
 		l->pub = l->st;
 		pthread_cond_broadcast(&l->idle);
+		if (pid || f || l->qn || l->stop)
+			continue;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += POLL_NS;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&l->work, &l->mu, &until);
 	}
 	pthread_mutex_unlock(&l->mu);
 	return NULL;
@@ -469,6 +812,21 @@ int unwind_loader__refresh(struct unwind_loader *l, int pid, uint64_t now_ns)
 	}
 	pthread_mutex_unlock(&l->mu);
 	return 0;
+}
+
+int unwind_loader__target(struct unwind_loader *l, int pid)
+{
+	bool added;
+	void **slot;
+
+	pthread_mutex_lock(&l->mu);
+	slot = u64map__add(&l->targets, (uint64_t)pid + 1, &added);
+	if (slot)
+		*slot = (void *)1;
+	pthread_mutex_unlock(&l->mu);
+	if (!slot)
+		return -ENOMEM;
+	return unwind_loader__refresh(l, pid, 0);
 }
 
 int unwind_loader__forget(struct unwind_loader *l, int pid)
@@ -496,7 +854,7 @@ int unwind_loader__wait(struct unwind_loader *l, uint64_t max_ns)
 		until.tv_nsec -= 1000000000L;
 	}
 	pthread_mutex_lock(&l->mu);
-	while ((l->qn || l->busy) && !r)
+	while ((l->qn || l->busy || l->todo) && !r)
 		r = pthread_cond_timedwait(&l->idle, &l->mu, &until);
 	pthread_mutex_unlock(&l->mu);
 	return r ? -ETIMEDOUT : 0;
@@ -513,6 +871,22 @@ int unwind_loader__proc_maps(struct unwind_loader *l, int pid)
 	r = bpf_map_lookup_elem(l->procs_fd, &key, pr) ? -ENOENT : (int)pr->n;
 	free(pr);
 	return r;
+}
+
+bool unwind_loader__built(struct unwind_loader *l, size_t i,
+			  struct unwind_built *out, char *path, size_t cap)
+{
+	bool ok;
+
+	pthread_mutex_lock(&l->mu);
+	ok = i < l->nbuilt;
+	if (ok) {
+		*out = l->built[i];
+		snprintf(path, cap, "%s", l->built[i].path);
+		out->path = path;
+	}
+	pthread_mutex_unlock(&l->mu);
+	return ok;
 }
 
 void unwind_loader__stats(struct unwind_loader *l,

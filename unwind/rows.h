@@ -48,11 +48,16 @@ struct unwind_row {
  * - unwind_pages: (file id, pc >> UNWIND_PAGE_SHIFT) -> the run of rows
  *   that covers that page: the row holding the page's first byte, and
  *   every row that starts in the page;
- * - unwind_procs: tgid -> its mappings of files with rows, sorted.
+ * - unwind_procs: tgid -> its mappings of files with CFI, sorted;
+ * - unwind_files: file id -> whether its rows are in the maps yet, and
+ *   how often a walk met its code before they were (rows on demand: the
+ *   loader builds the files samples need, most wanted first).
  */
 #define UNWIND_PAGE_SHIFT 12
 #define UNWIND_MAX_ROWS (1u << 21) /* 16 MB: a host's libraries (README) */
-#define UNWIND_PROC_MAPS 128 /* mappings with rows per process */
+/* distinct files mapped host-wide (a busy host: a few thousand): 512 KB */
+#define UNWIND_MAX_FILES (1u << 16)
+#define UNWIND_PROC_MAPS 128 /* mappings of files with CFI per process */
 #define UNWIND_SEARCH_STEPS 16 /* rows per page up to 65536 */
 #define UNWIND_MAP_STEPS 8 /* log2(UNWIND_PROC_MAPS) + 1 */
 
@@ -71,6 +76,17 @@ struct unwind_map {
 	__u64 bias; /* ELF address = pc - bias */
 	__u32 file;
 	__u32 pad;
+};
+
+enum unwind_file_state {
+	UNWIND_FILE_PENDING, /* rows not built yet: walked by frame pointer */
+	UNWIND_FILE_ROWS, /* rows and pages stored */
+	UNWIND_FILE_NONE, /* no rows after all (no CFI we read): by fp */
+};
+
+struct unwind_file {
+	__u32 state; /* enum unwind_file_state, written by user space */
+	__u32 wanted; /* frames walked while PENDING: BPF counts them */
 };
 
 struct unwind_proc {

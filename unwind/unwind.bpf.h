@@ -3,16 +3,21 @@
  * of files whose .eh_frame user space turned into rows (loader.c).
  * Included by sampler.bpf.c after struct walk; its native_step asks
  * rows_step first and walks by frame pointer only where it answers
- * ROWS_NONE (a pc in no mapping with rows, or a process not loaded).
+ * ROWS_NONE (a pc in no mapping with rows, a process not loaded); a
+ * file whose rows are still to be built is walked by fp in rows_step
+ * (wstate.wanted then set).
  */
 #ifndef MIXPROF_UNWIND_BPF_H
 #define MIXPROF_UNWIND_BPF_H
 
 #include "rows.h"
 
-/* every loaded file's rows; max_entries set by user space before load */
+/* every loaded file's rows; max_entries set by user space before load;
+ * mmapable: user space copies a file's rows in at once (an update per
+ * row was most of the time of reading libjvm's back from the cache) */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct unwind_row);
 	__uint(max_entries, 1);
@@ -34,7 +39,17 @@ struct {
 	__uint(max_entries, 16384);
 } unwind_procs SEC(".maps");
 
+/* file id -> its rows' state, and the demand for them (rows.h) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct unwind_file);
+	__uint(max_entries, UNWIND_MAX_FILES);
+} unwind_files SEC(".maps");
+
 #define ROWS_NONE 100 /* not a step result (sampler_abi.h): no rows here */
+/* code of a file whose rows are not built yet: counted, by fp meanwhile */
+#define ROWS_WANTED 101
 
 /*
  * An exec replaces the process's mappings: its table goes, so no sample
@@ -109,7 +124,9 @@ struct rows_regs {
  * process tgid by its rows: STEP_ON (g updated), STEP_ROOT (an outermost
  * frame: the stack's natural end, a root), -UNWIND_NO_ROW (code of a file with rows, but none we
  * follow), -UNWIND_BAD_SP (a CFA that does not grow or leaves the
- * stack), -UNWIND_READ, or ROWS_NONE (also for code no FDE describes). A caller's pc is a return address:
+ * stack), -UNWIND_READ, ROWS_NONE (also for code no FDE describes), or
+ * ROWS_WANTED (a file whose rows are not built yet: the walk goes on by
+ * frame pointer, and the file's count tells the loader it is needed). A caller's pc is a return address:
  * its row is the call's (pc - 1), which may end the function (a call to
  * a noreturn function). A global function: verified once, not at each
  * of the walk's call sites (start-up under CPU contention).
@@ -121,6 +138,7 @@ __noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 	const struct unwind_page *pg;
 	const struct unwind_row *r;
 	struct unwind_page_key k;
+	struct unwind_file *f;
 	__u32 zero = 0;
 	__u64 pc, a, cfa, *fr;
 
@@ -131,8 +149,15 @@ __noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 	pc = idx ? g->ip - 1 : g->ip;
 	if (!pr || !fr || !(m = find_map(pr, pc)))
 		return ROWS_NONE;
-	a = pc - m->bias;
 	k.file = m->file;
+	f = bpf_map_lookup_elem(&unwind_files, &k.file);
+	if (!f || f->state == UNWIND_FILE_NONE)
+		return ROWS_NONE;
+	if (f->state != UNWIND_FILE_ROWS) {
+		__sync_fetch_and_add(&f->wanted, 1);
+		return ROWS_WANTED;
+	}
+	a = pc - m->bias;
 	k.page = (__u32)(a >> UNWIND_PAGE_SHIFT);
 	pg = bpf_map_lookup_elem(&unwind_pages, &k);
 	if (!pg || !(r = find_row(pg, (__u32)a)))
@@ -170,12 +195,22 @@ __noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 	return a ? STEP_ON : STEP_ROOT;
 }
 
-/* rows_step_regs on the walk's frame w. */
+/*
+ * rows_step_regs on the walk's frame w. Code of a file whose rows are
+ * still to be built is walked by frame pointer here (fp_step), and the
+ * walk record notes it (the sample is marked: walked before the rows it
+ * needed): code in a file is no interpreter's, which a pending target's
+ * walk would otherwise guess (unwind_step).
+ */
 static __always_inline int rows_step(struct walk *w, __u32 tgid, __u32 idx)
 {
 	struct rows_regs g = {w->ip, w->sp, w->fp, w->s->sp0};
 	int r = rows_step_regs(&g, tgid, idx);
 
+	if (r == ROWS_WANTED) {
+		w->s->wanted = 1;
+		return fp_step(w);
+	}
 	if (r == STEP_ON || r == STEP_ROOT) {
 		w->ip = g.ip;
 		w->sp = g.sp;

@@ -1,7 +1,7 @@
 # unwind/: native stacks without frame pointers. rowgen turns an ELF's
 # .eh_frame and .debug_frame into unwind rows (rows.h), which the sampler's BPF walk
 # follows (unwind.bpf.h); loader.c fills the BPF maps per process.
-UNWIND_SRCS := cfi cfirows fdefind rowgen debugfile loader
+UNWIND_SRCS := cfi cfirows fdefind rowgen debugfile rowcache loader
 UNWIND_OBJS := $(UNWIND_SRCS:%=$(BUILD)/unwind/%.o)
 CPPFLAGS_unwind := $(MIXPROF_CPPFLAGS)
 # rowgen alone (its tests, tests/tools/rowsoracle)

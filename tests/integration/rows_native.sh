@@ -18,7 +18,7 @@ NOFP=$BUILD/tests/fixtures/unwind/nofp
 # by the third second, checked from there: no sample is left out.
 check() {
 	local early
-	early=$(sed -n 's/.*; \([0-9]*\) samples before their process.s rows.*/\1/p' "$2")
+	early=$(sed -n 's/.*; \([0-9]*\) samples before the rows they needed.*/\1/p' "$2")
 	[ -n "$early" ] || die "$3: no unwind rows line in the summary"
 	[ "${4:-}" = counted ] || early=0
 	awk -v what="$3" -v early="$early" '

@@ -20,9 +20,9 @@ done
 check() {
 	local early
 	grep "whole stacks:\|unwind rows:" "$3"
-	early=$(sed -n 's/.*; \([0-9]*\) samples before their process.s rows.*/\1/p' "$3")
+	early=$(sed -n 's/.*; \([0-9]*\) samples before the rows they needed.*/\1/p' "$3")
 	[ -n "$early" ] || die "$4: no unwind rows line in the summary"
-	grep -q "unwind rows: .*, [1-9][0-9]* by .debug_frame)" "$3" ||
+	grep -q "unwind rows: .*, [1-9][0-9]* by .debug_frame[,;)]" "$3" ||
 		die "$4: no file's rows from .debug_frame"
 	awk -v name="$1" -v what="$4" -v early="$early" '
 	$1 ~ "^" name ";" {

@@ -1,0 +1,44 @@
+/*
+ * rowcache: a file's unwind rows kept between runs, so the next run
+ * starts warm (libjvm's rows: 0.3 s of libdw on an idle host, seconds
+ * on a busy one; read back: a few ms). One entry per file, named by its
+ * GNU build-id, or by (device, inode, size, mtime) when it has none,
+ * with the format's version in the name. The directory is
+ * $MIXPROF_CACHE_DIR, else $XDG_CACHE_HOME/mixprof/rows, else
+ * $HOME/.cache/mixprof/rows: made 0700 when missing, used only when it
+ * and its two parents (one with MIXPROF_CACHE_DIR) are ours, not links,
+ * and not writable by others. Entries are read as ours only, and
+ * checked (size, order, kinds) before use: a bad one is a miss. Writes
+ * go to a temporary name, then rename: a reader never sees half of one.
+ * MIXPROF_CACHE_DIR=off: no cache. Not thread-safe: the loader's thread.
+ */
+#ifndef MIXPROF_UNWIND_ROWCACHE_H
+#define MIXPROF_UNWIND_ROWCACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "rows.h"
+
+/* Bump when rowgen's rows for the same file change. */
+#define ROWCACHE_VERSION 1
+
+struct rowcache;
+
+/* The cache directory opened (see above), or NULL (errno): no cache. */
+struct rowcache *rowcache__open(void);
+void rowcache__close(struct rowcache *c);
+
+/* The entry name of the ELF open at fd into key (cap bytes): 0 or
+ * -errno. */
+int rowcache__key(int fd, char *key, size_t cap);
+
+/* The rows stored under key: 0 (*rows malloc'd, *n, *dbg: from a
+ * .debug_frame), -ENOENT (none), or another -errno (a bad entry). */
+int rowcache__get(struct rowcache *c, const char *key, struct unwind_row **rows,
+		  size_t *n, bool *dbg);
+
+/* Store rows under key: 0 or -errno (the run goes on without). */
+int rowcache__put(struct rowcache *c, const char *key,
+		  const struct unwind_row *rows, size_t n, bool dbg);
+
+#endif
