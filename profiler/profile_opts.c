@@ -40,6 +40,7 @@ enum {
 	OPT_MAX_BLOCK,
 	OPT_WALL,
 	OPT_ALLOC,
+	OPT_EVENTS,
 };
 
 static const struct option long_opts[] = {
@@ -81,6 +82,7 @@ static const struct option long_opts[] = {
     {"max-block", required_argument, NULL, OPT_MAX_BLOCK},
     {"wall", no_argument, NULL, OPT_WALL},
     {"alloc", no_argument, NULL, OPT_ALLOC},
+    {"events", required_argument, NULL, OPT_EVENTS},
     {0},
 };
 
@@ -160,6 +162,12 @@ void profile_opts__usage(FILE *out, const char *prog)
 "      --alloc              one JVM (-p): bytes allocated, by stack, the\n"
 "                           class as the leaf (libjvm's allocation hooks:\n"
 "                           each new TLAB and each allocation outside one)\n"
+"JVM events (besides any of the above; one JVM: -p PID or a launched java):\n"
+"      --events FILE        HotSpot's own events from its USDT probes (no\n"
+"                           agent, no JVM flag), one line each: start_ns\n"
+"                           end_ns kind detail, tab-separated, kinds gc,\n"
+"                           safepoint (with its time to safepoint), vmop,\n"
+"                           compile, deopt, classload; totals in the summary\n"
 "Rendering (self-contained files; any browser, offline):\n"
 "      --svg FILE           the run's flame graph, interactive SVG\n"
 "      --html FILE          the same as an HTML page (canvas, for big ones)\n"
@@ -455,6 +463,9 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 	case OPT_ALLOC:
 		o->alloc = true;
 		return 0;
+	case OPT_EVENTS:
+		o->events = optarg;
+		return 0;
 	case OPT_WALL:
 		o->wall = true;
 		o->per_thread = true; /* wall time is a thread's */
@@ -628,6 +639,10 @@ static int check_offcpu(struct profile_opts *o, char *err, size_t errlen)
 		 (o->off_cpu_preempt || o->min_block_ns || o->max_block_ns))
 		bad = "--off-cpu-preempt, --min-block and --max-block need "
 		      "--off-cpu";
+	else if (o->events && !(o->cmd ? !o->nr_pids : o->nr_pids == 1))
+		bad = "--events follows one JVM: give one -p PID or a command";
+	else if (o->events && o->nr_probes)
+		bad = "--events excludes -e";
 	else if ((o->off_cpu || o->wall) && o->nr_probes)
 		bad = "--off-cpu and --wall exclude -e";
 	else if (o->off_cpu && o->freq_set)

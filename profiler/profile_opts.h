@@ -75,6 +75,9 @@ struct profile_opts {
 	bool wall;
 	/* --alloc: bytes allocated by stack and class, one JVM (-p) */
 	bool alloc;
+	/* --events FILE: HotSpot's GC, safepoints, compilations... (one
+	 * JVM: -p or a launched java), one line each */
+	const char *events;
 };
 
 /* Default slice of --montage without -i, and the heat map's bucket. */

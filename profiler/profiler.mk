@@ -6,13 +6,14 @@ MIXPROF_OBJS := $(BUILD)/profiler/main.o
 MIXPROF_LIBS :=
 include attach/attach.mk
 include sampler/sampler.mk
+include events/events.mk
 include pprof/pprof.mk
 include flamegraph/flamegraph.mk
 
 PROFILE_SRCS := profile.c hints.c check.c check_jvm.c run_setup.c run_child.c run_cpu.c run_probe.c \
 	run_tick.c run_report.c profile_opts.c slices.c launch.c stackfold.c \
 	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c \
-	jthreadsync.c stacksrc.c
+	jthreadsync.c stacksrc.c run_events.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)
 # they include the sampler's skeletons (through sampler_int.h, interp.h)
