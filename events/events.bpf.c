@@ -22,6 +22,14 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } jev_ring SEC(".maps");
 
+/* compiler thread -> the tier (low byte) and OSR (0x100) of its task */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, __u64);
+} jev_tasks SEC(".maps");
+
 struct jev_cfg cfg; /* set by user space once the JVM is readable */
 __u64 lost; /* events the ring buffer had no room for */
 
@@ -59,6 +67,17 @@ static void ev_str(struct pt_regs *ctx, struct jvm_event *e, int i, int ptr_arg)
 	e->len[i] = len > 0xffff ? 0xffff : len;
 }
 
+/* A compilation's tier and OSR, as its task said just before. */
+static void task_of(struct jvm_event *e)
+{
+	__u64 *t = bpf_map_lookup_elem(&jev_tasks, &e->tid);
+
+	if (t) {
+		e->arg0 = *t & 0xff;
+		e->arg1 = *t >> 8;
+	}
+}
+
 /*
  * One event of kind: names from the first nstr (pointer, length) pairs of
  * the probe's arguments, arg0 from argument arg (none when < 0).
@@ -74,6 +93,8 @@ static int ev_emit(struct pt_regs *ctx, __u32 kind, int nstr, int arg)
 		ev_str(ctx, e, i, 2 * i);
 	if (arg >= 0 && !bpf_usdt_arg(ctx, arg, &v))
 		e->arg0 = v;
+	if (kind == JEV_COMPILE_BEGIN)
+		task_of(e);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
@@ -122,5 +143,29 @@ int jev_deopt(struct pt_regs *ctx)
 	    sp && !bpf_copy_from_user(&pc, sizeof(pc), (void *)(sp + 8)))
 		e->arg1 = pc;
 	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/*
+ * CompileBroker::invoke_compiler_on_method(CompileTask *task), entered by
+ * a compiler thread right before method__compile__begin: its tier and
+ * whether it is OSR (_osr_bci is InvocationEntryBci, -1, when not).
+ */
+SEC("uprobe")
+int jev_task(struct pt_regs *ctx)
+{
+	__u64 task = PT_REGS_PARM1(ctx), v;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u8 level = 0;
+	__s32 bci = -1;
+
+	if (!cfg.off_task_level ||
+	    bpf_copy_from_user(&level, 1, (void *)(task + cfg.off_task_level)))
+		return 0;
+	if (cfg.off_task_osr_bci)
+		bpf_copy_from_user(&bci, 4,
+				   (void *)(task + cfg.off_task_osr_bci));
+	v = level | (bci != -1 ? 0x100 : 0);
+	bpf_map_update_elem(&jev_tasks, &tid, &v, BPF_ANY);
 	return 0;
 }

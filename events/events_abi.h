@@ -15,11 +15,14 @@ enum jvm_event_kind {
 	JEV_VMOP_BEGIN, /* hotspot:vmops__begin (str0: the operation) */
 	JEV_VMOP_END, /* hotspot:vmops__end */
 	JEV_COMPILE_BEGIN, /* hotspot:method__compile__begin (str0: the
-			    * compiler, str1: the class, str2: the method) */
+			    * compiler, str1: the class, str2: the method;
+			    * arg0: the tier, 0 unknown; arg1: 1 for OSR) */
 	JEV_COMPILE_END, /* ...__end; arg0: success */
 	JEV_CLASS_LOADED, /* hotspot:class__loaded (str0: the class) */
 	JEV_DEOPT, /* uprobe Deoptimization::uncommon_trap; arg0: the
 		    * trap request, arg1: the trapping frame's return pc */
+	JEV_TASK, /* uprobe CompileBroker::invoke_compiler_on_method: kept
+		   * in BPF for the compile__begin that follows, not sent */
 	JEV_NR,
 };
 
@@ -39,10 +42,12 @@ struct jvm_event {
 	__u32 pad2;
 };
 
-/* Set by user space (the JVM may be readable only after the attach):
- * where the trapping frame's sp is. */
+/* Set by user space once the JVM is readable (maybe after the attach):
+ * its VMStructs offsets; 0 unknown. */
 struct jev_cfg {
-	__u32 off_anchor_sp; /* JavaThread::_anchor + _last_Java_sp, or 0 */
+	__u32 off_anchor_sp; /* JavaThread::_anchor + _last_Java_sp */
+	__u32 off_task_level; /* CompileTask::_comp_level (low byte) */
+	__u32 off_task_osr_bci; /* CompileTask::_osr_bci (int) */
 	__u32 pad;
 };
 

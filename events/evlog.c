@@ -12,7 +12,7 @@
 
 #define OPEN_MAX 64 /* begins waiting for their end: a thread each */
 #define REASONS 64 /* deopt reasons counted by number (HotSpot: 5 bits) */
-#define COMPILERS 4 /* C1, C2, and two more names (JVMCI) */
+#define COMPILERS 8 /* tiers 1-4, and compilers of unknown tier */
 #define NAME_CAP SAFENAME_SIZE(JEV_STR + 3)
 
 /* A begin waiting for its end, on thread tid. */
@@ -21,6 +21,8 @@ struct open_ev {
 	uint64_t ts;
 	uint64_t ttsp_ns; /* a safepoint: its first VM operation's start */
 	bool full; /* a GC: a full one */
+	int tier; /* a compilation's, 0 unknown */
+	bool osr; /* an on-stack replacement */
 	char name[NAME_CAP]; /* a VM operation's, a compilation's method */
 	char op[NAME_CAP]; /* a safepoint's first VM operation */
 };
@@ -35,7 +37,7 @@ struct evlog {
 	struct open_ev open[OPEN_MAX];
 	uint64_t lines;
 	struct ev_total gc, sp, ttsp;
-	char compiler[COMPILERS][8];
+	char compiler[COMPILERS][16];
 	struct ev_total comp[COMPILERS];
 	uint64_t comp_failed, classes, deopts;
 	uint64_t reason[REASONS + 1]; /* [REASONS]: unloaded (index form) */
@@ -198,12 +200,17 @@ static int compiler_slot(struct evlog *l, const char *c)
 static void compile_end(struct evlog *l, const struct open_ev *o,
 			const struct jvm_event *e)
 {
-	char d[2 * NAME_CAP + 16];
+	char d[2 * NAME_CAP + 32], tier[16];
 
-	total_add(&l->comp[compiler_slot(l, o->op)], e->ts - o->ts);
+	if (o->tier)
+		snprintf(tier, sizeof(tier), "tier%d", o->tier);
+	total_add(&l->comp[compiler_slot(l, o->tier ? tier : o->op)],
+		  e->ts - o->ts);
 	if (!e->arg0)
 		l->comp_failed++;
-	snprintf(d, sizeof(d), "%s %s%s", o->op, o->name,
+	snprintf(tier, sizeof(tier), "%d", o->tier);
+	snprintf(d, sizeof(d), "%s %s tier=%s%s%s", o->op, o->name,
+		 o->tier ? tier : "?", o->osr ? " osr" : "",
 		 e->arg0 ? "" : " failed");
 	line(l, o->ts, e->ts, "compile", d);
 }
@@ -216,6 +223,8 @@ static void compile_begin(struct evlog *l, const struct jvm_event *e)
 
 	if (!o)
 		return;
+	o->tier = e->arg0 <= 4 ? e->arg0 : 0;
+	o->osr = e->arg1 != 0;
 	ev_name(e, 0, false, o->op);
 	ev_name(e, 1, true, o->name);
 	ev_name(e, 2, false, m);
@@ -323,9 +332,13 @@ void evlog__summary(const struct evlog *l, FILE *f, uint64_t lost)
 		l->gc.n, ms(l->gc.sum_ns), ms(l->gc.max_ns), l->sp.n,
 		ms(l->sp.sum_ns), ms(l->ttsp.sum_ns), ms(l->ttsp.max_ns));
 	fprintf(f, "mixprof:   compilations:");
-	for (int i = 0; i < COMPILERS && *l->compiler[i]; i++)
-		fprintf(f, " %s %" PRIu64 " (%.1f ms)", l->compiler[i],
-			l->comp[i].n, ms(l->comp[i].sum_ns));
+	/* tiers in order, then compilations of unknown tier by compiler */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < COMPILERS && *l->compiler[i]; i++)
+			if (!strncmp(l->compiler[i], "tier", 4) == !pass)
+				fprintf(f, " %s %" PRIu64 " (%.1f ms)",
+					l->compiler[i], l->comp[i].n,
+					ms(l->comp[i].sum_ns));
 	fprintf(f, ", %" PRIu64 " failed; %" PRIu64 " classes loaded\n",
 		l->comp_failed, l->classes);
 	fprintf(f, "mixprof:   deoptimizations: %" PRIu64, l->deopts);

@@ -10,7 +10,9 @@
  *   safepoint  "ttsp_ns=N op=NAME": the time from its start to the
  *              first VM operation it ran (the time to safepoint)
  *   vmop       its name
- *   compile    "C1 pkg.Class.method" (C2, JVMCI...), " failed" if so
+ *   compile    "C2 pkg.Class.method tier=4", then " osr" for an
+ *              on-stack replacement, " failed" for a failure (tier=?
+ *              when the JVM's layout was not read yet)
  *   deopt      "reason=R action=A method=M tier=T" (an uncommon trap)
  *   classload  the class
  * Every name from the JVM is made safe (common/safename.h).

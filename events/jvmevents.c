@@ -14,6 +14,8 @@ _Static_assert(sizeof(struct jvm_event) == 384, "jvm_event as BPF has it");
 
 /* HotSpot's entry of the uncommon trap blob (JDK 8 to 25: one mangling) */
 #define DEOPT_SYM "_ZN14Deoptimization13uncommon_trapEP10JavaThreadii"
+/* where a compiler thread takes its task (JDK 8 to 25: one mangling) */
+#define TASK_SYM "_ZN13CompileBroker25invoke_compiler_on_methodEP11CompileTask"
 
 struct jvmevents {
 	struct events_bpf *skel;
@@ -94,6 +96,13 @@ static int attach_all(struct jvmevents *j, int pid, const char *lib, char *err,
 		j->names[j->nr_links] = "uncommon_trap";
 		j->links[j->nr_links++] = l;
 	}
+	uo.func_name = TASK_SYM;
+	l = bpf_program__attach_uprobe_opts(j->skel->progs.jev_task, pid, lib,
+					    0, &uo);
+	if (l) {
+		j->names[j->nr_links] = "invoke_compiler_on_method";
+		j->links[j->nr_links++] = l;
+	}
 	return 0;
 }
 
@@ -158,9 +167,9 @@ int jvmevents__attached(const struct jvmevents *j, char *buf, size_t cap)
 	return j->nr_links;
 }
 
-void jvmevents__set_anchor_sp(struct jvmevents *j, uint32_t off)
+void jvmevents__set_offsets(struct jvmevents *j, const struct jev_cfg *c)
 {
-	j->skel->bss->cfg.off_anchor_sp = off;
+	j->skel->bss->cfg = *c;
 }
 
 int jvmevents__poll(struct jvmevents *j, jvmevents_fn fn, void *ctx)

@@ -31,8 +31,8 @@ struct jvmevents *jvmevents__open(int pid, const char *lib, char *err,
 				  size_t errlen);
 /* How many probes are attached, and their names, comma-separated. */
 int jvmevents__attached(const struct jvmevents *j, char *buf, size_t cap);
-/* Where the frame anchor's sp is in a JavaThread (0: unknown). */
-void jvmevents__set_anchor_sp(struct jvmevents *j, uint32_t off);
+/* The JVM's offsets the programs read by (events_abi.h), once known. */
+void jvmevents__set_offsets(struct jvmevents *j, const struct jev_cfg *c);
 /* fn on every event waiting: how many, or a negative errno. */
 int jvmevents__poll(struct jvmevents *j, jvmevents_fn fn, void *ctx);
 /* Events the ring buffer had no room for. */

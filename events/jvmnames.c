@@ -9,6 +9,7 @@
 #include "events/jvmnames.h"
 #include "jvm/codeblob.h"
 #include "jvm/hotspot.h"
+#include "jvm/vmstructs.h"
 
 #define NAMES_MAX 64 /* HotSpot's reasons fit 5 bits, its actions 3 */
 #define NAME_LEN 48 /* "intrinsic_or_type_checked_inlining": 34 */
@@ -38,14 +39,25 @@ void jvmnames__free(struct jvmnames *n)
 	free(n);
 }
 
-int jvmnames__ready(struct jvmnames *n, uint32_t *anchor_sp)
+int jvmnames__ready(struct jvmnames *n, struct jev_cfg *c)
 {
 	const struct hotspot_unwind *u;
+	struct vmstructs *vs;
+	uint64_t v;
 
 	if (!n->h && !(n->h = hotspot__open(n->pid)))
 		return -errno;
 	u = &hotspot__layout(n->h)->u;
-	*anchor_sp = u->threads_ok ? u->off_jt_anchor + u->off_fa_sp : 0;
+	memset(c, 0, sizeof(*c));
+	c->off_anchor_sp = u->threads_ok ? u->off_jt_anchor + u->off_fa_sp : 0;
+	vs = vmstructs__open(n->pid, hotspot__mem(n->h));
+	if (!vs)
+		return 0; /* no tiers */
+	if (!vmstructs__field(vs, "CompileTask", "_comp_level", &v) && v < 4096)
+		c->off_task_level = v;
+	if (!vmstructs__field(vs, "CompileTask", "_osr_bci", &v) && v < 4096)
+		c->off_task_osr_bci = v;
+	vmstructs__free(vs);
 	return 0;
 }
 

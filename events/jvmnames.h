@@ -16,11 +16,11 @@ struct jvmnames;
 /* For JVM pid (not read yet: a launched JVM may not be up). NULL+errno. */
 struct jvmnames *jvmnames__new(uint32_t pid);
 /*
- * Read the JVM's layout if not done yet: 0 once it is (then *anchor_sp
- * holds where a JavaThread's last Java sp is, 0 if unknown), -EAGAIN
- * while it is starting, another -errno when it cannot be read.
+ * Read the JVM's layout if not done yet: 0 once it is (then *c holds the
+ * offsets the BPF programs read by, 0 for those unknown), -EAGAIN while
+ * it is starting, another -errno when it cannot be read.
  */
-int jvmnames__ready(struct jvmnames *n, uint32_t *anchor_sp);
+int jvmnames__ready(struct jvmnames *n, struct jev_cfg *c);
 /* evlog's namer on n (n outlives the evlog). */
 void jvmnames__namer(struct jvmnames *n, struct evlog_namer *out);
 void jvmnames__free(struct jvmnames *n);

@@ -22,7 +22,7 @@ struct runev {
 	struct jvmevents *j;
 	struct jvmnames *names;
 	struct evlog *log;
-	bool layout; /* the anchor's offset given to BPF */
+	bool layout; /* the JVM's offsets given to BPF */
 	unsigned int tries; /* ticks the layout was asked for */
 };
 
@@ -148,14 +148,15 @@ static void on_event(void *ctx, const struct jvm_event *e)
 void run_events__tick(struct run *r)
 {
 	struct runev *ev = r->ev;
-	uint32_t off;
+	struct jev_cfg c;
 
 	if (!ev || !ev->j)
 		return;
-	/* a JVM starting is asked again, each second at most */
-	if (!ev->layout && ev->tries++ % 10 == 0 &&
-	    !jvmnames__ready(ev->names, &off)) {
-		jvmevents__set_anchor_sp(ev->j, off);
+	/* a JVM starting is asked again every tick for 5 s (its first
+	 * compilations' tiers wait for it), then every second */
+	if (!ev->layout && (ev->tries++ < 50 || ev->tries % 10 == 0) &&
+	    !jvmnames__ready(ev->names, &c)) {
+		jvmevents__set_offsets(ev->j, &c);
 		ev->layout = true;
 	}
 	jvmevents__poll(ev->j, on_event, ev->log);

@@ -3,7 +3,7 @@
 # flags but -Xlog:gc to a file (the truth), on every JDK we test: exactly
 # one gc event per System.gc() the program made, their summed duration
 # within 10% of the pauses the JVM logged; the hot method compiled by C2
-# named in a compile event; the uncommon trap its type change provokes
+# named in a compile event with its tier (4); the uncommon trap its type change provokes
 # named with its reason (class_check), its method and its tier.
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -30,8 +30,8 @@ for jdk in $(jdks); do
 		if (sum < 0.9 * truth || sum > 1.1 * truth) { print "sums differ by more than 10%"; exit 1 }
 		exit bad
 	}' "$TMPD/ev.tsv" || die "JDK $jdk: gc events"
-	grep -P '\tcompile\tC2 JvmEvents\.hot$' "$TMPD/ev.tsv" ||
-		die "JDK $jdk: no C2 compile of JvmEvents.hot"
+	grep -P '\tcompile\tC2 JvmEvents\.hot tier=4( osr)?$' "$TMPD/ev.tsv" ||
+		die "JDK $jdk: no C2 (tier 4) compile of JvmEvents.hot"
 	grep -P '\tdeopt\treason=class_check action=\w+ method=JvmEvents\.hot tier=4$' \
 		"$TMPD/ev.tsv" | head -1 | grep . ||
 		die "JDK $jdk: no class_check trap in JvmEvents.hot"

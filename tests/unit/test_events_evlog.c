@@ -76,6 +76,8 @@ static void feed_compile(struct evlog *l)
 	    ev(JEV_DEOPT, 3, 70, NULL, NULL, NULL),
 	};
 
+	e[0].arg0 = 4; /* C2's tier */
+	e[0].arg1 = 1; /* OSR */
 	e[3].arg0 = 1; /* C1's failed */
 	e[5].arg0 = (uint32_t) ~((4 << 3) | 2); /* class_check, action 2 */
 	e[5].arg1 = 0x1000;
@@ -94,8 +96,8 @@ int main(void)
 		  "130\t1150\tvmop\tG1CollectFull\n"
 		  "100\t1200\tsafepoint\tttsp_ns=30 op=G1CollectFull\n");
 	CHECK_STR(lines_of(feed_compile, out, sizeof(out)),
-		  "11\t21\tcompile\tC1 p.Cold.x\\x0ay failed\n"
-		  "10\t50\tcompile\tC2 p.Hot.work\n"
+		  "11\t21\tcompile\tC1 p.Cold.x\\x0ay tier=? failed\n"
+		  "10\t50\tcompile\tC2 p.Hot.work tier=4 osr\n"
 		  "60\t60\tclassload\ta.B$C\n"
 		  "70\t70\tdeopt\treason=class_check action=2 "
 		  "method=p.K\\x09meth tier=4\n");
@@ -113,7 +115,8 @@ int main(void)
 	CHECK(
 	    strstr(sum, "1 GC pauses (0.001 ms, max 0.001 ms), 1 safepoints") !=
 	    NULL);
-	CHECK(strstr(sum, "C1 1 (0.0 ms) C2 1 (0.0 ms), 1 failed; 1 classes") !=
+	CHECK(strstr(sum,
+		     "tier4 1 (0.0 ms) C1 1 (0.0 ms), 1 failed; 1 classes") !=
 	      NULL);
 	CHECK(strstr(sum, "deoptimizations: 1 reason4 1") != NULL);
 	CHECK(strstr(sum, "3 events lost") != NULL);
