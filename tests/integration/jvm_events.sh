@@ -4,15 +4,25 @@
 # one gc event per System.gc() the program made, their summed duration
 # within 10% of the pauses the JVM logged; the hot method compiled by C2
 # named in a compile event with its tier (4); the uncommon trap its type change provokes
-# named with its reason (class_check), its method and its tier.
+# named with its reason (class_check), its method and its tier. The heat
+# map of the first JDK's run in headless chromium (tests/browser/
+# heatmap_events.mjs): every drawn event on the page, a GC pause's cell
+# naming it on hover, no page errors.
 . "$(dirname "$0")/../lib/common.sh"
+B=$TOP/tests/browser
+command -v chromium > /dev/null || die "chromium is not installed (scripts/deps.sh)"
+if [ ! -d "$B/node_modules/playwright-core" ]; then
+	npm ci --prefix "$B" --no-audit --no-fund > "$TMPD/npm.log" 2>&1 ||
+		die "npm ci failed: $(tail -5 "$TMPD/npm.log")"
+fi
 
 GCS=5
 
+browsed=
 for jdk in $(jdks); do
 	note "JDK $jdk"
-	rm -f "$TMPD/gc.log" "$TMPD/ev.tsv"
-	"$MIXPROF" --events "$TMPD/ev.tsv" -o /dev/null -- "$jdk/bin/java" \
+	rm -rf "$TMPD/gc.log" "$TMPD/ev.tsv" "$TMPD/hm"
+	"$MIXPROF" --events "$TMPD/ev.tsv" --heatmap "$TMPD/hm" -- "$jdk/bin/java" \
 		-Xlog:gc:file="$TMPD/gc.log" -cp "$SAMPLES" JvmEvents $GCS \
 		>"$TMPD/out" 2>"$TMPD/err" || { cat "$TMPD/err"; die "mixprof failed"; }
 	grep 'JVM events\|compilations\|deoptimizations' "$TMPD/err"
@@ -35,5 +45,9 @@ for jdk in $(jdks); do
 	grep -P '\tdeopt\treason=class_check action=\w+ method=JvmEvents\.hot tier=4$' \
 		"$TMPD/ev.tsv" | head -1 | grep . ||
 		die "JDK $jdk: no class_check trap in JvmEvents.hot"
+	[ -n "$browsed" ] && continue
+	node "$B/heatmap_events.mjs" "$TMPD/hm" "$TMPD/ev.tsv" ||
+		die "JDK $jdk: the heat map's events"
+	browsed=1
 done
 echo ok
