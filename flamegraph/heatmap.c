@@ -7,59 +7,34 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "assets.h"
 #include "draw.h"
 #include "escape.h"
+#include "evline.h"
 #include "json.h"
 
 #define EVENTS_MAX 50000 /* drawn over the grid; the file has them all */
 
-/* One --events line into its fields: true when it is a kind we draw. */
-static bool event_fields(char *line, uint64_t *t0, uint64_t *t1, char **kind,
-			 char **detail)
-{
-	static const char *const drawn[] = {"gc", "safepoint", "compile",
-					    "deopt"};
-	char *end;
-
-	line[strcspn(line, "\n")] = 0;
-	*t0 = strtoull(line, &end, 10);
-	if (*end != '\t')
-		return false;
-	*t1 = strtoull(end + 1, &end, 10);
-	if (*end != '\t' || *t1 < *t0)
-		return false;
-	*kind = end + 1;
-	*detail = strchr(*kind, '\t');
-	if (!*detail)
-		return false;
-	*(*detail)++ = 0;
-	for (size_t i = 0; i < sizeof(drawn) / sizeof(drawn[0]); i++)
-		if (!strcmp(*kind, drawn[i]))
-			return true;
-	return false;
-}
-
 /* "events":[[start_ms,end_ms,"kind","detail"],...], ms as the samples'. */
 static void put_events(const struct fg_timed *tm, FILE *ev, FILE *out)
 {
-	char *line = NULL, *kind, *detail;
-	uint64_t t0, t1;
+	char *line = NULL;
+	struct fg_evline e;
 	size_t cap = 0, n = 0;
 
+	rewind(ev);
 	fputs(",\"events\":[", out);
 	while (n < EVENTS_MAX && getline(&line, &cap, ev) > 0) {
-		if (!event_fields(line, &t0, &t1, &kind, &detail) ||
-		    t0 < tm->start_ns)
+		if (!fg_evline__parse(line, &e) || e.t0 < tm->start_ns)
 			continue;
 		fprintf(out, "%s[%.3f,%.3f,", n++ ? "," : "",
-			(t0 - tm->start_ns) / 1e6, (t1 - tm->start_ns) / 1e6);
-		fg_put_json(out, kind);
+			(e.t0 - tm->start_ns) / 1e6,
+			(e.t1 - tm->start_ns) / 1e6);
+		fg_put_json(out, e.kind);
 		putc(',', out);
-		fg_put_json(out, detail);
+		fg_put_json(out, e.detail);
 		putc(']', out);
 	}
 	putc(']', out);

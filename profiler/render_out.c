@@ -249,7 +249,12 @@ int renderout__finish(struct renderout *ro, const char *title,
 	if (ro->timed && (ret = put_heatmap(ro, &o)))
 		err = err ? err : ret;
 	if (ro->cfg.montage) {
-		ret = montage__write(ro->cfg.montage, &o, false);
+		struct fg_opts mo;
+
+		ret = montage__write(ro->cfg.montage, heat_opts(ro, &o, &mo),
+				     false);
+		if (mo.events)
+			fclose(mo.events);
 		if (ret)
 			err = err ? err : ret;
 		else

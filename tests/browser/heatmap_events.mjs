@@ -1,8 +1,10 @@
-// node heatmap_events.mjs DIR EVENTS: the heat map of a run with
-// --events EVENTS (mixprof --events EVENTS --heatmap DIR -- java ...) in
-// headless chromium: the page holds every gc, safepoint, compile and
-// deopt line of EVENTS from the run's start, and hovering the cell where
-// a GC pause began shows that pause's detail; no page errors.
+// node heatmap_events.mjs DIR EVENTS: the heat map and montage of a run
+// with --events EVENTS (mixprof --events EVENTS -i 1 --montage DIR
+// --heatmap DIR -- java ...) in headless chromium: the heat map holds
+// every gc, safepoint, compile and deopt line of EVENTS from the run's
+// start, and hovering the cell where a GC pause began shows that pause's
+// detail; the montage's cards count every GC pause and compilation of
+// the run between them; no page errors.
 import { main, openPage, check, shotDir } from "./lib.mjs";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,6 +33,20 @@ export async function run(browser, [dir, events]) {
 		fullPage: true });
 	check(heat.errors.length === 0, "no heat map page errors: " +
 		heat.errors.join("; "));
+
+	const mt = await openPage(browser, join(dir, "index.html"));
+	const cards = await mt.$$eval(".mt-events", (es) => es.map((e) =>
+		[+e.getAttribute("data-gc"), +e.getAttribute("data-compiles")]));
+	const sum = (k) => cards.reduce((a, c) => a + c[k], 0);
+	const count = (kind) => drawn.filter((f) => f[2] === kind).length;
+	check(cards.length > 1, `${cards.length} cards with JVM events`);
+	check(sum(0) === count("gc") && sum(1) === count("compile"),
+		`cards count ${sum(0)} GC pauses and ${sum(1)} compilations, ` +
+		`the file ${count("gc")} and ${count("compile")}`);
+	await mt.screenshot({ path: join(shotDir(), "events-montage.png"),
+		fullPage: true });
+	check(mt.errors.length === 0, "no montage page errors: " +
+		mt.errors.join("; "));
 }
 
 await main(import.meta.url, run);

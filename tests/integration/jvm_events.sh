@@ -5,9 +5,10 @@
 # within 10% of the pauses the JVM logged; the hot method compiled by C2
 # named in a compile event with its tier (4); the uncommon trap its type change provokes
 # named with its reason (class_check), its method and its tier. The heat
-# map of the first JDK's run in headless chromium (tests/browser/
-# heatmap_events.mjs): every drawn event on the page, a GC pause's cell
-# naming it on hover, no page errors.
+# map and montage of the first JDK's run in headless chromium
+# (tests/browser/heatmap_events.mjs): every drawn event on the heat map, a
+# GC pause's cell naming it on hover, the montage's cards counting every
+# GC pause and compilation, no page errors.
 . "$(dirname "$0")/../lib/common.sh"
 B=$TOP/tests/browser
 command -v chromium > /dev/null || die "chromium is not installed (scripts/deps.sh)"
@@ -22,7 +23,7 @@ browsed=
 for jdk in $(jdks); do
 	note "JDK $jdk"
 	rm -rf "$TMPD/gc.log" "$TMPD/ev.tsv" "$TMPD/hm"
-	"$MIXPROF" --events "$TMPD/ev.tsv" --heatmap "$TMPD/hm" -- "$jdk/bin/java" \
+	"$MIXPROF" --events "$TMPD/ev.tsv" -i 1 --montage "$TMPD/hm" --heatmap "$TMPD/hm" -- "$jdk/bin/java" \
 		-Xlog:gc:file="$TMPD/gc.log" -cp "$SAMPLES" JvmEvents $GCS \
 		>"$TMPD/out" 2>"$TMPD/err" || { cat "$TMPD/err"; die "mixprof failed"; }
 	grep 'JVM events\|compilations\|deoptimizations' "$TMPD/err"
@@ -47,7 +48,7 @@ for jdk in $(jdks); do
 		die "JDK $jdk: no class_check trap in JvmEvents.hot"
 	[ -n "$browsed" ] && continue
 	node "$B/heatmap_events.mjs" "$TMPD/hm" "$TMPD/ev.tsv" ||
-		die "JDK $jdk: the heat map's events"
+		die "JDK $jdk: the heat map's and montage's events"
 	browsed=1
 done
 echo ok
