@@ -21,7 +21,7 @@ $(BUILD)/flamegraph/assets.o: flamegraph/assets.S $(FG_ASSETS)
 	$(Q)$(CC) -c $< -o $@
 
 # Unit tests link the renderer objects alone (no profiler, no BPF).
-FG_UNIT := tree folded palette diff timed svg slicetab
+FG_UNIT := tree folded palette diff timed svg slicetab evline
 UNIT_TESTS += $(FG_UNIT:%=$(BUILD)/tests/unit/test_fg_%)
 $(BUILD)/tests/unit/test_fg_%.o: CFLAGS += -Iflamegraph
 $(BUILD)/tests/unit/test_fg_%: $(BUILD)/tests/unit/test_fg_%.o $(FG_OBJS) \
