@@ -333,12 +333,16 @@ void evlog__summary(const struct evlog *l, FILE *f, uint64_t lost)
 		ms(l->sp.sum_ns), ms(l->ttsp.sum_ns), ms(l->ttsp.max_ns));
 	fprintf(f, "mixprof:   compilations:");
 	/* tiers in order, then compilations of unknown tier by compiler */
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < COMPILERS && *l->compiler[i]; i++)
-			if (!strncmp(l->compiler[i], "tier", 4) == !pass)
-				fprintf(f, " %s %" PRIu64 " (%.1f ms)",
-					l->compiler[i], l->comp[i].n,
-					ms(l->comp[i].sum_ns));
+	for (int t = 1; t <= 5; t++)
+		for (int i = 0; i < COMPILERS && *l->compiler[i]; i++) {
+			bool tier = !strncmp(l->compiler[i], "tier", 4);
+
+			if (t < 5 ? !tier || l->compiler[i][4] - '0' != t
+				  : tier)
+				continue;
+			fprintf(f, " %s %" PRIu64 " (%.1f ms)", l->compiler[i],
+				l->comp[i].n, ms(l->comp[i].sum_ns));
+		}
 	fprintf(f, ", %" PRIu64 " failed; %" PRIu64 " classes loaded\n",
 		l->comp_failed, l->classes);
 	fprintf(f, "mixprof:   deoptimizations: %" PRIu64, l->deopts);
