@@ -4,9 +4,11 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/bisect.h"
 #include "common/safename.h"
 #include "events/evlog.h"
 
@@ -27,6 +29,11 @@ struct open_ev {
 	char op[NAME_CAP]; /* a safepoint's first VM operation */
 };
 
+/* A safepoint's time to safepoint: [start, end) ns. */
+struct ttsp_win {
+	uint64_t start, end;
+};
+
 struct ev_total {
 	uint64_t n, sum_ns, max_ns;
 };
@@ -41,6 +48,8 @@ struct evlog {
 	struct ev_total comp[COMPILERS];
 	uint64_t comp_failed, classes, deopts;
 	uint64_t reason[REASONS + 1]; /* [REASONS]: unloaded (index form) */
+	struct ttsp_win *win; /* times to safepoint, in time order */
+	size_t nr_win, cap_win;
 };
 
 struct evlog *evlog__new(FILE *out, const struct evlog_namer *n)
@@ -57,7 +66,34 @@ struct evlog *evlog__new(FILE *out, const struct evlog_namer *n)
 
 void evlog__free(struct evlog *l)
 {
+	if (l)
+		free(l->win);
 	free(l);
+}
+
+/* Safepoints come one after another: windows in time order, apart. */
+static void win_add(struct evlog *l, uint64_t start, uint64_t end)
+{
+	struct ttsp_win *w = l->win;
+
+	if (l->nr_win == l->cap_win) {
+		w = realloc(w, (l->cap_win ? 2 * l->cap_win : 64) * sizeof(*w));
+		if (!w)
+			return; /* this one is not kept */
+		l->win = w;
+		l->cap_win = l->cap_win ? 2 * l->cap_win : 64;
+	}
+	w[l->nr_win++] = (struct ttsp_win){start, end};
+}
+
+bool evlog__in_ttsp(const struct evlog *l, uint64_t t0, uint64_t t1)
+{
+	/* the last window starting before t1 is the only one that can
+	 * overlap [t0, t1) and start before it ends */
+	size_t i = bisect__lower(l->win, l->nr_win, sizeof(*l->win),
+				 offsetof(struct ttsp_win, start), t1);
+
+	return i && l->win[i - 1].end > t0;
 }
 
 uint64_t evlog__lines(const struct evlog *l)
@@ -156,6 +192,7 @@ static void vmop_begin(struct evlog *l, const struct jvm_event *e)
 	if (sp && !sp->ttsp_ns && e->ts >= sp->ts) {
 		sp->ttsp_ns = e->ts - sp->ts;
 		memcpy(sp->op, o->name, sizeof(sp->op));
+		win_add(l, sp->ts, e->ts);
 	}
 }
 

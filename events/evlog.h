@@ -20,6 +20,7 @@
 #ifndef MIXPROF_EVLOG_H
 #define MIXPROF_EVLOG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <linux/types.h>
@@ -43,6 +44,11 @@ struct evlog *evlog__new(FILE *out, const struct evlog_namer *n);
 void evlog__event(struct evlog *l, const struct jvm_event *e);
 /* The totals, one "mixprof:   " line each, to f. */
 void evlog__summary(const struct evlog *l, FILE *f, uint64_t lost);
+/*
+ * Whether [t0, t1) overlaps the time to safepoint (its start to its first
+ * VM operation) of a safepoint seen so far.
+ */
+bool evlog__in_ttsp(const struct evlog *l, uint64_t t0, uint64_t t1);
 /* Lines written so far. */
 uint64_t evlog__lines(const struct evlog *l);
 void evlog__free(struct evlog *l);

@@ -3,6 +3,7 @@
  * run_events: --events on a run (run_events.h).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ struct runev {
 	struct jvmnames *names;
 	struct evlog *log;
 	bool layout; /* the JVM's offsets given to BPF */
+	uint64_t ttsp_kept, ttsp_left; /* --ttsp: samples in and out */
 	unsigned int tries; /* ticks the layout was asked for */
 };
 
@@ -178,10 +180,31 @@ int run_events__stop(struct run *r)
 	return ret;
 }
 
+bool run_events__keep(struct run *r, uint64_t t0, uint64_t t1, uint64_t n)
+{
+	struct runev *ev = r->ev;
+	bool in;
+
+	if (!r->o.ttsp || !ev || !ev->log)
+		return true;
+	in = evlog__in_ttsp(ev->log, t0, t1);
+	*(in ? &ev->ttsp_kept : &ev->ttsp_left) += n;
+	return in;
+}
+
 void run_events__summary(struct run *r)
 {
-	if (r->ev && r->ev->log && r->ev->j)
-		evlog__summary(r->ev->log, stderr, jvmevents__lost(r->ev->j));
+	struct runev *ev = r->ev;
+
+	if (!ev || !ev->log || !ev->j)
+		return;
+	evlog__summary(ev->log, stderr, jvmevents__lost(ev->j));
+	if (r->o.ttsp)
+		fprintf(stderr,
+			"mixprof:   --ttsp: %" PRIu64 " samples kept, taken "
+			"while a safepoint waited for threads to stop; %" PRIu64
+			" left out\n",
+			ev->ttsp_kept, ev->ttsp_left);
 }
 
 void run_events__free(struct run *r)

@@ -7,6 +7,9 @@
 #ifndef MIXPROF_RUN_EVENTS_H
 #define MIXPROF_RUN_EVENTS_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 struct run;
 
 /* Before the launched command execs: 0 or a negative errno, reported. */
@@ -16,6 +19,11 @@ void run_events__tick(struct run *r);
 /* After the detach: the last events, the file closed (errors reported):
  * 0 or a negative errno. */
 int run_events__stop(struct run *r);
+/*
+ * --ttsp: whether a bucket [t0, t1) of samples overlaps a time to
+ * safepoint (true without --ttsp); the samples left out are counted.
+ */
+bool run_events__keep(struct run *r, uint64_t t0, uint64_t t1, uint64_t n);
 /* The summary's totals. */
 void run_events__summary(struct run *r);
 void run_events__free(struct run *r);

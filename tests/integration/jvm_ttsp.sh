@@ -7,12 +7,16 @@
 # as many logged safepoints (an attach misses the earlier ones), each one
 # that took at least 1 ms to reach within 10% of what the JVM logged
 # (Reaching safepoint, plus Cleanup when it prints one: the event counts
-# up to the VM operation's start).
+# up to the VM operation's start). The launched run also has --ttsp: the
+# samples it keeps are few of all (the times to safepoint are a small part
+# of the run), and most are the copier's in System.arraycopy, the thread
+# that held the safepoints back.
 . "$(dirname "$0")/../lib/common.sh"
 
 # launch: mixprof starts Ttsp
 launched() {
-	"$MIXPROF" --events "$TMPD/ev.tsv" -o /dev/null -- "$1/bin/java" \
+	"$MIXPROF" --events "$TMPD/ev.tsv" --ttsp -F 999 --per-thread \
+		-o "$TMPD/ttsp.folded" -- "$1/bin/java" \
 		-Xlog:safepoint:file="$TMPD/sp.log" -cp "$SAMPLES" Ttsp 5 \
 		>"$TMPD/out" 2>"$TMPD/err" || { cat "$TMPD/err"; die "mixprof failed"; }
 }
@@ -68,6 +72,14 @@ jdk=${jdk_list[0]}
 note "JDK $jdk, launched"
 launched "$jdk"
 check "$jdk"
+grep -- '--ttsp:' "$TMPD/err" || die "no --ttsp line in the summary"
+all=$(sed -n 's/^mixprof: \([0-9]*\) samples in .*/\1/p' "$TMPD/err")
+awk -v all="$all" '{ n = $NF; kept += n }
+	/;ttsp-copier \[[0-9]*\];/ && /System\.arraycopy/ { copier += n }
+	END {
+		printf "--ttsp kept %d of %d samples, %d the copier'"'"'s in System.arraycopy\n", kept, all, copier
+		exit !(kept >= 10 && kept <= 0.3 * all && copier >= 0.5 * kept)
+	}' "$TMPD/ttsp.folded" || die "JDK $jdk: --ttsp kept the wrong samples"
 jdk=${jdk_list[${#jdk_list[@]} - 1]}
 rm -f "$TMPD/sp.log" "$TMPD/ev.tsv"
 note "JDK $jdk, -p"

@@ -107,6 +107,11 @@ int main(void)
 
 	l = evlog__new(NULL, NULL);
 	feed_gc(l);
+	/* the safepoint's time to safepoint: [100, 130) */
+	CHECK(evlog__in_ttsp(l, 90, 101));
+	CHECK(evlog__in_ttsp(l, 129, 200));
+	CHECK(!evlog__in_ttsp(l, 0, 100));
+	CHECK(!evlog__in_ttsp(l, 130, 140));
 	feed_compile(l);
 	f = fmemopen(sum, sizeof(sum), "w");
 	evlog__summary(l, f, 3);

@@ -366,6 +366,13 @@ static void test_offcpu(void)
 	CHECK_INT(PARSE("--events", "e.tsv", "-p", "7,8", "5"), -EINVAL);
 	CHECK_INT(PARSE("--events", "e.tsv", "-p", "7", "-e", "java:A.b"),
 		  -EINVAL);
+	CHECK_INT(PARSE("--events", "e.tsv", "--ttsp", "-p", "7", "5"), 0);
+	CHECK(o.ttsp && o.bucket_ns == TTSP_BUCKET_MS * NSEC_PER_MSEC);
+	CHECK_INT(PARSE("--ttsp", "-p", "7", "5"), -EINVAL);
+	CHECK_INT(PARSE("--events", "e", "--ttsp", "--heatmap", "d", "-p", "7"),
+		  -EINVAL);
+	CHECK_INT(PARSE("--events", "e", "--ttsp", "--wall", "-p", "7", "5"),
+		  -EINVAL);
 }
 
 int main(void)
