@@ -29,6 +29,7 @@ attached() {
 	pid=$!
 	PIDS_TO_KILL+=($pid)
 	wait_for 20 grep -qs ready "$TMPD/out" || die "Ttsp did not start"
+	rm -f "$TMPD/err" # the launched run's start line must not count
 	"$MIXPROF" --events "$TMPD/ev.tsv" -o /dev/null -p $pid 2>"$TMPD/err" &
 	mp=$!
 	PIDS_TO_KILL+=($mp)
