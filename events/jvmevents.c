@@ -20,6 +20,7 @@ _Static_assert(sizeof(struct jvm_event) == 384, "jvm_event as BPF has it");
 struct jvmevents {
 	struct events_bpf *skel;
 	struct ring_buffer *rb;
+	/* the sites below and the two uprobes */
 	struct bpf_link *links[16];
 	const char *names[16];
 	int nr_links;

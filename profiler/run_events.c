@@ -59,10 +59,10 @@ static int launched_libjvm(const char *cmd, char *lib, size_t cap)
 	for (dir = copy ? strtok_r(copy, ":", &save) : NULL; ret && dir;
 	     dir = strtok_r(NULL, ":", &save)) {
 		snprintf(cand, sizeof(cand), "%s/%s", dir, cmd);
-		if (!access(cand, X_OK))
-			ret = java_libjvm(cand, lib, cap);
-		if (!access(cand, X_OK))
-			break; /* the one execvp runs */
+		if (access(cand, X_OK))
+			continue;
+		ret = java_libjvm(cand, lib, cap);
+		break; /* the one execvp runs */
 	}
 	free(copy);
 	return ret;
@@ -173,9 +173,10 @@ int run_events__stop(struct run *r)
 		return 0;
 	if (ev->j)
 		jvmevents__poll(ev->j, on_event, ev->log);
-	if (fclose(ev->f) && (ret = -errno))
+	/* a write that failed earlier (a full disk) counts too */
+	if ((ferror(ev->f) | fclose(ev->f)) && (ret = errno ? -errno : -EIO))
 		fprintf(stderr, "mixprof: --events %s: %s\n", r->o.events,
-			strerror(errno));
+			strerror(-ret));
 	ev->f = NULL;
 	return ret;
 }
