@@ -13,7 +13,7 @@ include flamegraph/flamegraph.mk
 PROFILE_SRCS := profile.c hints.c check.c check_jvm.c run_setup.c run_child.c run_cpu.c run_probe.c \
 	run_tick.c run_report.c profile_opts.c slices.c launch.c stackfold.c \
 	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c \
-	jthreadsync.c stacksrc.c run_events.c
+	jthreadsync.c stacksrc.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)
 # they include the sampler's skeletons (through sampler_int.h, interp.h)
@@ -100,6 +100,9 @@ $(BUILD)/tests/unit/test_prof_textout: $(BUILD)/tests/unit/test_prof_textout.o \
 PROFILE_RENDER_OBJS := $(BUILD)/profiler/timedout.o \
 	$(BUILD)/profiler/render_out.o
 MIXPROF_OBJS += $(PROFILE_RENDER_OBJS)
+
+# --events beside a run (events/: HotSpot's USDT probes), --ttsp.
+MIXPROF_OBJS += $(BUILD)/profiler/run_events.o
 
 # `mixprof -e`: the probe run's agent connection and its --count table.
 PROFILE_PROBE_OBJS := $(BUILD)/profiler/probes_run.o \
