@@ -43,7 +43,7 @@ _mixprof()
 	-p | --pid)
 		COMPREPLY=($(compgen -W "$(_mixprof_jvm_pids)" -- "$cur"))
 		return ;;
-	-o | --output | --svg | --html | --montage | --heatmap)
+	-o | --output | --svg | --html | --montage | --heatmap | --events)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--format)
@@ -54,7 +54,7 @@ _mixprof()
 	esac
 	case $cur in
 	-*)
-		COMPREPLY=($(compgen -W "--pid --frequency --user-stacks-only --kernel-stacks-only --delimited --folded --format --output --interval --per-thread --stack-storage-size --no-annotate --lines --agent --no-attach --event --count --verbose --help --version --svg --html --montage --heatmap --title --stack-depth --bucket-ms --counts-size" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--pid --frequency --user-stacks-only --kernel-stacks-only --delimited --folded --format --output --interval --per-thread --stack-storage-size --no-annotate --lines --agent --no-attach --event --count --verbose --help --version --svg --html --montage --heatmap --title --stack-depth --bucket-ms --counts-size --events --ttsp" -- "$cur")) ;;
 	*)
 		[ "$COMP_CWORD" -eq 1 ] &&
 			COMPREPLY=($(compgen -W "attach check flamegraph heatmap montage help" -- "$cur")) ;;

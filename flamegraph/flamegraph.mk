@@ -3,7 +3,7 @@
 # in by assets.S, so they are prerequisites of its object.
 CPPFLAGS_flamegraph := $(MIXPROF_CPPFLAGS)
 FG_SRCS := tree.c folded.c palette.c escape.c diff.c opts.c svg.c html.c \
-	json.c timed.c heatmap.c slicetab.c montage.c cmd_flamegraph.c \
+	json.c timed.c evline.c heatmap.c slicetab.c montage.c cmd_flamegraph.c \
 	cmd_heatmap.c cmd_montage.c cmd_common.c
 FG_OBJS := $(FG_SRCS:%.c=$(BUILD)/flamegraph/%.o) \
 	$(BUILD)/flamegraph/assets.o $(COMMON_OBJS)
@@ -21,7 +21,7 @@ $(BUILD)/flamegraph/assets.o: flamegraph/assets.S $(FG_ASSETS)
 	$(Q)$(CC) -c $< -o $@
 
 # Unit tests link the renderer objects alone (no profiler, no BPF).
-FG_UNIT := tree folded palette diff timed svg slicetab
+FG_UNIT := tree folded palette diff timed svg slicetab evline
 UNIT_TESTS += $(FG_UNIT:%=$(BUILD)/tests/unit/test_fg_%)
 $(BUILD)/tests/unit/test_fg_%.o: CFLAGS += -Iflamegraph
 $(BUILD)/tests/unit/test_fg_%: $(BUILD)/tests/unit/test_fg_%.o $(FG_OBJS) \

@@ -2,15 +2,44 @@
  * heatmap: the subsecond-offset heat map page. The stacks travel as one
  * tree (parent and name per node) and the samples as (ms, node, count)
  * triples; assets/heatmap.js bins them into 20 ms cells and rebuilds the
- * flame graph of any selected range in the browser.
+ * flame graph of any selected range in the browser. With --events, the
+ * JVM's GC pauses, safepoints, compilations and traps are drawn over it.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include "assets.h"
 #include "draw.h"
 #include "escape.h"
+#include "evline.h"
 #include "json.h"
+
+#define EVENTS_MAX 50000 /* drawn over the grid; the file has them all */
+
+/* "events":[[start_ms,end_ms,"kind","detail"],...], ms as the samples'. */
+static void put_events(const struct fg_timed *tm, FILE *ev, FILE *out)
+{
+	char *line = NULL;
+	struct fg_evline e;
+	size_t cap = 0, n = 0;
+
+	rewind(ev);
+	fputs(",\"events\":[", out);
+	while (n < EVENTS_MAX && getline(&line, &cap, ev) > 0) {
+		if (!fg_evline__parse(line, &e) || e.t0 < tm->start_ns)
+			continue;
+		fprintf(out, "%s[%.3f,%.3f,", n++ ? "," : "",
+			(e.t0 - tm->start_ns) / 1e6,
+			(e.t1 - tm->start_ns) / 1e6);
+		fg_put_json(out, e.kind);
+		putc(',', out);
+		fg_put_json(out, e.detail);
+		putc(']', out);
+	}
+	putc(']', out);
+	free(line);
+}
 
 static void put_json(const struct fg_timed *tm, const struct fg_opts *o,
 		     FILE *out)
@@ -38,7 +67,10 @@ static void put_json(const struct fg_timed *tm, const struct fg_opts *o,
 		fprintf(out, "%s%" PRIu64 ",%u,%" PRIu64, i ? "," : "",
 			tm->samples[i].ms, tm->samples[i].node,
 			tm->samples[i].count);
-	fputs("]}", out);
+	putc(']', out);
+	if (o->events)
+		put_events(tm, o->events, out);
+	putc('}', out);
 }
 
 int heatmap__write_html(const struct fg_timed *tm, const struct fg_opts *o,

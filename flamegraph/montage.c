@@ -21,6 +21,7 @@
 #include "assets.h"
 #include "draw.h"
 #include "escape.h"
+#include "evline.h"
 #include "slicetab.h"
 
 #define TOP_FRAMES 3
@@ -126,6 +127,47 @@ struct card {
 	const struct fg_opts *o;
 };
 
+/*
+ * The JVM's events in slice s (--events: those starting in it): GC and
+ * safepoint time, compilations by tier, deoptimizations, as one line.
+ */
+static void put_events(FILE *out, FILE *ev, const struct fg_slice *s)
+{
+	uint64_t gc_ns = 0, sp_ns = 0, gcs = 0, sps = 0, deopts = 0;
+	uint64_t tier[5] = {0};
+	struct fg_evline e;
+	char *line = NULL;
+	size_t cap = 0;
+
+	rewind(ev);
+	while (getline(&line, &cap, ev) > 0) {
+		if (!fg_evline__parse(line, &e) || e.t0 < s->start_ns ||
+		    e.t0 >= s->end_ns)
+			continue;
+		if (!strcmp(e.kind, "gc"))
+			gcs++, gc_ns += e.t1 - e.t0;
+		else if (!strcmp(e.kind, "safepoint"))
+			sps++, sp_ns += e.t1 - e.t0;
+		else if (!strcmp(e.kind, "compile"))
+			tier[e.tier]++;
+		else
+			deopts++;
+	}
+	free(line);
+	fprintf(out,
+		"<div class=\"mt-meta mt-events\" data-gc=\"%" PRIu64 "\" "
+		"data-compiles=\"%" PRIu64 "\">JVM: GC %.1f ms (%" PRIu64
+		") &middot; safepoints %.1f ms (%" PRIu64 ") &middot; compiled",
+		gcs, tier[0] + tier[1] + tier[2] + tier[3] + tier[4],
+		gc_ns / 1e6, gcs, sp_ns / 1e6, sps);
+	for (int k = 1; k <= 4; k++)
+		fprintf(out, " t%d:%" PRIu64, k, tier[k]);
+	if (tier[0])
+		fprintf(out, " t?:%" PRIu64, tier[0]);
+	fprintf(out, " &middot; %" PRIu64 " deopt%s</div>\n", deopts,
+		deopts == 1 ? "" : "s");
+}
+
 /* One grid cell: label, thumbnail link, samples, top self frames. */
 static int put_card(FILE *out, const struct card *c, struct fg_tree *t)
 {
@@ -158,7 +200,10 @@ static int put_card(FILE *out, const struct card *c, struct fg_tree *t)
 		return err;
 	fprintf(out, "</a>\n<div class=\"mt-meta\">%" PRIu64 " ", total);
 	fg_put_xml(out, c->o->countname, strlen(c->o->countname));
-	fputs(" &middot; top self frames:</div>\n<ol class=\"mt-top\">", out);
+	fputs(" &middot; top self frames:</div>\n", out);
+	if (c->o->events)
+		put_events(out, c->o->events, c->s);
+	fputs("<ol class=\"mt-top\">", out);
 	top_self(t, top);
 	for (k = 0; k < TOP_FRAMES && top[k].self; k++) {
 		name = fg_tree__name(t, top[k].name);

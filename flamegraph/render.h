@@ -41,6 +41,10 @@ struct fg_opts {
 	bool normalize; /* diff: scale BEFORE to AFTER's total */
 	bool thumbnail; /* montage thumbnail: no script, no text */
 	enum fg_scheme scheme; /* FG_SCHEME_JAVA */
+	/* heat map and montage: lines "start_ns end_ns kind detail"
+	 * (mixprof --events, evline.h): gc, safepoint, compile and deopt
+	 * drawn over the grid, summed per slice; NULL: none */
+	FILE *events;
 };
 
 void fg_opts__init(struct fg_opts *o);

@@ -29,30 +29,42 @@ static uint64_t blob_of(const struct hotspot_mem *m,
 	return 0;
 }
 
-int codeblob__name(const struct hotspot_mem *m, const struct hotspot_unwind *u,
-		   uint64_t pc, char *buf, size_t cap)
+int codeblob__start(const struct hotspot_mem *m, const struct hotspot_unwind *u,
+		    uint64_t pc, uint64_t *blob)
 {
 	const struct hotspot_heap *h = NULL;
-	uint64_t blob, name;
 	int32_t size;
 	int err = 0;
-	size_t n;
 
-	if (!u->ok || cap < 2 || u->off_cb_name == HOTSPOT_NO_OFF)
+	if (!u->ok)
 		return -EINVAL;
 	for (uint32_t i = 0; i < u->nheaps && i < HOTSPOT_MAX_HEAPS; i++)
 		if (pc >= u->heap[i].lo && pc < u->heap[i].hi)
 			h = &u->heap[i];
 	if (!h || h->log2_seg > 30)
 		return -ENOENT;
-	blob = blob_of(m, u, h, pc, &err);
-	if (!blob)
+	*blob = blob_of(m, u, h, pc, &err);
+	if (!*blob)
 		return err;
-	if (m->read(m->ctx, blob + u->off_cb_size, &size, sizeof(size)) ||
-	    m->read(m->ctx, blob + u->off_cb_name, &name, sizeof(name)))
+	if (m->read(m->ctx, *blob + u->off_cb_size, &size, sizeof(size)))
 		return -EFAULT;
-	if (size <= 0 || pc >= blob + (uint64_t)size)
-		return -ENOENT;
+	return size <= 0 || pc >= *blob + (uint64_t)size ? -ENOENT : 0;
+}
+
+int codeblob__name(const struct hotspot_mem *m, const struct hotspot_unwind *u,
+		   uint64_t pc, char *buf, size_t cap)
+{
+	uint64_t blob, name;
+	size_t n;
+	int ret;
+
+	if (!u->ok || cap < 2 || u->off_cb_name == HOTSPOT_NO_OFF)
+		return -EINVAL;
+	ret = codeblob__start(m, u, pc, &blob);
+	if (ret)
+		return ret;
+	if (m->read(m->ctx, blob + u->off_cb_name, &name, sizeof(name)))
+		return -EFAULT;
 	/* a short name, read whole or in smaller steps near a page end */
 	n = cap - 1 < 64 ? cap - 1 : 64;
 	while (n && m->read(m->ctx, name, buf, n))

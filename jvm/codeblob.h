@@ -22,6 +22,13 @@
  * characters only): its length; -ENOENT (not in a code heap, free, or
  * past the blob's size), -E2BIG (more hops), -EFAULT, -EINVAL (no name).
  */
+/*
+ * The address of the CodeBlob holding pc (an nmethod's header, for
+ * compiled code) into *blob: 0, or -ENOENT, -E2BIG, -EFAULT as below,
+ * -EINVAL when the layout has no code heaps.
+ */
+int codeblob__start(const struct hotspot_mem *m,
+		    const struct hotspot_unwind *u, uint64_t pc, uint64_t *blob);
 int codeblob__name(const struct hotspot_mem *m, const struct hotspot_unwind *u,
 		   uint64_t pc, char *buf, size_t cap);
 

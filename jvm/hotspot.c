@@ -626,7 +626,7 @@ int hotspot__libjvm(uint32_t pid, char *path, size_t cap)
 }
 
 /*
- * names[] in the ELF's .dynsym: vals[] (zeroed by the caller) get their
+ * names[] in the ELF's .dynsym, else its .symtab (local variables): vals[] (zeroed by the caller) get their
  * link-time values, *load0 the vaddr of the PT_LOAD at file offset 0.
  */
 static int elf_lookup_names(int fd, const char *const *names, int n,
@@ -650,7 +650,7 @@ static int elf_lookup_names(int fd, const char *const *names, int n,
 		GElf_Shdr sh;
 		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM ||
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) ||
 		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
 			continue;
 		for (i = 0; i < sh.sh_size / sh.sh_entsize && left; i++) {

@@ -234,7 +234,8 @@ int hotspot__libjvm(uint32_t pid, char *path, size_t cap);
 /* The reader of h's memory (process_vm_readv), valid while h lives. */
 const struct hotspot_mem *hotspot__mem(const struct hotspot *h);
 /*
- * The addresses in pid of libjvm.so's exported variables names[0..n-1]
+ * The addresses in pid of libjvm.so's variables names[0..n-1] (exported,
+ * or local ones its .symtab names)
  * into vals[]: 0, -ENOENT (no libjvm.so, or a name it does not export),
  * -ESRCH, or -errno of opening the library.
  */

@@ -24,6 +24,7 @@
 #include "render_out.h"
 #include "run.h"
 #include "run_child.h"
+#include "run_events.h"
 #include "run_cpu.h"
 #include "run_probe.h"
 #include "run_report.h"
@@ -110,13 +111,14 @@ static int loop(struct run *r, const sigset_t *sigs)
 			sampler__unwind_refresh(r->smp, r->child.pid, now);
 		if (r->mode->tick)
 			r->mode->tick(r, tick);
+		run_events__tick(r);
 	}
 }
 
 /* Detach first, so nothing can count any more; then drain it all. */
 static int finish(struct run *r)
 {
-	int ret;
+	int ret, ev;
 
 	sampler__detach(r->smp);
 	r->now_ns = r->end_ns = nsec__now();
@@ -127,6 +129,7 @@ static int finish(struct run *r)
 			strerror(-ret));
 	if (r->mode->stop)
 		r->mode->stop(r);
+	ev = run_events__stop(r);
 	run_child__reap(r);
 	status__clear(&r->status);
 	r->full = true;
@@ -151,8 +154,9 @@ static int finish(struct run *r)
 	if (!r->o.quiet) {
 		run_child__report(r);
 		run_report__summary(r);
+		run_events__summary(r);
 	}
-	return ret;
+	return ret ? ret : ev;
 }
 
 static int run_profile(struct run *r, const sigset_t *sigs)
@@ -210,6 +214,7 @@ static void teardown(struct run *r)
 		waitpid(r->child.pid, NULL, 0);
 	}
 	probes_run__close(r->pr); /* before anything else: the probes go */
+	run_events__free(r);
 	if (r->table && r->table != stdout)
 		fclose(r->table);
 	stackfold__free(r->sf);

@@ -40,6 +40,8 @@ enum {
 	OPT_MAX_BLOCK,
 	OPT_WALL,
 	OPT_ALLOC,
+	OPT_EVENTS,
+	OPT_TTSP,
 };
 
 static const struct option long_opts[] = {
@@ -81,6 +83,8 @@ static const struct option long_opts[] = {
     {"max-block", required_argument, NULL, OPT_MAX_BLOCK},
     {"wall", no_argument, NULL, OPT_WALL},
     {"alloc", no_argument, NULL, OPT_ALLOC},
+    {"events", required_argument, NULL, OPT_EVENTS},
+    {"ttsp", no_argument, NULL, OPT_TTSP},
     {0},
 };
 
@@ -160,6 +164,15 @@ void profile_opts__usage(FILE *out, const char *prog)
 "      --alloc              one JVM (-p): bytes allocated, by stack, the\n"
 "                           class as the leaf (libjvm's allocation hooks:\n"
 "                           each new TLAB and each allocation outside one)\n"
+"JVM events (besides any of the above; one JVM: -p PID or a launched java):\n"
+"      --events FILE        HotSpot's own events from its USDT probes (no\n"
+"                           agent, no JVM flag), one line each: start_ns\n"
+"                           end_ns kind detail, tab-separated, kinds gc,\n"
+"                           safepoint (with its time to safepoint), vmop,\n"
+"                           compile, deopt, classload; totals in the summary\n"
+"      --ttsp               with --events: keep only the samples taken while\n"
+"                           a safepoint waited for threads to stop (its time\n"
+"                           to safepoint; 1 ms buckets): who held it back\n"
 "Rendering (self-contained files; any browser, offline):\n"
 "      --svg FILE           the run's flame graph, interactive SVG\n"
 "      --html FILE          the same as an HTML page (canvas, for big ones)\n"
@@ -455,6 +468,12 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 	case OPT_ALLOC:
 		o->alloc = true;
 		return 0;
+	case OPT_EVENTS:
+		o->events = optarg;
+		return 0;
+	case OPT_TTSP:
+		o->ttsp = true;
+		return 0;
 	case OPT_WALL:
 		o->wall = true;
 		o->per_thread = true; /* wall time is a thread's */
@@ -628,6 +647,10 @@ static int check_offcpu(struct profile_opts *o, char *err, size_t errlen)
 		 (o->off_cpu_preempt || o->min_block_ns || o->max_block_ns))
 		bad = "--off-cpu-preempt, --min-block and --max-block need "
 		      "--off-cpu";
+	else if (o->events && !(o->cmd ? !o->nr_pids : o->nr_pids == 1))
+		bad = "--events follows one JVM: give one -p PID or a command";
+	else if (o->events && o->nr_probes)
+		bad = "--events excludes -e";
 	else if ((o->off_cpu || o->wall) && o->nr_probes)
 		bad = "--off-cpu and --wall exclude -e";
 	else if (o->off_cpu && o->freq_set)
@@ -639,6 +662,34 @@ static int check_offcpu(struct profile_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", bad);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/*
+ * --ttsp keeps the samples of the times to safepoint --events finds: CPU
+ * samples in buckets of TTSP_BUCKET_MS, so that the buckets fit them.
+ */
+static int check_ttsp(struct profile_opts *o, uint64_t *bucket_ms, char *err,
+		      size_t errlen)
+{
+	const char *bad = NULL;
+
+	if (!o->ttsp)
+		return 0;
+	if (!o->events)
+		bad = "--ttsp needs --events FILE (the safepoints it keeps the "
+		      "samples of)";
+	else if (o->heatmap || *bucket_ms)
+		bad = "--ttsp counts in 1 ms buckets: leave out --heatmap and "
+		      "--bucket-ms";
+	else if (o->off_cpu || o->wall || o->alloc)
+		bad = "--ttsp keeps CPU samples: leave out --off-cpu, --wall "
+		      "and --alloc";
+	if (bad) {
+		snprintf(err, errlen, "%s", bad);
+		return -EINVAL;
+	}
+	*bucket_ms = TTSP_BUCKET_MS;
 	return 0;
 }
 
@@ -666,7 +717,8 @@ static int parse_rest(struct profile_opts *o, const char *dur,
 		snprintf(err, errlen, "-p and a command exclude each other");
 		return -EINVAL;
 	}
-	if (check_probes(o, err, errlen) || check_offcpu(o, err, errlen))
+	if (check_probes(o, err, errlen) || check_offcpu(o, err, errlen) ||
+	    check_ttsp(o, &bucket_ms, err, errlen))
 		return -EINVAL;
 	return check_render(o, bucket_ms, err, errlen);
 }

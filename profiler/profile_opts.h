@@ -75,11 +75,16 @@ struct profile_opts {
 	bool wall;
 	/* --alloc: bytes allocated by stack and class, one JVM (-p) */
 	bool alloc;
+	/* --events FILE: HotSpot's GC, safepoints, compilations... (one
+	 * JVM: -p or a launched java), one line each */
+	const char *events;
+	bool ttsp; /* --ttsp: only samples in a safepoint's time to reach it */
 };
 
 /* Default slice of --montage without -i, and the heat map's bucket. */
 #define MONTAGE_SLICE_NS (10 * NSEC_PER_SEC)
 #define HEATMAP_BUCKET_MS 10
+#define TTSP_BUCKET_MS 1 /* a time to safepoint lasts milliseconds */
 
 /* Parsed without error; --help asked (usage to print, exit 0). */
 enum { OPTS_OK = 0, OPTS_HELP = 1 };

@@ -6,6 +6,7 @@ MIXPROF_OBJS := $(BUILD)/profiler/main.o
 MIXPROF_LIBS :=
 include attach/attach.mk
 include sampler/sampler.mk
+include events/events.mk
 include pprof/pprof.mk
 include flamegraph/flamegraph.mk
 
@@ -101,6 +102,9 @@ $(BUILD)/tests/unit/test_prof_textout: $(BUILD)/tests/unit/test_prof_textout.o \
 PROFILE_RENDER_OBJS := $(BUILD)/profiler/timedout.o \
 	$(BUILD)/profiler/render_out.o
 MIXPROF_OBJS += $(PROFILE_RENDER_OBJS)
+
+# --events beside a run (events/: HotSpot's USDT probes), --ttsp.
+MIXPROF_OBJS += $(BUILD)/profiler/run_events.o
 
 # `mixprof -e`: the probe run's agent connection and its --count table.
 PROFILE_PROBE_OBJS := $(BUILD)/profiler/probes_run.o \

@@ -2,6 +2,7 @@
  * render_out: the run's flame graph, heat map and montage (render_out.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,8 +164,24 @@ static int put_graph(struct renderout *ro, FILE **f, const char *path,
  * the file says) and write heatmap.html. A run without samples gets an
  * empty page, not an error.
  */
+/* o, with the --events file (written by now) to draw, when it opens. */
+static const struct fg_opts *heat_opts(const struct renderout *ro,
+				       const struct fg_opts *o,
+				       struct fg_opts *ho)
+{
+	/* our own file, but its path may be in a directory others write */
+	const struct safe_in ours = {.uid = SAFE_ANY_UID};
+
+	*ho = *o;
+	ho->events = ro->cfg.events
+			 ? safe_fopen_in(AT_FDCWD, ro->cfg.events, &ours)
+			 : NULL;
+	return ho;
+}
+
 static int put_heatmap(struct renderout *ro, const struct fg_opts *o)
 {
+	struct fg_opts ho;
 	struct fg_timed *tm = fg_timed__new();
 	struct fg_load_stats st;
 	FILE *in = NULL, *out = NULL;
@@ -191,7 +208,9 @@ static int put_heatmap(struct renderout *ro, const struct fg_opts *o)
 		why = safe_strerror(err = -errno);
 		goto out;
 	}
-	err = heatmap__write_html(tm, o, out);
+	err = heatmap__write_html(tm, heat_opts(ro, o, &ho), out);
+	if (ho.events)
+		fclose(ho.events);
 	if (fclose(out) && !err)
 		err = -errno;
 out:
@@ -230,7 +249,12 @@ int renderout__finish(struct renderout *ro, const char *title,
 	if (ro->timed && (ret = put_heatmap(ro, &o)))
 		err = err ? err : ret;
 	if (ro->cfg.montage) {
-		ret = montage__write(ro->cfg.montage, &o, false);
+		struct fg_opts mo;
+
+		ret = montage__write(ro->cfg.montage, heat_opts(ro, &o, &mo),
+				     false);
+		if (mo.events)
+			fclose(mo.events);
 		if (ret)
 			err = err ? err : ret;
 		else

@@ -7,6 +7,7 @@
  *   run_probe   a probe run's start (-e), its --count table and summary
  *   run_tick    what a tick does: drain, tail JIT maps, expire, unwind rows
  *   run_report  the end: the summary on stderr, the graphs' titles
+ *   run_events  --events: HotSpot's own events beside any run
  * Not a library: one struct run lives in profile__cmd for the whole run,
  * and each module reads and writes the fields its job names.
  */
@@ -81,6 +82,7 @@ struct run {
 	struct mallinfo2 heap; /* then (-v) */
 	unsigned int expiries; /* expire() passes, for malloc_trim */
 	struct probes_run *pr; /* -e: the agent's probes */
+	struct runev *ev; /* --events (run_events.h), or NULL */
 	FILE *table; /* -e --count: where the table goes */
 	time_t wall_start; /* for the graphs' subtitle */
 	struct launch child;

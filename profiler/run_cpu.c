@@ -17,6 +17,7 @@
 #include "run.h"
 #include "run_child.h"
 #include "run_cpu.h"
+#include "run_events.h"
 #include "run_setup.h"
 #include "sampler/sampler_ctl.h"
 #include "run_report.h"
@@ -152,6 +153,9 @@ static int start(struct run *r)
 	}
 	if (r->o.verbose && sampler__fallback(r->smp))
 		fprintf(stderr, "mixprof: %s\n", sampler__fallback(r->smp));
+	ret = run_events__start(r);
+	if (ret)
+		return ret;
 	say_start(r);
 	if (!r->launched)
 		return 0;

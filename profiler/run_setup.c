@@ -218,6 +218,7 @@ static int setup_render(struct run *r)
 			 : r->o.alloc ? "bytes"
 				      : NULL,
 	    .blue = r->o.off_cpu,
+	    .events = r->o.events,
 	};
 
 	if (!rc.svg && !rc.html && !rc.heatmap && !rc.montage)

@@ -10,6 +10,7 @@
 #include "linefilter.h"
 #include "render_out.h"
 #include "run.h"
+#include "run_events.h"
 #include "run_tick.h"
 #include "sampler/sampler_ctl.h"
 #include "sliceout.h"
@@ -64,6 +65,8 @@ static void on_take(struct run *r, const struct sample_key *k, uint64_t count,
 	const char *line;
 	int ret;
 
+	if (!run_events__keep(r, when - r->tb.bucket_ns, when, count))
+		return;
 	line = stackfold__line(r->sf, k, count, when, pi ? pi->comm : NULL);
 	if (line && r->o.filter &&
 	    !linefilter__keep(r->o.filter, line, r->o.per_thread)) {

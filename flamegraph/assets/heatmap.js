@@ -15,6 +15,11 @@
 	var cols = 1, cells, maxCell = 0, cw = 12, ch = 8, i;
 	var startCell = -1, endCell = -1, dragging = false, flame = null;
 	var past = 0; // samples past MAX_COLS
+	// --events: [start_ms, end_ms, kind, detail]; spans and ticks drawn
+	// over the grid, the cell's events in its tooltip
+	var EV = D.events || [];
+	var EV_COLOUR = { gc: "#b0202a", safepoint: "#6a3fc8",
+		compile: "#1f8a3a", deopt: "#e07000" };
 
 	for (i = 0; i < D.samples.length; i += 3)
 		if (D.samples[i] < MAX_COLS * 1000)
@@ -47,6 +52,11 @@
 		"second (" + ROW_MS + " ms rows), colour: " +
 		(D.countname || "samples") + ". Drag across cells (or click, " +
 		"then shift-click) to select a time range.");
+	if (EV.length)
+		el("div", "hm-legend hm-events", root, "JVM events: bars at " +
+			"a second's left edge are GC pauses (red) and safepoints " +
+			"(purple), ticks at its right edge compilations (green) " +
+			"and deoptimizations (orange); hover a cell for them.");
 	if (past)
 		el("div", "hm-legend hm-past", root, past + " " +
 			(D.countname || "samples") + " at " + MAX_COLS +
@@ -103,6 +113,7 @@
 				ctx.fillRect(x, y, cw - 1, ch - 1);
 			}
 		}
+		drawEvents(ctx);
 		ctx.fillStyle = "#404040";
 		ctx.font = "11px system-ui, sans-serif";
 		ctx.textBaseline = "middle";
@@ -112,6 +123,45 @@
 		ctx.textBaseline = "top";
 		for (var s = 0; s < cols; s += step)
 			ctx.fillText(s + " s", LEFT + s * cw, TOP + ROWS * ch + 6);
+	}
+
+	// a span as a bar per second it covers, an instant as a tick
+	function drawEvents(ctx) {
+		var bw = Math.max(2, Math.floor(cw / 4));
+		for (var k = 0; k < EV.length; k++) {
+			var t0 = EV[k][0], t1 = EV[k][1], kind = EV[k][2];
+			if (t0 >= cols * 1000) continue;
+			ctx.fillStyle = EV_COLOUR[kind] || "#404040";
+			if (kind === "compile" || kind === "deopt") {
+				var tw = Math.max(2, Math.floor(cw / 3));
+				ctx.fillRect(LEFT + Math.floor(t0 / 1000) * cw + cw - 1 -
+					tw, TOP + (t0 % 1000) / ROW_MS * ch, tw, 1.5);
+				continue;
+			}
+			var dx = kind === "safepoint" ? bw : 0;
+			for (var s = Math.floor(t0 / 1000); s * 1000 < t1 && s < cols;
+				s++) {
+				var a = Math.max(t0, s * 1000) - s * 1000;
+				var b = Math.min(t1, s * 1000 + 1000) - s * 1000;
+				ctx.fillRect(LEFT + s * cw + dx, TOP + a / ROW_MS * ch, bw,
+					Math.max(1.5, (b - a) / ROW_MS * ch));
+			}
+		}
+	}
+
+	// the events of cell c, a line each (at most 6, then how many more)
+	function cellEvents(c) {
+		var t = cellTime(c), out = [], n = 0;
+		for (var k = 0; k < EV.length; k++) {
+			var e = EV[k];
+			if (e[0] >= t + ROW_MS || Math.max(e[1], e[0] + 0.001) <= t)
+				continue;
+			if (n++ < 6)
+				out.push(e[2] + " " + (e[1] - e[0]).toFixed(3) + " ms: " +
+					e[3]);
+		}
+		if (n > 6) out.push("(" + (n - 6) + " more)");
+		return out.length ? "\n" + out.join("\n") : "";
 	}
 
 	function cellAt(e) {
@@ -153,7 +203,8 @@
 			return;
 		}
 		info.textContent = describe(c);
-		tip.textContent = describe(c);
+		tip.textContent = describe(c) + cellEvents(c);
+		tip.style.whiteSpace = "pre-line";
 		tip.style.display = "block";
 		tip.style.left = (e.pageX + 12) + "px";
 		tip.style.top = (e.pageY + 14) + "px";
@@ -234,7 +285,8 @@
 
 	// For tests and tools: a cell's box in page coordinates.
 	window.mixprofHeat = {
-		cols: cols, rows: ROWS, cells: cells, past: past,
+		cols: cols, rows: ROWS, cells: cells, past: past, events: EV,
+		cellEvents: cellEvents,
 		cellRect: function (sec, row) {
 			var r = cv.getBoundingClientRect();
 			return { x: r.left + LEFT + sec * cw, y: r.top + TOP + row * ch,

@@ -357,6 +357,22 @@ static void test_offcpu(void)
 	CHECK_INT(PARSE("--alloc", "-p", "7,8", "5"), -EINVAL);
 	CHECK_INT(PARSE("--alloc", "--off-cpu", "-p", "7", "5"), -EINVAL);
 	CHECK_INT(PARSE("--alloc", "-F", "99", "-p", "7", "5"), -EINVAL);
+	/* --events: one JVM, beside any sampling */
+	CHECK_INT(PARSE("--events", "e.tsv", "-p", "7", "5"), 0);
+	CHECK_STR(o.events, "e.tsv");
+	CHECK_INT(PARSE("--events", "e.tsv", "--wall", "--", "java", "A"), 0);
+	CHECK(o.events && o.wall && o.cmd);
+	CHECK_INT(PARSE("--events", "e.tsv", "5"), -EINVAL);
+	CHECK_INT(PARSE("--events", "e.tsv", "-p", "7,8", "5"), -EINVAL);
+	CHECK_INT(PARSE("--events", "e.tsv", "-p", "7", "-e", "java:A.b"),
+		  -EINVAL);
+	CHECK_INT(PARSE("--events", "e.tsv", "--ttsp", "-p", "7", "5"), 0);
+	CHECK(o.ttsp && o.bucket_ns == TTSP_BUCKET_MS * NSEC_PER_MSEC);
+	CHECK_INT(PARSE("--ttsp", "-p", "7", "5"), -EINVAL);
+	CHECK_INT(PARSE("--events", "e", "--ttsp", "--heatmap", "d", "-p", "7"),
+		  -EINVAL);
+	CHECK_INT(PARSE("--events", "e", "--ttsp", "--wall", "-p", "7", "5"),
+		  -EINVAL);
 }
 
 int main(void)

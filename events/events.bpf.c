@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * events.bpf.c: HotSpot's own events (GC, safepoints, VM operations,
+ * compilations, class loads, uncommon traps) as they happen, each hit of a
+ * USDT probe of libjvm.so (or the uprobe on its uncommon trap entry) one
+ * struct jvm_event in the ring buffer (events_abi.h). No state kept here:
+ * user space pairs begins with ends. A target's strings are read bounded
+ * (JEV_STR bytes), faulted in if need be (the programs are sleepable),
+ * and made safe by user space.
+ */
+#include "sampler/vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/usdt.bpf.h>
+#include "events/events_abi.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* 1 MiB: 2,730 events between two reads (a tick, 100 ms): a JVM starting
+ * loads a few thousand classes a second, compiles hundreds */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1024 * 1024);
+} jev_ring SEC(".maps");
+
+/* compiler thread -> the tier (low byte) and OSR (0x100) of its task */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, __u64);
+} jev_tasks SEC(".maps");
+
+struct jev_cfg cfg; /* set by user space once the JVM is readable */
+__u64 lost; /* events the ring buffer had no room for */
+
+static struct jvm_event *ev_new(__u32 kind)
+{
+	struct jvm_event *e = bpf_ringbuf_reserve(&jev_ring, sizeof(*e), 0);
+	__u64 id = bpf_get_current_pid_tgid();
+
+	if (!e) {
+		__sync_fetch_and_add(&lost, 1);
+		return NULL;
+	}
+	e->ts = bpf_ktime_get_ns();
+	e->kind = kind;
+	e->tid = (__u32)id;
+	e->tgid = id >> 32;
+	e->arg0 = e->arg1 = 0;
+	e->len[0] = e->len[1] = e->len[2] = 0;
+	return e;
+}
+
+/* Name i of e from USDT arguments ptr_arg (a char *) and ptr_arg + 1
+ * (its length, the JVM's: not trusted past JEV_STR). */
+static void ev_str(struct pt_regs *ctx, struct jvm_event *e, int i, int ptr_arg)
+{
+	long ptr = 0, len = 0;
+	__u32 n;
+
+	if (i < 0 || i >= JEV_NSTR || bpf_usdt_arg(ctx, ptr_arg, &ptr) ||
+	    bpf_usdt_arg(ctx, ptr_arg + 1, &len) || len <= 0 || !ptr)
+		return;
+	n = len > JEV_STR ? JEV_STR : len;
+	if (bpf_copy_from_user(e->str[i], n, (void *)ptr))
+		return;
+	e->len[i] = len > 0xffff ? 0xffff : len;
+}
+
+/* A compilation's tier and OSR, as its task said just before. */
+static void task_of(struct jvm_event *e)
+{
+	__u64 *t = bpf_map_lookup_elem(&jev_tasks, &e->tid);
+
+	if (t) {
+		e->arg0 = *t & 0xff;
+		e->arg1 = *t >> 8;
+	}
+}
+
+/*
+ * One event of kind: names from the first nstr (pointer, length) pairs of
+ * the probe's arguments, arg0 from argument arg (none when < 0).
+ */
+static int ev_emit(struct pt_regs *ctx, __u32 kind, int nstr, int arg)
+{
+	struct jvm_event *e = ev_new(kind);
+	long v = 0;
+
+	if (!e)
+		return 0;
+	for (int i = 0; i < nstr && i < JEV_NSTR; i++)
+		ev_str(ctx, e, i, 2 * i);
+	if (arg >= 0 && !bpf_usdt_arg(ctx, arg, &v))
+		e->arg0 = v;
+	if (kind == JEV_COMPILE_BEGIN)
+		task_of(e);
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/* A program for one probe: ev_emit's nstr names and argument arg. */
+#define JEV_USDT(prog, kind, nstr, arg)                                        \
+	SEC("usdt") int prog(struct pt_regs *ctx)                              \
+	{                                                                      \
+		return ev_emit(ctx, kind, nstr, arg);                          \
+	}
+
+JEV_USDT(jev_gc_begin, JEV_GC_BEGIN, 0, 0) /* gc__begin(full) */
+JEV_USDT(jev_gc_end, JEV_GC_END, 0, -1)
+JEV_USDT(jev_sp_begin, JEV_SP_BEGIN, 0, -1)
+JEV_USDT(jev_sp_end, JEV_SP_END, 0, -1)
+/* vmops__begin/end(name, len, mode) */
+JEV_USDT(jev_vmop_begin, JEV_VMOP_BEGIN, 1, -1)
+JEV_USDT(jev_vmop_end, JEV_VMOP_END, 1, -1)
+/* method__compile__begin/end(compiler, len, class, len, method, len,
+ * signature, len[, success]) */
+JEV_USDT(jev_compile_begin, JEV_COMPILE_BEGIN, 3, -1)
+JEV_USDT(jev_compile_end, JEV_COMPILE_END, 3, 8)
+/* class__loaded(name, len, loader id, shared) */
+JEV_USDT(jev_class_loaded, JEV_CLASS_LOADED, 1, -1)
+
+/*
+ * Deoptimization::uncommon_trap(JavaThread *current, int trap_request,
+ * int exec_mode): the request encodes the reason and the action. The
+ * uncommon trap blob that calls it left its own sp as the frame anchor's
+ * (SharedRuntime::generate_uncommon_trap_blob: a frame of two words, the
+ * saved rbp then the return address into the compiled code that trapped),
+ * so that code's pc is the word above the anchor's sp.
+ */
+SEC("uprobe")
+int jev_deopt(struct pt_regs *ctx)
+{
+	struct jvm_event *e = ev_new(JEV_DEOPT);
+	__u64 thread = PT_REGS_PARM1(ctx), sp = 0, pc = 0;
+
+	if (!e)
+		return 0;
+	e->arg0 = (__u32)PT_REGS_PARM2(ctx);
+	if (cfg.off_anchor_sp &&
+	    !bpf_copy_from_user(&sp, sizeof(sp),
+				(void *)(thread + cfg.off_anchor_sp)) &&
+	    sp && !bpf_copy_from_user(&pc, sizeof(pc), (void *)(sp + 8)))
+		e->arg1 = pc;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/*
+ * CompileBroker::invoke_compiler_on_method(CompileTask *task), entered by
+ * a compiler thread right before method__compile__begin: its tier and
+ * whether it is OSR (_osr_bci is InvocationEntryBci, -1, when not).
+ */
+SEC("uprobe")
+int jev_task(struct pt_regs *ctx)
+{
+	__u64 task = PT_REGS_PARM1(ctx), v;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u8 level = 0;
+	__s32 bci = -1;
+
+	if (!cfg.off_task_level ||
+	    bpf_copy_from_user(&level, 1, (void *)(task + cfg.off_task_level)))
+		return 0;
+	if (cfg.off_task_osr_bci)
+		bpf_copy_from_user(&bci, 4,
+				   (void *)(task + cfg.off_task_osr_bci));
+	v = level | (bci != -1 ? 0x100 : 0);
+	bpf_map_update_elem(&jev_tasks, &tid, &v, BPF_ANY);
+	return 0;
+}

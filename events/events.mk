@@ -1,0 +1,32 @@
+# events/: HotSpot's own events (GC, safepoints, VM operations,
+# compilations, uncommon traps, class loads) from its USDT probes, for
+# --events: a BPF object of its own beside the sampler's.
+#
+#   events.bpf.c -> $(BUILD)/events/events.bpf.o -> events.skel.h
+#   jvmevents.c  loads and attaches it, reads its ring buffer
+#   evlog.c      pairs begins and ends, writes the lines and the totals
+#   jvmnames.c   names uncommon traps from the live JVM
+EVENTS_SRCS := jvmevents.c evlog.c jvmnames.c
+EVENTS_OBJS := $(EVENTS_SRCS:%.c=$(BUILD)/events/%.o)
+CPPFLAGS_events := $(MIXPROF_CPPFLAGS)
+MIXPROF_OBJS += $(EVENTS_OBJS)
+
+$(BUILD)/events/events.bpf.o: events/events.bpf.c events/events_abi.h \
+		$(BUILD)/sampler/vmlinux.h
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(PROF_BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/events/events.skel.h: $(BUILD)/events/events.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp
+	$(Q)mv $@.tmp $@
+
+$(BUILD)/events/jvmevents.o: $(BUILD)/events/events.skel.h
+.SECONDARY: $(BUILD)/events/events.bpf.o
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_events_evlog
+$(BUILD)/tests/unit/test_events_evlog: $(BUILD)/tests/unit/test_events_evlog.o \
+		$(BUILD)/events/evlog.o $(BUILD)/common/safename.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^

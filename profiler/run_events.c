@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_events: --events on a run (run_events.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "common/safefile.h"
+#include "common/safename.h"
+#include "events/evlog.h"
+#include "events/jvmevents.h"
+#include "events/jvmnames.h"
+#include "jvm/hotspot.h"
+#include "run.h"
+#include "run_events.h"
+
+struct runev {
+	uint32_t pid;
+	FILE *f;
+	struct jvmevents *j;
+	struct jvmnames *names;
+	struct evlog *log;
+	bool layout; /* the JVM's offsets given to BPF */
+	uint64_t ttsp_kept, ttsp_left; /* --ttsp: samples in and out */
+	unsigned int tries; /* ticks the layout was asked for */
+};
+
+/* cand, its links followed, is a JDK's bin/java: its libjvm.so into lib. */
+static int java_libjvm(const char *cand, char *lib, size_t cap)
+{
+	char real[PATH_MAX];
+	size_t n;
+
+	if (access(cand, X_OK) || !realpath(cand, real))
+		return -ENOENT;
+	n = strlen(real);
+	if (n < 9 || strcmp(real + n - 9, "/bin/java"))
+		return -ENOENT;
+	snprintf(lib, cap, "%.*s/lib/server/libjvm.so", (int)(n - 9), real);
+	return access(lib, R_OK) ? -ENOENT : 0;
+}
+
+/*
+ * A launched java's libjvm.so, found before it runs: the command (on PATH
+ * as execvp finds it) is a JDK's bin/java. 0 or -ENOENT.
+ */
+static int launched_libjvm(const char *cmd, char *lib, size_t cap)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, cand[PATH_MAX];
+	int ret = -ENOENT;
+
+	if (strchr(cmd, '/'))
+		return java_libjvm(cmd, lib, cap);
+	copy = strdup(path ? path : "/usr/bin:/bin");
+	for (dir = copy ? strtok_r(copy, ":", &save) : NULL; ret && dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(cand, sizeof(cand), "%s/%s", dir, cmd);
+		if (access(cand, X_OK))
+			continue;
+		ret = java_libjvm(cand, lib, cap);
+		break; /* the one execvp runs */
+	}
+	free(copy);
+	return ret;
+}
+
+/* The JVM's libjvm.so as this process opens it: 0, or -ENOENT reported. */
+static int libjvm_of(struct run *r, uint32_t pid, char *lib, size_t cap)
+{
+	char path[PATH_MAX], show[256];
+
+	if (r->launched) {
+		if (!launched_libjvm(r->o.cmd[0], lib, cap))
+			return 0;
+		fprintf(stderr,
+			"mixprof: --events: '%s' is not a JDK's bin/java "
+			"(launch java itself, or use -p)\n",
+			safename__show(show, sizeof(show), r->o.cmd[0]));
+		return -ENOENT;
+	}
+	if (!hotspot__libjvm(pid, path, sizeof(path))) {
+		snprintf(lib, cap, "/proc/%u/root%s", pid, path);
+		return 0;
+	}
+	fprintf(stderr,
+		"mixprof: --events: %u: no libjvm.so mapped (not a "
+		"HotSpot JVM?)\n",
+		pid);
+	return -ENOENT;
+}
+
+static int open_file(struct run *r, struct runev *ev)
+{
+	ev->f = safe_fcreate(r->o.events);
+	if (ev->f)
+		return 0;
+	fprintf(stderr, "mixprof: --events %s: %s\n", r->o.events,
+		strerror(errno));
+	return -errno;
+}
+
+int run_events__start(struct run *r)
+{
+	struct evlog_namer nm;
+	char lib[PATH_MAX + 64], err[512], show[512];
+	struct runev *ev;
+	int ret;
+
+	if (!r->o.events)
+		return 0;
+	ev = r->ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	ev->pid = r->launched ? (uint32_t)r->child.pid : r->o.pids[0];
+	ret = libjvm_of(r, ev->pid, lib, sizeof(lib));
+	if (ret)
+		return ret;
+	ret = open_file(r, ev);
+	if (ret)
+		return ret;
+	ev->names = jvmnames__new(ev->pid);
+	if (ev->names)
+		jvmnames__namer(ev->names, &nm);
+	ev->log = ev->names ? evlog__new(ev->f, &nm) : NULL;
+	if (!ev->log)
+		return -ENOMEM;
+	ev->j = jvmevents__open(ev->pid, lib, err, sizeof(err));
+	if (!ev->j) {
+		fprintf(stderr, "mixprof: --events: %s\n",
+			safename__show(show, sizeof(show), err));
+		return -errno;
+	}
+	if (r->o.verbose) {
+		jvmevents__attached(ev->j, err, sizeof(err));
+		fprintf(stderr, "mixprof: --events: probes %s\n", err);
+	}
+	run_events__tick(r);
+	return 0;
+}
+
+static void on_event(void *ctx, const struct jvm_event *e)
+{
+	evlog__event(ctx, e);
+}
+
+void run_events__tick(struct run *r)
+{
+	struct runev *ev = r->ev;
+	struct jev_cfg c;
+
+	if (!ev || !ev->j)
+		return;
+	/* a JVM starting is asked again every tick for 5 s (its first
+	 * compilations' tiers wait for it), then every second */
+	if (!ev->layout && (ev->tries++ < 50 || ev->tries % 10 == 0) &&
+	    !jvmnames__ready(ev->names, &c)) {
+		jvmevents__set_offsets(ev->j, &c);
+		ev->layout = true;
+	}
+	jvmevents__poll(ev->j, on_event, ev->log);
+}
+
+int run_events__stop(struct run *r)
+{
+	struct runev *ev = r->ev;
+	int ret = 0;
+
+	if (!ev || !ev->f)
+		return 0;
+	if (ev->j)
+		jvmevents__poll(ev->j, on_event, ev->log);
+	/* a write that failed earlier (a full disk) counts too */
+	if ((ferror(ev->f) | fclose(ev->f)) && (ret = errno ? -errno : -EIO))
+		fprintf(stderr, "mixprof: --events %s: %s\n", r->o.events,
+			strerror(-ret));
+	ev->f = NULL;
+	return ret;
+}
+
+bool run_events__keep(struct run *r, uint64_t t0, uint64_t t1, uint64_t n)
+{
+	struct runev *ev = r->ev;
+	bool in;
+
+	if (!r->o.ttsp || !ev || !ev->log)
+		return true;
+	in = evlog__in_ttsp(ev->log, t0, t1);
+	*(in ? &ev->ttsp_kept : &ev->ttsp_left) += n;
+	return in;
+}
+
+void run_events__summary(struct run *r)
+{
+	struct runev *ev = r->ev;
+
+	if (!ev || !ev->log || !ev->j)
+		return;
+	evlog__summary(ev->log, stderr, jvmevents__lost(ev->j));
+	if (r->o.ttsp)
+		fprintf(stderr,
+			"mixprof:   --ttsp: %" PRIu64 " samples kept, taken "
+			"while a safepoint waited for threads to stop; %" PRIu64
+			" left out\n",
+			ev->ttsp_kept, ev->ttsp_left);
+}
+
+void run_events__free(struct run *r)
+{
+	struct runev *ev = r->ev;
+
+	if (!ev)
+		return;
+	jvmevents__free(ev->j);
+	if (ev->f)
+		fclose(ev->f);
+	evlog__free(ev->log);
+	jvmnames__free(ev->names);
+	free(ev);
+	r->ev = NULL;
+}
