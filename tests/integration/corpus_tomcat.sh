@@ -43,6 +43,11 @@ tomcat_base() {
 EOF
 }
 
+# tomcat_done LOG PID: Tomcat started, or will not (its JVM is gone).
+tomcat_done() {
+	grep -q 'Server startup in' "$1" || ! kill -0 "$2" 2>/dev/null
+}
+
 tomcat_port() {
 	sed -n 's/.*Starting ProtocolHandler \["http-nio-127\.0\.0\.1-auto-[0-9]*-\([0-9]*\)"\].*/\1/p' "$1"
 }
@@ -59,7 +64,8 @@ for jdk in $(jdks); do
 		org.apache.catalina.startup.Bootstrap start >"$base/log" 2>&1 &
 	pid=$!
 	PIDS_TO_KILL+=($pid)
-	wait_for 120 grep -q 'Server startup in' "$base/log" ||
+	wait_for 120 tomcat_done "$base/log" "$pid" &&
+		grep -q 'Server startup in' "$base/log" ||
 		die "Tomcat did not start: $(tail -20 "$base/log")"
 	port=$(tomcat_port "$base/log")
 	[ -n "$port" ] || die "no port in Tomcat's log: $(tail -20 "$base/log")"
@@ -77,6 +83,7 @@ for jdk in $(jdks); do
 	grep -E '^(Complete|Failed|Non-2xx|Requests per)' "$base/ab" || true
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null || true
+	PIDS_TO_KILL=() # both reaped: their pids may be anyone's now
 	grep '^mixprof:  ' "$base/err"
 	corpus_reach "$base/folded" "$REQ" 'java/lang/Thread\.run_\[' 99.5 \
 		"Tomcat request threads on JDK $major" || failed="$failed $major"
