@@ -6,9 +6,10 @@
 # folded line (root first, "frame;...;frame count") into s and n and
 # says whether it is one of the samples counted (its stack has a frame
 # matching code), adding it to all; frames(s, from, to) is a stack's
-# frames from..to, "..." marking what is left out; reasons() prints the
-# reasons counted in cnt[] (a stack each in eg[]), most samples first,
-# each as a share of all.
+# frames from..to, "..." marking what is left out; leaf(s) is its last
+# user frame (kernel frames left out); reasons() prints the reasons
+# counted in cnt[] (a stack each in eg[]), most samples first, each as
+# a share of all, and the leaves most of its samples had (lf[]).
 corpus_awk='
 function sample() {
 	n = $NF
@@ -29,6 +30,25 @@ function frames(s, from, to,   f, k, i, out) {
 		out = out ";..."
 	return length(out) > 900 ? substr(out, 1, 900) "..." : out
 }
+function leaf(s,   f, k) {
+	k = split(s, f, ";")
+	while (k > 1 && f[k] ~ /_\[k\]$/)
+		k--
+	return f[k]
+}
+function leaves(why,   w, best, i, out) {
+	for (i = 0; i < 3; i++) {
+		best = ""
+		for (w in lf)
+			if (index(w, why SUBSEP) == 1 && (best == "" || lf[w] > lf[best]))
+				best = w
+		if (best == "")
+			break
+		out = out (i ? ", " : "") substr(best, length(why) + 2) " " lf[best]
+		delete lf[best]
+	}
+	return out
+}
 function reasons(   shown, best, w) {
 	for (shown = 0; shown < 8; shown++) {
 		best = ""
@@ -38,6 +58,7 @@ function reasons(   shown, best, w) {
 		if (best == "")
 			break
 		printf "  %d (%.2f%%) %s, e.g.: %s\n", cnt[best], 100 * cnt[best] / all, best, eg[best]
+		printf "    most at the leaf: %s\n", leaves(best)
 		delete cnt[best]
 	}
 }'
@@ -72,6 +93,7 @@ corpus_reach() {
 			at = 1
 		}
 		cnt[why] += n
+		lf[why, leaf(s)] += n
 		if (!(why in eg))
 			eg[why] = frames(s, 1, at + 8)
 	}
@@ -103,6 +125,7 @@ corpus_unresolved() {
 		bad += n
 		why = f[i] " under " f[i - 1]
 		cnt[why] += n
+		lf[why, leaf(s)] += n
 		if (!(why in eg))
 			eg[why] = frames(s, i - 4, i + 8)
 	}
