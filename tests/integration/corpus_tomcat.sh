@@ -80,7 +80,9 @@ for jdk in $(jdks); do
 		2>"$base/err" || die "mixprof failed: $(cat "$base/err")"
 	kill -INT "$abpid" # ab prints its figures on SIGINT
 	wait "$abpid" || true
-	grep -E '^(Complete|Failed|Non-2xx|Requests per)' "$base/ab" || true
+	grep -E '^(Complete|Failed|Non-2xx|Requests per)' "$base/ab" ||
+		die "ab's load failed: $(tail -5 "$base/ab")"
+	grep -q '^Non-2xx' "$base/ab" && die "requests failed: $(cat "$base/ab")"
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null || true
 	PIDS_TO_KILL=() # both reaped: their pids may be anyone's now
