@@ -10,8 +10,8 @@
 # com/sun/tools/javac/Main.main; when not, the break reasons are printed
 # with their counts and a stack each. Only the smallest files: the patch
 # holds only those (the rest of java.base comes from the JDK's image), so
-# the compile is short (javac's fixed cost, its own JIT warm-up, is most
-# of it) yet still ~2,500 samples of javac's code per JDK.
+# javac reads 1.6 MB of sources (all 121 files: 4.2 MB), 9-16 s of CPU
+# and 5,000-7,500 samples of javac's code per JDK.
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/corpus.sh"
 
