@@ -5,9 +5,12 @@
 # then: qemu and debootstrap are big, and plain make has no use for them).
 set -euo pipefail
 
+# The corpus tests run real applications: javac over the JDK's own
+# sources (openjdk-17-source, unzip), Tomcat with its examples under ab.
 pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
       systemtap-sdt-dev linux-perf libxml2-utils procps util-linux time
-      openjdk-17-jdk-headless chromium golang-go)
+      openjdk-17-jdk-headless chromium golang-go
+      openjdk-17-source unzip tomcat10 tomcat10-examples apache2-utils)
 [ "${1:-}" = kernels ] && pkgs+=(qemu-system-x86 debootstrap e2fsprogs)
 
 missing=()

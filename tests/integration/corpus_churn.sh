@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Class churn through reflection, launched through mixprof at 999 Hz, no
+# JVM flag, on every JDK: Unload loads a fresh copy of its worker class
+# in its own loader every 150 ms, calls it through Method.invoke (JNI,
+# then generated accessors on JDK 17; method handles and lambda forms on
+# JDK 18+), drops it and unloads it with System.gc(), 30 times. Its
+# methods, their compiled code and the accessors made for them are freed
+# within a drain or two of being sampled. Of the samples with a frame of
+# Unload or a worker, <= 0.5% may have a frame left unnamed
+# ("[unknown]", a bare "Interpreter"); when more, the frames above the
+# first unnamed one are printed with their counts and a stack each.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/corpus.sh"
+
+failed=
+for jdk in $(jdks); do
+	major=$(jdk_major "$jdk")
+	note "JDK $jdk ($major)"
+	out=$TMPD/churn-$major
+	"$MIXPROF" -F 999 -o "$out.folded" -- "$jdk/bin/java" -cp "$SAMPLES" \
+		Unload 30 0.15 reflect >"$out.phases" 2>"$out.err" ||
+		die "mixprof or Unload failed: $(tail -20 "$out.err")"
+	grep '^mixprof:  ' "$out.err"
+	grep -q '^done' "$out.phases" || die "Unload did not finish"
+	corpus_unresolved "$out.folded" '(^|;)Unload(Worker[0-9]+)?\.' 0.5 \
+		"class churn on JDK $major" || failed="$failed $major"
+done
+[ -z "$failed" ] || die "frames left unnamed under class churn on JDK$failed"
+echo ok

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# A real application launched through mixprof: javac compiling the 100
+# smallest top-level sources of java/util from the JDK's own src.zip
+# (Debian's openjdk-17-source for JDK 17), patched into java.base, at
+# 999 Hz, on every JDK. javac's visitors recurse deep through
+# interpreted, C1 and C2 frames, megamorphic calls through vtable and
+# itable stubs, lambda forms, OSR and deoptimization while the JIT and
+# class loading are busy. The compile must succeed, and >= 98% of the
+# samples in javac's own code (a frame of com/sun/tools/javac/) must reach
+# com/sun/tools/javac/Main.main; when not, the break reasons are printed
+# with their counts and a stack each. Only the smallest files: the patch
+# holds only those (the rest of java.base comes from the JDK's image), so
+# javac reads 1.6 MB of sources (all 121 files: 4.2 MB), 9-16 s of CPU
+# and 5,000-7,500 samples of javac's code per JDK.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/corpus.sh"
+
+# jdk_src_zip JDK: the JDK's sources. Debian links lib/src.zip to where
+# openjdk-N-source once put it; the package now puts it in lib/ of
+# openjdk-N beside the JDK's home.
+jdk_src_zip() {
+	local z
+	for z in "$1/lib/src.zip" \
+		"$(dirname "$1")/openjdk-$(jdk_major "$1")/lib/src.zip"; do
+		[ -r "$z" ] && { echo "$z"; return 0; }
+	done
+	return 1
+}
+
+failed=
+for jdk in $(jdks); do
+	major=$(jdk_major "$jdk")
+	note "JDK $jdk ($major)"
+	zip=$(jdk_src_zip "$jdk") || die "no src.zip for $jdk (Debian: openjdk-$major-source)"
+	dir=$TMPD/javac-$major
+	mkdir -p "$dir/out"
+	unzip -l "$zip" 'java.base/java/util/*.java' |
+		awk '$4 ~ /^java\.base\/java\/util\/[^\/]*\.java$/ { print $1, $4 }' |
+		sort -n | head -100 | cut -d' ' -f2 >"$dir/names"
+	[ "$(wc -l <"$dir/names")" -eq 100 ] || die "fewer than 100 sources of java/util in $zip"
+	# shellcheck disable=SC2046 # one argument per file name
+	unzip -q "$zip" $(cat "$dir/names") -d "$dir/src"
+	sed "s|^|$dir/src/|" "$dir/names" >"$dir/files"
+	"$MIXPROF" -F 999 -o "$dir/folded" -- "$jdk/bin/javac" -proc:none \
+		-implicit:none -Xmaxwarns 1 --patch-module "java.base=$dir/src/java.base" \
+		-d "$dir/out" "@$dir/files" >"$dir/log" 2>&1 ||
+		die "javac or mixprof failed: $(tail -20 "$dir/log")"
+	grep '^mixprof:  ' "$dir/log"
+	classes=$(find "$dir/out" -name '*.class' | wc -l)
+	note "$classes classes written"
+	[ "$classes" -ge 100 ] || die "javac wrote $classes classes"
+	corpus_reach "$dir/folded" 'com/sun/tools/javac/' \
+		'com/sun/tools/javac/Main\.main_\[' 98 "javac on JDK $major" ||
+		failed="$failed $major"
+done
+[ -z "$failed" ] || die "javac's stacks not whole on JDK$failed"
+echo ok
