@@ -687,7 +687,7 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 	if (early)
 		nu--;
 	sf->early = early;
-	/* check mode's difference: shown at the root, not a frame */
+	/* check mode's difference: shown past the leaf, not a frame */
 	if (nu > 2 && CHECK_IS_MARK(sf->uips[nu - 1])) {
 		check = sf->uips[nu - 1];
 		check_pc = sf->uips[nu - 2];
@@ -706,8 +706,6 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 	ret = push_head(sf, k, targets__comm,
 			(nu == (int)d && !UNWIND_IS_MARK(sf->uips[nu - 1])) ||
 			    nk == (int)d);
-	if (!ret && check)
-		ret = push_check(sf, k, check, check_pc, when_ns);
 	if (!ret && nu == -2)
 		ret = fold_line__push_name(&sf->line, "[lost user stack]");
 	if (!ret && nu > 0) {
@@ -717,6 +715,10 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 		if (!ret)
 			user_end(sf, k->pid, at, sf->uips[nu - 1], count,
 				 early);
+		/* after the user frames: the root stays where scripts
+		 * look for it */
+		if (!ret && check)
+			ret = push_check(sf, k, check, check_pc, when_ns);
 	}
 	if (!ret && sf->cfg.delimit && nu != -1 && nk != -1)
 		ret = fold_line__push_name(&sf->line, "-");

@@ -5,7 +5,7 @@
  * difference under a code (sampler_abi.h, CHECK_CODE: why they differ,
  * the kind of frame whose step differed, whether it was the leaf); the
  * summary counts them by code, and a folded stack that differs shows it
- * as a frame at its root.
+ * as a frame past its user leaf.
  */
 #ifndef MIXPROF_UNWINDCHECK_H
 #define MIXPROF_UNWINDCHECK_H
