@@ -42,7 +42,9 @@
  * Runtime1 stubs, C2's runtime stubs, and the exception, uncommon trap,
  * deoptimization and safepoint blobs, some of which build their frame
  * without "mov rbp, rsp" (rbp stays the caller's: a frame-pointer walk
- * skips their caller).
+ * skips their caller). An nmethod without a frame size is a method
+ * handle intrinsic (linkToVirtual, invokeBasic...: SharedRuntime's native
+ * wrapper for them only dispatches and jumps): frameless too.
  */
 #define BLOB_NMETHOD BLOB_NAME8('n', 'm', 'e', 't', 'h', 'o', 'd', 0)
 

@@ -1300,7 +1300,7 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 {
 	struct check c = {};
 	__u32 zero = 0, code, kind, leaf;
-	__u64 at;
+	__u64 at, prev;
 
 	c.w.p = bpf_map_lookup_elem(&interp_procs, &tgid);
 	c.w.t = bpf_map_lookup_elem(&walk_scratch, &zero);
@@ -1324,13 +1324,15 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 	}
 	if (!c.why)
 		c.why = CHECK_SKIP + 1;
-	at = c.at;
-	asm volatile("" : "+r"(at)); /* checked, then used */
-	if (!at || at > max_frames || at > 65535)
-		return 0; /* the first frames always agree */
-	if (c.w.s->a_state == A_USED && c.w.s->a_idx == at - 1)
+	/* the frame before: at 0 (the first frames always agree) wraps */
+	prev = (__u64)c.at - 1;
+	asm volatile("" : "+r"(prev)); /* checked, then used */
+	if (prev >= max_frames || prev >= 65535)
+		return 0;
+	at = prev + 1;
+	if (c.w.s->a_state == A_USED && c.w.s->a_idx == prev)
 		c.why = CHECK_ANCHOR + 1;
-	kind = check_kind(c.w.p, c.w.ips[at - 1], at - 1);
+	kind = check_kind(c.w.p, c.w.ips[prev], prev);
 	/*
 	 * A frameless leaf under interpreted frames: the oracle, one frame
 	 * behind from the leaf on, met the same pcs (the interpreter's
