@@ -1334,13 +1334,13 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 		c.why = CHECK_ANCHOR + 1;
 	kind = check_kind(c.w.p, c.w.ips[prev], prev);
 	/*
-	 * A frameless leaf under interpreted frames: the oracle, one frame
-	 * behind from the leaf on, met the same pcs (the interpreter's
-	 * return from an invoke) until the frames differed: its skip was
-	 * the leaf's caller.
+	 * A frameless leaf whose callers repeat a pc (a recursion, or
+	 * interpreted frames returning to the same entry of the
+	 * interpreter): the oracle, one frame behind from the leaf on, met
+	 * the same pcs until the frames differed: its skip was the leaf's
+	 * caller.
 	 */
-	if (c.why == CHECK_SKIP + 1 && at > 1 && kind == CHECK_INTERP &&
-	    check_kind(c.w.p, c.w.ips[1], 1) == CHECK_INTERP) {
+	if (c.why == CHECK_SKIP + 1 && at > 1 && c.w.ips[1] == c.w.ips[2]) {
 		leaf = check_kind(c.w.p, c.w.ips[0], 0);
 		if (leaf == CHECK_STUB || leaf == CHECK_EDGE) {
 			at = 1;
