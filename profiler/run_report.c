@@ -18,6 +18,7 @@
 #include "stackfold.h"
 #include "targets.h"
 #include "unwind/loader.h"
+#include "unwindcheck.h"
 
 /*
  * Samples written: to the folded output, or without one (--svg alone) to
@@ -158,6 +159,45 @@ static void roots_with_rows(const struct run *r)
 }
 
 /* What the native unwind rows cost, and the samples that came before. */
+/*
+ * Check mode's line: how often the two walks agree, how often the oracle
+ * could not see a frame, and the differences by code, most first.
+ */
+static void check_summary(const uint64_t *st)
+{
+	const uint64_t *d = st + STAT_CHECK_DIFF;
+	uint64_t n = st[STAT_CHECK_SAME], blind = 0;
+	bool shown[CHECK_CODES] = {0};
+	uint32_t c, best;
+
+	for (c = 0; c < CHECK_CODES; c++) {
+		n += d[c];
+		if (unwindcheck__blind(c))
+			blind += d[c];
+	}
+	fprintf(stderr,
+		"mixprof:   check: the HotSpot and frame-pointer walks agree "
+		"on %" PRIu64 " of %" PRIu64 " JVM samples (%.2f%%); with "
+		"the oracle's blind spots (the same stack but for a frame the "
+		"frame-pointer walk cannot see) %.2f%%\n",
+		st[STAT_CHECK_SAME], n,
+		n ? 100.0 * st[STAT_CHECK_SAME] / n : 0.0,
+		n ? 100.0 * (st[STAT_CHECK_SAME] + blind) / n : 0.0);
+	/* the codes by count, most first (a selection: they are few) */
+	for (;;) {
+		best = CHECK_CODES;
+		for (c = 0; c < CHECK_CODES; c++)
+			if (d[c] && !shown[c] &&
+			    (best == CHECK_CODES || d[c] > d[best]))
+				best = c;
+		if (best == CHECK_CODES)
+			break;
+		fprintf(stderr, "mixprof:     %" PRIu64 " %s\n", d[best],
+			unwindcheck__why(best));
+		shown[best] = true;
+	}
+}
+
 static void unwind_summary(const struct run *r, const uint64_t *st)
 {
 	struct unwind_loader_stats us;
@@ -297,16 +337,7 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 	if (r->o.verbose)
 		roots_by_process(r);
 	if (r->unwind_mode == UNWIND_MODE_CHECK)
-		fprintf(stderr,
-			"mixprof:   check: the HotSpot and frame-pointer walks "
-			"agree on %" PRIu64 " of %" PRIu64 " JVM samples "
-			"(%.2f%%)\n",
-			st[STAT_CHECK_SAME],
-			st[STAT_CHECK_SAME] + st[STAT_CHECK_DIFF],
-			st[STAT_CHECK_SAME] + st[STAT_CHECK_DIFF]
-			    ? 100.0 * st[STAT_CHECK_SAME] /
-				  (st[STAT_CHECK_SAME] + st[STAT_CHECK_DIFF])
-			    : 0.0);
+		check_summary(st);
 }
 
 /*

@@ -9,6 +9,7 @@
 #include "sampler/alloc.h"
 #include "common/safename.h"
 #include "stackfold.h"
+#include "unwindcheck.h"
 
 #define MAX_INLINE 64 /* frames one address may expand to */
 /* named stack sides kept: a few thousand deep Java stacks */
@@ -644,12 +645,39 @@ static void cut_probe(struct fold_line *l)
 	}
 }
 
+/*
+ * Check mode's frame for a stack whose walks differ (CHECK_MARK): why,
+ * at which HotSpot frame (0: the leaf), and what the oracle found there.
+ */
+static int push_check(struct stackfold *sf, const struct sample_key *k,
+		      uint64_t mark, uint64_t pc, uint64_t when_ns)
+{
+	const char *what = "nothing";
+	char buf[512];
+	int nf;
+
+	if (!CHECK_IS_MARK(pc)) {
+		nf = symbolizer__user(sf->sym, k->pid, pc - 1, when_ns,
+				      sf->frames, MAX_INLINE);
+		what = nf > 0 ? sf->frames[nf - 1].name : "?";
+		if (nf == 1 && sf->frames[0].kind == FRAME_UNKNOWN &&
+		    sf->interp)
+			what = interp__stub_name(sf->interp, k->pid, pc - 1)
+				   ?: what;
+	}
+	snprintf(buf, sizeof(buf), "[check: %s at frame %u; oracle: %s]",
+		 unwindcheck__why(mark & 0xff), (unsigned)(mark >> 8 & 0xffff),
+		 what);
+	return fold_line__push_name(&sf->line, buf);
+}
+
 const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    uint64_t count, uint64_t when_ns,
 			    const char *targets__comm)
 {
 	int nu = -1, nk = -1, ret;
 	uint32_t d = sf->cfg.depth;
+	uint64_t check = 0, check_pc = 0;
 	bool early;
 
 	if (sf->cfg.user)
@@ -659,6 +687,12 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 	if (early)
 		nu--;
 	sf->early = early;
+	/* check mode's difference: shown past the leaf, not a frame */
+	if (nu > 2 && CHECK_IS_MARK(sf->uips[nu - 1])) {
+		check = sf->uips[nu - 1];
+		check_pc = sf->uips[nu - 2];
+		nu -= 2;
+	}
 	if (sf->cfg.kernel)
 		nk = fetch(sf, k->kern_stack, &sf->kips);
 	if (nu == -2)
@@ -681,6 +715,10 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 		if (!ret)
 			user_end(sf, k->pid, at, sf->uips[nu - 1], count,
 				 early);
+		/* after the user frames: the root stays where scripts
+		 * look for it */
+		if (!ret && check)
+			ret = push_check(sf, k, check, check_pc, when_ns);
 	}
 	if (!ret && sf->cfg.delimit && nu != -1 && nk != -1)
 		ret = fold_line__push_name(&sf->line, "-");

@@ -22,6 +22,7 @@
 #include <bpf/usdt.bpf.h>
 #include "sampler_abi.h"
 #include "targets.bpf.h"
+#include "jvm/blobkinds.h"
 
 /* set by user space after load, right before attach: bucket 0 starts here */
 __u64 start_ns = 0;
@@ -301,6 +302,8 @@ struct wstate {
 	__u32 a_state; /* the frame anchor: enum anchor_state */
 	__u32 chunks; /* interpreted frames' chunks stored (sampler_abi.h) */
 	__u32 wanted; /* met code of a file whose rows are not built yet */
+	__u32 a_idx; /* the frame whose step resumed at the anchor */
+	__u64 check_pc; /* check mode: the oracle's pc where it differs */
 };
 
 enum anchor_state { A_UNREAD, A_READ, A_NONE, A_NO_THREAD, A_USED };
@@ -713,25 +716,8 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 	return 0;
 }
 
-/*
- * Is the leaf at the edge of its frame: before it is complete (its
- * prologue), or in an epilogue that already gave the frame back (at
- * "pop rbp", the return poll "cmp rsp, [r15 + d]" or "ret")?
- */
-static __always_inline bool at_edge(const struct walk *w,
-				    const struct blob_info *bi)
-{
-	__u8 ins[3] = {};
-
-	if (bi->frame_complete > 0 &&
-	    w->ip < bi->code_begin + bi->frame_complete)
-		return true;
-	if (bpf_probe_read_user(ins, sizeof(ins), (const void *)w->ip))
-		return false;
-	return ins[0] == 0xc3 || ins[0] == 0x5d ||
-	       (ins[0] == 0x49 && ins[1] == 0x3b &&
-		(ins[2] == 0x67 || ins[2] == 0xa7));
-}
+/* How many bytes of code before a prologue's pc are read for its state. */
+#define PROLOGUE_BYTES 32
 
 /*
  * A leaf whose frame is not (or no longer) there: its return address is
@@ -759,25 +745,189 @@ static __always_inline int leaf_slots(struct walk *w)
 	return -UNWIND_BAD_PC;
 }
 
-/*
- * Is the blob a chunk of vtable and itable stubs ("vtable chunks")? Their
- * stubs are frameless: they load the target and jump, so a pc there is
- * always the leaf, its return address at sp, and rbp still the
- * caller's (for a compiled caller, any value).
- */
-static __always_inline bool vtable_stubs(const struct walk *w, __u64 blob)
+/* The return address at sp (sp + 8 once rbp was pushed), if code. */
+static __always_inline int ret_at(struct walk *w, bool pushed)
 {
-	__u64 name;
-	char s[8];
+	__u64 *s = w->t;
+
+	if (bpf_probe_read_user(s, 16, (const void *)w->sp))
+		return -UNWIND_READ;
+	if (!in_code(w->p, s[pushed]))
+		return -UNWIND_BAD_PC;
+	w->ip = s[pushed];
+	if (pushed)
+		w->fp = s[0];
+	w->sp += pushed ? 16 : 8;
+	return STEP_ON;
+}
+
+/* prologue_state's bits: what a prologue did before pc */
+#define PRO_SUB 1 /* "sub rsp, N": the frame is allocated */
+#define PRO_MOV 2 /* "mov rbp, rsp" right before pc */
+#define PRO_PUSH 4 /* "push rbp", then at most "mov rbp, rsp", before pc */
+
+/* The scan of a prologue's bytes for "sub rsp, N" (prologue_state). */
+struct sub_scan {
+	const __u8 *b; /* the PROLOGUE_BYTES before the pc */
+	__u32 from; /* the first of them in the blob's code */
+	__u32 found;
+};
+
+static long sub_scan_step(__u32 i, void *arg)
+{
+	struct sub_scan *c = arg;
+	__u64 j = i;
+	int n;
+
+	asm volatile("" : "+r"(j)); /* checked, then used */
+	if (j > PROLOGUE_BYTES - 4)
+		return 1;
+	n = X86_SUB_RSP_LEN(c->b + j);
+	/* an instruction wholly before the pc, in the code */
+	if (n && j >= c->from && j + n <= PROLOGUE_BYTES) {
+		c->found = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * What the prologue of code starting at begin did before ip (PRO_*
+ * bits), from the PROLOGUE_BYTES of code before ip (jvm/blobkinds.h);
+ * -1: unreadable. A global function: verified once.
+ */
+__noinline int prologue_state(__u64 ip, __u64 begin)
+{
+	__u32 zero = 0;
+	__u8 *b = bpf_map_lookup_elem(&block_scratch, &zero);
+	struct sub_scan c = {};
+	int st = 0;
+
+	if (!b || bpf_probe_read_user(b, PROLOGUE_BYTES,
+				      (const void *)(ip - PROLOGUE_BYTES)))
+		return -1;
+	c.b = b;
+	if (ip - begin < PROLOGUE_BYTES)
+		c.from = PROLOGUE_BYTES - (ip - begin);
+	bpf_loop(PROLOGUE_BYTES - 3, sub_scan_step, &c, 0);
+	if (c.found)
+		st |= PRO_SUB;
+	if (X86_IS_MOV_RBP_RSP(b + PROLOGUE_BYTES - 3))
+		st |= PRO_MOV;
+	if (b[PROLOGUE_BYTES - 1] == X86_PUSH_RBP ||
+	    ((st & PRO_MOV) && b[PROLOGUE_BYTES - 4] == X86_PUSH_RBP))
+		st |= PRO_PUSH;
+	return st;
+}
+
+/*
+ * Is the blob one of HotSpot's frameless ones (jvm/blobkinds.h): vtable
+ * and itable stubs, inline cache stubs, the I2C/C2I adapters, method
+ * handle intrinsics' interpreter entries? A pc there is always the leaf,
+ * its return address at sp, rbp still the caller's.
+ */
+/* leaf_edge's answers: where a leaf's return address is */
+#define EDGE_NONE (-1) /* its frame's rule: frame size, or fp for a stub */
+#define EDGE_READ (-2) /* its code unreadable */
+#define EDGE_SP 0 /* at sp, rbp the caller's */
+#define EDGE_SP8 1 /* at sp + 8, the caller's rbp at sp */
+#define EDGE_KEEP_FP 2 /* the frame size rule, rbp still the caller's */
+/* at sp, the caller's sp in r13 once the adapter moved sp (blobkinds.h) */
+#define EDGE_ADAPTER 3
+
+/* The first 8 bytes of a blob's CodeBlob::_name (blobkinds.h), or 0. */
+static __always_inline __u64 blob_named(const struct interp_proc *p, __u64 blob)
+{
+	__u64 name, s;
 
 	/* _name lies past the head read_blob reads on JDK 17 (at 96) */
-	if (w->p->off_cb_name == INTERP_NO_OFF)
-		return false;
-	name = read_u64(blob + w->p->off_cb_name);
-	if (!name || bpf_probe_read_user(s, sizeof(s), (const void *)name))
-		return false;
-	return s[0] == 'v' && s[1] == 't' && s[2] == 'a' && s[3] == 'b' &&
-	       s[4] == 'l' && s[5] == 'e' && s[6] == ' ' && s[7] == 'c';
+	if (p->off_cb_name == INTERP_NO_OFF)
+		return 0;
+	name = read_u64(blob + p->off_cb_name);
+	if (!name || bpf_probe_read_user(&s, sizeof(s), (const void *)name))
+		return 0;
+	return s;
+}
+
+static __always_inline int frameless_stub(const struct interp_proc *p,
+					  __u64 blob)
+{
+	__u64 s = blob_named(p, blob);
+
+	if (s == BLOB_ADAPTERS)
+		return EDGE_ADAPTER;
+	return s == BLOB_VTABLE_CHUNKS || s == BLOB_IC_BUFFER ||
+		       s == BLOB_MH_ADAPTERS
+		   ? EDGE_SP
+		   : EDGE_NONE;
+}
+
+/*
+ * A leaf at the edge of its frame (jvm/blobkinds.h), by the blob bi at
+ * blob and its code at ip. A stub without a frame size: frameless
+ * (frameless_stub), or StubRoutines' "push rbp; mov rbp, rsp" and "ret"
+ * (EDGE_SP8 between the two). A compiled leaf in its prologue (before
+ * frame_complete): after "sub rsp, N" the frame size rule (its rbp saved
+ * in the frame once "mov rbp, rsp" ran: before, EDGE_KEEP_FP); after
+ * "push rbp" alone EDGE_SP8; before either EDGE_SP. In its epilogue: at
+ * "pop rbp" EDGE_SP8; at the return poll or "ret" EDGE_SP. A global
+ * function: verified once, not once per state of the walk.
+ */
+__noinline int leaf_edge(const struct interp_proc *p,
+			 const struct blob_info *bi, __u64 blob, __u64 ip)
+{
+	__u8 b[8] = {};
+	int st;
+
+	if (!p || !bi)
+		return EDGE_NONE;
+	if (bi->frame_size <= 0) {
+		if ((st = frameless_stub(p, blob)) != EDGE_NONE)
+			return st;
+		if (bpf_probe_read_user(b, sizeof(b), (const void *)(ip - 1)))
+			return EDGE_NONE;
+		if (b[1] == X86_RET ||
+		    (b[1] == X86_PUSH_RBP && X86_IS_MOV_RBP_RSP(b + 2)))
+			return EDGE_SP;
+		if (b[0] == X86_PUSH_RBP && X86_IS_MOV_RBP_RSP(b + 1))
+			return EDGE_SP8;
+		return EDGE_NONE;
+	}
+	if (bi->frame_complete > 0 &&
+	    ip < bi->code_begin + bi->frame_complete) {
+		st = prologue_state(ip, bi->code_begin);
+		if (st < 0)
+			return EDGE_READ;
+		if (!(st & PRO_SUB))
+			return st & PRO_PUSH ? EDGE_SP8 : EDGE_SP;
+		return st & PRO_MOV ? EDGE_NONE : EDGE_KEEP_FP;
+	}
+	if (bpf_probe_read_user(b, sizeof(b), (const void *)ip))
+		return EDGE_NONE;
+	if (b[0] == X86_POP_RBP)
+		return EDGE_SP8;
+	if (b[0] == X86_RET || X86_IS_POLL_CMP(b) || X86_IS_POLL_JA(b))
+		return EDGE_SP;
+	return EDGE_NONE;
+}
+
+/*
+ * A leaf in the I2C/C2I adapters (jvm/blobkinds.h): its return address
+ * at sp. The C2I adapter moves sp down below the interpreter's arguments
+ * and keeps the compiled caller's sp in r13 (the I2C adapter gets the
+ * interpreted caller's there), so r13, the sampled frame's, is the
+ * caller's sp when it lies a little above sp (at the adapter's entry,
+ * before it is set, r13 is a compiled frame's register: any value).
+ */
+static __always_inline int adapter_step(struct walk *w)
+{
+	__u64 sp = w->sp, r13 = w->s->bcp0;
+	int r = ret_at(w, false);
+
+	if (r == STEP_ON && r13 > sp + 8 && r13 - sp <= ADAPTER_MAX_ARGS &&
+	    !(r13 & 7))
+		w->sp = r13;
+	return r;
 }
 
 /* The frame-pointer rules (native code, stubs without a frame size). */
@@ -889,6 +1039,7 @@ static __always_inline int native_step(struct walk *w)
 	w->sp = w->s->a_sp;
 	w->fp = w->s->a_fp;
 	w->s->a_state = A_USED;
+	w->s->a_idx = w->idx;
 	stat_inc(STAT_ANCHOR);
 	return STEP_ON;
 }
@@ -898,20 +1049,25 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 {
 	struct blob_info bi;
 	__u64 *fr = w->t, ssp;
+	int e;
 
 	if (read_blob(w->p, blob, &bi))
 		return -UNWIND_READ;
 	if (bi.size <= 0 || w->ip >= blob + bi.size)
 		return -UNWIND_NO_BLOB;
-	if (bi.frame_size <= 0 && !idx && vtable_stubs(w, blob))
-		return leaf_slots(w);
+	if (bi.frame_size > 0 && (__u64)bi.frame_size * 8 > UNWIND_MAX_FRAME)
+		return -UNWIND_BAD_SP;
+	if (bi.frame_size > 0)
+		compiled_frame(w, idx, blob);
+	e = idx ? EDGE_NONE : leaf_edge(w->p, &bi, blob, w->ip);
+	if (e == EDGE_READ)
+		return -UNWIND_READ;
+	if (e == EDGE_ADAPTER)
+		return adapter_step(w);
+	if (e == EDGE_SP || e == EDGE_SP8)
+		return ret_at(w, e == EDGE_SP8);
 	if (bi.frame_size <= 0) /* the call stub and other stub routines */
 		return native_step(w);
-	if ((__u64)bi.frame_size * 8 > UNWIND_MAX_FRAME)
-		return -UNWIND_BAD_SP;
-	compiled_frame(w, idx, blob);
-	if (!idx && at_edge(w, &bi))
-		return leaf_slots(w);
 	ssp = w->sp + (__u64)bi.frame_size * 8;
 	if (bpf_probe_read_user(fr, 16, (const void *)(ssp - 16)))
 		return -UNWIND_READ;
@@ -930,7 +1086,8 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 	if (!in_code(w->p, fr[1]))
 		return -UNWIND_BAD_PC;
 	w->ip = fr[1];
-	w->fp = fr[0];
+	if (e != EDGE_KEEP_FP) /* else its slot is not written yet */
+		w->fp = fr[0];
 	w->sp = ssp;
 	return STEP_ON;
 }
@@ -1045,24 +1202,47 @@ static long walk_step(__u32 i, void *arg)
 struct check {
 	struct walk w; /* the fp walk's state (hotspot = 0) */
 	__u32 n; /* frames the HotSpot walk kept, its mark excluded */
-	__u32 differ;
+	__u32 broke; /* the HotSpot walk ended with a mark */
+	__u32 off; /* 1 once the oracle skipped a frame (CHECK_SKIP) */
+	__u32 at; /* the first HotSpot frame the walks differ on */
+	__u32 why; /* enum check_why + 1, or 0: the same */
+	__u32 pad;
+	__u64 pc; /* the oracle's pc there, or 0 */
 };
+
+/* The walks differ at HotSpot frame at: why, and the oracle's pc. */
+static __always_inline long check_differ(struct check *c, __u32 at, __u32 why,
+					 __u64 pc)
+{
+	c->at = at;
+	c->why = why + 1;
+	c->pc = pc;
+	return 1;
+}
 
 static long check_step(__u32 i, void *arg)
 {
 	struct check *c = arg;
-	__u64 j = i;
+	__u64 j = i, k;
 
 	asm volatile("" : "+r"(j)); /* checked, then used */
 	if (j >= max_frames)
 		return 1;
-	if (!c->w.ip) {
-		c->differ = j != c->n;
-		return 1;
-	}
-	if (j >= c->n || c->w.ips[j] != c->w.ip) {
-		c->differ = 1;
-		return 1;
+	k = j + c->off; /* the HotSpot frame the oracle's frame j is */
+	asm volatile("" : "+r"(k)); /* checked, then used */
+	if (!c->w.ip)
+		return k == c->n ? 1 : check_differ(c, k, CHECK_FP_END, 0);
+	if (k >= c->n || k >= max_frames)
+		return check_differ(c, k, c->broke ? CHECK_BROKE : CHECK_HS_END,
+				    c->w.ip);
+	if (c->w.ips[k] != c->w.ip) {
+		/* one frame skipped, once: a frameless frame's caller */
+		if (c->off || k + 1 >= c->n || k + 1 >= max_frames ||
+		    c->w.ips[k + 1] != c->w.ip)
+			return check_differ(c, k, CHECK_CALLER, c->w.ip);
+		c->off = 1;
+		c->pc = c->w.ip;
+		c->at = k++;
 	}
 	if (c->w.p && c->w.ip >= c->w.p->code_start &&
 	    c->w.ip < c->w.p->code_end) {
@@ -1071,32 +1251,57 @@ static long check_step(__u32 i, void *arg)
 		/* the fp walk of an interpreted frame: its record only */
 		if (!c->w.fp ||
 		    bpf_probe_read_user(fr, 16, (const void *)c->w.fp) ||
-		    (fr[0] && fr[0] <= c->w.fp)) {
-			c->differ = j + 1 != c->n;
-			return 1;
-		}
+		    (fr[0] && fr[0] <= c->w.fp))
+			return k + 1 == c->n
+				   ? 1
+				   : check_differ(c, k + 1, CHECK_FP_END, 0);
 		c->w.sp = c->w.fp + 16;
 		c->w.ip = fr[1];
 		c->w.fp = fr[0];
 		return 0;
 	}
-	if (fp_step(&c->w) != STEP_ON) {
-		c->differ = j + 1 != c->n;
-		return 1;
-	}
+	if (fp_step(&c->w) != STEP_ON)
+		return k + 1 == c->n ? 1
+				     : check_differ(c, k + 1, CHECK_FP_END, 0);
 	return 0;
+}
+
+/* check mode's kind of frame idx at pc (enum check_kind) */
+static __always_inline __u32 check_kind(const struct interp_proc *p, __u64 pc,
+					__u64 idx)
+{
+	struct blob_info bi;
+	__u64 blob;
+
+	if (pc >= p->code_start && pc < p->code_end)
+		return CHECK_INTERP;
+	blob = find_blob(p, pc);
+	if (!blob)
+		return in_code(p, pc) ? CHECK_STUB : CHECK_NATIVE;
+	if (read_blob(p, blob, &bi) || bi.frame_size <= 0)
+		return CHECK_STUB;
+	if (!idx && leaf_edge(p, &bi, blob, pc) != EDGE_NONE)
+		return CHECK_EDGE;
+	return blob_named(p, blob) == BLOB_NMETHOD ? CHECK_COMPILED
+						   : CHECK_RTSTUB;
 }
 
 /*
  * Check mode: walk the sample of process tgid by frame pointers alone
  * and count whether it gives the n frames the HotSpot walk stored (its
- * mark excluded). On a JVM run with -XX:+PreserveFramePointer both are
- * right, so they must agree. A global function: its own stack frame.
+ * mark excluded; bit 31 of n_broke: there was one), and if not, why
+ * (enum check_why, by the kind of the frame before the first that
+ * differs). On a JVM run with -XX:+PreserveFramePointer both are right,
+ * so they must agree, but where the oracle cannot see a frame. 0, or the
+ * stack's CHECK_MARK, the oracle's pc there in the walk state's
+ * check_pc. A global function: its own stack frame.
  */
-__noinline int check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp, __u32 n)
+__noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
+			    __u32 n_broke)
 {
 	struct check c = {};
-	__u32 zero = 0;
+	__u32 zero = 0, code, kind, leaf;
+	__u64 at, prev;
 
 	c.w.p = bpf_map_lookup_elem(&interp_procs, &tgid);
 	c.w.t = bpf_map_lookup_elem(&walk_scratch, &zero);
@@ -1111,10 +1316,42 @@ __noinline int check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp, __u32 n)
 	c.w.s = bpf_map_lookup_elem(&walk_state, &zero);
 	if (!c.w.s)
 		return 0;
-	c.n = n;
+	c.n = n_broke & 0x7fffffff;
+	c.broke = n_broke >> 31;
 	bpf_loop(max_frames, check_step, &c, 0);
-	stat_inc(c.differ ? STAT_CHECK_DIFF : STAT_CHECK_SAME);
-	return 0;
+	if (!c.why && !c.off) {
+		stat_inc(STAT_CHECK_SAME);
+		return 0;
+	}
+	if (!c.why)
+		c.why = CHECK_SKIP + 1;
+	/* the frame before: at 0 (the first frames always agree) wraps */
+	prev = (__u64)c.at - 1;
+	asm volatile("" : "+r"(prev)); /* checked, then used */
+	if (prev >= max_frames || prev >= 65535)
+		return 0;
+	at = prev + 1;
+	if (c.w.s->a_state == A_USED && c.w.s->a_idx == prev)
+		c.why = CHECK_ANCHOR + 1;
+	kind = check_kind(c.w.p, c.w.ips[prev], prev);
+	/*
+	 * A frameless leaf whose callers repeat a pc (a recursion, or
+	 * interpreted frames returning to the same entry of the
+	 * interpreter): the oracle, one frame behind from the leaf on, met
+	 * the same pcs until the frames differed: its skip was the leaf's
+	 * caller.
+	 */
+	if (c.why == CHECK_SKIP + 1 && at > 1 && c.w.ips[1] == c.w.ips[2]) {
+		leaf = check_kind(c.w.p, c.w.ips[0], 0);
+		if (leaf == CHECK_STUB || leaf == CHECK_EDGE) {
+			at = 1;
+			kind = leaf;
+		}
+	}
+	code = CHECK_CODE(c.why - 1, kind, at == 1);
+	stat_inc(STAT_CHECK_DIFF + (code < CHECK_CODES ? code : 0));
+	c.w.s->check_pc = c.pc;
+	return CHECK_MARK(at, code);
 }
 
 /*
@@ -1176,8 +1413,21 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 		l.ips[j] = UNWIND_MARK_NOROWS;
 		l.nr = j + 1;
 	}
-	if (unwind_mode == UNWIND_MODE_CHECK && p && p->nheaps)
-		check_walk(tgid, ip, sp, fp, l.end && l.nr ? l.nr - 1 : l.nr);
+	if (unwind_mode == UNWIND_MODE_CHECK && p && p->nheaps) {
+		__u32 n = l.end && l.nr ? l.nr - 1 : l.nr;
+		__u64 mark =
+		    check_walk(tgid, ip, sp, fp, n | (l.end ? 1U << 31 : 0));
+
+		/* the difference kept with the stack: user space shows it */
+		j = l.nr;
+		asm volatile("" : "+r"(j)); /* checked, then used */
+		if (mark && j + 1 < max_frames) {
+			/* never 0: a stack ends at its first zero */
+			l.ips[j] = s->check_pc ?: CHECK_MARK_BASE;
+			l.ips[j + 1] = mark;
+			l.nr = j + 2;
+		}
+	}
 	key = store_stack(l.nr, STAT_USER_LOST, false);
 	if (key <= STACK_LOST || !st->nr)
 		return key;

@@ -239,6 +239,47 @@ enum unwind_mode {
 };
 
 /*
+ * Check mode: why the frame-pointer walk (the oracle) and the HotSpot
+ * walk of a sample differ, at the first HotSpot frame they differ on,
+ * and the kind of the frame before it (the one whose step differed).
+ */
+enum check_why {
+	/* the oracle skipped one frame and agrees on the rest: the frame
+	 * before it keeps no frame record (a frameless stub, a compiled
+	 * frame in its prologue or epilogue, native code without one);
+	 * the oracle is blind there, not the HotSpot walk wrong */
+	CHECK_SKIP,
+	/* the HotSpot walk left native code at the thread's frame anchor
+	 * (HotSpot's own record of its last Java frame), where the oracle
+	 * could not follow native code without frame pointers */
+	CHECK_ANCHOR,
+	CHECK_BROKE, /* the HotSpot walk broke (a mark), the oracle went on */
+	CHECK_CALLER, /* the two found different callers */
+	CHECK_FP_END, /* the oracle's walk ended first */
+	CHECK_HS_END, /* the HotSpot walk ended first, unmarked */
+	CHECK_WHYS,
+};
+enum check_kind {
+	CHECK_INTERP, /* in the interpreter */
+	CHECK_COMPILED, /* an nmethod (a CodeBlob with a frame size) */
+	CHECK_EDGE, /* the same, a leaf in its prologue or epilogue */
+	CHECK_RTSTUB, /* a CodeBlob with a frame size that is no nmethod */
+	CHECK_STUB, /* a CodeBlob without one (stub routines, adapters) */
+	CHECK_NATIVE, /* outside the code cache */
+	CHECK_KINDS,
+};
+#define CHECK_CODE(why, kind, leaf) (((why)*CHECK_KINDS + (kind)) * 2 + (leaf))
+#define CHECK_CODES (CHECK_WHYS * CHECK_KINDS * 2)
+/*
+ * A check mode stack that differs ends with two more words: the pc the
+ * oracle found where they differ (CHECK_MARK_BASE: none), then this mark (the HotSpot
+ * frame's index, the code). Non-canonical, apart from UNWIND_MARK's.
+ */
+#define CHECK_MARK_BASE 0xdeae000000000000ULL
+#define CHECK_MARK(at, code) (CHECK_MARK_BASE | (__u64)(at) << 8 | (code))
+#define CHECK_IS_MARK(ip) (((ip) >> 48) == 0xdeae)
+
+/*
  * hashes: the identity hashes (upper halves of _hash_and_refcount) of the
  * two Symbols at sample time, class << 16 | method. A Symbol freed by
  * class unloading and reused for another name gets a new random hash, so
@@ -301,7 +342,9 @@ enum sampler_stat {
 	STAT_ANCHOR = STAT_UNWIND + UNWIND_NR, /* resumed at a frame anchor */
 	STAT_NO_THREAD, /* JVM walk in native code, thread not known yet */
 	STAT_CHECK_SAME, /* check mode: the two walks agree */
-	STAT_CHECK_DIFF, /* ... differ */
+	/* ... differ: + CHECK_CODE(why, kind, leaf), below */
+	STAT_CHECK_DIFF,
+	STAT_CHECK_DIFF_END = STAT_CHECK_DIFF + CHECK_CODES - 1,
 	/* a sample of a process whose unwind table was not written yet, or
 	 * whose walk met a file whose rows are not built yet (its native
 	 * frames walked by fp; the file's demand counted: unwind.bpf.h) */

@@ -1,0 +1,78 @@
+/*
+ * blobkinds.h: what the BPF unwinder knows of HotSpot's code blobs by
+ * their CodeBlob::_name and their code, on x86-64 (JDK 17 to 25). Shared
+ * by sampler.bpf.c (no libc: macros only) and the tests.
+ *
+ * Frameless blobs: their code never builds a frame, it loads a target and
+ * jumps (vtable and itable stubs, "vtable chunks"; the inline cache stubs,
+ * "InlineCacheBuffer", until JDK 21), or moves arguments and jumps (the
+ * I2C and C2I adapters, "I2C/C2I adapters", and the interpreter entries
+ * of method handle intrinsics, "MethodHandles adapters"). A pc there is
+ * a leaf whose return address is at sp and whose rbp is still the
+ * caller's (for a compiled caller, any value): the I2C adapter realigns
+ * sp and pushes the return address again before it jumps, the C2I
+ * adapter pops it and stores it below the interpreter's arguments, so
+ * for a few instructions of each the word at sp is not it (the walk then
+ * finds no code there and says so). Their first 8 name bytes, as a
+ * little-endian word, are below.
+ */
+#ifndef MIXPROF_JVM_BLOBKINDS_H
+#define MIXPROF_JVM_BLOBKINDS_H
+
+#define BLOB_NAME8(a, b, c, d, e, f, g, h)                                     \
+	((unsigned long long)(a) | (unsigned long long)(b) << 8 |              \
+	 (unsigned long long)(c) << 16 | (unsigned long long)(d) << 24 |       \
+	 (unsigned long long)(e) << 32 | (unsigned long long)(f) << 40 |       \
+	 (unsigned long long)(g) << 48 | (unsigned long long)(h) << 56)
+
+/*
+ * The I2C adapter gets the interpreted caller's sp in r13, the C2I
+ * adapter puts the compiled caller's there before it moves sp down by the
+ * arguments' space (at most 255 argument slots, the return address and
+ * alignment): the most that r13 lies above sp in an adapter.
+ */
+#define ADAPTER_MAX_ARGS (256 * 8 + 16)
+#define BLOB_VTABLE_CHUNKS BLOB_NAME8('v', 't', 'a', 'b', 'l', 'e', ' ', 'c')
+#define BLOB_ADAPTERS BLOB_NAME8('I', '2', 'C', '/', 'C', '2', 'I', ' ')
+#define BLOB_IC_BUFFER BLOB_NAME8('I', 'n', 'l', 'i', 'n', 'e', 'C', 'a')
+#define BLOB_MH_ADAPTERS BLOB_NAME8('M', 'e', 't', 'h', 'o', 'd', 'H', 'a')
+/*
+ * Compiled Java methods' blobs are all named "nmethod" (native wrappers
+ * too); the other blobs with a frame size are HotSpot's own stubs: C1's
+ * Runtime1 stubs, C2's runtime stubs, and the exception, uncommon trap,
+ * deoptimization and safepoint blobs, some of which build their frame
+ * without "mov rbp, rsp" (rbp stays the caller's: a frame-pointer walk
+ * skips their caller). An nmethod without a frame size is a method
+ * handle intrinsic (linkToVirtual, invokeBasic...: SharedRuntime's native
+ * wrapper for them only dispatches and jumps): frameless too.
+ */
+#define BLOB_NMETHOD BLOB_NAME8('n', 'm', 'e', 't', 'h', 'o', 'd', 0)
+
+/*
+ * Compiled code's prologue (C1 build_frame, C2 verified_entry, native
+ * wrappers), before CodeBlob::_frame_complete_offset, comes in two forms:
+ * with a stack bang, "push rbp; [mov rbp, rsp]; sub rsp, N"; without one
+ * (C2 methods that call nothing, small frames), "sub rsp, N; mov
+ * [rsp+N-8], rbp; [mov rbp, rsp; add rbp, N-8]" (the bracketed part with
+ * -XX:+PreserveFramePointer). Once "sub rsp" ran, the frame size rule
+ * holds; before it, the return address is at sp, or at sp + 8 once rbp
+ * was pushed. The epilogue: "add rsp, N; pop rbp", then the return poll
+ * "cmp rsp, [r15+d]; ja slow" (JDK 17+), then "ret".
+ */
+#define X86_PUSH_RBP 0x55
+#define X86_POP_RBP 0x5d
+#define X86_RET 0xc3
+/* mov rbp, rsp: 48 89 e5 */
+#define X86_IS_MOV_RBP_RSP(b) ((b)[0] == 0x48 && (b)[1] == 0x89 && (b)[2] == 0xe5)
+/* sub rsp, imm8 (48 83 ec ib) or imm32 (48 81 ec id): its length, or 0 */
+#define X86_SUB_RSP_LEN(b)                                                     \
+	((b)[0] == 0x48 && (b)[2] == 0xec                                      \
+	     ? ((b)[1] == 0x83 ? 4 : (b)[1] == 0x81 ? 7 : 0)                   \
+	     : 0)
+/* cmp rsp, [r15+d8/d32]: 49 3b 67 / 49 3b a7 (the return poll) */
+#define X86_IS_POLL_CMP(b)                                                     \
+	((b)[0] == 0x49 && (b)[1] == 0x3b && ((b)[2] == 0x67 || (b)[2] == 0xa7))
+/* ja rel32 right before ret: 0f 87 xx xx xx xx c3 */
+#define X86_IS_POLL_JA(b) ((b)[0] == 0x0f && (b)[1] == 0x87 && (b)[6] == 0xc3)
+
+#endif

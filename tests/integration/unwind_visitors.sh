@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The HotSpot walk on code shaped like a compiler's (samples/Visitors.java:
+# megamorphic virtual and interface calls through vtable and itable stubs,
+# tiny methods sampled in their prologues and epilogues, interpreted and
+# compiled code calling each other through the I2C/C2I adapters), checked
+# against the frame-pointer walk on a -XX:+PreserveFramePointer JVM
+# (MIXPROF_UNWIND=check): on every JDK we test, >= 99.5% of the samples
+# must agree, counting the frames that walk cannot see (a frameless leaf's
+# caller: its blind spots, told apart in the summary), and the stubs and
+# adapters must be among the leaves (else the check proves nothing). On
+# failure, the summary's disagreements by reason and a stack of each.
+. "$(dirname "$0")/../lib/common.sh"
+
+for jdk in $(jdks); do
+	: >"$TMPD/java.out"
+	env -u JAVA_TOOL_OPTIONS "$jdk/bin/java" -XX:+PreserveFramePointer \
+		-XX:CompileCommand=quiet '-XX:CompileCommand=exclude,Visitors.interp*' \
+		-cp "$SAMPLES" Visitors 60 >"$TMPD/java.out" 2>&1 &
+	pid=$!
+	PIDS_TO_KILL+=("$pid")
+	wait_for 20 grep -q ready "$TMPD/java.out" || die "Visitors did not start"
+	sleep 2 # compiled: C2 code, its stubs and adapters in use
+	MIXPROF_UNWIND=check "$MIXPROF" -F 999 -p "$pid" -o "$TMPD/v.folded" 4 \
+		2>"$TMPD/err" || { cat "$TMPD/err" >&2; die "mixprof failed"; }
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	grep "check:" "$TMPD/err"
+	set -- $(sed -n 's/.*agree on \([0-9]*\) of \([0-9]*\) JVM samples.*blind spots.* \([0-9]*\)\.\([0-9]*\)%$/\2 \3\4/p' \
+		"$TMPD/err")
+	[ $# = 2 ] || die "no check line in the summary"
+	[ "$1" -ge 300 ] || die "$jdk: only $1 JVM samples"
+	for leaf in "vtable chunks" "I2C/C2I adapters"; do
+		grep -q "$leaf" "$TMPD/v.folded" ||
+			die "$jdk: no sample in $leaf: the workload did not reach them"
+	done
+	if [ "$2" -lt 9950 ]; then
+		grep "^mixprof:     [0-9]" "$TMPD/err" >&2
+		grep -v "oracle skipped one frame after a \(compiled leaf in\|stub leaf\)" \
+			"$TMPD/v.folded" | grep "\[check:" | sort -t' ' -k2 -rn |
+			head -5 | cut -c1-600 >&2
+		die "$jdk: the walks agree on $2/10000 with the blind spots"
+	fi
+done
+echo ok
