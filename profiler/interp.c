@@ -22,6 +22,12 @@
 
 #define RETRY_NS (1000 * 1000 * 1000ULL) /* not (yet) a JVM: look again */
 #define QUICK_TRIES 20 /* first looks every tick: a JVM being launched */
+/*
+ * A tick's length: the drain runs more often (run.h: DRAIN_MS), but a
+ * JVM's thread list and a try at a process not a JVM yet (its maps, its
+ * tables) are not read more often than this.
+ */
+#define TICK_NS (90 * 1000 * 1000ULL)
 #define MAX_TRIES 80 /* then give up on the process */
 /* older, and no libjvm.so: not a JVM (a launched one maps it at once) */
 #define YOUNG_NS (10 * 1000 * 1000 * 1000ULL)
@@ -97,7 +103,7 @@ struct interp {
 	size_t nnames, names_cap;
 	struct list_ent *lists;
 	size_t nlists, lists_cap;
-	uint64_t now_ns, last_sweep_ns;
+	uint64_t now_ns, last_sweep_ns, threads_ns;
 	uint64_t serial; /* the last list serial handed out */
 	uint32_t self; /* our pid */
 	struct interp_stack scratch;
@@ -445,8 +451,8 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 		    (err != EAGAIN && j->tries == QUICK_TRIES))
 			in->src.clear_interp(in->src.ctx, j->pid);
 		j->next_try_ns =
-		    now +
-		    (err == EAGAIN || j->tries < QUICK_TRIES ? 0 : RETRY_NS);
+		    now + (err == EAGAIN || j->tries < QUICK_TRIES ? TICK_NS
+								   : RETRY_NS);
 		return err;
 	}
 	l = hotspot__layout(j->h);
@@ -907,7 +913,10 @@ static void tick(struct interp *in, uint64_t now_ns)
 	if (now_ns == in->now_ns)
 		return;
 	in->now_ns = now_ns;
-	refresh_all_threads(in);
+	if (now_ns - in->threads_ns >= TICK_NS) {
+		in->threads_ns = now_ns;
+		refresh_all_threads(in);
+	}
 	/* lists nobody used for 10 s: their keys are long drained */
 	if (now_ns - in->last_sweep_ns > 10 * RESOLVE_NS) {
 		in->last_sweep_ns = now_ns;
