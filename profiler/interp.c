@@ -60,10 +60,18 @@ struct jvm {
 	bool over; /* it listed more threads than it may hold (told) */
 };
 
-/* (pid, class Symbol*, method Symbol*) -> name */
+/*
+ * (pid, class Symbol*, method Symbol*, their identity hashes as the
+ * sample read them) -> name. The hashes are part of the key: Symbols
+ * freed with their class come back at the same addresses as other
+ * Symbols (under class churn, a lambda form's hidden class name became
+ * the next worker class's name), and one slot per address let a list
+ * resolved again name an old frame by the new Symbol, or by nothing.
+ */
 struct name_ent {
 	uint32_t pid;
 	uint64_t ksym, nsym;
+	int64_t khashes; /* the sample's, or -1: none */
 	const char *name; /* NULL: unreadable */
 	uint64_t checked_ns; /* tick of the last read */
 	int64_t hashes; /* the Symbols' identity hashes then, or -1 */
@@ -492,18 +500,19 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 
 /* ---- names -------------------------------------------------------------- */
 
-static size_t name_idx(size_t cap, uint32_t pid, uint64_t k, uint64_t n)
+static size_t name_idx(size_t cap, uint32_t pid, uint64_t k, uint64_t n,
+		       int64_t h)
 {
-	return mix(pid ^ mix(k ^ mix(n))) & (cap - 1);
+	return mix(pid ^ mix(k ^ mix(n ^ mix((uint64_t)h)))) & (cap - 1);
 }
 
 static struct name_ent *name_slot(struct name_ent *t, size_t cap, uint32_t pid,
-				  uint64_t k, uint64_t n)
+				  uint64_t k, uint64_t n, int64_t h)
 {
-	size_t i = name_idx(cap, pid, k, n);
+	size_t i = name_idx(cap, pid, k, n, h);
 
-	while (t[i].used &&
-	       !(t[i].pid == pid && t[i].ksym == k && t[i].nsym == n))
+	while (t[i].used && !(t[i].pid == pid && t[i].ksym == k &&
+			      t[i].nsym == n && t[i].khashes == h))
 		i = (i + 1) & (cap - 1);
 	return &t[i];
 }
@@ -520,7 +529,7 @@ static int names_rehash(struct interp *in, size_t cap)
 		o = &in->names[i];
 		if (!o->used || !jvm_find(in, o->pid))
 			continue;
-		*name_slot(n, cap, o->pid, o->ksym, o->nsym) = *o;
+		*name_slot(n, cap, o->pid, o->ksym, o->nsym, o->khashes) = *o;
 		in->nnames++;
 	}
 	free(in->names);
@@ -581,8 +590,9 @@ static const char *read_name(struct interp *in, struct hotspot *h,
  * before under the same hashes is the right one: a Symbol freed and
  * reused would have a new hash. Without them the name is read again once
  * per tick while the JVM lives. A name read now under other hashes than
- * the sample's belongs to a Symbol created since: none. A JVM that is
- * gone keeps the names it had.
+ * the sample's belongs to a Symbol created since: none, and it is not
+ * kept (another sample's entry holds it). A JVM that is gone keeps the
+ * names it had.
  */
 static const char *name_of(struct interp *in, struct jvm *j, uint64_t ksym,
 			   uint64_t nsym, int64_t hashes)
@@ -595,17 +605,22 @@ static const char *name_of(struct interp *in, struct jvm *j, uint64_t ksym,
 		return NULL;
 	if ((in->nnames + 1) * 2 > in->names_cap && names_grow(in))
 		return NULL;
-	e = name_slot(in->names, in->names_cap, j->pid, ksym, nsym);
+	if (hashes < 0)
+		hashes = -1;
+	e = name_slot(in->names, in->names_cap, j->pid, ksym, nsym, hashes);
 	if (e->used && e->name && hashes >= 0 && e->hashes == hashes)
 		return e->name;
-	if (e->used && hashes < 0 && e->checked_ns == in->now_ns)
-		return e->name;
+	if (e->used && e->checked_ns == in->now_ns)
+		return e->name; /* read this tick already */
 	name = read_name(in, j->h, ksym, nsym, &now_hashes);
+	if (hashes >= 0 && name && now_hashes != hashes)
+		name = NULL; /* reused since the sample */
 	if (!e->used) {
 		e->used = true;
 		e->pid = j->pid;
 		e->ksym = ksym;
 		e->nsym = nsym;
+		e->khashes = hashes;
 		in->nnames++;
 	}
 	/* unreadable now but named before: the process may be exiting */
@@ -614,8 +629,6 @@ static const char *name_of(struct interp *in, struct jvm *j, uint64_t ksym,
 		e->hashes = now_hashes;
 	}
 	e->checked_ns = in->now_ns;
-	if (hashes >= 0 && name && now_hashes != hashes)
-		return NULL; /* reused since the sample */
 	return e->name;
 }
 
