@@ -29,6 +29,7 @@
  */
 #define TICK_NS (90 * 1000 * 1000ULL)
 #define MAX_TRIES 80 /* then give up on the process */
+#define RANGE_NS (10 * 1000 * 1000 * 1000ULL) /* refresh_range's while */
 /* older, and no libjvm.so: not a JVM (a launched one maps it at once) */
 #define YOUNG_NS (10 * 1000 * 1000 * 1000ULL)
 /* a JVM whose interpreter is not there after this is not starting */
@@ -49,6 +50,7 @@ struct jvm {
 	int tries;
 	uint64_t next_try_ns;
 	uint64_t start, end; /* the interpreter, once known */
+	uint64_t found_ns; /* when it was known: its range checked a while */
 	struct hotspot *h;
 	struct jnamer *jn; /* its compiled frames' namer, or NULL */
 	int jn_err; /* why not: jnamer__open's errno */
@@ -263,13 +265,43 @@ static void refresh_threads(struct interp *in, struct jvm *j)
 	}
 }
 
-/* A new tick: every JVM's threads again. */
+/*
+ * j's interpreter range again, for its first RANGE_NS: JDK 22+ frees the
+ * unused tail of the interpreter's buffer right after generating it, and
+ * stubs made later land there (the final stubs, the nmethod entry
+ * barrier's among them). A launched JVM is read as early as it can be,
+ * sometimes before that: its stubs' frames were then walked as
+ * interpreted ones (3 of 10 class churn runs on JDK 25 lost the compiled
+ * method under each entry barrier).
+ */
+static void refresh_range(struct interp *in, struct jvm *j)
+{
+	struct interp_proc p = j->proc;
+	uint64_t start, end;
+
+	if (in->now_ns - j->found_ns > RANGE_NS ||
+	    hotspot__interp_range(j->h, &start, &end) ||
+	    (start == j->start && end == j->end))
+		return;
+	p.code_start = start;
+	p.code_end = end;
+	if (in->src.set_interp(in->src.ctx, j->pid, &p))
+		return;
+	j->proc = p;
+	j->start = start;
+	j->end = end;
+}
+
+/* A new tick: every JVM's threads again, a young one's range. */
 static void refresh_all_threads(struct interp *in)
 {
 	for (size_t i = 0; i < in->jvms_cap && !stop__asked(); i++) {
 		struct jvm *j = &in->jvms[i];
 
-		if (j->pid && j->state == J_JVM && j->anchors && j->h)
+		if (!j->pid || j->state != J_JVM || !j->h)
+			continue;
+		refresh_range(in, j);
+		if (j->anchors)
 			refresh_threads(in, j);
 	}
 }
@@ -487,6 +519,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	}
 	j->start = l->interp_start;
 	j->end = l->interp_end;
+	j->found_ns = now;
 	j->state = J_JVM;
 	in->st.jvms++;
 	if (p.nheaps)
