@@ -779,6 +779,18 @@ const struct hotspot_layout *hotspot__layout(const struct hotspot *h)
 	return &h->layout;
 }
 
+int hotspot__interp_range(struct hotspot *h, uint64_t *start, uint64_t *end)
+{
+	struct hotspot_layout l = h->layout;
+	int ret = locate_interp(&h->mem, &l);
+
+	if (ret)
+		return ret;
+	*start = l.interp_start;
+	*end = l.interp_end;
+	return 0;
+}
+
 int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf, size_t cap,
 			 int32_t *hash)
 {

@@ -197,6 +197,13 @@ struct hotspot;
 struct hotspot *hotspot__open(uint32_t pid);
 const struct hotspot_layout *hotspot__layout(const struct hotspot *h);
 /*
+ * The interpreter's code range read again now (the layout keeps the one
+ * read at open): JDK 22+ frees the unused tail of the interpreter's
+ * buffer once it is generated, and later stubs are made in it. 0, or
+ * -EFAULT / -EAGAIN.
+ */
+int hotspot__interp_range(struct hotspot *h, uint64_t *start, uint64_t *end);
+/*
  * Method* -> the Symbol*s of its holder's name and its own name, read now
  * (the chain the BPF walk reads at sample time). 0 or -EFAULT.
  */

@@ -247,7 +247,12 @@ static int resolve(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 		ret = -ESTALE;
 	if (ret) {
 		free(c);
-		return ret == -EFAULT ? -ESTALE : ret;
+		/* a Method* or Symbol unreadable or not one (-EINVAL: its
+		 * bytes are no Symbol's): its class was unloaded and its
+		 * metadata freed, the code soon to follow (measured under
+		 * class churn): gone, so the caller falls back to the
+		 * method the sample recorded, not to the maps */
+		return ret == -EFAULT || ret == -EINVAL ? -ESTALE : ret;
 	}
 	*out = c;
 	return 0;

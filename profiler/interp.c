@@ -23,7 +23,14 @@
 
 #define RETRY_NS (1000 * 1000 * 1000ULL) /* not (yet) a JVM: look again */
 #define QUICK_TRIES 20 /* first looks every tick: a JVM being launched */
+/*
+ * A tick's length: the drain runs more often (run.h: DRAIN_MS), but a
+ * JVM's thread list and a try at a process not a JVM yet (its maps, its
+ * tables) are not read more often than this.
+ */
+#define TICK_NS (90 * 1000 * 1000ULL)
 #define MAX_TRIES 80 /* then give up on the process */
+#define RANGE_NS (10 * 1000 * 1000 * 1000ULL) /* refresh_range's while */
 /* older, and no libjvm.so: not a JVM (a launched one maps it at once) */
 #define YOUNG_NS (10 * 1000 * 1000 * 1000ULL)
 /* a launched command looked at for libjvm.so this long (interp__launched) */
@@ -46,6 +53,7 @@ struct jvm {
 	int tries;
 	uint64_t next_try_ns;
 	uint64_t start, end; /* the interpreter, once known */
+	uint64_t found_ns; /* when it was known: its range checked a while */
 	struct hotspot *h;
 	struct jnamer *jn; /* its compiled frames' namer, or NULL */
 	int jn_err; /* why not: jnamer__open's errno */
@@ -57,10 +65,18 @@ struct jvm {
 	bool over; /* it listed more threads than it may hold (told) */
 };
 
-/* (pid, class Symbol*, method Symbol*) -> name */
+/*
+ * (pid, class Symbol*, method Symbol*, their identity hashes as the
+ * sample read them) -> name. The hashes are part of the key: Symbols
+ * freed with their class come back at the same addresses as other
+ * Symbols (under class churn, a lambda form's hidden class name became
+ * the next worker class's name), and one slot per address let a list
+ * resolved again name an old frame by the new Symbol, or by nothing.
+ */
 struct name_ent {
 	uint32_t pid;
 	uint64_t ksym, nsym;
+	int64_t khashes; /* the sample's, or -1: none */
 	const char *name; /* NULL: unreadable */
 	uint64_t checked_ns; /* tick of the last read */
 	int64_t hashes; /* the Symbols' identity hashes then, or -1 */
@@ -100,7 +116,7 @@ struct interp {
 	size_t nnames, names_cap;
 	struct list_ent *lists;
 	size_t nlists, lists_cap;
-	uint64_t now_ns, last_sweep_ns;
+	uint64_t now_ns, last_sweep_ns, threads_ns;
 	uint64_t serial; /* the last list serial handed out */
 	uint32_t self; /* our pid */
 	struct interp_stack scratch;
@@ -252,13 +268,43 @@ static void refresh_threads(struct interp *in, struct jvm *j)
 	}
 }
 
-/* A new tick: every JVM's threads again. */
+/*
+ * j's interpreter range again, for its first RANGE_NS: JDK 22+ frees the
+ * unused tail of the interpreter's buffer right after generating it, and
+ * stubs made later land there (the final stubs, the nmethod entry
+ * barrier's among them). A launched JVM is read as early as it can be,
+ * sometimes before that: its stubs' frames were then walked as
+ * interpreted ones (3 of 10 class churn runs on JDK 25 lost the compiled
+ * method under each entry barrier).
+ */
+static void refresh_range(struct interp *in, struct jvm *j)
+{
+	struct interp_proc p = j->proc;
+	uint64_t start, end;
+
+	if (in->now_ns - j->found_ns > RANGE_NS ||
+	    hotspot__interp_range(j->h, &start, &end) ||
+	    (start == j->start && end == j->end))
+		return;
+	p.code_start = start;
+	p.code_end = end;
+	if (in->src.set_interp(in->src.ctx, j->pid, &p))
+		return;
+	j->proc = p;
+	j->start = start;
+	j->end = end;
+}
+
+/* A new tick: every JVM's threads again, a young one's range. */
 static void refresh_all_threads(struct interp *in)
 {
 	for (size_t i = 0; i < in->jvms_cap && !stop__asked(); i++) {
 		struct jvm *j = &in->jvms[i];
 
-		if (j->pid && j->state == J_JVM && j->anchors && j->h)
+		if (!j->pid || j->state != J_JVM || !j->h)
+			continue;
+		refresh_range(in, j);
+		if (j->anchors)
 			refresh_threads(in, j);
 	}
 }
@@ -448,8 +494,8 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 		    (err != EAGAIN && j->tries == QUICK_TRIES))
 			in->src.clear_interp(in->src.ctx, j->pid);
 		j->next_try_ns =
-		    now +
-		    (err == EAGAIN || j->tries < QUICK_TRIES ? 0 : RETRY_NS);
+		    now + (err == EAGAIN || j->tries < QUICK_TRIES ? TICK_NS
+								   : RETRY_NS);
 		return err;
 	}
 	l = hotspot__layout(j->h);
@@ -476,6 +522,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	}
 	j->start = l->interp_start;
 	j->end = l->interp_end;
+	j->found_ns = now;
 	j->state = J_JVM;
 	in->st.jvms++;
 	if (p.nheaps)
@@ -489,18 +536,19 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 
 /* ---- names -------------------------------------------------------------- */
 
-static size_t name_idx(size_t cap, uint32_t pid, uint64_t k, uint64_t n)
+static size_t name_idx(size_t cap, uint32_t pid, uint64_t k, uint64_t n,
+		       int64_t h)
 {
-	return mix(pid ^ mix(k ^ mix(n))) & (cap - 1);
+	return mix(pid ^ mix(k ^ mix(n ^ mix((uint64_t)h)))) & (cap - 1);
 }
 
 static struct name_ent *name_slot(struct name_ent *t, size_t cap, uint32_t pid,
-				  uint64_t k, uint64_t n)
+				  uint64_t k, uint64_t n, int64_t h)
 {
-	size_t i = name_idx(cap, pid, k, n);
+	size_t i = name_idx(cap, pid, k, n, h);
 
-	while (t[i].used &&
-	       !(t[i].pid == pid && t[i].ksym == k && t[i].nsym == n))
+	while (t[i].used && !(t[i].pid == pid && t[i].ksym == k &&
+			      t[i].nsym == n && t[i].khashes == h))
 		i = (i + 1) & (cap - 1);
 	return &t[i];
 }
@@ -517,7 +565,7 @@ static int names_rehash(struct interp *in, size_t cap)
 		o = &in->names[i];
 		if (!o->used || !jvm_find(in, o->pid))
 			continue;
-		*name_slot(n, cap, o->pid, o->ksym, o->nsym) = *o;
+		*name_slot(n, cap, o->pid, o->ksym, o->nsym, o->khashes) = *o;
 		in->nnames++;
 	}
 	free(in->names);
@@ -578,8 +626,9 @@ static const char *read_name(struct interp *in, struct hotspot *h,
  * before under the same hashes is the right one: a Symbol freed and
  * reused would have a new hash. Without them the name is read again once
  * per tick while the JVM lives. A name read now under other hashes than
- * the sample's belongs to a Symbol created since: none. A JVM that is
- * gone keeps the names it had.
+ * the sample's belongs to a Symbol created since: none, and it is not
+ * kept (another sample's entry holds it). A JVM that is gone keeps the
+ * names it had.
  */
 static const char *name_of(struct interp *in, struct jvm *j, uint64_t ksym,
 			   uint64_t nsym, int64_t hashes)
@@ -592,17 +641,22 @@ static const char *name_of(struct interp *in, struct jvm *j, uint64_t ksym,
 		return NULL;
 	if ((in->nnames + 1) * 2 > in->names_cap && names_grow(in))
 		return NULL;
-	e = name_slot(in->names, in->names_cap, j->pid, ksym, nsym);
+	if (hashes < 0)
+		hashes = -1;
+	e = name_slot(in->names, in->names_cap, j->pid, ksym, nsym, hashes);
 	if (e->used && e->name && hashes >= 0 && e->hashes == hashes)
 		return e->name;
-	if (e->used && hashes < 0 && e->checked_ns == in->now_ns)
-		return e->name;
+	if (e->used && e->checked_ns == in->now_ns)
+		return e->name; /* read this tick already */
 	name = read_name(in, j->h, ksym, nsym, &now_hashes);
+	if (hashes >= 0 && name && now_hashes != hashes)
+		name = NULL; /* reused since the sample */
 	if (!e->used) {
 		e->used = true;
 		e->pid = j->pid;
 		e->ksym = ksym;
 		e->nsym = nsym;
+		e->khashes = hashes;
 		in->nnames++;
 	}
 	/* unreadable now but named before: the process may be exiting */
@@ -611,8 +665,6 @@ static const char *name_of(struct interp *in, struct jvm *j, uint64_t ksym,
 		e->hashes = now_hashes;
 	}
 	e->checked_ns = in->now_ns;
-	if (hashes >= 0 && name && now_hashes != hashes)
-		return NULL; /* reused since the sample */
 	return e->name;
 }
 
@@ -910,7 +962,10 @@ static void tick(struct interp *in, uint64_t now_ns)
 	if (now_ns == in->now_ns)
 		return;
 	in->now_ns = now_ns;
-	refresh_all_threads(in);
+	if (now_ns - in->threads_ns >= TICK_NS) {
+		in->threads_ns = now_ns;
+		refresh_all_threads(in);
+	}
 	/* lists nobody used for 10 s: their keys are long drained */
 	if (now_ns - in->last_sweep_ns > 10 * RESOLVE_NS) {
 		in->last_sweep_ns = now_ns;

@@ -2,9 +2,9 @@
  * profile: the profile command. Sets the run up (run_setup: privileges,
  * stack depth, BPF, naming, outputs; run_child: the launched command),
  * starts it (its run_mode: run_cpu or run_probe), then ticks: every TICK_MS it tails
- * the JIT maps and checks whether the run is over, and every DRAIN_TICKS
- * it drains finished time buckets from the kernel into folded lines
- * (run_tick). At the end it detaches first, drains everything, writes,
+ * the JIT maps and checks whether the run is over, and every DRAIN_MS it
+ * drains new keys and finished time buckets from the kernel into folded
+ * lines (run_tick). At the end it detaches first, drains everything, writes,
  * and sums up (run_report).
  */
 #include <errno.h>
@@ -64,8 +64,7 @@ static int loop(struct run *r, const sigset_t *sigs)
 {
 	uint64_t deadline =
 	    r->o.duration_ns ? r->tb.start_ns + r->o.duration_ns : 0;
-	uint64_t wait_ns, now = nsec__now();
-	uint64_t next_ns = now + TICK_MS * NSEC_PER_MSEC;
+	uint64_t wait_ns, now = nsec__now(), next_tick = now;
 	struct timespec ts;
 	unsigned int tick = 0;
 	int ret;
@@ -73,7 +72,9 @@ static int loop(struct run *r, const sigset_t *sigs)
 	for (;;) {
 		if (stop__asked())
 			return 0;
-		wait_ns = next_ns > now ? next_ns - now : 0;
+		wait_ns = next_tick > now ? next_tick - now : 0;
+		if (wait_ns > DRAIN_MS * NSEC_PER_MSEC)
+			wait_ns = DRAIN_MS * NSEC_PER_MSEC;
 		/* a launched JVM starting: looked at between ticks */
 		if (r->child_early && wait_ns > EARLY_MS * NSEC_PER_MSEC)
 			wait_ns = EARLY_MS * NSEC_PER_MSEC;
@@ -91,21 +92,27 @@ static int loop(struct run *r, const sigset_t *sigs)
 		if (over(r, deadline))
 			return 0;
 		run_child__identify(r);
-		if (now < next_ns)
-			continue; /* not a tick yet */
-		next_ns = now + TICK_MS * NSEC_PER_MSEC;
-		r->full = tick % 10 == 0;
+		if (now < next_tick) {
+			/* between ticks: the keys new since the last drain,
+			 * their methods named while their classes live */
+			if ((ret = run_tick__drain(r)))
+				return ret;
+			continue;
+		}
+		/* the tick's period, not drifting by the drains' lateness */
+		next_tick += TICK_MS * NSEC_PER_MSEC;
+		if (next_tick <= now)
+			next_tick =
+			    now + (TICK_MS - DRAIN_MS / 2) * NSEC_PER_MSEC;
+		r->full = tick++ % 10 == 0;
 		run_tick__refresh(r);
-		/* JIT maps every tick, the counts every drain_ticks: reading
-		 * the whole counts map is the biggest cost of a tick */
-		ret =
-		    tick++ % r->mode->drain_ticks == 0 ? run_tick__drain(r) : 0;
-		if (ret)
+		/* JIT maps tailed first: the drain's new keys may need them */
+		if ((ret = run_tick__drain(r)))
 			return ret;
 		if (r->full)
 			run_tick__expire(r);
 		/* after the drain, which identifies new JVMs: loading a big
-		 * library's rows (libjvm: ~0.3 s) must not delay that */
+		 * library's rows must not delay that */
 		run_tick__unwind(r);
 		if (r->launched && !r->child_done)
 			sampler__unwind_refresh(r->smp, r->child.pid, now);

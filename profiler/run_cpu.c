@@ -250,7 +250,6 @@ static void tick(struct run *r, unsigned int n)
 
 const struct run_mode run_cpu_mode = {
     .start = start,
-    .drain_ticks = DRAIN_TICKS,
     .tick = tick,
     .summary = summary,
     .subtitle = subtitle,

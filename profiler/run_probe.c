@@ -246,7 +246,6 @@ static void subtitle(const struct run *r, char *buf, size_t len)
 /* Every stack drained each tick: a call's stack is named while fresh. */
 const struct run_mode run_probe_mode = {
     .start = start,
-    .drain_ticks = 1,
     .tick = tick,
     .stop = stop,
     .write = write_table,

@@ -65,8 +65,8 @@ void run_setup__depth(const struct run *r)
  */
 static uint32_t auto_counts_size(const struct run *r)
 {
-	uint64_t alive_ns = r->tb.bucket_ns + GUARD_NS +
-			    (DRAIN_TICKS + 1) * TICK_MS * NSEC_PER_MSEC;
+	uint64_t alive_ns =
+	    r->tb.bucket_ns + GUARD_NS + (DRAIN_MS + TICK_MS) * NSEC_PER_MSEC;
 	uint64_t keys = slices__samples_in(r->o.freq, r->nr_cpus, alive_ns);
 	uint32_t size = 4096;
 

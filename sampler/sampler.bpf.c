@@ -945,6 +945,18 @@ static __always_inline int fp_step(struct walk *w)
 		return -UNWIND_BAD_FP;
 	w->sp = w->fp + 16;
 	w->ip = fr[1];
+	/*
+	 * HotSpot's nmethod entry barrier stub (x86-64) pushes a -1 "cookie"
+	 * between the return address into the nmethod and its saved rbp
+	 * (room for the deopt's new sp): the return address is a word up.
+	 * Taken as a pc, -1 was an "[unknown]" frame and the nmethod, whose
+	 * prologue called the stub, was lost.
+	 */
+	if (fr[1] == ~0ULL && w->s->hotspot) {
+		if (bpf_probe_read_user(&w->ip, 8, (const void *)(w->fp + 16)))
+			return -UNWIND_BAD_FP;
+		w->sp += 8;
+	}
 	w->fp = fr[0];
 	return STEP_ON;
 }
