@@ -133,6 +133,18 @@ else
 	fail "--alloc: Alloc did not start"
 fi
 
+# HotSpot's own events (--events: USDT probes and uprobes, sleepable).
+if mixprof events --events "$OUT/ev.tsv" -o "$OUT/ev.folded" -- \
+	java -cp "$SAMPLES" JvmEvents 3 >"$OUT/ev.out"; then
+	n=$(awk -F'\t' '$3 == "gc"' "$OUT/ev.tsv" | wc -l)
+	echo "  --events: $n gc events for 3 System.gc() calls"
+	check "--events: the 3 gc events seen" test "$n" -ge 3
+	check "--events: compilations seen" \
+		grep -qP '\tcompile\t' "$OUT/ev.tsv"
+else
+	fail "--events: mixprof"
+fi
+
 # Off-CPU and wall clock (the scheduler's BTF tracepoints): sleep 2 s.
 for m in off-cpu wall; do
 	if mixprof "$m" --"$m" -o "$OUT/$m.folded" -- sleep 2; then
