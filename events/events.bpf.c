@@ -34,23 +34,25 @@ struct {
 struct jev_cfg cfg; /* set by user space once the JVM is readable */
 __u64 lost; /* events the ring buffer had no room for */
 
-static struct jvm_event *ev_new(__u32 kind)
+/*
+ * e's common fields. The caller reserves e and checks it itself: with
+ * the reserve and its NULL check inlined here and checked again by the
+ * caller, 6.1's verifier lost the reference on one path ("Unreleased
+ * reference").
+ */
+static __always_inline void ev_init(struct jvm_event *e, __u32 kind)
 {
-	struct jvm_event *e = bpf_ringbuf_reserve(&jev_ring, sizeof(*e), 0);
 	__u64 id = bpf_get_current_pid_tgid();
 
-	if (!e) {
-		__sync_fetch_and_add(&lost, 1);
-		return NULL;
-	}
 	e->ts = bpf_ktime_get_ns();
 	e->kind = kind;
 	e->tid = (__u32)id;
 	e->tgid = id >> 32;
 	e->arg0 = e->arg1 = 0;
 	e->len[0] = e->len[1] = e->len[2] = 0;
-	return e;
 }
+
+#define EV_RESERVE() bpf_ringbuf_reserve(&jev_ring, sizeof(struct jvm_event), 0)
 
 /* Name i of e from USDT arguments ptr_arg (a char *) and ptr_arg + 1
  * (its length, the JVM's: not trusted past JEV_STR). */
@@ -71,7 +73,10 @@ static void ev_str(struct pt_regs *ctx, struct jvm_event *e, int i, int ptr_arg)
 /* A compilation's tier and OSR, as its task said just before. */
 static void task_of(struct jvm_event *e)
 {
-	__u64 *t = bpf_map_lookup_elem(&jev_tasks, &e->tid);
+	/* a key on the stack: 6.1's verifier takes no ring buffer memory
+	 * as a map key */
+	__u32 tid = e->tid;
+	__u64 *t = bpf_map_lookup_elem(&jev_tasks, &tid);
 
 	if (t) {
 		e->arg0 = *t & 0xff;
@@ -85,11 +90,14 @@ static void task_of(struct jvm_event *e)
  */
 static int ev_emit(struct pt_regs *ctx, __u32 kind, int nstr, int arg)
 {
-	struct jvm_event *e = ev_new(kind);
+	struct jvm_event *e = EV_RESERVE();
 	long v = 0;
 
-	if (!e)
+	if (!e) {
+		__sync_fetch_and_add(&lost, 1);
 		return 0;
+	}
+	ev_init(e, kind);
 	for (int i = 0; i < nstr && i < JEV_NSTR; i++)
 		ev_str(ctx, e, i, 2 * i);
 	if (arg >= 0 && !bpf_usdt_arg(ctx, arg, &v))
@@ -132,11 +140,14 @@ JEV_USDT(jev_class_loaded, JEV_CLASS_LOADED, 1, -1)
 SEC("uprobe")
 int jev_deopt(struct pt_regs *ctx)
 {
-	struct jvm_event *e = ev_new(JEV_DEOPT);
+	struct jvm_event *e = EV_RESERVE();
 	__u64 thread = PT_REGS_PARM1(ctx), sp = 0, pc = 0;
 
-	if (!e)
+	if (!e) {
+		__sync_fetch_and_add(&lost, 1);
 		return 0;
+	}
+	ev_init(e, JEV_DEOPT);
 	e->arg0 = (__u32)PT_REGS_PARM2(ctx);
 	if (cfg.off_anchor_sp &&
 	    !bpf_copy_from_user(&sp, sizeof(sp),

@@ -63,12 +63,14 @@
 #define X86_POP_RBP 0x5d
 #define X86_RET 0xc3
 /* mov rbp, rsp: 48 89 e5 */
-#define X86_IS_MOV_RBP_RSP(b) ((b)[0] == 0x48 && (b)[1] == 0x89 && (b)[2] == 0xe5)
+#define X86_IS_MOV_RBP_RSP(b)                                                  \
+	((b)[0] == 0x48 && (b)[1] == 0x89 && (b)[2] == 0xe5)
 /* sub rsp, imm8 (48 83 ec ib) or imm32 (48 81 ec id): its length, or 0 */
 #define X86_SUB_RSP_LEN(b)                                                     \
-	((b)[0] == 0x48 && (b)[2] == 0xec                                      \
-	     ? ((b)[1] == 0x83 ? 4 : (b)[1] == 0x81 ? 7 : 0)                   \
-	     : 0)
+	((b)[0] == 0x48 && (b)[2] == 0xec ? ((b)[1] == 0x83   ? 4              \
+					     : (b)[1] == 0x81 ? 7              \
+							      : 0)             \
+					  : 0)
 /* cmp rsp, [r15+d8/d32]: 49 3b 67 / 49 3b a7 (the return poll) */
 #define X86_IS_POLL_CMP(b)                                                     \
 	((b)[0] == 0x49 && (b)[1] == 0x3b && ((b)[2] == 0x67 || (b)[2] == 0xa7))

@@ -27,8 +27,8 @@
  * compiled code) into *blob: 0, or -ENOENT, -E2BIG, -EFAULT as below,
  * -EINVAL when the layout has no code heaps.
  */
-int codeblob__start(const struct hotspot_mem *m,
-		    const struct hotspot_unwind *u, uint64_t pc, uint64_t *blob);
+int codeblob__start(const struct hotspot_mem *m, const struct hotspot_unwind *u,
+		    uint64_t pc, uint64_t *blob);
 int codeblob__name(const struct hotspot_mem *m, const struct hotspot_unwind *u,
 		   uint64_t pc, char *buf, size_t cap);
 

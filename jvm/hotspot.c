@@ -650,7 +650,8 @@ static int elf_lookup_names(int fd, const char *const *names, int n,
 		GElf_Shdr sh;
 		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) ||
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) ||
 		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
 			continue;
 		for (i = 0; i < sh.sh_size / sh.sh_entsize && left; i++) {
@@ -832,8 +833,7 @@ int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 		     u->off_cb_frame_complete, u->fc16 ? " (s16)" : "",
 		     u->code_is_offset ? "_code_offset" : "_code_begin",
 		     u->off_cb_code, (int)u->off_cb_name, u->hb_size,
-		     u->threads_ok ? "yes" : "no",
-		     u->off_jt_anchor, u->nheaps);
+		     u->threads_ok ? "yes" : "no", u->off_jt_anchor, u->nheaps);
 	for (uint32_t i = 0; i < u->nheaps && n < cap; i++)
 		n += snprintf(
 		    buf + n, cap - n, " [%#" PRIx64 "-%#" PRIx64 " seg %u]",

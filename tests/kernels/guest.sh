@@ -36,7 +36,7 @@ mixprof() {
 	[ $rc -eq 0 ] && return 0
 	echo "  [$name] mixprof exited $rc"
 	# a program this kernel's verifier refused: libbpf's log kept
-	grep -q "cannot load" "$OUT/$name.err" &&
+	grep -qE "cannot load|loading [a-z_]+\.bpf\.o" "$OUT/$name.err" &&
 		"$MIXPROF" -v "$@" >/dev/null 2>"$OUT/$name.verifier.log"
 	return $rc
 }
