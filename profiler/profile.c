@@ -64,7 +64,12 @@ static int loop(struct run *r, const sigset_t *sigs)
 {
 	uint64_t deadline =
 	    r->o.duration_ns ? r->tb.start_ns + r->o.duration_ns : 0;
-	uint64_t wait_ns, now = nsec__now(), next_tick = now;
+	uint64_t wait_ns, now = nsec__now();
+	/* the first tick a period in: a probe run's first tick asks the agent
+	 * for the calls left in replaced code, and one asked right after the
+	 * replacing dropped the OSR loop's frame for good (agent/replaced.c:
+	 * a frame not "still there" once is forgotten), eprobe_osr */
+	uint64_t next_tick = now + TICK_MS * NSEC_PER_MSEC;
 	struct timespec ts;
 	unsigned int tick = 0;
 	int ret;
