@@ -11,8 +11,8 @@ sh -c 'while :; do :; done' &
 PIDS_TO_KILL+=($!)
 
 # through a pty: stdout and stderr are the terminal. The status line comes
-# every 1000/TICK_MS ticks, and a loaded machine (a host-wide run loads
-# every process's unwind rows) stretches ticks: 4 s for one of them.
+# at the first tick and then once a second by the clock, however a loaded
+# machine stretches ticks.
 script -qec "'$MIXPROF' -F 199 4" "$TMPD/tty.out" >/dev/null 2>&1 ||
 	{ cat "$TMPD/tty.out"; die "mixprof on a pty failed"; }
 grep -q 'mixprof: profiling the whole host (.*) at 199 Hz for 4 s; Ctrl-C to stop' "$TMPD/tty.out" ||
