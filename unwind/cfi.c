@@ -34,59 +34,74 @@ static __u64 get_le(const __u8 *p, int n)
 	return v;
 }
 
-__u64 cfi__uleb(const __u8 **pp, const __u8 *end, const __u8 *hard, bool *bad)
+/*
+ * The first up to cap bytes of a LEB128 number at *pp (at least one,
+ * even past end, as libdw reads; none at or past hard: *bad). Returns
+ * whether its last byte came within them, with the value's bits in
+ * *acc, the bytes read in *n and the last byte in *last; *pp moved past.
+ */
+static bool leb_head(const __u8 **pp, const __u8 *end, const __u8 *hard,
+		     bool *bad, size_t cap, __u64 *acc, size_t *n, __u8 *last)
 {
-	const __u8 *p = *pp, *start = p;
-	size_t max, i;
-	__u64 acc = 0;
-	__u8 b;
+	const __u8 *p = *pp;
+	size_t max = p < end ? (size_t)(end - p) : 0, i;
 
+	*acc = 0;
+	*n = 0;
 	if (p >= hard) {
 		*bad = true;
-		return 0;
+		return false;
 	}
-	max = start < end ? (size_t)(end - start) : 0;
-	if (max > 10)
-		max = 10;
+	if (max > cap)
+		max = cap;
 	for (i = 0; i == 0 || i < max; i++) {
-		b = *p++;
-		acc |= (__u64)(b & 0x7f) << (7 * i);
-		if (!(b & 0x80)) {
+		*last = *p++;
+		*acc |= (__u64)(*last & 0x7f) << (7 * i);
+		if (!(*last & 0x80)) {
 			*pp = p;
-			return acc;
+			*n = i + 1;
+			return true;
 		}
 	}
 	*pp = p;
-	return UINT64_MAX;
+	*n = i;
+	return false;
+}
+
+__u64 cfi__uleb(const __u8 **pp, const __u8 *end, const __u8 *hard, bool *bad)
+{
+	const __u8 *start = *pp;
+	size_t n;
+	__u64 acc;
+	__u8 b;
+
+	if (leb_head(pp, end, hard, bad, 10, &acc, &n, &b))
+		return acc;
+	return *pp == start ? 0 : UINT64_MAX;
 }
 
 __s64 cfi__sleb(const __u8 **pp, const __u8 *end, const __u8 *hard, bool *bad)
 {
-	const __u8 *p = *pp, *start = p;
-	size_t max, i;
-	__u64 acc = 0;
+	const __u8 *p, *start = *pp;
+	size_t n, max;
+	__u64 acc;
 	__u8 b;
 
-	if (p >= hard) {
-		*bad = true;
-		return 0;
+	/* one step less than uleb: not into the sign bit */
+	if (leb_head(pp, end, hard, bad, 9, &acc, &n, &b)) {
+		if (b & 0x40)
+			acc |= -((__u64)1 << (7 * n));
+		return (__s64)acc;
 	}
+	if (*pp == start)
+		return 0; /* at or past hard */
+	p = *pp;
+	/* the head's cap, not its count: at end it read one byte anyway */
 	max = start < end ? (size_t)(end - start) : 0;
 	if (max > 9)
-		max = 9; /* one step less: not into the sign bit */
-	for (i = 0; i == 0 || i < max; i++) {
-		b = *p++;
-		acc |= (__u64)(b & 0x7f) << (7 * i);
-		if (!(b & 0x80)) {
-			if (b & 0x40)
-				acc |= -((__u64)1 << (7 * (i + 1)));
-			*pp = p;
-			return (__s64)acc;
-		}
-	}
+		max = 9;
 	if (p == end || p >= hard) { /* libdw reads on past end, not hard */
 		*bad |= p >= hard && p != end;
-		*pp = p;
 		return p == end ? INT64_MAX : 0;
 	}
 	b = *p++;
