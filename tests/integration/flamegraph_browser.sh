@@ -5,12 +5,7 @@
 # printed, never asserted). Screenshots go to
 # $BUILD/screenshots/ for a human to look at.
 . "$(dirname "$0")/../lib/common.sh"
-B=$TOP/tests/browser
-command -v chromium > /dev/null || die "chromium is not installed (scripts/deps.sh)"
-if [ ! -d "$B/node_modules/playwright-core" ]; then
-	npm ci --prefix "$B" --no-audit --no-fund > "$TMPD/npm.log" 2>&1 ||
-		die "npm ci failed: $(tail -5 "$TMPD/npm.log")"
-fi
+. "$(dirname "$0")/../lib/browser.sh"
 node "$B/fixtures.mjs" "$TMPD"
 M=$MIXPROF
 $M flamegraph "$TMPD/mixprof.folded" > "$TMPD/g.svg" 2>/dev/null

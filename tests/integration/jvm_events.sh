@@ -10,12 +10,7 @@
 # GC pause's cell naming it on hover, the montage's cards counting every
 # GC pause and compilation, no page errors.
 . "$(dirname "$0")/../lib/common.sh"
-B=$TOP/tests/browser
-command -v chromium > /dev/null || die "chromium is not installed (scripts/deps.sh)"
-if [ ! -d "$B/node_modules/playwright-core" ]; then
-	npm ci --prefix "$B" --no-audit --no-fund > "$TMPD/npm.log" 2>&1 ||
-		die "npm ci failed: $(tail -5 "$TMPD/npm.log")"
-fi
+. "$(dirname "$0")/../lib/browser.sh"
 
 GCS=5
 

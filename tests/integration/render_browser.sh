@@ -4,12 +4,7 @@
 # click opens its slice's graph, and a range dragged on the heat map draws
 # exactly the selected cells' samples. Screenshots: $BUILD/screenshots/.
 . "$(dirname "$0")/../lib/common.sh"
-B=$TOP/tests/browser
-command -v chromium > /dev/null || die "chromium is not installed (scripts/deps.sh)"
-if [ ! -d "$B/node_modules/playwright-core" ]; then
-	npm ci --prefix "$B" --no-audit --no-fund > "$TMPD/npm.log" 2>&1 ||
-		die "npm ci failed: $(tail -5 "$TMPD/npm.log")"
-fi
+. "$(dirname "$0")/../lib/browser.sh"
 D=$TMPD/run
 "$MIXPROF" -F 499 -i 1 --montage "$D" --heatmap "$D" -- \
 	java -cp "$SAMPLES" Warmup 3 > /dev/null 2> "$TMPD/err" ||
