@@ -8,6 +8,7 @@ include attach/attach.mk
 include sampler/sampler.mk
 include events/events.mk
 include pprof/pprof.mk
+include jfr/jfr.mk
 include flamegraph/flamegraph.mk
 
 PROFILE_SRCS := profile.c hints.c check.c check_jvm.c run_setup.c run_child.c run_cpu.c run_probe.c \

@@ -1,0 +1,617 @@
+/*
+ * jfr_write: folded lines into one JFR chunk (see jfr.h).
+ *
+ * A chunk is a 68-byte header (magic "FLR\0", version 2.0, its size, the
+ * offsets of its last constant pool event and of its metadata event, its
+ * start in wall-clock nanoseconds and in ticks, ticks per second, flags),
+ * the metadata event (jmeta.c), the events, then one checkpoint event
+ * holding every constant pool the events refer to by id: threads, stack
+ * traces, methods, classes, symbols. Ids start at 1: 0 is null. Ticks
+ * are nanoseconds of the wall clock, so a tick is a time as it is.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/strpool.h"
+#include "common/u64map.h"
+#include "jbuf.h"
+#include "jfr.h"
+#include "jmeta.h"
+
+#define HEADER_SIZE 68
+#define COMPRESSED_INTS 1 /* the header's flag: events use varints */
+
+struct jthread {
+	const char *name; /* interned, len bytes */
+	size_t len;
+	int64_t tid;
+	uint64_t group;
+	bool java; /* a sample of it had a Java frame */
+};
+
+struct jmethod {
+	uint64_t cls, name;
+};
+
+/* One line: count samples (or bytes, us, calls) of a thread in a stack. */
+struct jrec {
+	uint64_t thread, stack, cls, count;
+};
+
+/* A growable array of n items of size bytes. */
+struct vec {
+	void *p;
+	size_t n, cap;
+};
+
+struct jfr_writer {
+	struct jfr_meta m;
+	struct strpool *pool;
+	/* interned text (pointer) or composite key -> id */
+	struct u64map sym_ids, class_ids, method_ids, stack_ids, thread_ids,
+	    group_ids;
+	struct vec syms, classes, methods, groups, threads, recs;
+	struct pbuf stacks; /* the stack trace pool's entries, encoded */
+	uint64_t nstacks;
+	uint64_t *frames; /* scratch: a stack's method ids... */
+	int32_t *lines;
+	uint8_t *types;
+	size_t capframes;
+};
+
+/* Room for one more item; the new item (zeroed), or NULL. */
+static void *vec_push(struct vec *v, size_t size)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 64;
+		void *p = realloc(v->p, cap * size);
+
+		if (!p)
+			return NULL;
+		v->p = p;
+		v->cap = cap;
+	}
+	memset((char *)v->p + v->n * size, 0, size);
+	return (char *)v->p + v->n++ * size;
+}
+
+struct jfr_writer *jfr_writer__new(const struct jfr_meta *m)
+{
+	struct jfr_writer *w = calloc(1, sizeof(*w));
+
+	if (!w || !(w->pool = strpool__new())) {
+		free(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	w->m = *m;
+	return w;
+}
+
+void jfr_writer__free(struct jfr_writer *w)
+{
+	struct u64map *maps[] = {&w->sym_ids,	&w->class_ids,	&w->method_ids,
+				 &w->stack_ids, &w->thread_ids, &w->group_ids};
+	struct vec *vecs[] = {&w->syms,	  &w->classes, &w->methods,
+			      &w->groups, &w->threads, &w->recs};
+
+	if (!w)
+		return;
+	for (size_t i = 0; i < 6; i++) {
+		u64map__release(maps[i]);
+		free(vecs[i]->p);
+	}
+	pbuf__release(&w->stacks);
+	strpool__free(w->pool);
+	free(w->frames);
+	free(w->lines);
+	free(w->types);
+	free(w);
+}
+
+/*
+ * The id of key in map, made the next one (n + 1) if new: *added says
+ * so. 0 on ENOMEM.
+ */
+static uint64_t key_id(struct u64map *map, uint64_t key, size_t n, bool *added)
+{
+	void **slot = u64map__add(map, key, added);
+
+	if (!slot)
+		return 0;
+	if (*added)
+		*slot = (void *)(uintptr_t)(n + 1);
+	return (uintptr_t)*slot;
+}
+
+/* The id of text s[0..n) in map, whose vec holds the texts by id. */
+static uint64_t text_id(struct jfr_writer *w, struct u64map *map, struct vec *v,
+			const char *s, size_t n)
+{
+	const char *p = strpool__intern(w->pool, s, n);
+	const char **slot;
+	bool added;
+	uint64_t id;
+
+	if (!p)
+		return 0;
+	id = key_id(map, (uintptr_t)p, v->n, &added);
+	if (!id || !added)
+		return id;
+	slot = vec_push(v, sizeof(*slot));
+	if (!slot) {
+		u64map__del(map, (uintptr_t)p);
+		return 0;
+	}
+	*slot = p;
+	return id;
+}
+
+static uint64_t symbol(struct jfr_writer *w, const char *s, size_t n)
+{
+	return text_id(w, &w->sym_ids, &w->syms, s, n);
+}
+
+/* A java.lang.Class named s[0..n): its id (its name a symbol). */
+static uint64_t class_id(struct jfr_writer *w, const char *s, size_t n)
+{
+	uint64_t sym = symbol(w, s, n), id, *c;
+	bool added;
+
+	if (!sym)
+		return 0;
+	id = key_id(&w->class_ids, sym, w->classes.n, &added);
+	if (!id || !added)
+		return id;
+	c = vec_push(&w->classes, sizeof(*c));
+	if (!c) {
+		u64map__del(&w->class_ids, sym);
+		return 0;
+	}
+	*c = sym;
+	return id;
+}
+
+static uint64_t method_id(struct jfr_writer *w, const char *cls, size_t cn,
+			  const char *name, size_t nn)
+{
+	uint64_t c = class_id(w, cls, cn), s = symbol(w, name, nn), id;
+	struct jmethod *m;
+	bool added;
+
+	if (!c || !s)
+		return 0;
+	/* ids stay far below 2^32: a line is at most a few KiB */
+	id = key_id(&w->method_ids, c << 32 | s, w->methods.n, &added);
+	if (!id || !added)
+		return id;
+	m = vec_push(&w->methods, sizeof(*m));
+	if (!m) {
+		u64map__del(&w->method_ids, c << 32 | s);
+		return 0;
+	}
+	m->cls = c;
+	m->name = s;
+	return id;
+}
+
+/* The frame type a folded frame's suffix gives, and the name's length
+ * without the suffix. */
+static enum jframe_type frame_type(const char *s, size_t n, size_t *name)
+{
+	static const char kinds[] = "j10ik";
+	static const enum jframe_type types[] = {
+	    JFT_JIT, JFT_C1, JFT_INTERPRETED, JFT_INLINED, JFT_KERNEL};
+	const char *k;
+
+	*name = n;
+	if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
+	    s[n - 2] && (k = strchr(kinds, s[n - 2]))) {
+		*name = n - 4;
+		return types[k - kinds];
+	}
+	return memmem(s, n, "::", 2) ? JFT_CPP : JFT_NATIVE;
+}
+
+/* ":LINE" ending s[0..*n) (digits, no leading 0): LINE, *n cut before
+ * it; else -1. */
+static int32_t line_of(const char *s, size_t *n)
+{
+	size_t i = *n;
+	int64_t v = 0;
+
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+		i--;
+	if (i == 0 || i == *n || s[i - 1] != ':' || s[i] == '0' || *n - i > 9)
+		return -1;
+	for (size_t j = i; j < *n; j++)
+		v = v * 10 + (s[j] - '0');
+	*n = i - 1;
+	return (int32_t)v;
+}
+
+/* One frame's method, line and type into the scratch arrays at k. */
+static int frame(struct jfr_writer *w, const char *s, size_t n, size_t k)
+{
+	size_t len, dot;
+	enum jframe_type t = frame_type(s, n, &len);
+	int32_t line = -1;
+
+	bool java = t != JFT_NATIVE && t != JFT_CPP && t != JFT_KERNEL;
+
+	if (java)
+		line = line_of(s, &len);
+	dot = java ? len : 0;
+	while (dot > 0 && s[dot - 1] != '.')
+		dot--;
+	/* "pkg/Cls.m": class pkg/Cls, method m; else class "" */
+	w->frames[k] = dot ? method_id(w, s, dot - 1, s + dot, len - dot)
+			   : method_id(w, "", 0, s, len);
+	w->lines[k] = line;
+	w->types[k] = t;
+	return w->frames[k] ? 0 : -ENOMEM;
+}
+
+/* Scratch for n frames. */
+static int frames_room(struct jfr_writer *w, size_t n)
+{
+	uint64_t *f;
+	int32_t *l;
+	uint8_t *t;
+
+	if (n <= w->capframes)
+		return 0;
+	f = realloc(w->frames, n * sizeof(*f));
+	if (f)
+		w->frames = f;
+	l = realloc(w->lines, n * sizeof(*l));
+	if (l)
+		w->lines = l;
+	t = realloc(w->types, n);
+	if (t)
+		w->types = t;
+	if (!f || !l || !t)
+		return -ENOMEM;
+	w->capframes = n;
+	return 0;
+}
+
+/* The stack trace of frames s[0..n) (root first), encoded when new. */
+static uint64_t stack_id(struct jfr_writer *w, const char *s, size_t n,
+			 bool *java)
+{
+	const char *p = strpool__intern(w->pool, s, n), *e = s + n, *b;
+	size_t nf = n ? 1 : 0, k = 0;
+	uint64_t id;
+	bool added;
+
+	if (!p)
+		return 0;
+	id = key_id(&w->stack_ids, (uintptr_t)p, w->nstacks, &added);
+	if (!id || !added)
+		return id;
+	w->nstacks++;
+	for (size_t i = 0; i < n; i++)
+		nf += s[i] == ';';
+	if (frames_room(w, nf))
+		return 0;
+	/* JFR lists frames leaf first */
+	for (k = 0; k < nf; k++, e = b - 1) {
+		for (b = e; b > s && b[-1] != ';'; b--)
+			;
+		if (frame(w, b, e - b, k))
+			return 0;
+		*java |= w->types[k] <= JFT_INLINED || w->types[k] == JFT_C1;
+	}
+	jbuf__var(&w->stacks, id);
+	jbuf__u8(&w->stacks, 0); /* truncated: false */
+	jbuf__var(&w->stacks, nf);
+	for (k = 0; k < nf; k++) {
+		jbuf__var(&w->stacks, w->frames[k]);
+		jbuf__var(&w->stacks, (uint32_t)w->lines[k]);
+		jbuf__var(&w->stacks, (uint32_t)-1); /* bytecode index */
+		jbuf__var(&w->stacks, w->types[k] + 1);
+	}
+	return w->stacks.err ? 0 : id;
+}
+
+/* "name [tid]": the name's length, and the tid; 0 if not that shape. */
+static size_t split_thread(const char *s, size_t n, int64_t *tid)
+{
+	size_t i = n;
+	int64_t v = 0;
+
+	if (n < 4 || s[n - 1] != ']')
+		return 0;
+	for (i = n - 1; i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'; i--)
+		;
+	if (i < 2 || i == n - 1 || n - 1 - i > 9 || s[i - 1] != '[' ||
+	    s[i - 2] != ' ')
+		return 0;
+	for (size_t j = i; j < n - 1; j++)
+		v = v * 10 + (s[j] - '0');
+	*tid = v;
+	return i - 2;
+}
+
+/*
+ * The thread of a line: its text t[0..tn) "name [tid]" under process
+ * p[0..pn) (t NULL: the process's own, tid 0).
+ */
+static uint64_t thread_id(struct jfr_writer *w, const char *line, size_t pn,
+			  const char *t, size_t tn)
+{
+	size_t keylen = t ? (size_t)(t + tn - line) : pn;
+	const char *key = strpool__intern(w->pool, line, keylen);
+	struct jthread *th;
+	int64_t tid = 0;
+	size_t name;
+	bool added;
+	uint64_t id;
+
+	if (!key)
+		return 0;
+	id = key_id(&w->thread_ids, (uintptr_t)key, w->threads.n, &added);
+	if (!id || !added)
+		return id;
+	th = vec_push(&w->threads, sizeof(*th));
+	if (!th)
+		return 0;
+	name = t ? split_thread(t, tn, &tid) : 0;
+	th->len = name ? name : t ? tn : pn;
+	th->name = strpool__intern(w->pool, name ? t : line, th->len);
+	th->tid = tid;
+	if (!th->name)
+		return 0;
+	th->group = text_id(w, &w->group_ids, &w->groups, line, pn);
+	return th->group ? id : 0;
+}
+
+int jfr_writer__add(struct jfr_writer *w, const char *line, size_t len,
+		    uint64_t count)
+{
+	const char *p = memchr(line, ';', len), *t = NULL, *f,
+		   *end = line + len;
+	size_t pn = p ? (size_t)(p - line) : len, tn = 0, split;
+	struct jrec *r;
+	bool java = false;
+	int64_t tid;
+
+	f = p ? p + 1 : end;
+	if (p) {
+		const char *q = memchr(f, ';', end - f);
+
+		split = split_thread(f, (q ? q : end) - f, &tid);
+		if (split) {
+			t = f;
+			tn = (q ? q : end) - f;
+			f = q ? q + 1 : end;
+		}
+	}
+	if (!(r = vec_push(&w->recs, sizeof(*r))))
+		return -ENOMEM;
+	r->count = count;
+	r->thread = thread_id(w, line, pn, t, tn);
+	if (w->m.kind == JFR_ALLOC && f < end) {
+		const char *leaf = end;
+
+		while (leaf > f && leaf[-1] != ';')
+			leaf--;
+		r->cls = class_id(w, leaf, end - leaf);
+		end = leaf > f ? leaf - 1 : f;
+		if (!r->cls)
+			return -ENOMEM;
+	}
+	r->stack = stack_id(w, f, end - f, &java);
+	if (!r->thread || !r->stack)
+		return -ENOMEM;
+	((struct jthread *)w->threads.p)[r->thread - 1].java |= java;
+	return 0;
+}
+
+/* The event type and its weight field a kind writes. */
+static enum jtype event_type(enum jfr_kind k)
+{
+	switch (k) {
+	case JFR_ALLOC:
+		return JT_ALLOCATION_SAMPLE;
+	case JFR_OFF_CPU:
+		return JT_OFF_CPU;
+	case JFR_WALL:
+		return JT_WALL_CLOCK;
+	case JFR_CALLS:
+		return JT_METHOD_CALLS;
+	default:
+		return JT_EXECUTION_SAMPLE;
+	}
+}
+
+/* The start of the k-th of a file's samples: spread over its span by
+ * the golden ratio's sequence, so any stretch of it holds a fair share
+ * of every stack (not one stack after another). */
+static uint64_t spread(const struct jfr_meta *m, uint64_t k)
+{
+	uint64_t frac = k * 0x9e3779b97f4a7c15ULL;
+
+	return m->time_ns +
+	       (uint64_t)(((unsigned __int128)m->duration_ns * frac) >> 64);
+}
+
+/* One event of body e into b, with its size first. */
+static void event(struct pbuf *b, struct pbuf *e)
+{
+	jbuf__var(b, jbuf__event_size(e->len));
+	pbuf__raw(b, e->p, e->len);
+	if (e->err && !b->err)
+		b->err = e->err;
+	e->len = 0;
+}
+
+/* Every record's events into b. */
+static void events(struct jfr_writer *w, struct pbuf *b)
+{
+	const struct jrec *r = w->recs.p;
+	enum jtype type = event_type(w->m.kind);
+	struct pbuf e = {0};
+	uint64_t k = 0;
+
+	for (size_t i = 0; i < w->recs.n && !b->err; i++, r++) {
+		uint64_t n = type == JT_EXECUTION_SAMPLE ? r->count : 1;
+
+		for (uint64_t j = 0; j < n && !b->err; j++) {
+			jbuf__var(&e, type);
+			jbuf__var(&e, type == JT_EXECUTION_SAMPLE
+					  ? spread(&w->m, k++)
+					  : w->m.time_ns);
+			if (type == JT_OFF_CPU || type == JT_WALL_CLOCK)
+				jbuf__var(&e, r->count * 1000); /* us: ns */
+			jbuf__var(&e, r->thread);
+			jbuf__var(&e, r->stack);
+			if (type == JT_EXECUTION_SAMPLE)
+				jbuf__var(&e, 1); /* STATE_RUNNABLE */
+			if (type == JT_ALLOCATION_SAMPLE) {
+				jbuf__var(&e, r->cls);
+				jbuf__var(&e, r->count);
+			}
+			if (type == JT_METHOD_CALLS)
+				jbuf__var(&e, r->count);
+			event(b, &e);
+		}
+	}
+	pbuf__release(&e);
+}
+
+/* A pool's head; false (nothing written) for an empty pool, which the
+ * JDK's reader refuses. */
+static bool pool_head(struct pbuf *b, enum jtype type, size_t n)
+{
+	if (!n)
+		return false;
+	jbuf__var(b, type);
+	jbuf__var(b, n);
+	return true;
+}
+
+/* The pools of named things: thread groups, threads, methods, classes,
+ * symbols (desc: the descriptor's). */
+static void named_pools(struct jfr_writer *w, struct pbuf *b, uint64_t desc)
+{
+	const char *const *g = w->groups.p, *const *s = w->syms.p;
+	const struct jthread *t = w->threads.p;
+	const struct jmethod *m = w->methods.p;
+	const uint64_t *c = w->classes.p;
+	size_t i;
+
+	pool_head(b, JT_THREAD_GROUP, w->groups.n);
+	for (i = 0; i < w->groups.n; i++) {
+		jbuf__var(b, i + 1);
+		jbuf__var(b, 0); /* parent: none */
+		jbuf__str(b, g[i], strlen(g[i]));
+	}
+	pool_head(b, JT_THREAD, w->threads.n);
+	for (i = 0; i < w->threads.n; i++, t++) {
+		jbuf__var(b, i + 1);
+		jbuf__str(b, t->name, t->len);
+		jbuf__var(b, t->tid);
+		jbuf__str(b, t->java ? t->name : NULL, t->len);
+		jbuf__var(b, t->java ? t->tid : 0);
+		jbuf__var(b, t->group);
+	}
+	pool_head(b, JT_METHOD, w->methods.n);
+	for (i = 0; i < w->methods.n; i++, m++) {
+		jbuf__var(b, i + 1);
+		jbuf__var(b, m->cls);
+		jbuf__var(b, m->name);
+		jbuf__var(b, desc);
+		jbuf__var(b, 0); /* modifiers */
+		jbuf__u8(b, 0); /* hidden */
+	}
+	pool_head(b, JT_CLASS, w->classes.n);
+	for (i = 0; i < w->classes.n; i++) {
+		jbuf__var(b, i + 1);
+		jbuf__var(b, 0); /* class loader */
+		jbuf__var(b, c[i]);
+		jbuf__var(b, 0); /* package */
+		jbuf__var(b, 0); /* modifiers */
+	}
+	pool_head(b, JT_SYMBOL, w->syms.n);
+	for (i = 0; i < w->syms.n; i++) {
+		jbuf__var(b, i + 1);
+		jbuf__str(b, s[i], strlen(s[i]));
+	}
+}
+
+/* The checkpoint event: every constant pool. */
+static int checkpoint(struct jfr_writer *w, struct pbuf *b)
+{
+	size_t n[] = {w->nstacks,   w->groups.n,  w->threads.n,
+		      w->methods.n, w->classes.n, w->syms.n};
+	/* a symbol for the descriptor only when there are methods */
+	uint64_t desc = w->methods.n ? symbol(w, "()L;", 4) : 0;
+	size_t pools = 2;
+	struct pbuf e = {0};
+
+	if (w->methods.n && !desc)
+		return -ENOMEM;
+	n[5] = w->syms.n;
+	for (size_t i = 0; i < 6; i++)
+		pools += n[i] > 0;
+	jbuf__var(&e, JT_CPOOL);
+	jbuf__var(&e, w->m.time_ns);
+	jbuf__var(&e, 0); /* duration */
+	jbuf__var(&e, 0); /* delta to the previous checkpoint: none */
+	jbuf__u8(&e, 1); /* a flush checkpoint */
+	jbuf__var(&e, pools);
+	pool_head(&e, JT_FRAME_TYPE, JFT_NR);
+	for (int i = 0; i < JFT_NR; i++) {
+		jbuf__var(&e, i + 1);
+		jbuf__str(&e, jmeta_frame_types[i],
+			  strlen(jmeta_frame_types[i]));
+	}
+	pool_head(&e, JT_THREAD_STATE, 1);
+	jbuf__var(&e, 1);
+	jbuf__str(&e, "STATE_RUNNABLE", 14);
+	if (pool_head(&e, JT_STACK_TRACE, w->nstacks))
+		pbuf__raw(&e, w->stacks.p, w->stacks.len);
+	named_pools(w, &e, desc);
+	event(b, &e);
+	pbuf__release(&e);
+	return w->stacks.err;
+}
+
+int jfr_writer__write(struct jfr_writer *w, FILE *out)
+{
+	struct pbuf b = {0};
+	size_t cpool;
+	int ret;
+
+	pbuf__raw(&b, "FLR", 4); /* the NUL too */
+	jbuf__be(&b, 2, 2); /* major */
+	jbuf__be(&b, 0, 2); /* minor */
+	jbuf__be(&b, 0, 8); /* chunk size, offsets: patched below */
+	jbuf__be(&b, 0, 8);
+	jbuf__be(&b, HEADER_SIZE, 8); /* metadata: first */
+	jbuf__be(&b, w->m.time_ns, 8);
+	jbuf__be(&b, w->m.duration_ns, 8);
+	jbuf__be(&b, w->m.time_ns, 8); /* start ticks */
+	jbuf__be(&b, 1000000000, 8); /* ticks per second */
+	jbuf__be(&b, COMPRESSED_INTS, 4);
+	jmeta__write(&b, w->m.time_ns);
+	events(w, &b);
+	cpool = b.len;
+	ret = checkpoint(w, &b);
+	jbuf__put_be64(&b, 8, b.len);
+	jbuf__put_be64(&b, 16, cpool);
+	ret = ret ? ret : b.err;
+	if (!ret && fwrite(b.p, 1, b.len, out) != b.len)
+		ret = errno ? -errno : -EIO;
+	if (!ret && fflush(out))
+		ret = -errno;
+	pbuf__release(&b);
+	return ret;
+}
+
+bool jfr__is_jfr(const void *buf, size_t len)
+{
+	return len >= 4 && !memcmp(buf, "FLR", 4);
+}
