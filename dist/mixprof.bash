@@ -47,7 +47,7 @@ _mixprof()
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--format)
-		COMPREPLY=($(compgen -W "folded pprof" -- "$cur"))
+		COMPREPLY=($(compgen -W "folded pprof jfr" -- "$cur"))
 		return ;;
 	-F | --frequency | -i | --interval | --title | -e | --event | --stack-depth | --bucket-ms | --counts-size | --stack-storage-size)
 		return ;;

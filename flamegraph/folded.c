@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "folded.h"
+#include "jfr/jfr.h"
 #include "pprof/pprof.h"
 
 /* Parse [s, e) as a decimal count; false unless it is one. */
@@ -144,15 +145,27 @@ static int pprof_line(const char *line, size_t len, uint64_t count, void *ctx)
 			    pl->o->reverse);
 }
 
-/* The rest of in (a gzipped profile.proto) into the tree. */
-static int load_pprof(struct fg_tree *t, FILE *in, const struct fg_load_opts *o,
-		      struct fg_load_stats *st)
+/* A reader of a whole binary profile: pprof__read, jfr__read. */
+typedef int (*binary_read_fn)(const void *buf, size_t len,
+			      int (*fn)(const char *line, size_t len,
+					uint64_t count, void *ctx),
+			      void *ctx, const char **why);
+
+/* The rest of in (a gzipped profile.proto, a JFR recording: read) into
+ * the tree. */
+static int load_binary(struct fg_tree *t, FILE *in,
+		       const struct fg_load_opts *o, struct fg_load_stats *st,
+		       binary_read_fn read, const char *head, size_t nh)
 {
 	struct pprof_load pl = {t, o, st};
 	size_t len = 0, cap = 1 << 16, got;
 	char *buf = malloc(cap), *p;
 	int err = 0;
 
+	if (buf) { /* what was peeked first */
+		memcpy(buf, head, nh);
+		len = nh;
+	}
 	while (buf && (got = fread(buf + len, 1, cap - len, in)) > 0) {
 		len += got;
 		if (len < cap)
@@ -172,7 +185,7 @@ static int load_pprof(struct fg_tree *t, FILE *in, const struct fg_load_opts *o,
 	else if (!err && ferror(in))
 		err = -EIO;
 	if (!err) {
-		err = pprof__read(buf, len, pprof_line, &pl, &st->why);
+		err = read(buf, len, pprof_line, &pl, &st->why);
 		if (err == -EINVAL) { /* reported like a bad folded line */
 			st->skipped++;
 			st->first_bad = 1;
@@ -183,22 +196,63 @@ static int load_pprof(struct fg_tree *t, FILE *in, const struct fg_load_opts *o,
 	return err;
 }
 
+/* The first bytes of in (up to cap): how many. */
+static size_t peek(FILE *in, char *head, size_t cap)
+{
+	size_t n = 0;
+	int c;
+
+	while (n < cap && (c = getc(in)) != EOF)
+		head[n++] = c;
+	return n;
+}
+
+/* Glue head[0..nh) before line buf[0..*n) (the first line, whose start
+ * peek took). */
+static int unpeek(char **buf, size_t *cap, ssize_t *n, const char *head,
+		  size_t nh)
+{
+	char *p = malloc(nh + *n + 1);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, head, nh);
+	memcpy(p + nh, *buf ? *buf : "", *n + 1);
+	free(*buf);
+	*buf = p;
+	*cap = nh + *n + 1;
+	*n += nh;
+	return 0;
+}
+
 int fg_load_folded(struct fg_tree *t, FILE *in, const struct fg_load_opts *o,
 		   struct fg_load_stats *st)
 {
-	char *buf = NULL;
-	size_t cap = 0;
+	char *buf = NULL, head[4];
+	size_t cap = 0, nh;
 	ssize_t n;
-	int err = 0, c;
+	int err = 0;
 
 	memset(st, 0, sizeof(*st));
-	/* folded text never starts so; a gzip stream (pprof) always does */
-	c = getc(in);
-	if (c != EOF && ungetc(c, in) == 0x1f)
-		return load_pprof(t, in, o, st);
+	/* folded text never starts so: a gzip stream (pprof) always does,
+	 * a JFR recording with "FLR\0" */
+	nh = peek(in, head, sizeof(head));
+	if (nh >= 2 && pprof__is_gzip(head, nh))
+		return load_binary(t, in, o, st, pprof__read, head, nh);
+	if (jfr__is_jfr(head, nh))
+		return load_binary(t, in, o, st, jfr__read, head, nh);
 	while (!err && (n = getline(&buf, &cap, in)) >= 0) {
+		if (nh)
+			err = unpeek(&buf, &cap, &n, head, nh);
+		nh = 0;
 		st->lines++;
-		err = load_line(t, buf, n, o, st);
+		err = err ?: load_line(t, buf, n, o, st);
+	}
+	if (!err && nh) { /* a file shorter than head, no newline */
+		n = 0;
+		err = unpeek(&buf, &cap, &n, head, nh);
+		st->lines++;
+		err = err ?: load_line(t, buf, n, o, st);
 	}
 	if (!err && ferror(in))
 		err = -EIO;

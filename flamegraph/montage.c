@@ -46,18 +46,22 @@ static char *join(const char *dir, const char *file)
 }
 
 /*
- * The output next to the slice: ".folded" (or pprof's ".pb.gz") replaced
- * by ext, else added.
+ * The output next to the slice: ".folded" (or pprof's ".pb.gz", JFR's
+ * ".jfr") replaced by ext, else added.
  */
 static char *out_name(const char *file, const char *ext)
 {
-	size_t len = strlen(file);
+	static const char *const exts[] = {".folded", ".pb.gz", ".jfr"};
+	size_t len = strlen(file), n;
 	char *p;
 
-	if (len > 7 && !strcmp(file + len - 7, ".folded"))
-		len -= 7;
-	else if (len > 6 && !strcmp(file + len - 6, ".pb.gz"))
-		len -= 6;
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		n = strlen(exts[i]);
+		if (len > n && !strcmp(file + len - n, exts[i])) {
+			len -= n;
+			break;
+		}
+	}
 	if (asprintf(&p, "%.*s%s", (int)len, file, ext) < 0)
 		return NULL;
 	return p;

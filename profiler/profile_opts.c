@@ -112,9 +112,12 @@ void profile_opts__usage(FILE *out, const char *prog)
 "  -K, --kernel-stacks-only kernel frames only\n"
 "  -d, --delimited          put a \"-\" frame between user and kernel frames\n"
 "  -f, --folded             folded text output (the default)\n"
-"      --format folded|pprof  pprof: gzipped profile.proto (go tool pprof,\n"
-"                           Pyroscope, Parca); the default when -o ends in\n"
-"                           .pb.gz or .pprof; slices are slice-NNNN.pb.gz\n"
+"      --format folded|pprof|jfr  pprof: gzipped profile.proto (go tool\n"
+"                           pprof, Pyroscope, Parca), the default when -o\n"
+"                           ends in .pb.gz or .pprof; jfr: a JFR recording\n"
+"                           (JDK Mission Control, IntelliJ, jfr), the\n"
+"                           default for .jfr, implies --per-thread; slices\n"
+"                           are slice-NNNN.pb.gz or .jfr\n"
 "  -o, --output FILE|DIR    write to FILE (default stdout, or nothing when\n"
 "                           --svg, --html or --heatmap is given); with -i,\n"
 "                           a directory of slices\n"
@@ -381,8 +384,10 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 			o->format = PROFILE_FOLDED;
 		else if (!strcmp(optarg, "pprof"))
 			o->format = PROFILE_PPROF;
+		else if (!strcmp(optarg, "jfr"))
+			o->format = PROFILE_JFR;
 		else
-			BAD("--format", "folded or pprof");
+			BAD("--format", "folded, pprof or jfr");
 		return 0;
 	case 'v':
 		o->verbose = true;
@@ -502,33 +507,51 @@ static bool ends_with(const char *name, const char *suffix)
 	return n >= k && !strcmp(name + n - k, suffix);
 }
 
+/* The format a file's name asks for: pprof for *.pb.gz or *.pprof, JFR
+ * for *.jfr, else folded text. */
+static enum profile_format format_of(const char *path)
+{
+	if (ends_with(path, ".pb.gz") || ends_with(path, ".pprof"))
+		return PROFILE_PPROF;
+	return ends_with(path, ".jfr") ? PROFILE_JFR : PROFILE_FOLDED;
+}
+
 /*
- * The output format: as asked, else pprof for a file named *.pb.gz or
- * *.pprof. A montage draws its slices, so they stay folded text; pprof
- * is binary, so not to a terminal.
+ * The output format: as asked, else as the file's name says. A montage
+ * draws its slices, so they stay folded text; pprof and JFR are binary,
+ * so not to a terminal. A JFR event names its thread and its frames'
+ * types: every line has its thread frame and kind suffixes.
  */
 static int check_format(struct profile_opts *o, char *err, size_t errlen)
 {
+	const char *name = o->format == PROFILE_JFR ? "jfr" : "pprof";
+
 	if (o->format == PROFILE_FORMAT_AUTO)
-		o->format = o->output && !o->slice_ns &&
-				    (ends_with(o->output, ".pb.gz") ||
-				     ends_with(o->output, ".pprof"))
-				? PROFILE_PPROF
-				: PROFILE_FOLDED;
-	if (o->format != PROFILE_PPROF)
+		o->format = o->output && !o->slice_ns ? format_of(o->output)
+						      : PROFILE_FOLDED;
+	if (o->format == PROFILE_FOLDED)
 		return 0;
 	if (o->montage) {
 		snprintf(err, errlen,
 			 "--montage draws folded slices: leave out --format "
-			 "pprof (or use -o DIR -i SECS --format pprof)");
+			 "%s (or use -o DIR -i SECS --format %s)",
+			 name, name);
 		return -EINVAL;
 	}
 	if (!o->output && isatty(STDOUT_FILENO)) {
 		snprintf(err, errlen,
-			 "--format pprof is binary: give -o FILE.pb.gz or "
-			 "redirect stdout");
+			 "--format %s is binary: give -o FILE.%s or "
+			 "redirect stdout",
+			 name, o->format == PROFILE_JFR ? "jfr" : "pb.gz");
 		return -EINVAL;
 	}
+	if (o->format == PROFILE_JFR && o->count) {
+		snprintf(err, errlen,
+			 "--count prints a table: leave out --format jfr");
+		return -EINVAL;
+	}
+	if (o->format == PROFILE_JFR)
+		o->per_thread = o->annotate = true;
 	return 0;
 }
 

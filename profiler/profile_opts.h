@@ -23,7 +23,12 @@ enum profile_exit {
 #define PROFILE_MAX_PROBES 32
 
 /* -o's format: folded text or gzipped profile.proto */
-enum profile_format { PROFILE_FORMAT_AUTO, PROFILE_FOLDED, PROFILE_PPROF };
+enum profile_format {
+	PROFILE_FORMAT_AUTO,
+	PROFILE_FOLDED,
+	PROFILE_PPROF,
+	PROFILE_JFR
+};
 
 struct linefilter;
 

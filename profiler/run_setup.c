@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "common/safefile.h"
 #include "hints.h"
+#include "jfr/jfr.h"
 #include "pprof/pprof.h"
 #include "render_out.h"
 #include "run.h"
@@ -266,6 +267,20 @@ static void setup_pprof(struct run *r)
 	sliceout__pprof(r->out, &m);
 }
 
+/* JFR files: the events that fit what a count is (jfr/jfr.h). */
+static void setup_jfr(struct run *r)
+{
+	struct jfr_meta m = {
+	    .kind = r->o.nr_probes ? JFR_CALLS
+		    : r->o.off_cpu ? JFR_OFF_CPU
+		    : r->o.wall	   ? JFR_WALL
+		    : r->o.alloc   ? JFR_ALLOC
+				   : JFR_CPU,
+	};
+
+	sliceout__jfr(r->out, &m);
+}
+
 int run_setup__outputs(struct run *r)
 {
 	r->tb.bucket_ns = r->o.bucket_ns;
@@ -282,6 +297,8 @@ int run_setup__outputs(struct run *r)
 	}
 	if (r->o.format == PROFILE_PPROF)
 		setup_pprof(r);
+	else if (r->o.format == PROFILE_JFR)
+		setup_jfr(r);
 	else if (r->o.folded_stdout && !r->o.nr_probes && isatty(STDOUT_FILENO))
 		sliceout__top(r->out, r->o.per_thread); /* a table, not text */
 	status__init(&r->status, stderr, r->o.quiet, isatty(STDERR_FILENO));

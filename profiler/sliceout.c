@@ -12,6 +12,7 @@
 #include "common/nsec.h"
 #include "common/safefile.h"
 #include "fold.h"
+#include "jfr/jfr.h"
 #include "pprof/pprof.h"
 #include "sliceout.h"
 #include "topn.h"
@@ -36,8 +37,10 @@ struct sliceout {
 	int err; /* the first write error, reported; later writes skipped */
 	bool discard; /* count only */
 	bool pprof; /* files are gzipped profile.proto (meta), not text */
+	bool jfr; /* files are JFR recordings (jmeta), not text */
 	bool top, per_thread; /* a top-N table (topn.h), not the lines */
 	struct pprof_meta meta;
+	struct jfr_meta jmeta;
 };
 
 struct sliceout *sliceout__new(const struct timebase *tb, const char *path)
@@ -109,12 +112,20 @@ void sliceout__pprof(struct sliceout *so, const struct pprof_meta *m)
 	so->meta = *m;
 }
 
+void sliceout__jfr(struct sliceout *so, const struct jfr_meta *m)
+{
+	so->jfr = true;
+	so->jmeta = *m;
+}
+
 /* A slice file's name in DIR. */
 static void slice_name(const struct sliceout *so, uint64_t idx, char *buf,
 		       size_t cap)
 {
 	snprintf(buf, cap, "slice-%04" PRIu64 ".%s", idx,
-		 so->pprof ? "pb.gz" : "folded");
+		 so->pprof ? "pb.gz"
+		 : so->jfr ? "jfr"
+			   : "folded");
 }
 
 /* Make slice idx exist. */
@@ -194,19 +205,27 @@ static uint64_t wall_of(uint64_t mono_ns)
 	       ((uint64_t)m.tv_sec * NSEC_PER_SEC + m.tv_nsec - mono_ns);
 }
 
-/* Slice idx as pprof, its time and duration from the time base. */
+/* Slice idx's wall-clock start and length, from the time base. */
+static void slice_span(const struct sliceout *so, uint64_t idx,
+		       uint64_t *time_ns, uint64_t *duration_ns)
+{
+	uint64_t s, e;
+
+	timebase__slice_bounds(so->tb, idx, so->end_ns, &s, &e);
+	*time_ns = wall_of(s);
+	*duration_ns = e > s ? e - s : 0;
+}
+
+/* Slice idx as pprof. */
 static int write_pprof(struct sliceout *so, uint64_t idx, const struct fold *f,
 		       FILE *out)
 {
 	struct pprof_meta m = so->meta;
 	struct pprof_ctx c = {.events = so->s[idx].events};
 	struct pprof_writer *w;
-	uint64_t s, e;
 	int ret;
 
-	timebase__slice_bounds(so->tb, idx, so->end_ns, &s, &e);
-	m.time_ns = wall_of(s);
-	m.duration_ns = e > s ? e - s : 0;
+	slice_span(so, idx, &m.time_ns, &m.duration_ns);
 	w = pprof_writer__new(&m);
 	if (!w)
 		return -errno;
@@ -214,6 +233,29 @@ static int write_pprof(struct sliceout *so, uint64_t idx, const struct fold *f,
 	ret = f ? fold__each(f, pprof_add, &c) : 0;
 	ret = ret ?: pprof_writer__write(w, out);
 	pprof_writer__free(w);
+	return ret;
+}
+
+static int jfr_add(const char *line, uint64_t count, void *ctx)
+{
+	return jfr_writer__add(ctx, line, strlen(line), count);
+}
+
+/* Slice idx as a JFR recording. */
+static int write_jfr(struct sliceout *so, uint64_t idx, const struct fold *f,
+		     FILE *out)
+{
+	struct jfr_meta m = so->jmeta;
+	struct jfr_writer *w;
+	int ret;
+
+	slice_span(so, idx, &m.time_ns, &m.duration_ns);
+	w = jfr_writer__new(&m);
+	if (!w)
+		return -errno;
+	ret = f ? fold__each(f, jfr_add, w) : 0;
+	ret = ret ?: jfr_writer__write(w, out);
+	jfr_writer__free(w);
 	return ret;
 }
 
@@ -282,6 +324,8 @@ static int slice_write(struct sliceout *so, uint64_t idx)
 	}
 	if (so->pprof)
 		ret = write_pprof(so, idx, s->fold, f);
+	else if (so->jfr)
+		ret = write_jfr(so, idx, s->fold, f);
 	else if (so->top && s->fold)
 		ret = topn__write(s->fold, so->per_thread, SLICEOUT_TOP_N, f);
 	else if (so->top) /* a table of nothing would look cut off */

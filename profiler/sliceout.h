@@ -37,6 +37,9 @@ struct pprof_meta;
  * are its slice's. m is copied; its strings must outlive so.
  */
 void sliceout__pprof(struct sliceout *so, const struct pprof_meta *m);
+struct jfr_meta;
+/* Write JFR recordings (jfr/jfr.h) instead: the same, slice-NNNN.jfr. */
+void sliceout__jfr(struct sliceout *so, const struct jfr_meta *m);
 
 /*
  * Write the whole run as a top-N table of frames (topn.h) instead of its

@@ -1,7 +1,9 @@
 /* Unit tests of flamegraph/folded.c: odd lines, spaces, merging files. */
 #include <errno.h>
+#include <stdlib.h>
 #include "check.h"
 #include "flamegraph/folded.h"
+#include "jfr/jfr.h"
 
 static uint64_t count_of(struct fg_tree *t, const char *a, const char *b)
 {
@@ -102,6 +104,34 @@ int main(void)
 	CHECK_INT(load(t, "a;b 3\nc;b 4\n", &st, &o), 0);
 	CHECK_INT(count_of(t, "b", NULL), 7);
 	CHECK_INT(count_of(t, "b", "a"), 3);
+	fg_tree__free(t);
+
+	/* A JFR recording is read as its lines; text that starts like its
+	 * magic, or is shorter than it, is still text. */
+	t = fg_tree__new();
+	o.reverse = false;
+	{
+		struct jfr_meta m = {.kind = JFR_CPU, .duration_ns = 1};
+		struct jfr_writer *w = jfr_writer__new(&m);
+		const char *line = "java;main [7];A.a_[j]";
+		char *buf = NULL;
+		size_t len;
+		FILE *f = open_memstream(&buf, &len);
+
+		CHECK_INT(jfr_writer__add(w, line, strlen(line), 5), 0);
+		CHECK_INT(jfr_writer__write(w, f), 0);
+		fclose(f);
+		jfr_writer__free(w);
+		f = fmemopen(buf, len, "r");
+		CHECK_INT(fg_load_folded(t, f, &o, &st), 0);
+		fclose(f);
+		free(buf);
+	}
+	CHECK_INT(count_of(t, "java", "main [7]"), 5);
+	CHECK_INT(load(t, "FLR;x 2\n", &st, &o), 0);
+	CHECK_INT(count_of(t, "FLR", "x"), 2);
+	CHECK_INT(load(t, "F 3", &st, &o), 0);
+	CHECK_INT(count_of(t, "F", NULL), 3);
 	fg_tree__free(t);
 
 	/* Loading by path: a missing file is -ENOENT. */

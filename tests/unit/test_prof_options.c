@@ -324,6 +324,18 @@ static void test_habits(void)
 	CHECK_INT(PARSE("--format", "json", "5"), -EINVAL);
 	CHECK(strstr(err, "--format") != NULL);
 	CHECK_INT(PARSE("--format", "pprof", "--montage", "d", "5"), -EINVAL);
+	/* JFR: by name or asked; its events name their thread and frame
+	 * types, so every line gets its thread and suffixes */
+	CHECK_INT(PARSE("-o", "a.jfr", "--no-annotate", "5"), 0);
+	CHECK_INT(o.format, PROFILE_JFR);
+	CHECK(o.per_thread && o.annotate);
+	CHECK_INT(PARSE("--format", "jfr", "-o", "d", "-i", "1", "5"), 0);
+	CHECK_INT(o.format, PROFILE_JFR);
+	CHECK_INT(PARSE("--format", "jfr", "--montage", "d", "5"), -EINVAL);
+	CHECK(strstr(err, "--format jfr") != NULL);
+	CHECK_INT(
+	    PARSE("-o", "a.jfr", "-e", "java:A.b", "--count", "-p", "1", "5"),
+	    -EINVAL);
 }
 
 /* --off-cpu and its bounds; what excludes it */
