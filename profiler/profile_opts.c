@@ -116,8 +116,8 @@ void profile_opts__usage(FILE *out, const char *prog)
 "                           pprof, Pyroscope, Parca), the default when -o\n"
 "                           ends in .pb.gz or .pprof; jfr: a JFR recording\n"
 "                           (JDK Mission Control, IntelliJ, jfr), the\n"
-"                           default for .jfr, implies --per-thread; slices\n"
-"                           are slice-NNNN.pb.gz or .jfr\n"
+"                           default for .jfr, implies --per-thread and\n"
+"                           --lines; slices are slice-NNNN.pb.gz or .jfr\n"
 "  -o, --output FILE|DIR    write to FILE (default stdout, or nothing when\n"
 "                           --svg, --html or --heatmap is given); with -i,\n"
 "                           a directory of slices\n"
@@ -520,7 +520,8 @@ static enum profile_format format_of(const char *path)
  * The output format: as asked, else as the file's name says. A montage
  * draws its slices, so they stay folded text; pprof and JFR are binary,
  * so not to a terminal. A JFR event names its thread and its frames'
- * types: every line has its thread frame and kind suffixes.
+ * types and lines: every line has its thread frame, kind suffixes and
+ * lines.
  */
 static int check_format(struct profile_opts *o, char *err, size_t errlen)
 {
@@ -550,8 +551,9 @@ static int check_format(struct profile_opts *o, char *err, size_t errlen)
 			 "--count prints a table: leave out --format jfr");
 		return -EINVAL;
 	}
+	/* and lines: a JDK recording's Java frames all have theirs */
 	if (o->format == PROFILE_JFR)
-		o->per_thread = o->annotate = true;
+		o->per_thread = o->annotate = o->lines = true;
 	return 0;
 }
 

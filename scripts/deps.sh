@@ -9,7 +9,7 @@ set -euo pipefail
 # sources (openjdk-17-source, unzip), Tomcat with its examples under ab.
 pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
       systemtap-sdt-dev linux-perf libxml2-utils procps util-linux time
-      openjdk-17-jdk-headless chromium golang-go
+      openjdk-17-jdk-headless chromium golang-go jq
       openjdk-17-source unzip tomcat10 tomcat10-examples apache2-utils)
 [ "${1:-}" = kernels ] && pkgs+=(qemu-system-x86 debootstrap e2fsprogs)
 

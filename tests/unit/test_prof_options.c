@@ -328,7 +328,7 @@ static void test_habits(void)
 	 * types, so every line gets its thread and suffixes */
 	CHECK_INT(PARSE("-o", "a.jfr", "--no-annotate", "5"), 0);
 	CHECK_INT(o.format, PROFILE_JFR);
-	CHECK(o.per_thread && o.annotate);
+	CHECK(o.per_thread && o.annotate && o.lines);
 	CHECK_INT(PARSE("--format", "jfr", "-o", "d", "-i", "1", "5"), 0);
 	CHECK_INT(o.format, PROFILE_JFR);
 	CHECK_INT(PARSE("--format", "jfr", "--montage", "d", "5"), -EINVAL);

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# JFR output read by the JDK's own reader, on every JDK we test: Ratio
+# (one/two/three at 1:2:3) profiled into -o r.jfr, with --heatmap beside
+# it, whose samples.timed holds the same drained lines as folded text.
+# That JDK's `jfr summary` must count the run's "N written"
+# jdk.ExecutionSample events; `jfr print --json` must give, event by
+# event, the very stacks of the folded lines (thread with its Java name,
+# each frame's class, method and frame type as its suffix) with the same
+# counts; `jfr print`'s split of the worker's samples must be within 2
+# points of the folded one. Then our reader draws our file and a
+# recording the JDK made itself (-XX:StartFlightRecording), with the
+# totals their `jfr summary` counts.
+. "$(dirname "$0")/../lib/common.sh"
+
+command -v jq >/dev/null || die "jq is needed to read jfr print --json"
+SECS=3
+
+# summary_count JDK FILE: jdk.ExecutionSample events, by `jfr summary`.
+summary_count() {
+	"$1/bin/jfr" summary "$2" >"$TMPD/summary" 2>&1 ||
+		{ cat "$TMPD/summary"; die "$1: jfr summary $2 failed"; }
+	awk '$1 == "jdk.ExecutionSample" { print $2 }' "$TMPD/summary"
+}
+
+# jdk_folded JDK FILE: each sample as the JDK reads it, as a folded line
+# (process = thread group; "name [tid]"; frames root first with the
+# suffix of their frame type), merged and counted, sorted.
+jdk_folded() {
+	"$1/bin/jfr" print --json --stack-depth 4096 \
+		--events jdk.ExecutionSample "$2" >"$TMPD/print.json" ||
+		die "$1: jfr print --json $2 failed"
+	jq -r '
+	def sfx: {"Interpreted": "_[0]", "JIT compiled": "_[j]",
+		  "C1 compiled": "_[1]", "Inlined": "_[i]",
+		  "Kernel": "_[k]"}[.] // "";
+	def cls: if . == "" then "" else . + "." end;
+	.recording.events[].values |
+	.sampledThread.group.name + ";" +
+	(.sampledThread.javaName // .sampledThread.osName) +
+	" [" + (.sampledThread.osThreadId | tostring) + "]" +
+	([.stackTrace.frames | reverse | .[] |
+	  ";" + (.method.type.name | cls) + .method.name +
+	  (if .lineNumber > 0 then ":" + (.lineNumber | tostring) else "" end) +
+	  (.type | sfx)] |
+	 join(""))' "$TMPD/print.json" |
+		LC_ALL=C sort | uniq -c |
+		awk '{ c = $1; sub(/^ *[0-9]+ /, ""); print $0 " " c }' |
+		LC_ALL=C sort
+}
+
+# timed_folded FILE: samples.timed's lines merged over its buckets.
+timed_folded() {
+	awk '/^#/ { next }
+	{ c = $NF; l = substr($0, index($0, " ") + 1)
+	  s[substr(l, 1, length(l) - length(c) - 1)] += c }
+	END { for (l in s) print l " " s[l] }' "$1" | LC_ALL=C sort
+}
+
+# split: the worker's samples in one/two/three, in percent ("a b c").
+split_folded() {
+	awk '/;ratio-worker \[/ { if (/Ratio\.one(:[0-9]+)?_\[/) a += $NF
+		else if (/Ratio\.two(:[0-9]+)?_\[/) b += $NF
+		else if (/Ratio\.three(:[0-9]+)?_\[/) c += $NF }
+	END { m = a + b + c; if (m) printf "%.1f %.1f %.1f\n", 100*a/m, 100*b/m, 100*c/m }' "$1"
+}
+split_print() { # JDK FILE
+	"$1/bin/jfr" print --stack-depth 64 --events jdk.ExecutionSample "$2" |
+	awk '/^jdk\.ExecutionSample/ { w = 0; k = "" }
+	/sampledThread = "ratio-worker"/ { w = 1 }
+	/^    Ratio\.one\(/ && !k { k = "a" }
+	/^    Ratio\.two\(/ && !k { k = "b" }
+	/^    Ratio\.three\(/ && !k { k = "c" }
+	/^}/ { if (w && k) n[k]++ }
+	END { m = n["a"] + n["b"] + n["c"]
+	      if (m) printf "%.1f %.1f %.1f\n", 100*n["a"]/m, 100*n["b"]/m, 100*n["c"]/m }'
+}
+
+for jdk in $(jdks); do
+	note "JDK $jdk"
+	"$MIXPROF" -F 999 -o "$TMPD/r.jfr" --heatmap "$TMPD/h" -- \
+		"$jdk/bin/java" -cp "$SAMPLES" Ratio $SECS >/dev/null 2>"$TMPD/err" ||
+		{ cat "$TMPD/err"; die "mixprof failed"; }
+	written=$(sed -n 's/^mixprof: .* samples in .*, \([0-9]*\) written$/\1/p' "$TMPD/err")
+	[ -n "$written" ] && [ "$written" -gt 500 ] ||
+		{ cat "$TMPD/err"; die "too few samples: '$written'"; }
+	got=$(summary_count "$jdk" "$TMPD/r.jfr")
+	[ "$got" = "$written" ] ||
+		{ cat "$TMPD/summary"; die "jfr summary counts $got samples, mixprof wrote $written"; }
+
+	jdk_folded "$jdk" "$TMPD/r.jfr" >"$TMPD/jdk.folded"
+	timed_folded "$TMPD/h/samples.timed" >"$TMPD/our.folded"
+	[ -s "$TMPD/our.folded" ] || die "no folded lines in samples.timed"
+	if ! cmp -s "$TMPD/jdk.folded" "$TMPD/our.folded"; then
+		diff "$TMPD/our.folded" "$TMPD/jdk.folded" | head -10 | cut -c1-400
+		die "jfr print's stacks differ from the folded lines"
+	fi
+	# threads by their Java names: the launcher's Java "main" thread
+	# (comm "java") is "main"; no thread with Java frames is "java"
+	grep -q '^java;main \[' "$TMPD/our.folded" || die "no thread named main"
+	! grep -E '^[^;]*;java \[[0-9]+\];.*_\[[01ji]\]' "$TMPD/our.folded" | head -3 |
+		grep . || die "a thread with Java frames is named by its comm"
+	for t in '"JIT compiled"' '"Interpreted"'; do
+		grep -q "\"type\": $t" "$TMPD/print.json" || die "no $t frame"
+	done
+
+	ours=$(split_folded "$TMPD/our.folded")
+	theirs=$(split_print "$jdk" "$TMPD/r.jfr")
+	note "split one/two/three: folded $ours, jfr print $theirs ($written samples)"
+	[ -n "$theirs" ] || die "jfr print shows no worker samples"
+	awk -v a="$ours" -v b="$theirs" 'BEGIN { split(a, x); split(b, y)
+		for (i = 1; i <= 3; i++) if (x[i] - y[i] > 2 || y[i] - x[i] > 2) exit 1 }' ||
+		die "split differs by more than 2 points"
+
+	"$MIXPROF" flamegraph "$TMPD/r.jfr" >"$TMPD/r.svg" || die "flamegraph of our JFR"
+	grep -q "all ($written samples" "$TMPD/r.svg" || die "our reader's total differs"
+
+	# a recording of the JDK's own
+	"$jdk/bin/java" -XX:StartFlightRecording=filename="$TMPD/jdk.jfr",settings=profile \
+		-cp "$SAMPLES" Ratio 2 >/dev/null 2>&1 || die "java with JFR failed"
+	n=$(summary_count "$jdk" "$TMPD/jdk.jfr")
+	[ -n "$n" ] && [ "$n" -gt 0 ] || die "the JDK's recording has no samples"
+	"$MIXPROF" flamegraph "$TMPD/jdk.jfr" >"$TMPD/jdk.svg" 2>"$TMPD/fg.err" ||
+		{ cat "$TMPD/fg.err"; die "flamegraph of the JDK's recording"; }
+	grep -q "all ($n samples" "$TMPD/jdk.svg" || die "JDK recording: not $n samples drawn"
+	grep -q 'Ratio\.three_\[[j01i]\]' "$TMPD/jdk.svg" || die "JDK recording: no Ratio.three frame"
+	note "JDK recording: $n samples drawn"
+	rm -rf "$TMPD/h" "$TMPD"/*.jfr
+done
+echo ok
