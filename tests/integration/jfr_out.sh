@@ -126,4 +126,22 @@ for jdk in $(jdks); do
 	note "JDK recording: $n samples drawn"
 	rm -rf "$TMPD/h" "$TMPD"/*.jfr
 done
+
+# Off-CPU time, an event of our own: the JDK reads it by the metadata in
+# the file, one event per folded line; our reader gets the time back.
+jdk=$(jdks | head -1)
+"$MIXPROF" --off-cpu -o "$TMPD/o.jfr" --heatmap "$TMPD/h" -- \
+	"$jdk/bin/java" -cp "$SAMPLES" Ratio 1 >/dev/null 2>"$TMPD/err" ||
+	{ cat "$TMPD/err"; die "--off-cpu run failed"; }
+timed_folded "$TMPD/h/samples.timed" >"$TMPD/off.folded"
+lines=$(wc -l <"$TMPD/off.folded")
+us=$(awk '{ t += $NF } END { print t }' "$TMPD/off.folded")
+"$jdk/bin/jfr" summary "$TMPD/o.jfr" >"$TMPD/summary" || die "jfr summary of --off-cpu"
+n=$(awk '$1 == "mixprof.OffCPU" { print $2 }' "$TMPD/summary")
+[ "$n" = "$lines" ] || { cat "$TMPD/summary"; die "mixprof.OffCPU: $n events, $lines folded lines"; }
+"$jdk/bin/jfr" print --events mixprof.OffCPU "$TMPD/o.jfr" | grep -q 'duration = ' ||
+	die "jfr print shows no off-CPU durations"
+"$MIXPROF" flamegraph "$TMPD/o.jfr" >"$TMPD/o.svg" || die "flamegraph of --off-cpu JFR"
+grep -q "all ($us samples" "$TMPD/o.svg" || die "off-CPU: not $us us read back"
+note "off-CPU: $n events, $us us"
 echo ok
