@@ -282,10 +282,13 @@ static int skip_field(struct reader *rd, struct jreader *r,
 		      const struct rfield *f, int depth)
 {
 	uint64_t n = f->array ? jr__var(r) : 1;
+	const struct rtype *t = f->cpool ? NULL : type_of(rd, f->type);
 	int ret = 0;
 
 	if (n > (uint64_t)(r->end - r->p) + 1)
 		return fail(rd, "array longer than its event");
+	if (t && !t->prim && !t->nf)
+		return 0; /* a value of no bytes, however many */
 	for (uint64_t i = 0; i < n && !ret && !r->err; i++) {
 		if (f->cpool)
 			jr__var(r);
