@@ -46,6 +46,7 @@ struct rtype {
 	struct rfield *f;
 	size_t nf;
 	struct u64map pool; /* constant id + 1 -> offset in chunk + 1 */
+	uint64_t last; /* the same for id UINT64_MAX (the JDK uses -1) */
 };
 
 struct reader {
@@ -145,9 +146,15 @@ static struct rtype *add_type(struct reader *rd, const char *name, uint64_t id)
 			return NULL;
 		rd->types = t;
 	}
-	slot = id + 1 ? u64map__add(&rd->type_ids, id + 1, &added) : NULL;
-	if (!slot)
+	if (id + 1 == 0) {
+		fail(rd, "a type without an id");
 		return NULL;
+	}
+	slot = u64map__add(&rd->type_ids, id + 1, &added);
+	if (!slot) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	*slot = (void *)(uintptr_t)(rd->ntypes + 1);
 	t = &rd->types[rd->ntypes++];
 	memset(t, 0, sizeof(*t));
@@ -206,7 +213,7 @@ static int element(struct reader *rd, struct jreader *r, const struct meta *m,
 		return fail(rd, "metadata cut short");
 	if (!strcmp(name, "class") && fname) {
 		if (!add_type(rd, fname, id))
-			return -ENOMEM;
+			return *rd->why ? -EINVAL : -ENOMEM;
 		ti = rd->ntypes - 1;
 	} else if (!strcmp(name, "field") && fname && ti >= 0) {
 		f.name = fname;
@@ -360,12 +367,18 @@ static int read_checkpoint(struct reader *rd, uint64_t off, int64_t *delta)
 				    "a constant pool of an undeclared type");
 		for (uint64_t i = 0; i < n && !ret && !r.err; i++) {
 			id = jr__var(&r);
-			slot = id + 1 ? u64map__add(&t->pool, id + 1, &added)
-				      : NULL;
-			if (!slot)
-				return -ENOMEM;
-			if (added)
-				*slot = (void *)(uintptr_t)(r.p - rd->base + 1);
+			if (id + 1 == 0) {
+				if (!t->last)
+					t->last = r.p - rd->base + 1;
+			} else {
+				slot = u64map__add(&t->pool, id + 1, &added);
+				if (!slot)
+					return -ENOMEM;
+				if (added)
+					*slot =
+					    (void *)(uintptr_t)(r.p - rd->base +
+								1);
+			}
 			ret = skip_value(rd, &r, type, 0);
 		}
 	}
@@ -395,10 +408,13 @@ static bool constant(const struct reader *rd, uint64_t type, uint64_t id,
 {
 	const struct rtype *t = type_of(rd, type);
 	void **slot = t && id + 1 ? u64map__find(&t->pool, id + 1) : NULL;
+	uint64_t off = slot		  ? (uint64_t)(uintptr_t)*slot
+		       : t && id + 1 == 0 ? t->last
+					  : 0;
 
-	if (!slot)
+	if (!off)
 		return false;
-	out->p = rd->base + (uintptr_t)*slot - 1;
+	out->p = rd->base + off - 1;
 	out->end = rd->base + rd->size;
 	out->err = 0;
 	return true;
@@ -525,17 +541,34 @@ static const char *keep(struct reader *rd, size_t from)
 	return t;
 }
 
+/* The text made at line[from..len) kept as id's in map (but for id
+ * UINT64_MAX, which has no key), the line cut back; NULL on ENOMEM. */
+static const char *cache(struct reader *rd, struct u64map *map, uint64_t id,
+			 size_t from)
+{
+	const char *t = keep(rd, from);
+	bool added;
+	void **slot;
+
+	if (!t || id + 1 == 0)
+		return t;
+	slot = u64map__add(map, id + 1, &added);
+	if (!slot)
+		return NULL;
+	*slot = (void *)t;
+	return t;
+}
+
 /* "process;name [tid]" of thread id (cached). */
 static const char *thread_text(struct reader *rd, uint64_t type, uint64_t id)
 {
 	static const char *const java[] = {"javaName", NULL},
 				 *const os[] = {"osName", NULL},
 				 *const group[] = {"group", "name", NULL};
-	void **slot = u64map__find(&rd->threads, id + 1);
+	void **slot = id + 1 ? u64map__find(&rd->threads, id + 1) : NULL;
 	struct jreader r;
 	const char *s;
 	size_t n, from = rd->len;
-	bool added;
 	char tid[32];
 
 	if (slot)
@@ -553,10 +586,7 @@ static const char *thread_text(struct reader *rd, uint64_t type, uint64_t id)
 	if (put(rd, ";") || (n ? put_safe(rd, s, n) : put(rd, "[unknown]")) ||
 	    put(rd, tid))
 		return NULL;
-	slot = u64map__add(&rd->threads, id + 1, &added);
-	if (!slot || !(*slot = (void *)keep(rd, from)))
-		return NULL;
-	return *slot;
+	return cache(rd, &rd->threads, id, from);
 }
 
 /* The folded suffix of a frame type's description (NULL: a Java frame of
@@ -611,12 +641,11 @@ static int put_frame(struct reader *rd, struct jreader r, uint64_t type)
 /* ";frame;...;frame" of stack trace id, root first (cached). */
 static const char *stack_text(struct reader *rd, uint64_t type, uint64_t id)
 {
-	void **slot = u64map__find(&rd->stacks, id + 1);
+	void **slot = id + 1 ? u64map__find(&rd->stacks, id + 1) : NULL;
 	const struct rfield *f;
 	struct jreader r, *at;
 	uint64_t n;
 	size_t from = rd->len;
-	bool added;
 
 	if (slot)
 		return *slot;
@@ -650,10 +679,7 @@ static const char *stack_text(struct reader *rd, uint64_t type, uint64_t id)
 		rd->len = from;
 		return ";[bad stack]";
 	}
-	slot = u64map__add(&rd->stacks, id + 1, &added);
-	if (!slot || !(*slot = (void *)keep(rd, from)))
-		return NULL;
-	return *slot;
+	return cache(rd, &rd->stacks, id, from);
 }
 
 /* ---- events ---- */
