@@ -6,14 +6,14 @@
 # jdk.ExecutionSample events; `jfr print --json` must give, event by
 # event, the very stacks of the folded lines (thread with its Java name,
 # each frame's class, method and frame type as its suffix) with the same
-# counts; `jfr print`'s split of the worker's samples must be within 2
-# points of the folded one. Then our reader draws our file and a
+# counts; the split of the worker's samples that `jfr print` shows must be
+# within 2 points of the folded one. Then our reader draws our file and a
 # recording the JDK made itself (-XX:StartFlightRecording), with the
 # totals their `jfr summary` counts.
 . "$(dirname "$0")/../lib/common.sh"
 
 command -v jq >/dev/null || die "jq is needed to read jfr print --json"
-SECS=3
+SECS=2
 
 # summary_count JDK FILE: jdk.ExecutionSample events, by `jfr summary`.
 summary_count() {
@@ -63,25 +63,26 @@ split_folded() {
 		else if (/Ratio\.three(:[0-9]+)?_\[/) c += $NF }
 	END { m = a + b + c; if (m) printf "%.1f %.1f %.1f\n", 100*a/m, 100*b/m, 100*c/m }' "$1"
 }
-split_print() { # JDK FILE
-	"$1/bin/jfr" print --stack-depth 64 --events jdk.ExecutionSample "$2" |
-	awk '/^jdk\.ExecutionSample/ { w = 0; k = "" }
-	/sampledThread = "ratio-worker"/ { w = 1 }
-	/^    Ratio\.one\(/ && !k { k = "a" }
-	/^    Ratio\.two\(/ && !k { k = "b" }
-	/^    Ratio\.three\(/ && !k { k = "c" }
-	/^}/ { if (w && k) n[k]++ }
-	END { m = n["a"] + n["b"] + n["c"]
-	      if (m) printf "%.1f %.1f %.1f\n", 100*n["a"]/m, 100*n["b"]/m, 100*n["c"]/m }'
+# split_print: the same from jdk_folded's print.json (jfr print --json
+# --events jdk.ExecutionSample): by the innermost of the three methods.
+split_print() {
+	jq -r '.recording.events[].values |
+	select(.sampledThread.javaName == "ratio-worker") |
+	[.stackTrace.frames[] | select(.method.type.name == "Ratio") |
+	 .method.name | select(. == "one" or . == "two" or . == "three")] |
+	first // empty' "$TMPD/print.json" |
+	awk '{ n[$1]++ } END { m = n["one"] + n["two"] + n["three"]
+		if (m) printf "%.1f %.1f %.1f\n", 100*n["one"]/m, 100*n["two"]/m, 100*n["three"]/m }'
 }
 
 for jdk in $(jdks); do
 	note "JDK $jdk"
-	"$MIXPROF" -F 999 -o "$TMPD/r.jfr" --heatmap "$TMPD/h" -- \
+	"$MIXPROF" -F 999 -o "$TMPD/r.jfr" --heatmap "$TMPD/h" -- nice -n -15 \
 		"$jdk/bin/java" -cp "$SAMPLES" Ratio $SECS >/dev/null 2>"$TMPD/err" ||
 		{ cat "$TMPD/err"; die "mixprof failed"; }
 	written=$(sed -n 's/^mixprof: .* samples in .*, \([0-9]*\) written$/\1/p' "$TMPD/err")
-	[ -n "$written" ] && [ "$written" -gt 500 ] ||
+	# the split is compared on the same samples: any number will do
+	[ -n "$written" ] && [ "$written" -gt 100 ] ||
 		{ cat "$TMPD/err"; die "too few samples: '$written'"; }
 	got=$(summary_count "$jdk" "$TMPD/r.jfr")
 	[ "$got" = "$written" ] ||
@@ -104,7 +105,7 @@ for jdk in $(jdks); do
 	done
 
 	ours=$(split_folded "$TMPD/our.folded")
-	theirs=$(split_print "$jdk" "$TMPD/r.jfr")
+	theirs=$(split_print)
 	note "split one/two/three: folded $ours, jfr print $theirs ($written samples)"
 	[ -n "$theirs" ] || die "jfr print shows no worker samples"
 	awk -v a="$ours" -v b="$theirs" 'BEGIN { split(a, x); split(b, y)
@@ -116,7 +117,7 @@ for jdk in $(jdks); do
 
 	# a recording of the JDK's own
 	"$jdk/bin/java" -XX:StartFlightRecording=filename="$TMPD/jdk.jfr",settings=profile \
-		-cp "$SAMPLES" Ratio 2 >/dev/null 2>&1 || die "java with JFR failed"
+		-cp "$SAMPLES" Ratio 1 >/dev/null 2>&1 || die "java with JFR failed"
 	n=$(summary_count "$jdk" "$TMPD/jdk.jfr")
 	[ -n "$n" ] && [ "$n" -gt 0 ] || die "the JDK's recording has no samples"
 	"$MIXPROF" flamegraph "$TMPD/jdk.jfr" >"$TMPD/jdk.svg" 2>"$TMPD/fg.err" ||
@@ -136,11 +137,10 @@ jdk=$(jdks | head -1)
 timed_folded "$TMPD/h/samples.timed" >"$TMPD/off.folded"
 lines=$(wc -l <"$TMPD/off.folded")
 us=$(awk '{ t += $NF } END { print t }' "$TMPD/off.folded")
-"$jdk/bin/jfr" summary "$TMPD/o.jfr" >"$TMPD/summary" || die "jfr summary of --off-cpu"
-n=$(awk '$1 == "mixprof.OffCPU" { print $2 }' "$TMPD/summary")
-[ "$n" = "$lines" ] || { cat "$TMPD/summary"; die "mixprof.OffCPU: $n events, $lines folded lines"; }
-"$jdk/bin/jfr" print --events mixprof.OffCPU "$TMPD/o.jfr" | grep -q 'duration = ' ||
-	die "jfr print shows no off-CPU durations"
+"$jdk/bin/jfr" print --json --events mixprof.OffCPU "$TMPD/o.jfr" >"$TMPD/off.json" ||
+	die "jfr print of --off-cpu"
+n=$(jq '[.recording.events[] | select(.values.duration != null)] | length' "$TMPD/off.json")
+[ "$n" = "$lines" ] || die "mixprof.OffCPU: $n events with a duration, $lines folded lines"
 "$MIXPROF" flamegraph "$TMPD/o.jfr" >"$TMPD/o.svg" || die "flamegraph of --off-cpu JFR"
 grep -q "all ($us samples" "$TMPD/o.svg" || die "off-CPU: not $us us read back"
 note "off-CPU: $n events, $us us"
