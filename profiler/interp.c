@@ -880,12 +880,45 @@ static void over_budget(struct interp *in, struct jvm *j);
 struct tname {
 	char comm[SAMPLER_COMM_LEN];
 	const char *name; /* pooled, or NULL: no Java thread */
+	uint64_t asked_ns; /* when name was asked */
 };
+
+/* Is tid in j's list of Java threads as last read? */
+static bool listed(const struct jvm *j, uint32_t tid)
+{
+	size_t lo = 0, hi = j->given.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (j->given.t[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < j->given.n && j->given.t[lo].tid == tid;
+}
+
+/*
+ * Asked before, with this comm: yes, unless it had no Java name then but
+ * the JVM lists it as a Java thread now, asked at most once a tick. A
+ * launched JVM's main thread runs before the JVM can be read (or before
+ * its java.lang.Thread is named "main"), with the comm "java" all along.
+ */
+static bool known(const struct interp *in, const struct jvm *j,
+		  const struct tname *t, const struct sample_key *k)
+{
+	if (!t || memcmp(t->comm, k->comm, sizeof(t->comm)))
+		return false;
+	return t->name || in->now_ns - t->asked_ns < TICK_NS ||
+	       !listed(j, k->tid);
+}
 
 /*
  * Learn the Java name of k's thread (per-thread keys) when it is new or
- * its comm changed (renamed, or the tid reused by another thread): a
- * thread gone by the time its keys are taken still has its name.
+ * its comm changed (renamed, or the tid reused by another thread), or it
+ * has become a listed Java thread (known): a thread gone by the time its
+ * keys are taken still has its name.
  */
 static void learn_thread(struct interp *in, struct jvm *j,
 			 const struct sample_key *k)
@@ -897,7 +930,7 @@ static void learn_thread(struct interp *in, struct jvm *j,
 	bool added;
 	int n;
 
-	if (t && !memcmp(t->comm, k->comm, sizeof(t->comm)))
+	if (known(in, j, t, k))
 		return;
 	if (!t) {
 		if (!(t = calloc(1, sizeof(*t))))
@@ -912,6 +945,7 @@ static void learn_thread(struct interp *in, struct jvm *j,
 		jnamer__threads_refresh(j->jn); /* a new thread, or renamed */
 	}
 	memcpy(t->comm, k->comm, sizeof(t->comm));
+	t->asked_ns = in->now_ns;
 	/* as the JVM has it: made safe where it is folded (fold.c) */
 	n = jnamer__thread(j->jn, (int32_t)k->tid, buf, sizeof(buf));
 	if (n == -EDQUOT)
