@@ -9,7 +9,8 @@
 # counts; the split of the worker's samples that `jfr print` shows must be
 # within 2 points of the folded one. Then our reader draws our file and a
 # recording the JDK made itself (-XX:StartFlightRecording), with the
-# totals their `jfr summary` counts.
+# totals their `jfr summary` counts; off-CPU time as an event of our own;
+# -i slices as one recording each, drawn by montage.
 . "$(dirname "$0")/../lib/common.sh"
 
 command -v jq >/dev/null || die "jq is needed to read jfr print --json"
@@ -144,4 +145,21 @@ n=$(jq '[.recording.events[] | select(.values.duration != null)] | length' "$TMP
 "$MIXPROF" flamegraph "$TMPD/o.jfr" >"$TMPD/o.svg" || die "flamegraph of --off-cpu JFR"
 grep -q "all ($us samples" "$TMPD/o.svg" || die "off-CPU: not $us us read back"
 note "off-CPU: $n events, $us us"
+
+# Slices: one recording per second, each drawn by montage with the
+# samples slices.tsv gives it.
+"$MIXPROF" -F 199 -i 1 --format jfr -o "$TMPD/sl" -- \
+	"$jdk/bin/java" -cp "$SAMPLES" Ratio 2 >/dev/null 2>"$TMPD/err" ||
+	{ cat "$TMPD/err"; die "sliced run failed"; }
+"$MIXPROF" montage "$TMPD/sl" || die "montage of JFR slices"
+n=0
+while IFS=$'\t' read -r idx s e samples file partial; do
+	[ "${idx:0:1}" = "#" ] && continue
+	case $file in slice-*.jfr) ;; *) die "slice file '$file'" ;; esac
+	[ "$samples" = 0 ] || grep -q "all ($samples samples" "$TMPD/sl/${file%.jfr}.svg" ||
+		die "$file: montage did not draw its $samples samples"
+	n=$((n + 1))
+done <"$TMPD/sl/slices.tsv"
+[ $n -ge 2 ] || die "only $n slices"
+note "slices: $n recordings drawn by montage"
 echo ok
