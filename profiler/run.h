@@ -89,7 +89,7 @@ struct run {
 	bool render_failed; /* a graph could not be written (reported) */
 	uint64_t out_lines; /* distinct lines held before the end's write */
 	struct mallinfo2 heap; /* then (-v) */
-	unsigned int expiries; /* expire() passes, for malloc_trim */
+	unsigned int expiries; /* run_tick__expire() passes, for malloc_trim */
 	struct probes_run *pr; /* -e: the agent's probes */
 	struct runev *ev; /* --events (run_events.h), or NULL */
 	FILE *table; /* -e --count: where the table goes */
