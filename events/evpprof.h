@@ -5,7 +5,8 @@
  * sample with two values, events/count (1) and duration/nanoseconds (its
  * end minus its start), under the stack
  *   PROCESS;KIND;WHAT
- * where WHAT is the detail without what is unique to one event:
+ * (PROCESS becomes the sample's "process" label, as in our other pprof
+ * profiles: pprof_writer__add) where WHAT is the detail without what is unique to one event:
  *   gc         the VM operation ("... full" as in the lines)
  *   safepoint  its operation, then a leaf "time to safepoint" (the wait
  *              for threads to stop) and one "operation" (the rest), so

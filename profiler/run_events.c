@@ -117,7 +117,13 @@ static int open_file(struct run *r, struct runev *ev)
 	}
 	if (!is_pprof(r->o.events))
 		return 0;
-	procfs__read_comm(ev->pid, comm);
+	/* a launched command is not exec'ed yet: its name, as comm will be */
+	if (r->launched)
+		snprintf(comm, sizeof(comm), "%.15s",
+			 strrchr(r->o.cmd[0], '/') ? strrchr(r->o.cmd[0], '/') + 1
+						   : r->o.cmd[0]);
+	else
+		procfs__read_comm(ev->pid, comm);
 	ev->pp = evpprof__new(comm);
 	return ev->pp ? 0 : -ENOMEM;
 }

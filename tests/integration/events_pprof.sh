@@ -11,7 +11,8 @@
 command -v go >/dev/null || die "go (golang-go) is needed to read pprof files"
 GCS=3
 
-# traces FILE INDEX: "value frame;frame;..." (root first) per stack
+# traces FILE INDEX: "value frame;frame;..." (root first) per stack; the
+# process is a label, not a frame
 traces() {
 	go tool pprof -sample_index="$2" -unit=ns -traces "$1" 2>/dev/null | awk '
 	function flush() { if (n) { s = st[n]; for (i = n - 1; i >= 1; i--) s = s ";" st[i]; print v, s } n = 0 }
@@ -28,24 +29,25 @@ for jdk in $(jdks); do
 		-Xlog:gc:file="$TMPD/gc.log" -cp "$SAMPLES" JvmEvents $GCS \
 		>"$TMPD/out" 2>"$TMPD/err" || { cat "$TMPD/err"; die "mixprof failed"; }
 	grep 'JVM events' "$TMPD/err"
-	go tool pprof -top "$TMPD/ev.pb.gz" 2>&1 | grep -q 'Type: events' ||
-		die "JDK $jdk: not a pprof profile of events"
+	go tool pprof -traces "$TMPD/ev.pb.gz" 2>&1 >"$TMPD/raw"
+	grep -q 'Type: events' "$TMPD/raw" || die "JDK $jdk: not a pprof profile of events"
+	grep -q 'process: *java$' "$TMPD/raw" || die "JDK $jdk: the process label is not java"
 	traces "$TMPD/ev.pb.gz" events >"$TMPD/count"
 	traces "$TMPD/ev.pb.gz" duration >"$TMPD/ns"
-	n=$(awk '$2 ~ /^java;gc;/ { n += $1 } END { print n + 0 }' "$TMPD/count")
+	n=$(awk '$2 ~ /^gc;/ { n += $1 } END { print n + 0 }' "$TMPD/count")
 	[ "$n" = $GCS ] || die "JDK $jdk: $n gc events, want $GCS"
 	awk -v gclog="$TMPD/gc.log" '
-	$2 ~ /^java;gc;/ { sum += $1 / 1e6 }
+	$2 ~ /^gc;/ { sum += $1 / 1e6 }
 	END {
 		while ((getline l < gclog) > 0)
 			if (l ~ /Pause/) { sub(/ms$/, "", l); k = split(l, f, " "); truth += f[k] }
 		printf "gc duration %.3f ms, -Xlog:gc pauses %.3f ms\n", sum, truth
 		exit !(sum >= 0.9 * truth && sum <= 1.1 * truth)
 	}' "$TMPD/ns" || die "JDK $jdk: gc durations differ from the log by more than 10%"
-	grep -q '^[0-9.]* java;safepoint;[^;]*;time to safepoint$' "$TMPD/ns" &&
-		grep -q '^[0-9.]* java;safepoint;[^;]*;operation$' "$TMPD/ns" ||
+	grep -q '^[0-9.]* safepoint;[^;]*;time to safepoint$' "$TMPD/ns" &&
+		grep -q '^[0-9.]* safepoint;[^;]*;operation$' "$TMPD/ns" ||
 		die "JDK $jdk: safepoints not split into time to safepoint and operation"
-	grep -q '^[0-9]* java;compile;C2;JvmEvents\.hot tier=4' "$TMPD/count" ||
+	grep -q '^[0-9]* compile;C2;JvmEvents\.hot tier=4' "$TMPD/count" ||
 		die "JDK $jdk: no C2 compile of JvmEvents.hot"
 done
 echo ok
