@@ -16,6 +16,7 @@
 
 #include <malloc.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -98,6 +99,7 @@ struct run {
 	bool launched, child_done;
 	bool child_early; /* still to be read as a JVM: run_child__identify */
 	int child_status;
+	struct rusage child_ru; /* its CPU times, once done */
 	uint32_t unwind_mode; /* enum unwind_mode */
 	uint64_t now_ns, end_ns;
 	uint64_t open_waits; /* off-CPU: waits still open at the end */
