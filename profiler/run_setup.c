@@ -280,6 +280,10 @@ int run_setup__outputs(struct run *r)
 			safe_strerror(err));
 		return -err;
 	}
+	/* folded text for flamegraph.pl; a montage's slices are our own
+	 * graphs' input, which colour the tiers */
+	if (r->o.annotate && !r->o.tiers && !r->o.montage)
+		sliceout__untier(r->out);
 	if (r->o.format == PROFILE_PPROF)
 		setup_pprof(r);
 	else if (r->o.folded_stdout && !r->o.nr_probes && isatty(STDOUT_FILENO))
