@@ -68,8 +68,7 @@ bool cgroup__container_id(const char *path, size_t len, char *id)
 	return false;
 }
 
-int cgroup__path(const char *text, size_t len, const char **path,
-		 size_t *plen)
+int cgroup__path(const char *text, size_t len, const char **path, size_t *plen)
 {
 	const char *p = text, *end = text + len, *first = NULL;
 	size_t first_len = 0;

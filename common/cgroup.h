@@ -42,8 +42,7 @@
  * *path points into text (*plen bytes, no newline). 0, or -ENOENT when
  * no line has a path.
  */
-int cgroup__path(const char *text, size_t len, const char **path,
-		 size_t *plen);
+int cgroup__path(const char *text, size_t len, const char **path, size_t *plen);
 
 /*
  * The container id the path (len bytes) names into id (CGROUP_ID_LEN + 1

@@ -40,9 +40,9 @@ struct pprof_meta {
 	uint64_t duration_ns;
 	bool per_thread; /* lines carry "thread [tid]" after the process */
 	/* lines of processes in a container carry "[container ID]" right
-	 * after the process (common/cgroup.h): labels container.id (the
-	 * OpenTelemetry attribute) and cgroup, its path as cgroup_of gives
-	 * it (NULL, or a NULL return: no cgroup label) */
+	 * after the process (common/cgroup.h): labels container.id and
+	 * process.linux.cgroup (OpenTelemetry's attributes), the path as
+	 * cgroup_of gives it (NULL, or a NULL return: no path label) */
 	bool per_container;
 	const char *(*cgroup_of)(void *ctx, const char *id);
 	void *cgroup_ctx;

@@ -245,7 +245,7 @@ static const char *container(struct pprof_writer *w, struct pbuf *s,
 	label(w, s, "container.id", id, CGROUP_ID_LEN, 0);
 	path = w->m.cgroup_of ? w->m.cgroup_of(w->m.cgroup_ctx, id) : NULL;
 	if (path)
-		label(w, s, "cgroup", path, strlen(path), 0);
+		label(w, s, "process.linux.cgroup", path, strlen(path), 0);
 	return t ? t + 1 : end;
 }
 

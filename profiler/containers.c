@@ -46,8 +46,7 @@ static struct container *find(const struct containers *c, const char *id)
 }
 
 /* A new entry for id, taking path; NULL (path freed) without memory. */
-static struct container *add(struct containers *c, const char *id,
-			     char *path)
+static struct container *add(struct containers *c, const char *id, char *path)
 {
 	struct container *e;
 

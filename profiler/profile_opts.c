@@ -131,7 +131,7 @@ void profile_opts__usage(FILE *out, const char *prog)
 "                           frame of processes in a container (the id from\n"
 "                           its cgroup: Docker, Kubernetes, containerd,\n"
 "                           CRI-O, Podman); pprof: labels container.id and\n"
-"                           cgroup\n"
+"                           process.linux.cgroup\n"
 "  -I, --include REGEX      keep only stacks with a frame REGEX matches\n"
 "                           (POSIX extended, frames as folded; again: any)\n"
 "  -X, --exclude REGEX      drop stacks with a frame REGEX matches\n"

@@ -31,15 +31,15 @@ static void test_paths(void)
 	CHECK_STR(id_of("/kubepods/burstable/pod7e5f5ac0-1af4-49ab-8938-"
 			"664970a26cfd/" ID2),
 		  ID2);
-	CHECK_STR(id_of("/kubepods/pod7e5f5ac0-1af4-49ab-8938-664970a26cfd/" ID),
-		  ID);
+	CHECK_STR(
+	    id_of("/kubepods/pod7e5f5ac0-1af4-49ab-8938-664970a26cfd/" ID), ID);
 	CHECK_STR(id_of("/kubepods.slice/kubepods-burstable.slice/kubepods-"
 			"burstable-pod7e5f5ac0_1af4_49ab_8938_664970a26cfd."
 			"slice/cri-containerd-" ID ".scope"),
 		  ID);
-	CHECK_STR(id_of("/kubepods.slice/kubepods-pod1.slice/crio-" ID2
-			".scope"),
-		  ID2);
+	CHECK_STR(
+	    id_of("/kubepods.slice/kubepods-pod1.slice/crio-" ID2 ".scope"),
+	    ID2);
 	CHECK_STR(id_of("/machine.slice/libpod-" ID ".scope/container"), ID);
 	/* none: logins, services, the root, near misses */
 	CHECK_STR(id_of("/user.slice/user-1000.slice/session-3.scope"), "");
@@ -59,9 +59,10 @@ static void test_paths(void)
 static void test_files(void)
 {
 	static const char v2[] = "0::/system.slice/docker-" ID ".scope\n";
-	static const char v1[] = "12:blkio:/kubepods/burstable/pod83ca8044/" ID2
-				 "\n11:cpu:/x\n";
-	static const char mixed[] = "1:name=systemd:/init.scope\n0::/docker/" ID;
+	static const char v1[] =
+	    "12:blkio:/kubepods/burstable/pod83ca8044/" ID2 "\n11:cpu:/x\n";
+	static const char mixed[] =
+	    "1:name=systemd:/init.scope\n0::/docker/" ID;
 	static const char none[] = "garbage\n:\n5:x\n";
 	const char *p;
 	size_t n;

@@ -118,7 +118,7 @@ static const char *cgroup_of(void *ctx, const char *id)
 
 /*
  * --per-container: the container frame becomes labels container.id and
- * cgroup, and reads back as the frame; a process in none keeps its line;
+ * process.linux.cgroup, and reads back as the frame; a process in none keeps its line;
  * the frame's look-alike where no container is asked for stays a frame.
  */
 static void per_container(void)
@@ -144,6 +144,7 @@ static void per_container(void)
 			  "top;main [9];x 4\n");
 	n = gunzip(buf, len, raw, sizeof(raw));
 	CHECK(memmem(raw, n, "container.id", 12) != NULL);
+	CHECK(memmem(raw, n, "process.linux.cgroup", 20) != NULL);
 	CHECK(memmem(raw, n, "/system.slice/docker-" CID ".scope",
 		     sizeof("/system.slice/docker-" CID ".scope") - 1));
 	CHECK(!memmem(raw, n, "[container", 10)); /* no frame of that name */
