@@ -62,7 +62,8 @@ grep -q "docker-$id1.scope" /proc/$jvm/cgroup || die "the JVM is not in its cgro
 pids=$jvm,$k,$none
 "$MIXPROF" -F 199 --per-container -o "$TMPD/c.folded" -p $pids 2 2>"$TMPD/f.err" &
 f=$!
-"$MIXPROF" -F 199 --per-container -o "$TMPD/c.pb.gz" -p $pids 2 2>"$TMPD/p.err" ||
+# pprof with threads too: process, container, thread frames in turn
+"$MIXPROF" -F 199 --per-container --per-thread -o "$TMPD/c.pb.gz" -p $pids 2 2>"$TMPD/p.err" ||
 	{ cat "$TMPD/p.err"; die "mixprof (pprof) failed"; }
 wait $f || { cat "$TMPD/f.err"; die "mixprof (folded) failed"; }
 
@@ -83,16 +84,18 @@ note "folded: docker $d, kubernetes $k, none $n ($nc with a container, $other of
 go tool pprof -traces "$TMPD/c.pb.gz" >"$TMPD/traces" 2>&1 || { cat "$TMPD/traces"; die "pprof -traces"; }
 awk -v id1="$id1" -v id2="$id2" -v p1="${docker#$cg2}" '
 function flush() {
-	if (proc == "java" && cid == id1 && path == p1) d++
+	if (proc != "" && !thr) bad++
+	else if (proc == "java" && cid == id1 && path == p1) d++
 	else if (proc == "burn-k8s" && cid == id2) k++
 	else if (proc == "burn-none" && cid == "") n++
 	else if (proc != "") bad++
-	proc = cid = path = ""
+	proc = cid = path = ""; thr = 0
 }
 /^-+\+-+$/ { flush(); next }
 $1 == "process:" { proc = $2 }
 $1 == "container.id:" { cid = $2 }
 $1 == "process.linux.cgroup:" { path = $2 }
+$1 == "thread:" { thr = 1 }
 END {
 	flush()
 	printf "# pprof stacks: docker %d, kubernetes %d, none %d, wrong %d\n", d, k, n, bad
