@@ -85,6 +85,7 @@ struct run {
 	struct interp *interp; /* JVMs learnt, Java frames named; or NULL */
 	struct stackfold *sf;
 	struct pidset *pids;
+	struct containers *ct; /* --per-container, else NULL */
 	struct sliceout *out;
 	struct renderout *ro; /* --svg, --html, --heatmap, --montage */
 	bool render_failed; /* a graph could not be written (reported) */
