@@ -206,7 +206,8 @@ static int read_metadata(struct jchunk *c, uint64_t off)
 	int ret;
 
 	if (jchunk__event_head(&r, c->base + off) != 0 || r.err)
-		return jchunk__fail(c, "no metadata event where the header says");
+		return jchunk__fail(c,
+				    "no metadata event where the header says");
 	jr__var(&r); /* start */
 	jr__var(&r); /* duration */
 	jr__var(&r); /* metadata id */
@@ -217,8 +218,8 @@ static int read_metadata(struct jchunk *c, uint64_t off)
 	if (!m.str)
 		return -ENOMEM;
 	for (uint64_t i = 0; i < m.nstr && !r.err; i++) {
-		if (jr__str(&r, &s, &n, &ref, c->scratch,
-			    sizeof(c->scratch)) == JSTR_POOL)
+		if (jr__str(&r, &s, &n, &ref, c->scratch, sizeof(c->scratch)) ==
+		    JSTR_POOL)
 			r.err = -EINVAL;
 		m.str[i] = strpool__add(c->names, s ? s : "", n);
 		if (!m.str[i]) {
@@ -235,7 +236,7 @@ static int read_metadata(struct jchunk *c, uint64_t off)
 /* ---- values ---- */
 
 int jchunk__skip_field(struct jchunk *c, struct jreader *r,
-		      const struct rfield *f, int depth)
+		       const struct rfield *f, int depth)
 {
 	uint64_t n = f->array ? jr__var(r) : 1;
 	const struct rtype *t = f->cpool ? NULL : jchunk__type(c, f->type);
@@ -255,7 +256,7 @@ int jchunk__skip_field(struct jchunk *c, struct jreader *r,
 }
 
 int jchunk__skip_value(struct jchunk *c, struct jreader *r, uint64_t type,
-		      int depth)
+		       int depth)
 {
 	const struct rtype *t = jchunk__type(c, type);
 	const char *s;
@@ -312,8 +313,8 @@ static int read_checkpoint(struct jchunk *c, uint64_t off, int64_t *delta)
 		n = jr__var(&r);
 		t = (struct rtype *)jchunk__type(c, type);
 		if (!t)
-			return jchunk__fail(c,
-				    "a constant pool of an undeclared type");
+			return jchunk__fail(
+			    c, "a constant pool of an undeclared type");
 		for (uint64_t i = 0; i < n && !ret && !r.err; i++) {
 			id = jr__var(&r);
 			if (id + 1 == 0) {
@@ -331,7 +332,9 @@ static int read_checkpoint(struct jchunk *c, uint64_t off, int64_t *delta)
 			ret = jchunk__skip_value(c, &r, type, 0);
 		}
 	}
-	return ret ? ret : r.err ? jchunk__fail(c, "constant pool cut short") : 0;
+	return ret     ? ret
+	       : r.err ? jchunk__fail(c, "constant pool cut short")
+		       : 0;
 }
 
 /* Every checkpoint of the chunk, from the last back to the first. */
@@ -346,14 +349,15 @@ static int read_pools(struct jchunk *c, uint64_t off)
 			return ret;
 		/* each points back: a chain that does not ends here */
 		if (delta > 0 || (uint64_t)-delta > off)
-			return jchunk__fail(c, "constant pool chain points forward");
+			return jchunk__fail(
+			    c, "constant pool chain points forward");
 		off += delta;
 	}
 }
 
 /* A reader at constant id of type (false: absent, as null is). */
 bool jchunk__constant(const struct jchunk *c, uint64_t type, uint64_t id,
-		     struct jreader *out)
+		      struct jreader *out)
 {
 	const struct rtype *t = jchunk__type(c, type);
 	void **slot = t && id + 1 ? u64map__find(&t->pool, id + 1) : NULL;
@@ -374,7 +378,7 @@ bool jchunk__constant(const struct jchunk *c, uint64_t type, uint64_t id,
  * refers to (cpool); *f the field. false: no such field or value.
  */
 bool jchunk__field(struct jchunk *c, struct jreader *r, uint64_t type,
-		  const char *name, const struct rfield **f)
+		   const char *name, const struct rfield **f)
 {
 	const struct rtype *t = jchunk__type(c, type);
 
@@ -394,12 +398,13 @@ bool jchunk__field(struct jchunk *c, struct jreader *r, uint64_t type,
 
 /* A number field of a value (0 when absent). */
 uint64_t jchunk__number(struct jchunk *c, struct jreader r, uint64_t type,
-		       const char *name)
+			const char *name)
 {
 	const struct rfield *f;
 	const struct rtype *t;
 
-	if (!jchunk__field(c, &r, type, name, &f) || !(t = jchunk__type(c, f->type)))
+	if (!jchunk__field(c, &r, type, name, &f) ||
+	    !(t = jchunk__type(c, f->type)))
 		return 0;
 	return t->prim == P_BYTE ? jr__u8(&r) : jr__var(&r);
 }
@@ -411,7 +416,7 @@ uint64_t jchunk__number(struct jchunk *c, struct jreader r, uint64_t type,
  * *s into the file or scratch; 0 and *s NULL when absent.
  */
 size_t jchunk__text(struct jchunk *c, struct jreader r, uint64_t type,
-		   const char *const *path, const char **s)
+		    const char *const *path, const char **s)
 {
 	const struct rfield *f;
 	uint64_t ref;
@@ -437,9 +442,8 @@ size_t jchunk__text(struct jchunk *c, struct jreader r, uint64_t type,
 	return r.err || !*s ? 0 : n;
 }
 
-
-int jchunk__open(struct jchunk *c, const uint8_t *buf, uint64_t len,
-		 bool pools, uint64_t *size)
+int jchunk__open(struct jchunk *c, const uint8_t *buf, uint64_t len, bool pools,
+		 uint64_t *size)
 {
 	struct jreader h = {.p = buf, .end = buf + len};
 	uint64_t major, cpool, meta;
@@ -457,8 +461,9 @@ int jchunk__open(struct jchunk *c, const uint8_t *buf, uint64_t len,
 	c->tps = jr__be(&h, 8);
 	if (major != 2 && major != 1)
 		return jchunk__fail(c, "a JFR version other than 1 or 2");
-	if (*size < JCHUNK_HEADER_SIZE || *size > len || cpool < JCHUNK_HEADER_SIZE ||
-	    cpool >= *size || meta < JCHUNK_HEADER_SIZE || meta >= *size)
+	if (*size < JCHUNK_HEADER_SIZE || *size > len ||
+	    cpool < JCHUNK_HEADER_SIZE || cpool >= *size ||
+	    meta < JCHUNK_HEADER_SIZE || meta >= *size)
 		return jchunk__fail(c, "a chunk's sizes out of range (a "
 				       "recording still being written?)");
 	jchunk__release(c);

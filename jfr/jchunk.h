@@ -54,8 +54,8 @@ struct jchunk {
  * with pools its constant pools. 0, -EINVAL (*why), -ENOMEM. What an
  * earlier chunk held is released first.
  */
-int jchunk__open(struct jchunk *c, const uint8_t *buf, uint64_t len,
-		 bool pools, uint64_t *size);
+int jchunk__open(struct jchunk *c, const uint8_t *buf, uint64_t len, bool pools,
+		 uint64_t *size);
 void jchunk__release(struct jchunk *c);
 /* -EINVAL, with why kept in *c->why if it is the first. */
 int jchunk__fail(struct jchunk *c, const char *why);

@@ -2,7 +2,8 @@
  * jfr: folded stacks to and from JFR recordings (.jfr), the format JDK
  * Mission Control, IntelliJ IDEA's profiler and the JDK's `jfr` tool open.
  *
- * Folded lines are "process;thread [tid];frame;...;frame" root first
+ * Folded lines are "process;[[container ID];]thread [tid];frame;...;frame"
+ * root first
  * (mixprof's shape with --per-thread; a line without the thread frame
  * gets a thread named after its process, tid 0). Written as JFR, each
  * line becomes events of a standard type where one fits (jmeta.h):
@@ -22,7 +23,9 @@
  * the frame its line number. Signatures are unknown: "()L;". The thread
  * is a java.lang.Thread: osName and javaName the name, osThreadId and
  * javaThreadId the tid (javaName only for threads with Java frames),
- * its group a jdk.types.ThreadGroup named after the process.
+ * its group a jdk.types.ThreadGroup named after the process (with
+ * --per-container, the "[container ID]" frame after the process is a
+ * group of its own, under the process's).
  * Samples carry no time of their own (mixprof counts stacks in the
  * kernel): a file's samples are spread over its span (meta time and
  * duration; -i gives finer spans).

@@ -107,7 +107,9 @@ static const char *thread_text(struct reader *rd, uint64_t type, uint64_t id)
 {
 	static const char *const java[] = {"javaName", NULL},
 				 *const os[] = {"osName", NULL},
-				 *const group[] = {"group", "name", NULL};
+				 *const group[] = {"group", "name", NULL},
+				 *const parent[] = {"group", "parent", "name",
+						    NULL};
 	void **slot = id + 1 ? u64map__find(&rd->threads, id + 1) : NULL;
 	struct jreader r;
 	const char *s;
@@ -118,6 +120,10 @@ static const char *thread_text(struct reader *rd, uint64_t type, uint64_t id)
 		return *slot;
 	if (!jchunk__constant(&rd->c, type, id, &r))
 		return "java;[unknown thread]";
+	/* ours: the process, and with --per-container its container */
+	n = rd->c.ours ? jchunk__text(&rd->c, r, type, parent, &s) : 0;
+	if (n && (put_safe(rd, s, n) || put(rd, ";")))
+		return NULL;
 	n = rd->c.ours ? jchunk__text(&rd->c, r, type, group, &s) : 0;
 	if (n ? put_safe(rd, s, n) : put(rd, "java"))
 		return NULL;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/cgroup.h"
 #include "common/strpool.h"
 #include "common/u64map.h"
 #include "jbuf.h"
@@ -31,6 +32,13 @@ struct jthread {
 
 struct jmethod {
 	uint64_t cls, name;
+};
+
+/* A thread group: a process, or a container of one (parent: its id). */
+struct jgroup {
+	const char *name; /* interned, len bytes */
+	size_t len;
+	uint64_t parent;
 };
 
 /* One line: count samples (or bytes, us, calls) of a thread in a stack. */
@@ -335,13 +343,41 @@ static size_t split_thread(const char *s, size_t n, int64_t *tid)
 }
 
 /*
+ * The thread group of a line's process line[0..pn), or with cn of the
+ * container frame after it (--per-container), a group of its own under
+ * the process's.
+ */
+static uint64_t group_id(struct jfr_writer *w, const char *line, size_t pn,
+			 size_t cn)
+{
+	uint64_t parent = cn ? group_id(w, line, pn, 0) : 0, id;
+	const char *key = strpool__intern(w->pool, line, cn ? pn + 1 + cn : pn);
+	struct jgroup *g;
+	bool added;
+
+	if ((cn && !parent) || !key)
+		return 0;
+	id = key_id(&w->group_ids, (uintptr_t)key, w->groups.n, &added);
+	if (!id || !added)
+		return id;
+	g = vec_push(&w->groups, sizeof(*g));
+	if (!g)
+		return 0;
+	g->name = cn ? key + pn + 1 : key;
+	g->len = cn ? cn : pn;
+	g->parent = parent;
+	return id;
+}
+
+/*
  * The thread of a line: its text t[0..tn) "name [tid]" under process
- * p[0..pn) (t NULL: the process's own, tid 0).
+ * line[0..pn) and its container frame of cn bytes (t NULL: the
+ * process's own, tid 0).
  */
 static uint64_t thread_id(struct jfr_writer *w, const char *line, size_t pn,
-			  const char *t, size_t tn)
+			  size_t cn, const char *t, size_t tn)
 {
-	size_t keylen = t ? (size_t)(t + tn - line) : pn;
+	size_t keylen = t ? (size_t)(t + tn - line) : cn ? pn + 1 + cn : pn;
 	const char *key = strpool__intern(w->pool, line, keylen);
 	struct jthread *th;
 	int64_t tid = 0;
@@ -363,8 +399,19 @@ static uint64_t thread_id(struct jfr_writer *w, const char *line, size_t pn,
 	th->tid = tid;
 	if (!th->name)
 		return 0;
-	th->group = text_id(w, &w->group_ids, &w->groups, line, pn);
+	th->group = group_id(w, line, pn, cn);
 	return th->group ? id : 0;
+}
+
+/* The length of the "[container ID]" frame at f (before end), or 0. */
+static size_t container_len(const char *f, const char *end)
+{
+	const char *q = memchr(f, ';', end - f);
+	size_t n = (q ? q : end) - f, k = sizeof(CGROUP_FRAME_PREFIX) - 1;
+
+	return n > k && !memcmp(f, CGROUP_FRAME_PREFIX, k) && f[n - 1] == ']'
+		   ? n
+		   : 0;
 }
 
 int jfr_writer__add(struct jfr_writer *w, const char *line, size_t len,
@@ -372,12 +419,14 @@ int jfr_writer__add(struct jfr_writer *w, const char *line, size_t len,
 {
 	const char *p = memchr(line, ';', len), *t = NULL, *f,
 		   *end = line + len;
-	size_t pn = p ? (size_t)(p - line) : len, tn = 0, split;
+	size_t pn = p ? (size_t)(p - line) : len, tn = 0, cn = 0, split;
 	struct jrec *r;
 	bool java = false;
 	int64_t tid;
 
 	f = p ? p + 1 : end;
+	if (p && (cn = container_len(f, end))) /* --per-container */
+		f = f + cn < end ? f + cn + 1 : end;
 	if (p) {
 		const char *q = memchr(f, ';', end - f);
 
@@ -391,7 +440,7 @@ int jfr_writer__add(struct jfr_writer *w, const char *line, size_t len,
 	if (!(r = vec_push(&w->recs, sizeof(*r))))
 		return -ENOMEM;
 	r->count = count;
-	r->thread = thread_id(w, line, pn, t, tn);
+	r->thread = thread_id(w, line, pn, cn, t, tn);
 	if (w->m.kind == JFR_ALLOC && f < end) {
 		const char *leaf = end;
 
@@ -496,17 +545,18 @@ static bool pool_head(struct pbuf *b, enum jtype type, size_t n)
  * symbols (desc: the descriptor's). */
 static void named_pools(struct jfr_writer *w, struct pbuf *b, uint64_t desc)
 {
-	const char *const *g = w->groups.p, *const *s = w->syms.p;
+	const char *const *s = w->syms.p;
+	const struct jgroup *g = w->groups.p;
 	const struct jthread *t = w->threads.p;
 	const struct jmethod *m = w->methods.p;
 	const uint64_t *c = w->classes.p;
 	size_t i;
 
 	pool_head(b, JT_THREAD_GROUP, w->groups.n);
-	for (i = 0; i < w->groups.n; i++) {
+	for (i = 0; i < w->groups.n; i++, g++) {
 		jbuf__var(b, i + 1);
-		jbuf__var(b, 0); /* parent: none */
-		jbuf__str(b, g[i], strlen(g[i]));
+		jbuf__var(b, g->parent);
+		jbuf__str(b, g->name, g->len);
 	}
 	pool_head(b, JT_THREAD, w->threads.n);
 	for (i = 0; i < w->threads.n; i++, t++) {

@@ -65,7 +65,8 @@ static char *write_jfr(enum jfr_kind kind, const char **lines,
 }
 
 /* Every line comes back with its count: frames of each kind, lines,
- * threads with and without Java frames, a process without threads. */
+ * threads with and without Java frames, a container, a process without
+ * threads. */
 static void round_trip(void)
 {
 	const char *lines[] = {
@@ -76,9 +77,11 @@ static void round_trip(void)
 	    "java;C2 CompilerThre [4250];start_thread;Compile::Optimize()",
 	    "java;GC Thread#0 [4251];[unknown]",
 	    "dd;dd [77];write;ksys_write_[k]",
-	    "bash",
-	    NULL};
-	uint64_t counts[] = {5, 3, 2, 1, 4, 2};
+	    /* --per-container: a group of its own under the process's */
+	    "java;[container 0123456789abcdef0123456789abcdef0123456789abcdef"
+	    "0123456789abcdef];main [99];A.a_[j]",
+	    "bash", NULL};
+	uint64_t counts[] = {5, 3, 2, 1, 4, 3, 2};
 	struct got g = {0};
 	const char *why;
 	size_t len;
@@ -86,9 +89,9 @@ static void round_trip(void)
 
 	CHECK(jfr__is_jfr(buf, len));
 	CHECK_INT(jfr__read(buf, len, collect, &g, &why), 0);
-	CHECK_INT(g.n, 6);
-	CHECK_INT(g.calls, 17); /* one event a sample */
-	for (int i = 0; i < 5; i++)
+	CHECK_INT(g.n, 7);
+	CHECK_INT(g.calls, 20); /* one event a sample */
+	for (int i = 0; i < 6; i++)
 		CHECK_INT(count_of(&g, lines[i]), counts[i]);
 	/* no thread frame: a thread named after the process, tid 0 */
 	CHECK_INT(count_of(&g, "bash;bash [0]"), 2);
