@@ -24,11 +24,17 @@ struct frame_name {
 	char *text;
 	uint64_t named_ns;
 	bool fixed; /* a class named: kept for the run */
+	bool named; /* an owner named (kept if it cannot be named again:
+		     * the JVM gone) */
 };
+
+enum named { NAMED_NOT, NAMED_OWNER, NAMED_CLASS };
 
 struct locknames {
 	struct interp *in;
 	uint32_t pid;
+	struct hotspot *h; /* interp's, when jl was opened: jl reads through
+			    * it, so only while interp still has it */
 	struct jlocks *jl;
 	struct u64map names; /* frame -> struct frame_name */
 };
@@ -69,10 +75,12 @@ int locknames__open(struct locknames *ln, uint32_t pid, const char **what)
 	if (!h)
 		return -EAGAIN;
 	*what = "its lock and thread fields";
+	jlocks__free(ln->jl);
 	ln->jl = jlocks__open(h, pid);
 	if (!ln->jl)
 		return -errno;
 	ln->pid = pid;
+	ln->h = h;
 	return 0;
 }
 
@@ -81,9 +89,19 @@ const struct lock_cfg *locknames__cfg(const struct locknames *ln)
 	return jlocks__cfg(ln->jl);
 }
 
+/* jl, while the JVM it reads is still the one interp has for pid */
+static struct jlocks *live(struct locknames *ln, uint32_t pid)
+{
+	return ln->jl && pid == ln->pid && interp__hotspot(ln->in, pid) == ln->h
+		   ? ln->jl
+		   : NULL;
+}
+
 uint64_t locknames__aos(struct locknames *ln)
 {
-	return ln->jl ? jlocks__aos_retry(ln->jl) : 0;
+	struct jlocks *jl = live(ln, ln->pid);
+
+	return jl ? jlocks__aos_retry(jl) : 0;
 }
 
 bool locknames__is_frame(uint64_t ip)
@@ -92,8 +110,8 @@ bool locknames__is_frame(uint64_t ip)
 	       LOCK_IS(LOCK_OWNER_ID_BASE, ip);
 }
 
-/* A frame's text, read now from the JVM: true when it is for good. */
-static bool name_now(struct locknames *ln, uint32_t pid, uint64_t ip,
+/* A frame's text, read now from the JVM, and how well. */
+static enum named name_now(struct locknames *ln, uint32_t pid, uint64_t ip,
 		     char *out, size_t cap)
 {
 	struct hotspot *h = interp__hotspot(ln->in, pid);
@@ -106,18 +124,17 @@ static bool name_now(struct locknames *ln, uint32_t pid, uint64_t ip,
 					      sizeof(name)) > 0;
 
 		snprintf(out, cap, "[lock] %s", ok ? name : "[unknown class]");
-		return ok;
+		return ok ? NAMED_CLASS : NAMED_NOT;
 	}
-	tid = ln->jl && pid == ln->pid ? jlocks__owner_tid(ln->jl, ip)
-				       : -ENOENT;
+	tid = live(ln, pid) ? jlocks__owner_tid(ln->jl, ip) : -ENOENT;
 	if (tid < 0) {
 		snprintf(out, cap, "[owner] unknown");
-		return false;
+		return NAMED_NOT;
 	}
 	if (interp__thread_read(ln->in, pid, tid, name, sizeof(name)) < 0)
 		snprintf(name, sizeof(name), "thread");
 	snprintf(out, cap, "[owner] %s [%d]", name, tid);
-	return false;
+	return NAMED_OWNER;
 }
 
 const char *locknames__frame(struct locknames *ln, uint32_t pid, uint64_t ip)
@@ -125,6 +142,7 @@ const char *locknames__frame(struct locknames *ln, uint32_t pid, uint64_t ip)
 	uint64_t now = nsec__now();
 	struct frame_name *f;
 	char text[NAME_CAP + 64];
+	enum named how;
 	bool added;
 	void **slot;
 
@@ -139,9 +157,13 @@ const char *locknames__frame(struct locknames *ln, uint32_t pid, uint64_t ip)
 		u64map__del(&ln->names, ip);
 		return "[lock]";
 	}
-	f->fixed = name_now(ln, pid, ip, text, sizeof(text));
+	how = name_now(ln, pid, ip, text, sizeof(text));
+	f->named_ns = now;
+	if (how == NAMED_NOT && f->named && f->text)
+		return f->text; /* its thread (or the JVM) gone since */
+	f->fixed = how == NAMED_CLASS;
+	f->named = how != NAMED_NOT;
 	free(f->text);
 	f->text = strdup(text);
-	f->named_ns = now;
 	return f->text ? f->text : "[lock]";
 }

@@ -384,6 +384,19 @@ void stackfold__locks(struct stackfold *sf, struct locknames *ln)
 	sf->locks = ln;
 }
 
+void stackfold__lock_seen(struct stackfold *sf, const struct sample_key *k)
+{
+	const uint64_t *ips;
+	int n;
+
+	if (!sf->locks)
+		return;
+	n = fetch(sf, k->kern_stack, &ips);
+	for (int i = 0; n > 0 && n <= 2 && i < n; i++)
+		if (locknames__is_frame(ips[i]))
+			locknames__frame(sf->locks, k->pid, ips[i]);
+}
+
 /* --lock's "kernel" side (lock.h): the owner, then the class as the leaf. */
 static int push_lock(struct stackfold *sf, uint32_t pid, int n)
 {
