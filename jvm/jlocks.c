@@ -74,6 +74,15 @@ uint64_t jlocks__aos_klass(const struct hotspot_mem *m,
 	return 0;
 }
 
+/* JavaThread::_monitor_owner_id (JDK 24+): 0, or -ENOENT. */
+static int owner_id_field(const struct vmstructs *vs, uint32_t *out)
+{
+	return off(vs, "JavaThread", "_monitor_owner_id", out) &&
+		       off(vs, "Thread", "_monitor_owner_id", out)
+		   ? -ENOENT
+		   : 0;
+}
+
 /* The monitor's and the thread's fields (JDK 17 or 25 names). */
 static int vm_fields(const struct vmstructs *vs, struct lock_cfg *c)
 {
@@ -89,8 +98,7 @@ static int vm_fields(const struct vmstructs *vs, struct lock_cfg *c)
 	c->jt_obj = jt_obj + oh_obj;
 	c->aos_super = supers + 8; /* depth 1: a direct subclass of Object */
 	/* JDK 24+ keeps owner ids in _owner, and publishes each thread's */
-	c->owner_is_id = vmstructs__field_size(vs, "JavaThread",
-					       "_monitor_owner_id") != 0;
+	c->owner_is_id = !owner_id_field(vs, &jt_obj);
 	return 0;
 }
 
@@ -156,7 +164,7 @@ struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid)
 	if (ret)
 		goto fail;
 	if (l->cfg.owner_is_id)
-		off(vs, "JavaThread", "_monitor_owner_id", &l->owner_id);
+		owner_id_field(vs, &l->owner_id);
 	/* JDK 17 may leave a stack-locked owner's BasicLock* in _owner */
 	if (off(vs, "Thread", "_stack_base", &l->stack_base) ||
 	    off(vs, "Thread", "_stack_size", &l->stack_size))

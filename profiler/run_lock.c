@@ -112,6 +112,7 @@ void run_lock__summary(struct run *r, const uint64_t *st, double secs)
 		"%.3f s waited written; counts are nanoseconds\n",
 		st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
 		sliceout__total(r->out) / 1e9);
+	fprintf(stderr, "mixprof:   (below, a \"sample\" is a nanosecond)\n");
 	if (!r->lock_attached)
 		fprintf(stderr, "mixprof:   no JVM was read: nothing probed\n");
 	else if (!locknames__cfg(r->locks)->aos_klass)
