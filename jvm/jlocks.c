@@ -103,7 +103,8 @@ static int vm_fields(const struct vmstructs *vs, struct lock_cfg *c)
 }
 
 int jlocks__cfg_read(const struct hotspot_mem *m,
-		     const struct hotspot_layout *hl, const struct vmstructs *vs,
+		     const struct hotspot_layout *hl,
+		     const struct vmstructs *vs,
 		     const uint64_t syms[JL_NR_SYMS], struct lock_cfg *out)
 {
 	struct jencoding e;
@@ -149,8 +150,8 @@ struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid)
 	uint64_t syms[JL_NR_SYMS];
 	int ret = -ENOMEM;
 
-	if (!l || !(l->threads = calloc(MAX_OWNER_THREADS,
-					sizeof(*l->threads))))
+	if (!l ||
+	    !(l->threads = calloc(MAX_OWNER_THREADS, sizeof(*l->threads))))
 		goto fail;
 	ret = hotspot__jvm_syms(pid, jlocks_sym_names, JL_NR_SYMS, syms);
 	if (ret)
@@ -205,8 +206,7 @@ static bool owns(struct jlocks *l, const struct hotspot_thread *t, uint64_t v,
 		       w == v;
 	if (t->thread == v)
 		return true;
-	return l->stack_size &&
-	       !rd(m, t->thread + l->stack_base, &base, 8) &&
+	return l->stack_size && !rd(m, t->thread + l->stack_base, &base, 8) &&
 	       !rd(m, t->thread + l->stack_size, &size, 8) && v < base &&
 	       v >= base - size;
 }

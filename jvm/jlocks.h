@@ -46,7 +46,8 @@ extern const char *const jlocks_sym_names[JL_NR_SYMS];
  * (jlocks__aos_klass later).
  */
 int jlocks__cfg_read(const struct hotspot_mem *m,
-		     const struct hotspot_layout *hl, const struct vmstructs *vs,
+		     const struct hotspot_layout *hl,
+		     const struct vmstructs *vs,
 		     const uint64_t syms[JL_NR_SYMS], struct lock_cfg *out);
 /*
  * AbstractOwnableSynchronizer's Klass* from vmClasses::_klasses at

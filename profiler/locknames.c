@@ -112,7 +112,7 @@ bool locknames__is_frame(uint64_t ip)
 
 /* A frame's text, read now from the JVM, and how well. */
 static enum named name_now(struct locknames *ln, uint32_t pid, uint64_t ip,
-		     char *out, size_t cap)
+			   char *out, size_t cap)
 {
 	struct hotspot *h = interp__hotspot(ln->in, pid);
 	char name[NAME_CAP];

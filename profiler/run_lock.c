@@ -59,11 +59,12 @@ static int attach(struct run *r, uint32_t pid)
 		return ret;
 	r->lock_attached = true;
 	if (r->o.verbose)
-		fprintf(stderr,
-			"mixprof: %u: --lock probes attached; j.u.c. locks %s\n",
-			pid,
-			locknames__cfg(r->locks)->aos_klass ? "too"
-							    : "once loaded");
+		fprintf(
+		    stderr,
+		    "mixprof: %u: --lock probes attached; j.u.c. locks %s\n",
+		    pid,
+		    locknames__cfg(r->locks)->aos_klass ? "too"
+							: "once loaded");
 	return 0;
 }
 
@@ -95,8 +96,7 @@ int run_lock__tick(struct run *r)
 		ret = attach(r, pid);
 		return ret == -EAGAIN ? 0 : ret;
 	}
-	if (locknames__cfg(r->locks)->aos_klass ||
-	    r->now_ns < r->lock_retry_ns)
+	if (locknames__cfg(r->locks)->aos_klass || r->now_ns < r->lock_retry_ns)
 		return 0;
 	r->lock_retry_ns = r->now_ns + AOS_RETRY_NS;
 	if (locknames__aos(r->locks))
