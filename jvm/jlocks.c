@@ -90,7 +90,6 @@ static int vm_fields(const struct vmstructs *vs, struct lock_cfg *c)
 
 	if (off(vs, "ObjectMonitor", "_object", &c->om_object) ||
 	    off(vs, "ObjectMonitor", "_owner", &c->om_owner) ||
-	    off(vs, "JavaThread", "_jni_environment", &c->jt_env) ||
 	    off(vs, "JavaThread", "_threadObj", &jt_obj) ||
 	    off(vs, "OopHandle", "_obj", &oh_obj) ||
 	    off(vs, "Klass", "_primary_supers[0]", &supers))
@@ -138,7 +137,7 @@ struct jlocks {
 	struct lock_cfg cfg;
 	uint64_t klasses; /* &vmClasses::_klasses */
 	uint32_t owner_id; /* JavaThread::_monitor_owner_id, or 0 */
-	uint32_t stack_base, stack_size; /* Thread's, or 0 */
+	uint32_t stack_base, stack_size; /* JavaThread's, or 0 */
 	struct hotspot_thread *threads; /* MAX_OWNER_THREADS */
 };
 
@@ -167,8 +166,8 @@ struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid)
 	if (l->cfg.owner_is_id)
 		owner_id_field(vs, &l->owner_id);
 	/* JDK 17 may leave a stack-locked owner's BasicLock* in _owner */
-	if (off(vs, "Thread", "_stack_base", &l->stack_base) ||
-	    off(vs, "Thread", "_stack_size", &l->stack_size))
+	if (off(vs, "JavaThread", "_stack_base", &l->stack_base) ||
+	    off(vs, "JavaThread", "_stack_size", &l->stack_size))
 		l->stack_base = l->stack_size = 0;
 	l->h = h;
 	l->klasses = syms[JL_KLASSES];

@@ -13,8 +13,7 @@
  * ::_owner_offset: the field offsets HotSpot itself computes at start,
  * static ints its .symtab names); vmClasses.hpp (vmClasses::_klasses,
  * the well-known classes, AbstractOwnableSynchronizer among them);
- * klass.hpp (_primary_supers: a class's supers by depth); jni.h
- * (JNIEnv lives inside its JavaThread, at _jni_environment).
+ * klass.hpp (_primary_supers: a class's supers by depth).
  *
  * The pure part reads through a struct hotspot_mem (unit tests feed fake
  * memory). Nothing here prints; errors come back as -errno.

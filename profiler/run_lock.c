@@ -72,6 +72,11 @@ int run_lock__start(struct run *r)
 {
 	int ret;
 
+	if (!r->interp) {
+		fprintf(stderr, "mixprof: --lock reads the JVM's tables: "
+				"leave out -K and MIXPROF_NO_INTERP\n");
+		return -EINVAL;
+	}
 	r->locks = locknames__new(r->interp);
 	if (!r->locks) {
 		fprintf(stderr, "mixprof: %s\n", strerror(errno));
@@ -89,10 +94,12 @@ int run_lock__tick(struct run *r)
 	uint32_t pid = lock_pid(r);
 	int ret;
 
+	if (r->child_done)
+		return 0;
+	/* the JVM read, and its threads' JavaThread*s given to the park
+	 * probe (java_threads) every interp tick, waits or none */
+	interp__learn(r->interp, pid, r->now_ns);
 	if (!r->lock_attached) {
-		if (r->child_done)
-			return 0;
-		interp__learn(r->interp, pid, r->now_ns);
 		ret = attach(r, pid);
 		return ret == -EAGAIN ? 0 : ret;
 	}

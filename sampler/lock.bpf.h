@@ -102,17 +102,22 @@ static __noinline int lock_monitor(__u64 mon)
 }
 
 /*
- * The parking thread's (env: its JNIEnv, inside its JavaThread) blocker
- * and that lock's owner; 1 when the blocker is a j.u.c. lock, else 0.
+ * The parking thread's blocker and that lock's owner; 1 when the blocker
+ * is a j.u.c. lock, else 0. The thread's JavaThread* is the one user
+ * space lists for the unwinder's frame anchors (java_threads: a thread
+ * is known from the JVM's first tick after its start): HotSpot does not
+ * publish where the JNIEnv the probe gets lies in it.
  */
-static __noinline int lock_park(__u64 env)
+static __noinline int lock_park(__u32 tgid, __u32 tid)
 {
+	struct java_thread_key jk = {.tgid = tgid, .tid = tid};
 	struct lock_seen *s = lock_seen_get();
+	__u64 *jt = bpf_map_lookup_elem(&java_threads, &jk);
 	__u64 thread, blocker, k, owner;
 
-	if (!s || !env || !lock_cfg.aos_klass)
+	if (!s || !jt || !lock_cfg.aos_klass)
 		return 0;
-	thread = read_u64(read_u64(env - lock_cfg.jt_env + lock_cfg.jt_obj));
+	thread = read_u64(read_u64(*jt + lock_cfg.jt_obj));
 	blocker = thread ? lock_oop(thread + lock_cfg.park_blocker) : 0;
 	k = blocker ? lock_klass(blocker) : 0;
 	if (!k || read_u64(k + lock_cfg.aos_super) != lock_cfg.aos_klass)
@@ -165,8 +170,8 @@ static __always_inline int lock_end(void)
 	return 0;
 }
 
-/* A probe's hit: arg the monitor (enter) or the JNIEnv (park). */
-static __always_inline int lock_probe(struct pt_regs *ctx, __u64 arg, bool park)
+/* A probe's hit: mon the monitor (enter), or 0 (park). */
+static __always_inline int lock_probe(struct pt_regs *ctx, __u64 mon)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = (__u32)id;
@@ -175,7 +180,7 @@ static __always_inline int lock_probe(struct pt_regs *ctx, __u64 arg, bool park)
 	 * before any read of the lock */
 	if (filter_pids && !bpf_map_lookup_elem(&targets, &tgid))
 		return 0;
-	if (park ? lock_park(arg) : lock_monitor(arg))
+	if (mon ? lock_monitor(mon) : lock_park(tgid, tid))
 		lock_begin(ctx, tid);
 	return 0;
 }
@@ -183,13 +188,13 @@ static __always_inline int lock_probe(struct pt_regs *ctx, __u64 arg, bool park)
 SEC("uprobe")
 int BPF_KPROBE(mixprof_lock_enter, __u64 mon)
 {
-	return lock_probe(ctx, mon, false);
+	return mon ? lock_probe(ctx, mon) : 0;
 }
 
 SEC("uprobe")
-int BPF_KPROBE(mixprof_lock_park, __u64 env)
+int BPF_KPROBE(mixprof_lock_park)
 {
-	return lock_probe(ctx, env, true);
+	return lock_probe(ctx, 0);
 }
 
 /* the return of either probed function (two links) */

@@ -51,8 +51,8 @@ struct lock_cfg {
 	__u32 om_object; /* ObjectMonitor::_object (a WeakHandle: oop*) */
 	__u32 om_owner; /* ObjectMonitor::_owner */
 	__u32 owner_is_id; /* it holds an owner id, not a JavaThread* */
-	__u32 jt_env; /* JavaThread::_jni_environment */
 	__u32 jt_obj; /* JavaThread::_threadObj + OopHandle::_obj */
+	__u32 pad;
 	__u32 park_blocker; /* java.lang.Thread.parkBlocker */
 	__u32 eetop; /* java.lang.Thread.eetop: its JavaThread* */
 	__u32 aos_owner; /* AbstractOwnableSynchronizer.exclusiveOwnerThread */
