@@ -83,6 +83,15 @@ static int owner_id_field(const struct vmstructs *vs, uint32_t *out)
 		   : 0;
 }
 
+/* j.u.c. locks' class and owner field, once HotSpot has them (0 before). */
+static void aos_read(const struct hotspot_mem *m,
+		     const struct hotspot_layout *hl,
+		     const uint64_t syms[JL_NR_SYMS], struct lock_cfg *c)
+{
+	if (!java_off(m, syms[JL_AOS_OWNER], &c->aos_owner))
+		c->aos_klass = jlocks__aos_klass(m, hl, syms[JL_KLASSES]);
+}
+
 /* The monitor's and the thread's fields (JDK 17 or 25 names). */
 static int vm_fields(const struct vmstructs *vs, struct lock_cfg *c)
 {
@@ -114,9 +123,8 @@ int jlocks__cfg_read(const struct hotspot_mem *m,
 	if (!ret)
 		ret = vm_fields(vs, out);
 	if (!ret)
-		ret = java_off(m, syms[JL_PARK_BLOCKER], &out->park_blocker) ?:
-		      java_off(m, syms[JL_EETOP], &out->eetop) ?:
-		      java_off(m, syms[JL_AOS_OWNER], &out->aos_owner);
+		ret = java_off(m, syms[JL_PARK_BLOCKER], &out->park_blocker)
+			  ?: java_off(m, syms[JL_EETOP], &out->eetop);
 	if (ret)
 		return ret;
 	out->coops = e.coops;
@@ -126,7 +134,7 @@ int jlocks__cfg_read(const struct hotspot_mem *m,
 	out->klass_base = e.klass_base;
 	out->klass_shift = e.klass_shift;
 	out->oop_klass = e.oop_klass;
-	out->aos_klass = jlocks__aos_klass(m, hl, syms[JL_KLASSES]);
+	aos_read(m, hl, syms, out);
 	return 0;
 }
 
@@ -135,7 +143,7 @@ int jlocks__cfg_read(const struct hotspot_mem *m,
 struct jlocks {
 	struct hotspot *h;
 	struct lock_cfg cfg;
-	uint64_t klasses; /* &vmClasses::_klasses */
+	uint64_t syms[JL_NR_SYMS]; /* for j.u.c. locks looked for again */
 	uint32_t owner_id; /* JavaThread::_monitor_owner_id, or 0 */
 	uint32_t stack_base, stack_size; /* JavaThread's, or 0 */
 	struct hotspot_thread *threads; /* MAX_OWNER_THREADS */
@@ -170,7 +178,7 @@ struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid)
 	    off(vs, "JavaThread", "_stack_size", &l->stack_size))
 		l->stack_base = l->stack_size = 0;
 	l->h = h;
-	l->klasses = syms[JL_KLASSES];
+	memcpy(l->syms, syms, sizeof(l->syms));
 	vmstructs__free(vs);
 	return l;
 fail:
@@ -188,8 +196,8 @@ const struct lock_cfg *jlocks__cfg(const struct jlocks *l)
 uint64_t jlocks__aos_retry(struct jlocks *l)
 {
 	if (!l->cfg.aos_klass)
-		l->cfg.aos_klass = jlocks__aos_klass(
-		    hotspot__mem(l->h), hotspot__layout(l->h), l->klasses);
+		aos_read(hotspot__mem(l->h), hotspot__layout(l->h), l->syms,
+			 &l->cfg);
 	return l->cfg.aos_klass;
 }
 

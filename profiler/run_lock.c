@@ -107,8 +107,7 @@ int run_lock__tick(struct run *r)
 		return 0;
 	r->lock_retry_ns = r->now_ns + AOS_RETRY_NS;
 	if (locknames__aos(r->locks))
-		sampler__lock_owner_class(r->smp,
-					  locknames__cfg(r->locks)->aos_klass);
+		sampler__lock_juc(r->smp, locknames__cfg(r->locks));
 	return 0;
 }
 

@@ -548,9 +548,14 @@ int sampler__attach_lock(struct sampler *s, uint64_t start_ns, int pid,
 	return ret; /* links destroyed by the detach */
 }
 
-void sampler__lock_owner_class(struct sampler *s, uint64_t aos_klass)
+void sampler__lock_juc(struct sampler *s, const struct lock_cfg *cfg)
 {
-	s->skel->bss->lock_cfg.aos_klass = aos_klass;
+	struct lock_cfg *c = &s->skel->bss->lock_cfg;
+
+	/* the class last: a probe that sees it sees the offset */
+	c->aos_owner = cfg->aos_owner;
+	__sync_synchronize();
+	c->aos_klass = cfg->aos_klass;
 }
 
 const char *sampler__event_name(const struct sampler *s)

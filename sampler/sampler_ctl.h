@@ -125,10 +125,11 @@ struct lock_cfg;
 int sampler__attach_lock(struct sampler *s, uint64_t start_ns, int pid,
 			 const char *libjvm, const struct lock_cfg *cfg);
 /*
- * AbstractOwnableSynchronizer's Klass*, found after the attach (the
- * class was not loaded then): j.u.c. locks are counted from now on.
+ * AbstractOwnableSynchronizer's Klass* and owner field in cfg, found after
+ * the attach (the class was not loaded then): j.u.c. locks are counted
+ * from now on.
  */
-void sampler__lock_owner_class(struct sampler *s, uint64_t aos_klass);
+void sampler__lock_juc(struct sampler *s, const struct lock_cfg *cfg);
 /* "cycles", "cpu-clock", "sched_switch" or "jmap:method_entry" once
  * attached. */
 const char *sampler__event_name(const struct sampler *s);
