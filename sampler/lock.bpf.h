@@ -36,9 +36,9 @@ struct {
 	__uint(max_entries, LOCK_WAITS);
 } lock_waits SEC(".maps");
 
-/* the lock of the wait a probe on this CPU is beginning: its frames */
+/* the wait a probe on this CPU is beginning: its start and lock frames */
 struct lock_seen {
-	__u64 klass, owner;
+	__u64 start, klass, owner;
 };
 
 struct {
@@ -89,6 +89,7 @@ static __noinline int lock_monitor(__u64 mon)
 
 	if (!s || !mon)
 		return 0;
+	s->start = bpf_ktime_get_ns();
 	obj = read_u64(read_u64(mon + lock_cfg.om_object));
 	owner = read_u64(mon + lock_cfg.om_owner);
 	s->klass = obj ? lock_klass(obj) : 0;
@@ -117,6 +118,7 @@ static __noinline int lock_park(__u32 tgid, __u32 tid)
 
 	if (!s || !jt || !lock_cfg.aos_klass)
 		return 0;
+	s->start = bpf_ktime_get_ns();
 	thread = read_u64(read_u64(*jt + lock_cfg.jt_obj));
 	blocker = thread ? lock_oop(thread + lock_cfg.park_blocker) : 0;
 	k = blocker ? lock_klass(blocker) : 0;
@@ -146,7 +148,9 @@ static __always_inline int lock_begin(struct pt_regs *ctx, __u32 tid)
 		n = 2;
 	}
 	key->kern_stack = store_stack(n, STAT_KERN_LOST, false);
-	key->bucket = bpf_ktime_get_ns(); /* the start, until the return */
+	/* the start, until the return: taken before the walk, whose time
+	 * (tens of us on a loaded host) is part of the wait */
+	key->bucket = s->start;
 	bpf_map_update_elem(&lock_waits, &tid, key, BPF_ANY);
 	return 0;
 }

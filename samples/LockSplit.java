@@ -4,14 +4,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * Lock contention with a known split, for the --lock test. Three locks:
  * two monitors of different classes (LockSplit$Alpha, LockSplit$Beta)
  * and a ReentrantLock ("gamma"), each held by its own holder thread
- * ("holder-alpha", "holder-beta", "holder-gamma") for 6, 3 and 2 ms at a
- * time, then left free for a millisecond. One thread, "lock-waiter",
- * takes them in turn, each in its own method (takeAlpha, takeBeta,
- * takeGamma), and times every acquisition itself with System.nanoTime;
- * it prints the sums, "split ALPHA_NS BETA_NS GAMMA_NS", every second
- * and at the end. Only a holder holds a lock the waiter waits for, so
- * the owner of every such wait is that lock's holder.
- * Usage: java LockSplit SECONDS
+ * ("holder-alpha", "holder-beta", "holder-gamma") for 6, 3 and 4 ms at a
+ * time, then left free for a millisecond. Once file TRIGGER exists,
+ * one thread, "lock-waiter", takes them in turn for SECONDS, each in its
+ * own method (takeAlpha, takeBeta, takeGamma), and times every
+ * acquisition itself with System.nanoTime; it prints the sums, "split
+ * ALPHA_NS BETA_NS GAMMA_NS", every second and at the end, and then
+ * all threads end. Only a holder holds a lock the waiter waits for, so
+ * the owner of every such wait is that lock's holder. The trigger lets
+ * a profiler attach first: its profile and the waiter's own sums then
+ * cover the same waits.
+ * Usage: java LockSplit SECONDS TRIGGER
  */
 public class LockSplit {
 	static final class Alpha {
@@ -67,12 +70,13 @@ public class LockSplit {
 	}
 
 	public static void main(String[] args) throws Exception {
-		long end = System.nanoTime() + (long)(Double.parseDouble(args[0]) * 1e9);
+		long secs = (long)(Double.parseDouble(args[0]) * 1e9);
+		java.io.File trigger = new java.io.File(args[1]);
 		Thread gamma = new Thread(() -> {
 			while (!done) {
 				GAMMA.lock();
 				try {
-					pause(2);
+					pause(4);
 				} finally {
 					GAMMA.unlock();
 				}
@@ -84,8 +88,12 @@ public class LockSplit {
 		for (Thread t : holders)
 			t.start();
 		Thread w = new Thread(() -> {
-			long a = 0, b = 0, g = 0, next = System.nanoTime();
+			long a = 0, b = 0, g = 0;
 			System.out.println("ready");
+			while (!trigger.exists())
+				pause(5);
+			System.out.println("go");
+			long next = System.nanoTime(), end = next + secs;
 			while (System.nanoTime() < end) {
 				a += takeAlpha();
 				b += takeBeta();

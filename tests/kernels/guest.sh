@@ -134,7 +134,7 @@ else
 fi
 
 # Lock waits (--lock: uprobes and a uretprobe into libjvm).
-if java_start "$OUT/lock.out" LockSplit 30; then
+if java_start "$OUT/lock.out" LockSplit 30 "$OUT"; then
 	if mixprof lock --lock -p "$JPID" -o "$OUT/lock.folded" 5; then
 		m=$(awk '/takeAlpha_\[/ && index($0, ";[lock] LockSplit$Alpha ") { n += $NF } END { printf "%.0f\n", n }' "$OUT/lock.folded")
 		g=$(awk '/takeGamma_\[/ && index($0, ";[lock] java/util/concurrent/locks/ReentrantLock$NonfairSync ") { n += $NF } END { printf "%.0f\n", n }' "$OUT/lock.folded")
