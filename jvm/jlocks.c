@@ -113,18 +113,24 @@ static int vm_fields(const struct vmstructs *vs, struct lock_cfg *c)
 int jlocks__cfg_read(const struct hotspot_mem *m,
 		     const struct hotspot_layout *hl,
 		     const struct vmstructs *vs,
-		     const uint64_t syms[JL_NR_SYMS], struct lock_cfg *out)
+		     const uint64_t syms[JL_NR_SYMS], struct lock_cfg *out,
+		     const char **why)
 {
 	struct jencoding e;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	*why = "its oop and class pointer encoding";
 	ret = jencoding__read(m, vs, &e);
-	if (!ret)
-		ret = vm_fields(vs, out);
-	if (!ret)
-		ret = java_off(m, syms[JL_PARK_BLOCKER], &out->park_blocker)
-			  ?: java_off(m, syms[JL_EETOP], &out->eetop);
+	if (ret)
+		return ret;
+	*why = "its ObjectMonitor, JavaThread and Klass fields";
+	ret = vm_fields(vs, out);
+	if (ret)
+		return ret;
+	*why = "java.lang.Thread's parkBlocker and eetop offsets";
+	ret = java_off(m, syms[JL_PARK_BLOCKER], &out->park_blocker) ?:
+	      java_off(m, syms[JL_EETOP], &out->eetop);
 	if (ret)
 		return ret;
 	out->coops = e.coops;
@@ -149,7 +155,7 @@ struct jlocks {
 	struct hotspot_thread *threads; /* MAX_OWNER_THREADS */
 };
 
-struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid)
+struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid, const char **why)
 {
 	struct jlocks *l = calloc(1, sizeof(*l));
 	const struct hotspot_mem *m = hotspot__mem(h);
@@ -157,18 +163,21 @@ struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid)
 	uint64_t syms[JL_NR_SYMS];
 	int ret = -ENOMEM;
 
+	*why = "memory";
 	if (!l ||
 	    !(l->threads = calloc(MAX_OWNER_THREADS, sizeof(*l->threads))))
 		goto fail;
+	*why = "libjvm.so's .symtab (Thread and lock field offsets)";
 	ret = hotspot__jvm_syms(pid, jlocks_sym_names, JL_NR_SYMS, syms);
 	if (ret)
 		goto fail;
+	*why = "its VMStructs";
 	vs = vmstructs__open(pid, m);
 	if (!vs) {
 		ret = -errno;
 		goto fail;
 	}
-	ret = jlocks__cfg_read(m, hotspot__layout(h), vs, syms, &l->cfg);
+	ret = jlocks__cfg_read(m, hotspot__layout(h), vs, syms, &l->cfg, why);
 	if (ret)
 		goto fail;
 	if (l->cfg.owner_is_id)

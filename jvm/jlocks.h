@@ -41,13 +41,15 @@ extern const char *const jlocks_sym_names[JL_NR_SYMS];
  * The probes' offsets from the tables (vs), the statics at syms[] and
  * the layout hl (a Klass's name): 0, -ENOENT (a field or static this
  * JVM does not have: not a JDK we know), -ENOTSUP (compact object
- * headers), -EFAULT. out->aos_klass is 0 while that class is not loaded
- * (jlocks__aos_klass later).
+ * headers), -EFAULT; *why then names what could not be read.
+ * out->aos_klass is 0 while that class is not loaded (jlocks__aos_klass
+ * later).
  */
 int jlocks__cfg_read(const struct hotspot_mem *m,
 		     const struct hotspot_layout *hl,
 		     const struct vmstructs *vs,
-		     const uint64_t syms[JL_NR_SYMS], struct lock_cfg *out);
+		     const uint64_t syms[JL_NR_SYMS], struct lock_cfg *out,
+		     const char **why);
 /*
  * AbstractOwnableSynchronizer's Klass* from vmClasses::_klasses at
  * klasses (each entry's name checked): it, or 0 (not loaded yet).
@@ -60,9 +62,11 @@ struct jlocks;
 
 /*
  * For the JVM h (process pid): NULL and errno (what jlocks__cfg_read
- * says, ENOMEM, or what reading the tables says).
+ * says, ENOMEM, or what reading the tables says), *why naming what
+ * could not be read.
  */
-struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid);
+struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid,
+			    const char **why);
 const struct lock_cfg *jlocks__cfg(const struct jlocks *l);
 /* AbstractOwnableSynchronizer's Klass* looked for again: it, or 0. */
 uint64_t jlocks__aos_retry(struct jlocks *l);

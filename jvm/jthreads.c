@@ -331,6 +331,7 @@ int jencoding__read(const struct hotspot_mem *m, const struct vmstructs *vs,
 	int coops = jvm_flag(m, vs, "UseCompressedOops"),
 	    ccp = jvm_flag(m, vs, "UseCompressedClassPointers");
 
+	memset(e, 0, sizeof(*e));
 	if (jvm_flag(m, vs, "UseCompactObjectHeaders") == 1)
 		return -ENOTSUP; /* the class pointer lives in the mark word */
 	if (coops < 0 || ccp < 0 ||

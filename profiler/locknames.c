@@ -74,9 +74,8 @@ int locknames__open(struct locknames *ln, uint32_t pid, const char **what)
 	*what = "its VMStructs tables";
 	if (!h)
 		return -EAGAIN;
-	*what = "its lock and thread fields";
 	jlocks__free(ln->jl);
-	ln->jl = jlocks__open(h, pid);
+	ln->jl = jlocks__open(h, pid, what);
 	if (!ln->jl)
 		return -errno;
 	ln->pid = pid;
