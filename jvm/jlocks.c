@@ -129,8 +129,8 @@ int jlocks__cfg_read(const struct hotspot_mem *m,
 	if (ret)
 		return ret;
 	*why = "java.lang.Thread's parkBlocker and eetop offsets";
-	ret = java_off(m, syms[JL_PARK_BLOCKER], &out->park_blocker) ?:
-	      java_off(m, syms[JL_EETOP], &out->eetop);
+	ret = java_off(m, syms[JL_PARK_BLOCKER], &out->park_blocker)
+		  ?: java_off(m, syms[JL_EETOP], &out->eetop);
 	if (ret)
 		return ret;
 	out->coops = e.coops;

@@ -65,8 +65,7 @@ struct jlocks;
  * says, ENOMEM, or what reading the tables says), *why naming what
  * could not be read.
  */
-struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid,
-			    const char **why);
+struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid, const char **why);
 const struct lock_cfg *jlocks__cfg(const struct jlocks *l);
 /* AbstractOwnableSynchronizer's Klass* looked for again: it, or 0. */
 uint64_t jlocks__aos_retry(struct jlocks *l);

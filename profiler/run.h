@@ -96,7 +96,10 @@ struct run {
 	struct runev *ev; /* --events (run_events.h), or NULL */
 	struct locknames *locks; /* --lock (run_lock.h), or NULL */
 	bool lock_attached; /* its probes are in */
-	uint64_t lock_retry_ns; /* when to look for j.u.c.'s class again */
+	uint64_t lock_retry_ns; /* when to read the JVM's lock view, or
+				 * j.u.c.'s class, again */
+	const char *lock_why; /* what of it could not be read, */
+	int lock_err; /* and why (a negative errno) */
 	FILE *table; /* -e --count: where the table goes */
 	time_t wall_start; /* for the graphs' subtitle */
 	struct launch child;

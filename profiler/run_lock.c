@@ -18,8 +18,9 @@
 #include "sliceout.h"
 #include "stackfold.h"
 
-/* AbstractOwnableSynchronizer not loaded yet: looked for this often */
-#define AOS_RETRY_NS NSEC_PER_SEC
+/* AbstractOwnableSynchronizer not loaded yet, or a JVM whose lock view
+ * could not be read: looked at again this often */
+#define RETRY_NS NSEC_PER_SEC
 
 static uint32_t lock_pid(const struct run *r)
 {
@@ -34,11 +35,19 @@ static int attach(struct run *r, uint32_t pid)
 	int ret = locknames__open(r->locks, pid, &what);
 
 	if (ret == -EAGAIN)
-		return ret;
+		return ret; /* not read as a JVM yet: next tick */
 	if (ret) {
-		fprintf(stderr, "mixprof: %u: cannot read %s for --lock: %s\n",
-			pid, what, strerror(-ret));
-		return ret;
+		/* a JVM caught starting may not have it all yet (one
+		 * test-kernels run on 6.1 did not, once): in a second */
+		r->lock_why = what;
+		r->lock_err = ret;
+		r->lock_retry_ns = nsec__now() + RETRY_NS;
+		if (r->o.verbose)
+			fprintf(stderr,
+				"mixprof: %u: cannot read %s for --lock yet: "
+				"%s\n",
+				pid, what, strerror(-ret));
+		return -EAGAIN;
 	}
 	ret = hotspot__libjvm(pid, path, sizeof(path));
 	if (ret) {
@@ -85,8 +94,15 @@ int run_lock__start(struct run *r)
 	stackfold__locks(r->sf, r->locks);
 	if (r->o.cmd)
 		return 0; /* once the JVM it launches is read (tick) */
+	if (!interp__hotspot(r->interp, lock_pid(r))) {
+		fprintf(stderr,
+			"mixprof: %u: not a JVM whose tables can be read "
+			"(--lock)\n",
+			lock_pid(r));
+		return -ENOENT;
+	}
 	ret = attach(r, lock_pid(r));
-	return ret == -EAGAIN ? -ENOENT : ret;
+	return ret == -EAGAIN ? 0 : ret; /* again at the ticks */
 }
 
 int run_lock__tick(struct run *r)
@@ -99,13 +115,15 @@ int run_lock__tick(struct run *r)
 	/* the JVM read, and its threads' JavaThread*s given to the park
 	 * probe (java_threads) every interp tick, waits or none */
 	interp__learn(r->interp, pid, r->now_ns);
+	if (r->now_ns < r->lock_retry_ns)
+		return 0;
 	if (!r->lock_attached) {
 		ret = attach(r, pid);
 		return ret == -EAGAIN ? 0 : ret;
 	}
-	if (locknames__cfg(r->locks)->aos_klass || r->now_ns < r->lock_retry_ns)
+	if (locknames__cfg(r->locks)->aos_klass)
 		return 0;
-	r->lock_retry_ns = r->now_ns + AOS_RETRY_NS;
+	r->lock_retry_ns = r->now_ns + RETRY_NS;
 	if (locknames__aos(r->locks))
 		sampler__lock_juc(r->smp, locknames__cfg(r->locks));
 	return 0;
@@ -119,7 +137,12 @@ void run_lock__summary(struct run *r, const uint64_t *st, double secs)
 		st[STAT_SAMPLES], secs, sampler__event_name(r->smp),
 		sliceout__total(r->out) / 1e9);
 	fprintf(stderr, "mixprof:   (below, a \"sample\" is a nanosecond)\n");
-	if (!r->lock_attached)
+	if (!r->lock_attached && r->lock_why)
+		fprintf(stderr,
+			"mixprof:   nothing probed: cannot read %s from the "
+			"JVM: %s\n",
+			r->lock_why, strerror(-r->lock_err));
+	else if (!r->lock_attached)
 		fprintf(stderr, "mixprof:   no JVM was read: nothing probed\n");
 	else if (!locknames__cfg(r->locks)->aos_klass)
 		fprintf(stderr, "mixprof:   j.u.c. locks not counted (their "
