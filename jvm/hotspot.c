@@ -894,6 +894,16 @@ int hotspot__jvm_syms(uint32_t pid, const char *const *names, int n,
 	return ret;
 }
 
+int hotspot__klass_name(struct hotspot *h, uint64_t klass, char *buf,
+			size_t cap)
+{
+	uint64_t sym;
+
+	if (rd_u64(&h->mem, klass + h->layout.off_klass_name, &sym))
+		return -EFAULT;
+	return hotspot__symbol(&h->mem, &h->layout, sym, buf, cap);
+}
+
 int hotspot__method_name(const struct hotspot_mem *m,
 			 const struct hotspot_layout *l, uint64_t method,
 			 char *buf, size_t cap)

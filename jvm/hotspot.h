@@ -215,6 +215,12 @@ int hotspot__method_symbols(struct hotspot *h, uint64_t method,
  */
 int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf, size_t cap,
 			 int32_t *hash);
+/*
+ * The internal name of the class at Klass* klass ("java/lang/String",
+ * "[I"), read now: its length, or what hotspot__symbol() says.
+ */
+int hotspot__klass_name(struct hotspot *h, uint64_t klass, char *buf,
+			size_t cap);
 /* The unwinder's offsets and heaps, one line into buf: its length. */
 int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 			     size_t cap);

@@ -170,12 +170,10 @@ struct jthreads {
 	const struct hotspot_mem *m;
 	const struct hotspot_layout *hl;
 	int major, x;
-	bool coops, ccp; /* compressed oops, compressed class pointers */
-	uint64_t oop_base, klass_base;
-	int oop_shift, klass_shift;
+	struct jencoding enc; /* how oops and class pointers are stored */
 	uint64_t list_addr; /* &ThreadsSMRSupport::_java_thread_list */
 	uint32_t tl_length, tl_threads, jt_osthread, os_tid, jt_obj, oh_obj;
-	uint32_t oop_klass, arr_len, arr_base;
+	uint32_t arr_len, arr_base;
 	uint32_t ik_constants, k_super;
 	/* JDK 21+: InstanceKlass::_fieldinfo_stream; JDK 17: _fields */
 	uint32_t ik_stream, ik_fields, ik_java_count, arr_u1_data, arr_u2_data;
@@ -321,35 +319,45 @@ static int init_offsets(struct jthreads *t, const struct vmstructs *vs)
 	    field(vs, "OSThread", "_thread_id", &t->os_tid) ||
 	    field(vs, "JavaThread", "_threadObj", &t->jt_obj) ||
 	    field(vs, "OopHandle", "_obj", &t->oh_obj) ||
-	    field(vs, "oopDesc", "_metadata._compressed_klass",
-		  &t->oop_klass) ||
 	    field(vs, "InstanceKlass", "_constants", &t->ik_constants) ||
 	    field(vs, "Klass", "_super", &t->k_super))
 		return -ENOENT;
 	return init_fields(t, vs);
 }
 
+int jencoding__read(const struct hotspot_mem *m, const struct vmstructs *vs,
+		    struct jencoding *e)
+{
+	int coops = jvm_flag(m, vs, "UseCompressedOops"),
+	    ccp = jvm_flag(m, vs, "UseCompressedClassPointers");
+
+	memset(e, 0, sizeof(*e));
+	if (jvm_flag(m, vs, "UseCompactObjectHeaders") == 1)
+		return -ENOTSUP; /* the class pointer lives in the mark word */
+	if (coops < 0 || ccp < 0 ||
+	    field(vs, "oopDesc", "_metadata._compressed_klass", &e->oop_klass))
+		return -ENOENT;
+	e->coops = coops;
+	e->ccp = ccp;
+	if (coops &&
+	    base_shift(m, vs, "CompressedOops", "_narrow_oop._base",
+		       "_narrow_oop._shift", &e->oop_base, &e->oop_shift))
+		return -ENOENT;
+	if (ccp &&
+	    base_shift(m, vs, "CompressedKlassPointers", "_narrow_klass._base",
+		       "_narrow_klass._shift", &e->klass_base, &e->klass_shift))
+		return -ENOENT;
+	return 0;
+}
+
 /* The JVM's flags and bases: how oops and class pointers are stored. */
 static int init_encoding(struct jthreads *t, const struct vmstructs *vs)
 {
-	int coops = jvm_flag(t->m, vs, "UseCompressedOops"),
-	    ccp = jvm_flag(t->m, vs, "UseCompressedClassPointers");
+	int ret = jencoding__read(t->m, vs, &t->enc);
 
-	if (jvm_flag(t->m, vs, "UseCompactObjectHeaders") == 1)
-		return -ENOTSUP; /* the class pointer lives in the mark word */
-	if (coops < 0 || ccp < 0)
-		return -ENOENT;
-	t->coops = coops;
-	t->ccp = ccp;
-	if (coops &&
-	    base_shift(t->m, vs, "CompressedOops", "_narrow_oop._base",
-		       "_narrow_oop._shift", &t->oop_base, &t->oop_shift))
-		return -ENOENT;
-	if (ccp && base_shift(t->m, vs, "CompressedKlassPointers",
-			      "_narrow_klass._base", "_narrow_klass._shift",
-			      &t->klass_base, &t->klass_shift))
-		return -ENOENT;
-	t->arr_len = t->oop_klass + (ccp ? 4 : 8);
+	if (ret)
+		return ret;
+	t->arr_len = t->enc.oop_klass + (t->enc.ccp ? 4 : 8);
 	t->arr_base = t->arr_len + 4;
 	if (t->major < 23)
 		t->arr_base = (t->arr_base + 7) & ~7u;
@@ -390,11 +398,12 @@ static int klass_of(struct jthreads *t, uint64_t oop, uint64_t *k)
 {
 	uint32_t nk;
 
-	if (!t->ccp)
-		return rd64(t->m, oop + t->oop_klass, k) || !*k ? -EFAULT : 0;
-	if (rd(t->m, oop + t->oop_klass, &nk, 4) || !nk)
+	if (!t->enc.ccp)
+		return rd64(t->m, oop + t->enc.oop_klass, k) || !*k ? -EFAULT
+								    : 0;
+	if (rd(t->m, oop + t->enc.oop_klass, &nk, 4) || !nk)
 		return -EFAULT;
-	*k = t->klass_base + ((uint64_t)nk << t->klass_shift);
+	*k = t->enc.klass_base + ((uint64_t)nk << t->enc.klass_shift);
 	return 0;
 }
 
@@ -404,11 +413,11 @@ static int oop_field(struct jthreads *t, uint64_t oop, uint32_t off,
 {
 	uint32_t n;
 
-	if (!t->coops)
+	if (!t->enc.coops)
 		return rd64(t->m, oop + off, v);
 	if (rd(t->m, oop + off, &n, 4))
 		return -EFAULT;
-	*v = n ? t->oop_base + ((uint64_t)n << t->oop_shift) : 0;
+	*v = n ? t->enc.oop_base + ((uint64_t)n << t->enc.oop_shift) : 0;
 	return 0;
 }
 

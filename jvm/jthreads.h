@@ -18,6 +18,7 @@
 #ifndef MIXPROF_JTHREADS_H
 #define MIXPROF_JTHREADS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "hotspot.h"
@@ -64,6 +65,23 @@ int jstring_utf8(const uint8_t *b, size_t len, int coder, char *out,
 		 size_t cap);
 
 /* ---- a live JVM -------------------------------------------------------- */
+
+/* How a JVM stores oops and class pointers in its objects. */
+struct jencoding {
+	bool coops, ccp; /* compressed oops, compressed class pointers */
+	uint64_t oop_base, klass_base; /* narrow value -> base + (v << shift) */
+	int oop_shift, klass_shift;
+	uint32_t oop_klass; /* the class pointer's offset in an object */
+};
+
+/*
+ * From the JVM's flags and its CompressedOops/CompressedKlassPointers
+ * statics (JDK 17 or 25 names): 0, -ENOENT (a flag or static not
+ * published), -ENOTSUP (compact object headers: the class pointer is
+ * in the mark word).
+ */
+int jencoding__read(const struct hotspot_mem *m, const struct vmstructs *vs,
+		    struct jencoding *e);
 
 struct jthreads;
 

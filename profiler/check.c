@@ -280,16 +280,16 @@ static void check_sampler(struct check *c, const struct hints_host *h,
 			   hints__describe(&f, what, sizeof(what)));
 }
 
-/* --alloc and -e hook user code through the uprobe PMU (no tracefs). */
+/* --alloc, --lock and -e hook user code through the uprobe PMU (no tracefs). */
 static void check_uprobes(struct check *c)
 {
 	if (!access("/sys/bus/event_source/devices/uprobe/type", R_OK))
 		check__say(c, CHECK_OK, NULL,
-			   "uprobe PMU (--alloc, -e): "
+			   "uprobe PMU (--alloc, --lock, -e): "
 			   "/sys/bus/event_source/devices/uprobe");
 	else
 		check__say(c, CHECK_WARN, hints__need(HINT_UPROBE_PMU),
-			   "uprobe PMU (--alloc, -e): missing");
+			   "uprobe PMU (--alloc, --lock, -e): missing");
 }
 
 /* Since 5.11 BPF memory is charged to the cgroup, not RLIMIT_MEMLOCK. */

@@ -583,17 +583,10 @@ const char *interp__klass_name(struct interp *in, uint32_t pid, uint64_t klass)
 {
 	struct jvm *j = jvm_find(in, pid);
 	char sym[NAME_CAP], name[NAME_CAP + 32];
-	const struct hotspot_layout *l;
-	uint64_t ksym;
 	int n;
 
-	if (!j || !j->h)
-		return NULL;
-	l = hotspot__layout(j->h);
-	if (hotspot__mem(j->h)->read(hotspot__mem(j->h)->ctx,
-				     klass + l->off_klass_name, &ksym,
-				     sizeof(ksym)) ||
-	    hotspot__read_symbol(j->h, ksym, sym, sizeof(sym), NULL) < 0)
+	if (!j || !j->h ||
+	    hotspot__klass_name(j->h, klass, sym, sizeof(sym)) < 0)
 		return NULL;
 	n = hotspot__java_class_name(name, sizeof(name), sym);
 	return n < 0 ? NULL : strpool__intern(in->pool, name, n);
@@ -981,6 +974,27 @@ const char *interp__stub_name(struct interp *in, uint32_t pid, uint64_t pc)
 	*s = (struct stub){pid, pc,
 			   n > 0 ? strpool__intern(in->pool, buf, n) : NULL};
 	return s->name;
+}
+
+struct hotspot *interp__hotspot(struct interp *in, uint32_t pid)
+{
+	struct jvm *j = jvm_find(in, pid);
+
+	return j && j->state == J_JVM ? j->h : NULL;
+}
+
+int interp__thread_read(struct interp *in, uint32_t pid, uint32_t tid,
+			char *buf, size_t cap)
+{
+	struct jvm *j = jvm_find(in, pid);
+	int n;
+
+	if (!j || !j->jn)
+		return -ENOENT;
+	n = jnamer__thread(j->jn, (int32_t)tid, buf, cap);
+	if (n == -EDQUOT)
+		over_budget(in, j);
+	return n;
 }
 
 const char *interp__thread_name(struct interp *in, uint32_t pid, uint32_t tid)

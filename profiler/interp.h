@@ -112,6 +112,20 @@ uint64_t interp__version(const struct interp *in, const struct sample_key *k);
 const char *interp__thread_name(struct interp *in, uint32_t pid, uint32_t tid);
 
 /*
+ * JVM pid's tables (--lock reads its locks through them), owned by in:
+ * NULL when pid is no JVM whose tables are read (yet).
+ */
+struct hotspot *interp__hotspot(struct interp *in, uint32_t pid);
+
+/*
+ * The whole java.lang.Thread name of thread tid of JVM pid, read now (as
+ * the JVM has it): its length, or -ENOENT (no such Java thread, or its
+ * names cannot be read), -EFAULT.
+ */
+int interp__thread_read(struct interp *in, uint32_t pid, uint32_t tid,
+			char *buf, size_t cap);
+
+/*
  * The name of the CodeBlob holding pc in JVM pid ("StubRoutines (1)"):
  * for stub frames no map names (a JVM without our agent); read once per
  * (pid, pc) and kept. NULL: not in its code cache, or unreadable.

@@ -26,6 +26,7 @@
 #include "run.h"
 #include "run_child.h"
 #include "run_events.h"
+#include "run_lock.h"
 #include "run_cpu.h"
 #include "run_probe.h"
 #include "run_report.h"
@@ -231,6 +232,7 @@ static void teardown(struct run *r)
 	if (r->table && r->table != stdout)
 		fclose(r->table);
 	stackfold__free(r->sf);
+	run_lock__free(r);
 	interp__free(r->interp);
 	sampler__free(r->smp);
 	symbolizer__free(r->sym);

@@ -40,6 +40,7 @@ enum {
 	OPT_MAX_BLOCK,
 	OPT_WALL,
 	OPT_ALLOC,
+	OPT_LOCK,
 	OPT_EVENTS,
 	OPT_TTSP,
 	OPT_TIERS,
@@ -87,6 +88,7 @@ static const struct option long_opts[] = {
     {"max-block", required_argument, NULL, OPT_MAX_BLOCK},
     {"wall", no_argument, NULL, OPT_WALL},
     {"alloc", no_argument, NULL, OPT_ALLOC},
+    {"lock", no_argument, NULL, OPT_LOCK},
     {"events", required_argument, NULL, OPT_EVENTS},
     {"ttsp", no_argument, NULL, OPT_TTSP},
     {0},
@@ -181,6 +183,10 @@ void profile_opts__usage(FILE *out, const char *prog)
 "      --alloc              one JVM (-p): bytes allocated, by stack, the\n"
 "                           class as the leaf (libjvm's allocation hooks:\n"
 "                           each new TLAB and each allocation outside one)\n"
+"      --lock               one JVM (-p or a launched java): nanoseconds\n"
+"                           waited for contended monitors and j.u.c. locks,\n"
+"                           by stack, the lock's class as the leaf and its\n"
+"                           owner when the wait began under it\n"
 "JVM events (besides any of the above; one JVM: -p PID or a launched java):\n"
 "      --events FILE        HotSpot's own events from its USDT probes (no\n"
 "                           agent, no JVM flag), one line each: start_ns\n"
@@ -495,6 +501,9 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 	case OPT_ALLOC:
 		o->alloc = true;
 		return 0;
+	case OPT_LOCK:
+		o->lock = true;
+		return 0;
 	case OPT_EVENTS:
 		o->events = optarg;
 		return 0;
@@ -683,6 +692,12 @@ static int check_offcpu(struct profile_opts *o, char *err, size_t errlen)
 		bad = "--alloc excludes --off-cpu, --wall, -e, -F and -K";
 	else if (o->alloc && o->nr_pids != 1)
 		bad = "--alloc profiles one running JVM: give one -p PID";
+	else if (o->lock && (o->off_cpu || o->wall || o->alloc ||
+			     o->nr_probes || o->freq_set || o->kernel_only))
+		bad =
+		    "--lock excludes --off-cpu, --wall, --alloc, -e, -F and -K";
+	else if (o->lock && !(o->cmd ? !o->nr_pids : o->nr_pids == 1))
+		bad = "--lock follows one JVM: give one -p PID or a command";
 	else if (o->wall && o->off_cpu)
 		bad = "--wall and --off-cpu exclude each other (--wall "
 		      "counts off-CPU time too)";
@@ -729,9 +744,9 @@ static int check_ttsp(struct profile_opts *o, uint64_t *bucket_ms, char *err,
 	else if (o->heatmap || *bucket_ms)
 		bad = "--ttsp counts in 1 ms buckets: leave out --heatmap and "
 		      "--bucket-ms";
-	else if (o->off_cpu || o->wall || o->alloc)
-		bad = "--ttsp keeps CPU samples: leave out --off-cpu, --wall "
-		      "and --alloc";
+	else if (o->off_cpu || o->wall || o->alloc || o->lock)
+		bad = "--ttsp keeps CPU samples: leave out --off-cpu, --wall, "
+		      "--alloc and --lock";
 	if (bad) {
 		snprintf(err, errlen, "%s", bad);
 		return -EINVAL;

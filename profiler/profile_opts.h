@@ -82,6 +82,9 @@ struct profile_opts {
 	bool wall;
 	/* --alloc: bytes allocated by stack and class, one JVM (-p) */
 	bool alloc;
+	/* --lock: nanoseconds waited for contended locks, by stack, lock
+	 * class and owner, one JVM (-p, or a launched java) */
+	bool lock;
 	/* --events FILE: HotSpot's GC, safepoints, compilations... (one
 	 * JVM: -p or a launched java), one line each */
 	const char *events;

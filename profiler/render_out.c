@@ -240,6 +240,8 @@ int renderout__finish(struct renderout *ro, const char *title,
 		o.countname = ro->cfg.countname;
 	if (ro->cfg.blue)
 		o.scheme = FG_SCHEME_IO;
+	if (ro->cfg.red)
+		o.scheme = FG_SCHEME_RED;
 	if (ro->svg && (ret = put_graph(ro, &ro->svg, ro->cfg.svg, &o, false)))
 		err = err ? err : ret;
 	if (ro->html &&

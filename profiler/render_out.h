@@ -26,6 +26,7 @@ struct render_cfg {
 	const char *countname; /* what a count is ("us off-CPU"); NULL:
 				* samples */
 	bool blue; /* off-CPU graphs' palette (flamegraph.pl --color=io) */
+	bool red; /* --lock's: contention as heat (flamegraph.pl --color=red) */
 	const char *events; /* --events FILE, drawn on the heat map; or NULL */
 };
 

@@ -3,7 +3,9 @@
  * carry it out (profile.c drives them):
  *   run_setup   privileges, -p targets, stack depth, BPF, naming, outputs
  *   run_child   the launched command: fork, hold, reap, its exit status
- *   run_cpu     a sampling run's start (CPU, --off-cpu, --wall, --alloc)
+ *   run_cpu     a sampling run's start (CPU, --off-cpu, --wall, --alloc,
+ *               --lock)
+ *   run_lock    --lock's JVM and probes
  *   run_probe   a probe run's start (-e), its --count table and summary
  *   run_tick    what a tick does: drain, tail JIT maps, expire, unwind rows
  *   run_report  the end: the summary on stderr, the graphs' titles
@@ -94,6 +96,12 @@ struct run {
 	unsigned int expiries; /* run_tick__expire() passes, for malloc_trim */
 	struct probes_run *pr; /* -e: the agent's probes */
 	struct runev *ev; /* --events (run_events.h), or NULL */
+	struct locknames *locks; /* --lock (run_lock.h), or NULL */
+	bool lock_attached; /* its probes are in */
+	uint64_t lock_retry_ns; /* when to read the JVM's lock view, or
+				 * j.u.c.'s class, again */
+	const char *lock_why; /* what of it could not be read, */
+	int lock_err; /* and why (a negative errno) */
 	FILE *table; /* -e --count: where the table goes */
 	time_t wall_start; /* for the graphs' subtitle */
 	struct launch child;

@@ -1,7 +1,7 @@
 /*
  * run_cpu: the start of a sampling run (run_cpu.h): CPU samples,
- * --off-cpu, --wall or --alloc, on -p targets, a launched command or the
- * whole host.
+ * --off-cpu, --wall, --alloc or --lock (run_lock.h), on -p targets, a
+ * launched command or the whole host.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include "run_child.h"
 #include "run_cpu.h"
 #include "run_events.h"
+#include "run_lock.h"
 #include "run_setup.h"
 #include "sampler/sampler_ctl.h"
 #include "run_report.h"
@@ -90,11 +91,13 @@ static void say_start(struct run *r)
 		snprintf(what, sizeof(what), "the whole host (%d CPUs)",
 			 r->nr_cpus);
 	}
-	if (r->o.off_cpu || r->o.alloc)
+	if (r->o.off_cpu || r->o.alloc || r->o.lock)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what),
-			 r->o.off_cpu ? " off-CPU time" : " allocations");
+			 r->o.off_cpu ? " off-CPU time"
+			 : r->o.alloc ? " allocations"
+				      : " lock waits");
 	status__start(&r->status, what,
-		      r->o.off_cpu || r->o.alloc ? 0 : r->o.freq,
+		      r->o.off_cpu || r->o.alloc || r->o.lock ? 0 : r->o.freq,
 		      r->o.duration_ns, r->o.cmd || r->o.nr_pids);
 }
 
@@ -143,10 +146,11 @@ static int start(struct run *r)
 	/* time starts when sampling does, not when loading did */
 	r->tb.start_ns = nsec__now();
 	r->wall_start = time(NULL);
-	ret = r->o.alloc ? attach_alloc(r)
-			 : sampler__attach(r->smp, r->tb.start_ns);
-	if (ret == -ENOENT && r->o.alloc)
-		return ret; /* named by attach_alloc */
+	ret = r->o.alloc  ? attach_alloc(r)
+	      : r->o.lock ? run_lock__start(r)
+			  : sampler__attach(r->smp, r->tb.start_ns);
+	if ((ret == -ENOENT && r->o.alloc) || (ret && r->o.lock))
+		return ret; /* named by attach_alloc, run_lock */
 	if (ret) {
 		hints__report(sampler__failure(r->smp));
 		return ret;
@@ -208,7 +212,9 @@ static void offcpu_summary(struct run *r, const uint64_t *st, double secs)
 /* The summary's first line: what was counted, how much was written. */
 static bool summary(struct run *r, const uint64_t *st, double secs)
 {
-	if (r->o.alloc)
+	if (r->o.lock)
+		run_lock__summary(r, st, secs);
+	else if (r->o.alloc)
 		fprintf(stderr,
 			"mixprof: %" PRIu64 " allocation hook hits in %.1f s "
 			"(new TLABs and allocations outside them), %.1f MB "
@@ -235,6 +241,9 @@ static void subtitle(const struct run *r, char *buf, size_t len)
 			 sliceout__total(r->out) / 1e3,
 			 r->o.wall ? "of thread time" : "off-CPU",
 			 offcpu_states(r));
+	else if (r->o.lock)
+		snprintf(buf, len, "%.1f s, %.1f ms waited for locks", secs,
+			 sliceout__total(r->out) / 1e6);
 	else
 		snprintf(buf, len,
 			 "%.1f s at %" PRIu64 " Hz, %" PRIu64 " samples", secs,
@@ -249,6 +258,8 @@ static void tick(struct run *r, unsigned int n)
 {
 	(void)n;
 	show_status(r);
+	if (r->o.lock && !r->err)
+		r->err = run_lock__tick(r);
 }
 
 const struct run_mode run_cpu_mode = {

@@ -25,6 +25,7 @@
 /* what an --off-cpu count is, in graphs and tooltips */
 #define OFFCPU_COUNTNAME "us off-CPU"
 #define WALL_COUNTNAME "us wall"
+#define LOCK_COUNTNAME "ns waited for locks"
 
 /* Every -p target must exist; a thread id stands for its process. */
 int run_setup__pids(struct run *r)
@@ -116,6 +117,7 @@ int run_setup__bpf(struct run *r)
 	    .off_cpu_preempt = r->o.off_cpu_preempt,
 	    .wall = r->o.wall,
 	    .alloc = r->o.alloc,
+	    .lock = r->o.lock,
 	    .min_block_ns = r->o.min_block_ns,
 	    .max_block_ns = r->o.max_block_ns,
 	    .cpus = r->cpus,
@@ -218,8 +220,10 @@ static int setup_render(struct run *r)
 	    .countname = r->o.off_cpu ? OFFCPU_COUNTNAME
 			 : r->o.wall  ? WALL_COUNTNAME
 			 : r->o.alloc ? "bytes"
+			 : r->o.lock  ? LOCK_COUNTNAME
 				      : NULL,
 	    .blue = r->o.off_cpu,
+	    .red = r->o.lock,
 	    .events = r->o.events,
 	};
 
@@ -257,16 +261,21 @@ static void setup_pprof(struct run *r)
 		    : r->o.off_cpu ? "off_cpu"
 		    : r->o.wall	   ? "wall"
 		    : r->o.alloc   ? "alloc_space"
+		    : r->o.lock	   ? "lock"
 				   : "samples",
 	    .unit = r->o.alloc			? "bytes"
 		    : r->o.off_cpu || r->o.wall ? "microseconds"
+		    : r->o.lock			? "nanoseconds"
 						: "count",
-	    .period_ns =
-		r->o.nr_probes || r->o.off_cpu || r->o.wall || r->o.alloc
-		    ? 0
-		    : NSEC_PER_SEC / r->o.freq,
-	    /* hook hits: a new TLAB or an allocation outside one each */
-	    .events_type = r->o.alloc ? "alloc_objects" : NULL,
+	    .period_ns = r->o.nr_probes || r->o.off_cpu || r->o.wall ||
+				 r->o.alloc || r->o.lock
+			     ? 0
+			     : NSEC_PER_SEC / r->o.freq,
+	    /* hook hits: a new TLAB or an allocation outside one each;
+	     * waits (a wait that parks again is two) */
+	    .events_type = r->o.alloc  ? "alloc_objects"
+			   : r->o.lock ? "contentions"
+				       : NULL,
 	    .events_unit = "count",
 	    .per_thread = r->o.per_thread,
 	    .per_container = r->o.per_container,

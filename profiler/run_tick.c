@@ -31,6 +31,8 @@ static void on_seen(struct run *r, const struct sample_key *k)
 	/* interpreted frames; a kernel thread has none (no user stack) */
 	if (k->user_stack != STACK_NONE && r->interp)
 		interp__seen(r->interp, k, r->now_ns);
+	if (r->locks)
+		stackfold__lock_seen(r->sf, k);
 	pi = pidset__get(r->pids, k->pid, &added);
 	if (!pi)
 		return;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "sampler/alloc.h"
 #include "common/cgroup.h"
+#include "locknames.h"
 #include "common/safename.h"
 #include "stackfold.h"
 #include "unwindcheck.h"
@@ -34,6 +35,7 @@ struct stackfold {
 	struct stackfold_root *roots; /* per process, open addressing */
 	size_t nroots, roots_cap;
 	struct stackfold_gone gone; /* the forgotten processes' counts */
+	struct locknames *locks; /* --lock's frames, or NULL */
 };
 
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
@@ -378,6 +380,35 @@ static int push_klass(struct stackfold *sf, uint32_t pid, uint64_t klass)
 	return fold_line__push_name(&sf->line, name ? name : "[unknown class]");
 }
 
+void stackfold__locks(struct stackfold *sf, struct locknames *ln)
+{
+	sf->locks = ln;
+}
+
+void stackfold__lock_seen(struct stackfold *sf, const struct sample_key *k)
+{
+	const uint64_t *ips;
+	int n;
+
+	if (!sf->locks)
+		return;
+	n = fetch(sf, k->kern_stack, &ips);
+	for (int i = 0; n > 0 && n <= 2 && i < n; i++)
+		if (locknames__is_frame(ips[i]))
+			locknames__frame(sf->locks, k->pid, ips[i]);
+}
+
+/* --lock's "kernel" side (lock.h): the owner, then the class as the leaf. */
+static int push_lock(struct stackfold *sf, uint32_t pid, int n)
+{
+	int ret = 0;
+
+	for (int i = n - 1; i >= 0 && !ret; i--)
+		ret = fold_line__push_name(
+		    &sf->line, locknames__frame(sf->locks, pid, sf->kips[i]));
+	return ret;
+}
+
 /*
  * Append one side of k (n frames; user or kernel) to the line, and count
  * its interpreted frames for count samples.
@@ -393,6 +424,9 @@ static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
 			      sf->ifolded);
 	if (!user && n == 1 && ALLOC_IS_KLASS(sf->kips[0]))
 		return push_klass(sf, k->pid, ALLOC_KLASS_OF(sf->kips[0]));
+	if (!user && sf->locks && n > 0 && n <= 2 &&
+	    locknames__is_frame(sf->kips[0]))
+		return push_lock(sf, k->pid, n);
 	if (n > 1)
 		ret = push_callers(sf, k, n, when_ns, user, &c);
 	if (!ret)

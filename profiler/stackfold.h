@@ -88,6 +88,17 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 				 const struct stacksrc *src,
 				 struct symbolizer *sym, struct interp *in);
 void stackfold__free(struct stackfold *sf);
+/*
+ * A --lock run's: its keys' lock frames (sampler/lock.h) are named by ln
+ * (the caller's) as their leaves.
+ */
+struct locknames;
+void stackfold__locks(struct stackfold *sf, struct locknames *ln);
+/*
+ * Key k was seen (new in the counts map): its lock frames named now,
+ * while the JVM runs (a launched one may be gone when k is taken).
+ */
+void stackfold__lock_seen(struct stackfold *sf, const struct sample_key *k);
 
 /*
  * Build the line for k (count samples) as of when_ns; targets__comm (NULL if

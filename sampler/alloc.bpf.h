@@ -13,28 +13,39 @@
 
 #include "alloc.h"
 
-static __always_inline int alloc_count(struct pt_regs *ctx, __u64 klass,
-				       __u64 bytes)
+/*
+ * A uprobe's key (here and in lock.bpf.h), the per-CPU one: not one on
+ * the program's stack, as 6.1 allows a call chain 512 bytes and the
+ * walk's deepest path needs them (a uprobe's program and a sample's do
+ * not run nested on one CPU). Its head and the user stack from the
+ * probe's registers (the same walk as samples); NULL when not counted.
+ */
+static __always_inline struct sample_key *uprobe_key(struct pt_regs *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = (__u32)id;
-	/* the per-CPU key, not one on this program's stack: 6.1 allows a
-	 * call chain 512 bytes, and the walk's deepest path needs them (a
-	 * uprobe's program and a sample's do not run nested on one CPU) */
 	struct sample_key *key;
-	__u64 *ips = stack_buf();
 
 	if (filter_pids && !bpf_map_lookup_elem(&targets, &tgid))
-		return 0;
+		return NULL;
 	key = perf_key_get();
 	if (!key)
-		return 0;
+		return NULL;
 	stat_inc(STAT_SAMPLES);
 	key_head(key, tgid, tid);
 	key->user_stack =
 	    walk_user(interp_proc_of(tgid), tgid, tid, PT_REGS_IP(ctx),
 		      PT_REGS_SP(ctx), PT_REGS_FP(ctx), &key->interp_id);
-	if (!ips)
+	return key;
+}
+
+static __always_inline int alloc_count(struct pt_regs *ctx, __u64 klass,
+				       __u64 bytes)
+{
+	struct sample_key *key = uprobe_key(ctx);
+	__u64 *ips = stack_buf();
+
+	if (!key || !ips)
 		return 0;
 	ips[0] = ALLOC_KLASS(klass & 0x0000ffffffffffffULL);
 	key->kern_stack = store_stack(1, STAT_KERN_LOST, false);

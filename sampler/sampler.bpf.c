@@ -1633,5 +1633,7 @@ int BPF_USDT(mixprof_entry, int site, int probe)
 #include "offcpu.bpf.h"
 /* --alloc: uprobes on libjvm's allocation hooks, the same way */
 #include "alloc.bpf.h"
+/* --lock: uprobes on libjvm's contended monitor entry and park */
+#include "lock.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "alloc.h"
+#include "lock.h"
 #include "sampler_int.h"
 #include "unwind/loader.h"
 #include "unwind/rows.h"
@@ -75,6 +76,8 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
 	bpf_map__set_max_entries(skel->maps.new_keys, ring_bytes(cfg));
 	bpf_map__set_max_entries(skel->maps.unwind_rows, UNWIND_MAX_ROWS);
+	bpf_map__set_max_entries(skel->maps.lock_waits,
+				 cfg->lock ? LOCK_WAITS : 1);
 	return 0;
 }
 
@@ -277,7 +280,10 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 	bpf_program__set_autoload(skel->progs.mixprof_alloc_tlab, cfg->alloc);
 	bpf_program__set_autoload(skel->progs.mixprof_alloc_outside,
 				  cfg->alloc);
-	if (cfg->off_cpu || cfg->wall || cfg->alloc)
+	bpf_program__set_autoload(skel->progs.mixprof_lock_enter, cfg->lock);
+	bpf_program__set_autoload(skel->progs.mixprof_lock_park, cfg->lock);
+	bpf_program__set_autoload(skel->progs.mixprof_lock_end, cfg->lock);
+	if (cfg->off_cpu || cfg->wall || cfg->alloc || cfg->lock)
 		bpf_program__set_autoload(skel->progs.mixprof_sample, false);
 	verifier_stats(skel, true);
 	ret = load_named(skel, load_sampler, "sampler.bpf.o", fail);
@@ -466,18 +472,18 @@ int sampler__attach_usdt(struct sampler *s, uint64_t start_ns, int pid,
 	return 0;
 }
 
-/* A uprobe of prog on sym in libjvm of pid, kept in *link. */
-static int alloc_probe(struct sampler *s, struct bpf_program *prog,
-		       struct bpf_link **link, int pid, const char *libjvm,
-		       const char *sym)
+/* A uprobe (or uretprobe) of prog on sym in libjvm of pid, in *link. */
+static int jvm_probe(struct sampler *s, struct bpf_program *prog,
+		     struct bpf_link **link, int pid, const char *libjvm,
+		     const char *sym, bool ret)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = sym);
+	LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = sym, .retprobe = ret);
 
 	*link = bpf_program__attach_uprobe_opts(prog, pid, libjvm, 0, &o);
 	if (!*link)
 		return fail_at(&s->fail, SAMPLER_STEP_UPROBE,
-			       bpf_program__name(prog), errno,
-			       "uprobe %s in %s", sym, libjvm);
+			       bpf_program__name(prog), errno, "%s %s in %s",
+			       ret ? "uretprobe" : "uprobe", sym, libjvm);
 	return 0;
 }
 
@@ -487,16 +493,69 @@ int sampler__attach_alloc(struct sampler *s, uint64_t start_ns, int pid,
 	int ret;
 
 	s->skel->bss->start_ns = start_ns;
-	ret = alloc_probe(s, s->skel->progs.mixprof_alloc_tlab,
-			  &s->skel->links.mixprof_alloc_tlab, pid, libjvm,
-			  ALLOC_SYM_NEW_TLAB);
+	ret = jvm_probe(s, s->skel->progs.mixprof_alloc_tlab,
+			&s->skel->links.mixprof_alloc_tlab, pid, libjvm,
+			ALLOC_SYM_NEW_TLAB, false);
 	if (!ret)
-		ret = alloc_probe(s, s->skel->progs.mixprof_alloc_outside,
-				  &s->skel->links.mixprof_alloc_outside, pid,
-				  libjvm, ALLOC_SYM_OUTSIDE);
+		ret = jvm_probe(s, s->skel->progs.mixprof_alloc_outside,
+				&s->skel->links.mixprof_alloc_outside, pid,
+				libjvm, ALLOC_SYM_OUTSIDE, false);
 	if (!ret)
 		s->event = "libjvm AllocTracer";
 	return ret; /* links destroyed by the detach */
+}
+
+/* The monitor's contended entry: JDK 25's name, else JDK 17's. */
+static const char *lock_enter_sym(struct sampler *s, int pid,
+				  const char *libjvm, struct bpf_link **link)
+{
+	static const char *const names[] = {LOCK_SYM_ENTER_25,
+					    LOCK_SYM_ENTER_17};
+	int ret = -ENOENT;
+
+	for (size_t i = 0; i < 2 && ret == -ENOENT; i++) {
+		ret = jvm_probe(s, s->skel->progs.mixprof_lock_end, link, pid,
+				libjvm, names[i], true);
+		if (!ret)
+			return names[i];
+	}
+	return NULL;
+}
+
+int sampler__attach_lock(struct sampler *s, uint64_t start_ns, int pid,
+			 const char *libjvm, const struct lock_cfg *cfg)
+{
+	struct sampler_bpf *k = s->skel;
+	const char *enter;
+	int ret;
+
+	k->bss->lock_cfg = *cfg;
+	k->bss->start_ns = start_ns;
+	/* each return first: a wait begun is always ended */
+	enter = lock_enter_sym(s, pid, libjvm, &k->links.mixprof_lock_end);
+	if (!enter)
+		return -s->fail.err;
+	ret = jvm_probe(s, k->progs.mixprof_lock_enter,
+			&k->links.mixprof_lock_enter, pid, libjvm, enter,
+			false) ?:
+	      jvm_probe(s, k->progs.mixprof_lock_end, &s->lock_park_end, pid,
+			libjvm, LOCK_SYM_PARK, true) ?:
+	      jvm_probe(s, k->progs.mixprof_lock_park,
+			&k->links.mixprof_lock_park, pid, libjvm,
+			LOCK_SYM_PARK, false);
+	if (!ret)
+		s->event = "libjvm monitor enter and park";
+	return ret; /* links destroyed by the detach */
+}
+
+void sampler__lock_juc(struct sampler *s, const struct lock_cfg *cfg)
+{
+	struct lock_cfg *c = &s->skel->bss->lock_cfg;
+
+	/* the class last: a probe that sees it sees the offset */
+	c->aos_owner = cfg->aos_owner;
+	__sync_synchronize();
+	c->aos_klass = cfg->aos_klass;
 }
 
 const char *sampler__event_name(const struct sampler *s)
@@ -529,6 +588,8 @@ void sampler__detach(struct sampler *s)
 	}
 	if (s->skel)
 		sampler_bpf__detach(s->skel);
+	bpf_link__destroy(s->lock_park_end);
+	s->lock_park_end = NULL;
 	if (s->fork)
 		fork_bpf__detach(s->fork);
 }

@@ -36,6 +36,7 @@ struct sampler_cfg {
 	 * whose samples count 1 s / freq in microseconds */
 	bool wall;
 	bool alloc; /* --alloc: sampler__attach_alloc, no perf events */
+	bool lock; /* --lock: sampler__attach_lock, no perf events */
 	uint64_t min_block_ns, max_block_ns; /* 0: no bound */
 	const int *cpus;
 	int nr_cpus;
@@ -112,6 +113,23 @@ int sampler__attach_usdt(struct sampler *s, uint64_t start_ns, int pid,
  */
 int sampler__attach_alloc(struct sampler *s, uint64_t start_ns, int pid,
 			  const char *libjvm);
+/*
+ * --lock (cfg.lock): count the nanoseconds the threads of process pid
+ * wait to enter a contended monitor or to take a j.u.c. lock, by stack
+ * and lock (lock.h), through uprobes and uretprobes on libjvm (its path
+ * as the host sees it; cfg read from the JVM: jvm/jlocks.h), with bucket
+ * 0 starting at start_ns. Undone by sampler__detach. 0 or negative
+ * errno (-ENOENT: no such function).
+ */
+struct lock_cfg;
+int sampler__attach_lock(struct sampler *s, uint64_t start_ns, int pid,
+			 const char *libjvm, const struct lock_cfg *cfg);
+/*
+ * AbstractOwnableSynchronizer's Klass* and owner field in cfg, found after
+ * the attach (the class was not loaded then): j.u.c. locks are counted
+ * from now on.
+ */
+void sampler__lock_juc(struct sampler *s, const struct lock_cfg *cfg);
 /* "cycles", "cpu-clock", "sched_switch" or "jmap:method_entry" once
  * attached. */
 const char *sampler__event_name(const struct sampler *s);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sampler_ctl.h"
+#include "lock.h" /* the skeleton holds a struct lock_cfg */
 #include "sampler/fork.skel.h"
 #include "sampler/sampler.skel.h"
 #include "common/u64map.h"
@@ -31,6 +32,9 @@ struct sampler {
 	bool off_cpu; /* sched_switch (counts: us) */
 	bool wall; /* and perf events with mixprof_wall */
 	const char *event;
+	/* --lock's return probe on Unsafe_Park: mixprof_lock_end's second
+	 * link (the skeleton keeps one a program) */
+	struct bpf_link *lock_park_end;
 	struct sampler_fail fail; /* the step that failed last */
 	char fallback[96]; /* what was taken instead, or "" */
 	/* the drain (drain.c) */

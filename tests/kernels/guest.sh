@@ -133,6 +133,23 @@ else
 	fail "--alloc: Alloc did not start"
 fi
 
+# Lock waits (--lock: uprobes and a uretprobe into libjvm).
+if java_start "$OUT/lock.out" LockSplit 30 "$OUT"; then
+	if mixprof lock --lock -p "$JPID" -o "$OUT/lock.folded" 5; then
+		m=$(awk '/takeAlpha_\[/ && index($0, ";[lock] LockSplit$Alpha ") { n += $NF } END { printf "%.0f\n", n }' "$OUT/lock.folded")
+		g=$(awk '/takeGamma_\[/ && index($0, ";[lock] java/util/concurrent/locks/ReentrantLock$NonfairSync ") { n += $NF } END { printf "%.0f\n", n }' "$OUT/lock.folded")
+		echo "  --lock: $m ns waited for Alpha in takeAlpha, $g for the ReentrantLock in takeGamma"
+		check "--lock: a monitor and a j.u.c. lock, classes named" \
+			test "$m" -gt 0 -a "$g" -gt 0
+	else
+		fail "--lock: mixprof"
+	fi
+	kill "$JPID"
+	wait "$JPID" 2>/dev/null
+else
+	fail "--lock: LockSplit did not start"
+fi
+
 # HotSpot's own events (--events: USDT probes and uprobes, sleepable).
 if mixprof events --events "$OUT/ev.tsv" -o "$OUT/ev.folded" -- \
 	java -cp "$SAMPLES" JvmEvents 3 >"$OUT/ev.out"; then

@@ -14,6 +14,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include "check.h"
+#include "selfmem.h"
 #include "jvm/jlines.h"
 #include "jvm/nmethod.h"
 #include "jvm/vmstructs.h"
@@ -285,17 +286,6 @@ static void test_garbage(void)
 	syms[HS_S_ADDRESS] = (uintptr_t)&s_address;
 	syms[HS_S_STRIDE] = (uintptr_t)&huge;
 	CHECK(!vmstructs__read(&mem, syms, c) && errno == ENOENT);
-}
-
-/* Our own memory as process_vm_readv sees a JVM's: -EFAULT where unmapped. */
-static int self_read(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	struct iovec l = {buf, len}, r = {(void *)(uintptr_t)addr, len};
-
-	(void)ctx;
-	return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len
-		   ? 0
-		   : -EFAULT;
 }
 
 /*

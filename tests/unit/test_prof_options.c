@@ -373,6 +373,17 @@ static void test_offcpu(void)
 	CHECK_INT(PARSE("--alloc", "-p", "7,8", "5"), -EINVAL);
 	CHECK_INT(PARSE("--alloc", "--off-cpu", "-p", "7", "5"), -EINVAL);
 	CHECK_INT(PARSE("--alloc", "-F", "99", "-p", "7", "5"), -EINVAL);
+	/* --lock: one JVM, -p or launched; no other mode */
+	CHECK_INT(PARSE("--lock", "-p", "7", "5"), 0);
+	CHECK(o.lock && !o.alloc && !o.user_only);
+	CHECK_INT(PARSE("--lock", "--", "java", "A"), 0);
+	CHECK(o.lock && o.cmd);
+	CHECK_INT(PARSE("--lock", "5"), -EINVAL);
+	CHECK_INT(PARSE("--lock", "-p", "7,8", "5"), -EINVAL);
+	CHECK_INT(PARSE("--lock", "-p", "7", "--", "java", "A"), -EINVAL);
+	CHECK_INT(PARSE("--lock", "--alloc", "-p", "7", "5"), -EINVAL);
+	CHECK_INT(PARSE("--lock", "--off-cpu", "-p", "7", "5"), -EINVAL);
+	CHECK_INT(PARSE("--lock", "-F", "99", "-p", "7", "5"), -EINVAL);
 	/* --events: one JVM, beside any sampling */
 	CHECK_INT(PARSE("--events", "e.tsv", "-p", "7", "5"), 0);
 	CHECK_STR(o.events, "e.tsv");

@@ -22,8 +22,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
+#include <linux/types.h>
 #include "jvm/hotspot.h"
+#include "profiler/interp.h"
+#include "profiler/locknames.h"
 #include "profiler/stackfold.h"
+#include "sampler/lock.h"
 
 #define MS 1000000ULL
 #define JIT 0x100000ULL /* compiled code, named by the perf map */
@@ -697,6 +701,46 @@ static void test_threads(void)
 	interp__free(in);
 }
 
+/*
+ * --lock's side: the owner, then the lock's class as the leaf, named
+ * when the key is seen; an owner the JVM cannot tell is "unknown", a
+ * class it cannot read "[unknown class]".
+ */
+static void test_lock(void)
+{
+	struct symbolizer *sym = new_sym();
+	struct interp *in = interp__new(&src, open_fake);
+	struct locknames *ln = in ? locknames__new(in) : NULL;
+	struct stackfold *sf = stackfold__new(&cfg, &src, sym, in);
+	const uint64_t lk[] = {LOCK_MARK(LOCK_CLASS_BASE, TMEM + 0xf00),
+			       LOCK_MARK(LOCK_OWNER_BASE, 0x7f0000001000ULL)};
+	const uint64_t bad[] = {LOCK_MARK(LOCK_CLASS_BASE, 0x10)};
+	struct sample_key k = key(0x11, 0x31);
+
+	CHECK(in && ln && sf);
+	if (!in || !ln || !sf)
+		goto out;
+	put_u64(0xf00 + 8, put_symbol(0xe00, "app/Cache"));
+	add_stack(0x31, 2, lk);
+	add_stack(0x32, 1, bad);
+	stackfold__locks(sf, ln);
+	interp__seen(in, &k, 100 * MS);
+	stackfold__lock_seen(sf, &k);
+	CHECK_STR(stackfold__line(sf, &k, 5, 200 * MS, NULL),
+		  "java;app/Main.main_[j];app/Main.loop_[j];app/Main.work_[j];"
+		  "-;[owner] unknown;[lock] app/Cache");
+	k.kern_stack = 0x32;
+	CHECK_STR(stackfold__line(sf, &k, 5, 200 * MS, NULL),
+		  "java;app/Main.main_[j];app/Main.loop_[j];app/Main.work_[j];"
+		  "-;[lock] [unknown class]");
+	CHECK(!locknames__is_frame(K(0x10)) && !locknames__is_frame(JIT));
+out:
+	stackfold__free(sf);
+	locknames__free(ln);
+	interp__free(in);
+	symbolizer__free(sym);
+}
+
 int main(void)
 {
 	int fd;
@@ -725,6 +769,7 @@ int main(void)
 		test_cache();
 		test_interp();
 		test_threads();
+		test_lock();
 	}
 	unlink(map);
 	rmdir(dir);
