@@ -15,6 +15,7 @@
 #include "jthreadsync.h"
 #include "jvm/codeblob.h"
 #include "jvm/jnamer.h"
+#include "jvm/vthread.h"
 #include "common/u64map.h"
 #include "targets.h"
 #include "common/safename.h"
@@ -63,6 +64,7 @@ struct jvm {
 	bool anchors; /* its threads go to the sampler's java_threads */
 	struct jthreads given; /* what java_threads holds of it */
 	bool over; /* it listed more threads than it may hold (told) */
+	int barrier_err; /* vthread__barrier's: -EAGAIN asks again */
 };
 
 /*
@@ -269,6 +271,24 @@ static void refresh_threads(struct interp *in, struct jvm *j)
 }
 
 /*
+ * The continuation return barrier into p (jvm/vthread.h), where the BPF
+ * walk stops at a virtual thread's frozen frames: JDK 21+ with a .symtab;
+ * the error kept, -EAGAIN asked again while the JVM is young.
+ */
+static void barrier_fields(struct jvm *j, struct interp_proc *p)
+{
+	struct vthread_barrier b;
+
+	if (!p->nheaps)
+		return;
+	j->barrier_err = vthread__barrier(j->pid, hotspot__mem(j->h), &b);
+	if (j->barrier_err)
+		return;
+	p->barrier_lo = b.lo;
+	p->barrier_hi = b.hi;
+}
+
+/*
  * j's interpreter range again, for its first RANGE_NS: JDK 22+ frees the
  * unused tail of the interpreter's buffer right after generating it, and
  * stubs made later land there (the final stubs, the nmethod entry
@@ -282,8 +302,15 @@ static void refresh_range(struct interp *in, struct jvm *j)
 	struct interp_proc p = j->proc;
 	uint64_t start, end;
 
-	if (in->now_ns - j->found_ns > RANGE_NS ||
-	    hotspot__interp_range(j->h, &start, &end) ||
+	if (in->now_ns - j->found_ns > RANGE_NS)
+		return;
+	if (j->barrier_err == -EAGAIN) {
+		barrier_fields(j, &p);
+		if (!j->barrier_err &&
+		    !in->src.set_interp(in->src.ctx, j->pid, &p))
+			j->proc = p;
+	}
+	if (hotspot__interp_range(j->h, &start, &end) ||
 	    (start == j->start && end == j->end))
 		return;
 	p.code_start = start;
@@ -514,6 +541,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.cm_size = in->lines ? l->cm_size : 0;
 	j->anchors = unwind_fields(&l->u, &p);
 	names_fields(&l->u, true, &p);
+	barrier_fields(j, &p);
 	if (in->src.set_interp(in->src.ctx, j->pid, &p)) {
 		hotspot__free(j->h);
 		j->h = NULL;

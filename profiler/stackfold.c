@@ -110,6 +110,7 @@ static const char *mark_name(uint64_t ip)
 	    [UNWIND_READ] = "[unwind: unreadable]",
 	    [UNWIND_EARLY] = "[unwind: not identified yet]",
 	    [UNWIND_NO_ROW] = "[unwind: no row]",
+	    [UNWIND_FROZEN] = "[frozen frames]",
 	};
 	uint32_t r = ip & 0xff;
 

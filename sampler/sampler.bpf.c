@@ -23,6 +23,7 @@
 #include "sampler_abi.h"
 #include "targets.bpf.h"
 #include "jvm/blobkinds.h"
+#include "jvm/vthread.bpf.h"
 
 /* set by user space after load, right before attach: bucket 0 starts here */
 __u64 start_ns = 0;
@@ -1147,6 +1148,8 @@ __noinline int unwind_step(__u32 idx, const struct interp_proc *p)
 	if (w.p && !w.p->off_const_method && rows_on(&w) &&
 	    (r = rows_step(&w, s->tgid, idx)) != ROWS_NONE)
 		;
+	else if (s->hotspot && vthread__frozen(w.p, w.ip))
+		r = -UNWIND_FROZEN; /* a leaf in the barrier */
 	else if (w.p && w.ip >= w.p->code_start && w.ip < w.p->code_end)
 		r = interp_step(&w, idx);
 	else if (s->hotspot && w.p && w.p->nheaps &&
@@ -1159,6 +1162,9 @@ __noinline int unwind_step(__u32 idx, const struct interp_proc *p)
 	if (r == STEP_ON && w.sp - s->sp0 > UNWIND_MAX_SPAN)
 		r = w.p && !w.p->off_const_method ? -UNWIND_EARLY
 						  : -UNWIND_BAD_SP;
+	/* returning into the barrier: the mark right under this frame */
+	if (r == STEP_ON && s->hotspot && vthread__frozen(w.p, w.ip))
+		r = -UNWIND_FROZEN;
 	s->ip = w.ip;
 	s->sp = w.sp;
 	s->fp = w.fp;

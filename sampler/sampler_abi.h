@@ -145,6 +145,10 @@ struct interp_proc {
 	 * --lines only): interpreted frames record their bci (below) */
 	__u32 cm_size;
 	struct unwind_heap heap[UNWIND_HEAPS];
+	/* the continuation return barrier's code, [lo, hi) (JDK 21+,
+	 * jvm/vthread.h; 0, 0: none known): a virtual thread's frozen
+	 * frames lie beyond a frame returning there (UNWIND_FROZEN) */
+	__u64 barrier_lo, barrier_hi;
 };
 #define INTERP_NO_OFF 0xffffffffu
 
@@ -205,6 +209,11 @@ enum unwind_reason {
 	UNWIND_READ, /* stack memory unreadable */
 	UNWIND_EARLY, /* a "pending" target (above), not identified yet */
 	UNWIND_NO_ROW, /* native code with .eh_frame, no rule we follow */
+	/* not a break of the walk's rules: a virtual thread's frame returns
+	 * into the continuation return barrier, its callers frozen in heap
+	 * stack chunks (jvm/vthread.h); the walk stops rather than join it
+	 * to the carrier's Continuation.run */
+	UNWIND_FROZEN,
 	UNWIND_NR,
 };
 /* a non-canonical address: never a pc */
