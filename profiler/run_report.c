@@ -313,6 +313,10 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 			       "frozen in heap stack chunks (JDK 21+), not "
 			       "walked; the stack stops there rather than "
 			       "under Continuation.run"},
+	    [UNWIND_CHUNK] = {"bad chunk",
+			      "a virtual thread's frozen frames that did not "
+			      "read as HotSpot lays them out (a chunk being "
+			      "frozen or thawed as it was read)"},
 	};
 	uint64_t broken = 0;
 
@@ -338,8 +342,10 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 		fprintf(stderr,
 			"mixprof:   unwinder: %" PRIu64 " resumed at a Java "
 			"frame anchor, %" PRIu64 " broken native walks "
-			"of threads not (yet) known as Java threads\n",
-			st[STAT_ANCHOR], st[STAT_NO_THREAD]);
+			"of threads not (yet) known as Java threads, %" PRIu64
+			" went on into virtual threads' frozen frames\n",
+			st[STAT_ANCHOR], st[STAT_NO_THREAD],
+			st[STAT_VT_CHUNKS]);
 	java_threads_summary(r);
 	if (r->o.verbose)
 		roots_by_process(r);

@@ -111,6 +111,7 @@ static const char *mark_name(uint64_t ip)
 	    [UNWIND_EARLY] = "[unwind: not identified yet]",
 	    [UNWIND_NO_ROW] = "[unwind: no row]",
 	    [UNWIND_FROZEN] = "[frozen frames]",
+	    [UNWIND_CHUNK] = "[unwind: bad chunk]",
 	};
 	uint32_t r = ip & 0xff;
 

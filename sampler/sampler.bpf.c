@@ -23,7 +23,6 @@
 #include "sampler_abi.h"
 #include "targets.bpf.h"
 #include "jvm/blobkinds.h"
-#include "jvm/vthread.bpf.h"
 
 /* set by user space after load, right before attach: bucket 0 starts here */
 __u64 start_ns = 0;
@@ -1113,6 +1112,9 @@ struct {
 	__uint(max_entries, 1);
 } walk_state SEC(".maps");
 
+/* a virtual thread's frozen frames: vthread__frozen, __enter, __chunk_step */
+#include "jvm/vthread.bpf.h"
+
 /*
  * Go from frame idx (the CPU's walk_state) of JVM p (or NULL: not a JVM)
  * to its caller by the rules of its code (sampler_abi.h): STEP_ON, STEP_END
@@ -1198,7 +1200,10 @@ static long walk_step(__u32 i, void *arg)
 		return 1;
 	l->ips[j] = l->s->ip;
 	l->nr = j + 1;
-	r = unwind_step(i, l->p);
+	r = vthread__walking() ? vthread__chunk_step(i, l->p)
+			       : unwind_step(i, l->p);
+	if (r == -UNWIND_FROZEN) /* on into the frozen frames, if it can */
+		r = vthread__enter(l->p);
 	if (r < 0 && -r < UNWIND_NR) {
 		/* broken: one marked frame ends the stack, right here (the
 		 * index known to the verifier, unlike l->nr after the loop) */
@@ -1411,6 +1416,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	s->a_state = A_UNREAD;
 	s->chunks = 0;
 	s->wanted = 0;
+	vthread__reset();
 	if (p)
 		stat_inc(STAT_INTERP_WALKS);
 	if (unwind_mode == UNWIND_MODE_HOTSPOT && ip && (__s64)ip > 0 &&

@@ -149,6 +149,19 @@ struct interp_proc {
 	 * jvm/vthread.h; 0, 0: none known): a virtual thread's frozen
 	 * frames lie beyond a frame returning there (UNWIND_FROZEN) */
 	__u64 barrier_lo, barrier_hi;
+	/* walking those frames in heap stack chunks (jvm/vthread.bpf.h);
+	 * off_cont_entry 0: not walked, the walk stops at the barrier */
+	__u64 oop_base; /* an oop field: base + (value << oop_shift) */
+	__u64 entry_pc; /* ContinuationEntry::_return_pc (enterSpecial) */
+	__u32 oop_shift; /* INTERP_NO_OFF: oop fields are 64-bit */
+	__u32 off_cont_entry; /* JavaThread::_cont_entry */
+	__u32 off_ce_cont; /* ContinuationEntry::_cont */
+	__u32 off_tail; /* jdk.internal.vm.Continuation.tail */
+	/* jdk.internal.vm.StackChunk's parent, sp, bottom and pc fields,
+	 * and where its stack words start */
+	__u32 off_sc_parent, off_sc_sp, off_sc_bottom, off_sc_pc;
+	__u32 off_sc_stack;
+	__u32 pad_vt;
 };
 #define INTERP_NO_OFF 0xffffffffu
 
@@ -214,6 +227,9 @@ enum unwind_reason {
 	 * stack chunks (jvm/vthread.h); the walk stops rather than join it
 	 * to the carrier's Continuation.run */
 	UNWIND_FROZEN,
+	/* the walk of those frozen frames broke: a chunk or a frame in it
+	 * not as HotSpot lays them out */
+	UNWIND_CHUNK,
 	UNWIND_NR,
 };
 /* a non-canonical address: never a pc */
@@ -349,6 +365,7 @@ enum sampler_stat {
 			   * full (an allocation in interrupt context) */
 	STAT_UNWIND, /* + enum unwind_reason: walks that broke, by reason */
 	STAT_ANCHOR = STAT_UNWIND + UNWIND_NR, /* resumed at a frame anchor */
+	STAT_VT_CHUNKS, /* walks that went on into frozen frames' chunks */
 	STAT_NO_THREAD, /* JVM walk in native code, thread not known yet */
 	STAT_CHECK_SAME, /* check mode: the two walks agree */
 	/* ... differ: + CHECK_CODE(why, kind, leaf), below */
