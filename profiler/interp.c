@@ -4,6 +4,7 @@
  * (see interp.h for the contract, profiler/README.md for the design).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -1093,9 +1094,33 @@ int interp__describe(const struct interp *in, uint32_t pid, char *buf,
 {
 	const struct jvm *j = jvm_find(in, pid);
 
+	int n;
+
 	if (!j || j->state != J_JVM || !j->h)
 		return -ENOENT;
-	return hotspot__unwind_describe(&hotspot__layout(j->h)->u, buf, cap);
+	n = hotspot__unwind_describe(&hotspot__layout(j->h)->u, buf, cap);
+	if (n < 0 || (size_t)n >= cap - 1)
+		return n;
+	/* virtual threads (jvm/vthread.h): where their walks stop or go */
+	if (j->vt_err)
+		n += snprintf(buf + n, cap - n, "; virtual threads: no (%s)",
+			      strerror(-j->vt_err));
+	else if (!j->proc.off_cont_entry)
+		n += snprintf(buf + n, cap - n,
+			      "; virtual threads: stop at %#" PRIx64
+			      ", frozen frames not walked (%s)",
+			      (uint64_t)j->proc.barrier_lo,
+			      strerror(j->vt_chunk_err ? -j->vt_chunk_err
+						       : ENOTSUP));
+	else
+		n += snprintf(buf + n, cap - n,
+			      "; virtual threads: barrier %#" PRIx64
+			      ", frozen frames walked (_cont_entry %u, "
+			      "_cont %u, tail %u, chunk stack %u)",
+			      (uint64_t)j->proc.barrier_lo, j->proc.off_cont_entry,
+			      j->proc.off_ce_cont, j->proc.off_tail,
+			      j->proc.off_sc_stack);
+	return n < (int)cap ? n : (int)cap - 1;
 }
 
 void interp__prepare(struct interp *in, uint32_t pid)

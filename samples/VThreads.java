@@ -76,7 +76,7 @@ public class VThreads {
 	public static void main(String[] args) throws Exception {
 		int secs = Integer.parseInt(args[0]);
 		int tasks = args.length > 1 ? Integer.parseInt(args[1]) : 4;
-		int depth = args.length > 2 ? Integer.parseInt(args[2]) : 64;
+		int depth = args.length > 2 ? Integer.parseInt(args[2]) : 200;
 		ExecutorService ex = executor(tasks);
 
 		for (int i = 0; i < tasks; i++) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Virtual threads whole (JDK 21+): VThreads runs tasks on virtual threads
-# (a thread pool on JDK 17), each 64 frames deep, then CPU work between
+# (a thread pool on JDK 17), each 200 frames deep, then CPU work between
 # 1 ms sleeps, so its frames are frozen into heap stack chunks and thawed
 # a few at a time (the lowest thawed frame returns into the continuation
 # return barrier). Profiled with -p and no flags: no sample of the hot
@@ -8,7 +8,9 @@
 # or the barrier's stub (a wrong caller), and >= 95% of them must hold the
 # frames the task's own Thread.getStackTrace() printed, in order, and
 # reach the carrier thread's root. On every JDK: 17 (platform threads)
-# the same, with no [frozen frames] at all.
+# the same, with no [frozen frames] at all. On 21+, once more without the
+# chunk walk (MIXPROF_NO_VTHREAD_CHUNKS=1): no wrong caller either, the
+# walk stopping at the barrier with a [frozen frames] mark.
 . "$(dirname "$0")/../lib/common.sh"
 
 # FILE STACK: the hot method's samples against STACK (innermost first)
@@ -68,6 +70,25 @@ for jdk in $(jdks); do
 	check "$out" "$stack" || die "JDK $major: virtual thread stacks not whole"
 	if [ "$major" -lt 21 ] && grep -q '\[frozen frames\]' "$out"; then
 		die "JDK $major: [frozen frames] without virtual threads"
+	fi
+	[ "$major" -ge 21 ] || continue
+	# without the chunk walk: the walk stops at the barrier, marked
+	: >"$TMPD/java.out"
+	env -u JAVA_TOOL_OPTIONS "$jdk/bin/java" -cp "$SAMPLES" VThreads 30 \
+		>"$TMPD/java.out" 2>&1 &
+	pid=$!
+	PIDS_TO_KILL+=("$pid")
+	wait_for 20 grep -q ready "$TMPD/java.out" || die "VThreads did not start"
+	MIXPROF_NO_VTHREAD_CHUNKS=1 "$MIXPROF" -F 499 --per-thread -p "$pid" \
+		-o "$out.stop" 2 2>"$TMPD/err" ||
+		{ cat "$TMPD/err"; die "mixprof failed"; }
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	check "$out.stop" "$stack" | tee "$TMPD/stop" || true
+	grep -q ' 0 wrong callers' "$TMPD/stop" ||
+		die "JDK $major: a wrong caller without the chunk walk"
+	if grep -q ' 0 \[frozen frames\]' "$TMPD/stop"; then
+		die "JDK $major: no [frozen frames] mark without the chunk walk"
 	fi
 done
 echo ok
