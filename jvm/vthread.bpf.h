@@ -271,4 +271,50 @@ __noinline int vthread__enter(const struct interp_proc *p)
 	return STEP_ON;
 }
 
+/*
+ * --per-thread: the java.lang.Thread.tid of the virtual thread mounted on
+ * the sampled carrier (walk_state's thread), or 0 (none mounted: its
+ * JavaThread's _vthread is its own _threadObj; or not told). Both are
+ * OopHandles: the address of a full-width oop.
+ */
+static __always_inline __u64 vthread__id(const struct interp_proc *p)
+{
+	__u32 zero = 0;
+	struct wstate *s = bpf_map_lookup_elem(&walk_state, &zero);
+	struct java_thread_key k = {};
+	__u64 *jt, vt, self;
+
+	if (!p || !s || !p->off_jt_vthread)
+		return 0;
+	k.tgid = s->tgid;
+	k.tid = s->tid;
+	jt = bpf_map_lookup_elem(&java_threads, &k);
+	if (!jt)
+		return 0;
+	vt = read_u64(read_u64(*jt + p->off_jt_vthread));
+	self = read_u64(read_u64(*jt + p->off_jt_threadobj));
+	if (!vt || vt == self)
+		return 0;
+	return read_u64(vt + p->off_thread_tid);
+}
+
+/*
+ * The stack of nr frames just walked, ending with VTHREAD_MARK when a
+ * virtual thread is mounted (sampler_abi.h): its new frame count. A
+ * global function (it finds the stack buffer itself), so the programs'
+ * own stack frames, at the 512 bytes 6.1 gives their whole call chain,
+ * do not grow.
+ */
+__noinline __u32 vthread__tag(const struct interp_proc *p, __u32 nr)
+{
+	__u64 *ips = stack_buf(), j = nr, id;
+
+	asm volatile("" : "+r"(j)); /* checked, then used */
+	if (!ips || !j || j >= max_frames || j >= 65535 ||
+	    !(id = vthread__id(p)))
+		return nr;
+	ips[j] = VTHREAD_MARK(id);
+	return nr + 1;
+}
+
 #endif

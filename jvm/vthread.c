@@ -33,6 +33,7 @@ const char *const vthread_chunk_names[VC_NR_SYMS] = {
     [VC_SHIFT] = "_ZN14CompressedOops6_shiftE",
     [VC_ENTRY_PC] = "_ZN17ContinuationEntry10_return_pcE",
     [VC_JVMCI] = "_ZN14JVMCIVMStructs21localHotSpotVMStructsE",
+    [VC_TID] = "_ZN16java_lang_Thread11_tid_offsetE",
 };
 
 /*
@@ -84,20 +85,27 @@ static int rd_ints(const struct hotspot_mem *m, const uint64_t *syms, int from,
 	return 0;
 }
 
-/* JavaThread::_cont_entry and ContinuationEntry::_cont (see the top) */
+/*
+ * JavaThread::_cont_entry and ContinuationEntry::_cont (see the top);
+ * JavaThread::_vthread and _threadObj.
+ */
 static int entry_offsets(const struct vmstructs *jvmci,
 			 struct vthread_layout *out)
 {
-	uint64_t ce, pin;
+	uint64_t ce, pin, vt, obj;
 
 	if (!jvmci ||
 	    vmstructs__field(jvmci, "JavaThread", "_cont_entry", &ce) ||
-	    vmstructs__field(jvmci, "ContinuationEntry", "_pin_count", &pin))
+	    vmstructs__field(jvmci, "ContinuationEntry", "_pin_count", &pin) ||
+	    vmstructs__field(jvmci, "JavaThread", "_vthread", &vt) ||
+	    vmstructs__field(jvmci, "JavaThread", "_threadObj", &obj))
 		return -ENOENT;
-	if (ce > 65536 || pin < 44 || pin > 56)
+	if (ce > 65536 || vt > 65536 || obj > 65536 || pin < 44 || pin > 56)
 		return -EINVAL;
 	out->off_cont_entry = ce;
 	out->off_ce_cont = pin >= 52 ? 16 : 8;
+	out->off_jt_vthread = vt;
+	out->off_jt_threadobj = obj;
 	return 0;
 }
 
@@ -112,6 +120,10 @@ int vthread__chunks_read(const struct hotspot_mem *m,
 
 	if (ret)
 		return ret;
+	if (rd(m, syms[VC_TID], &v[VC_TID], 4))
+		return -EFAULT;
+	if (v[VC_TID] <= 0 || v[VC_TID] > FIELD_MAX)
+		return v[VC_TID] ? -EINVAL : -EAGAIN;
 	if (rd(m, syms[VC_OOPS], &coops, 1) ||
 	    rd(m, syms[VC_BASE], &out->base, 8) ||
 	    rd(m, syms[VC_SHIFT], &v[VC_SHIFT], 4) ||
@@ -132,6 +144,7 @@ int vthread__chunks_read(const struct hotspot_mem *m,
 	out->off_bottom = v[VC_BOTTOM];
 	out->off_pc = v[VC_PC];
 	out->off_stack = v[VC_STACK];
+	out->off_tid = v[VC_TID];
 	out->chunks = true;
 	return 0;
 }

@@ -52,6 +52,7 @@ enum vthread_chunk_sym {
 	VC_SHIFT, /* int CompressedOops::_shift */
 	VC_ENTRY_PC, /* address ContinuationEntry::_return_pc */
 	VC_JVMCI, /* JVMCIVMStructs::localHotSpotVMStructs (the array) */
+	VC_TID, /* int java_lang_Thread::_tid_offset (--per-thread) */
 	VC_NR_SYMS,
 };
 extern const char *const vthread_chunk_names[VC_NR_SYMS];
@@ -69,6 +70,9 @@ struct vthread_layout {
 	uint32_t off_tail; /* Continuation.tail */
 	uint32_t off_parent, off_sp, off_bottom, off_pc; /* StackChunk's */
 	uint32_t off_stack; /* the chunk's stack words from its start */
+	/* the mounted virtual thread (--per-thread): JavaThread::_vthread
+	 * and _threadObj (OopHandles), java.lang.Thread.tid */
+	uint32_t off_jt_vthread, off_jt_threadobj, off_tid;
 };
 
 /*

@@ -312,6 +312,9 @@ static void vthread_fields(struct interp *in, struct jvm *j,
 	p->off_sc_bottom = vl.off_bottom;
 	p->off_sc_pc = vl.off_pc;
 	p->off_sc_stack = vl.off_stack;
+	p->off_jt_vthread = vl.off_jt_vthread;
+	p->off_jt_threadobj = vl.off_jt_threadobj;
+	p->off_thread_tid = vl.off_tid;
 }
 
 /*

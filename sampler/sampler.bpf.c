@@ -1425,6 +1425,9 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 		norows = true;
 	}
 	bpf_loop(max_frames, walk_step, &l, 0);
+	/* --per-thread: a mounted virtual thread's id (jvm/vthread.bpf.h) */
+	if (per_thread && p)
+		l.nr = vthread__tag(p, l.nr);
 	/* rows on demand (unwind.bpf.h): marked and counted as a walk
 	 * without its process's table */
 	if (s->wanted && !norows) {

@@ -161,7 +161,10 @@ struct interp_proc {
 	 * and where its stack words start */
 	__u32 off_sc_parent, off_sc_sp, off_sc_bottom, off_sc_pc;
 	__u32 off_sc_stack;
-	__u32 pad_vt;
+	/* --per-thread: the mounted virtual thread's id (VTHREAD_MARK):
+	 * JavaThread::_vthread and _threadObj (OopHandles: the oop at the
+	 * address they hold), java.lang.Thread.tid; 0: not told */
+	__u32 off_jt_vthread, off_jt_threadobj, off_thread_tid;
 };
 #define INTERP_NO_OFF 0xffffffffu
 
@@ -253,6 +256,17 @@ enum unwind_reason {
  * with rows is told with and without such samples).
  */
 #define UNWIND_MARK_NOROWS UNWIND_MARK(0xfe)
+
+/*
+ * With --per-thread, a stack taken while a virtual thread was mounted on
+ * its carrier ends with this (before UNWIND_MARK_NOROWS): the virtual
+ * thread's java.lang.Thread.tid, 48 bits. User space names the thread
+ * "virtual-ID on CARRIER" and drops the word.
+ */
+#define VTHREAD_MARK_BASE 0xdeab000000000000ULL
+#define VTHREAD_MARK(id) (VTHREAD_MARK_BASE | ((id)&0xffffffffffffULL))
+#define VTHREAD_IS_MARK(ip) (((ip) >> 48) == 0xdeab)
+#define VTHREAD_ID(ip) ((ip)&0xffffffffffffULL)
 
 /* The walk's rules (the unwind_mode global; MIXPROF_UNWIND). */
 enum unwind_mode {

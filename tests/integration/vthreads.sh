@@ -7,7 +7,9 @@
 # method may show a task frame right under Continuation.run, enterSpecial
 # or the barrier's stub (a wrong caller), and >= 95% of them must hold the
 # frames the task's own Thread.getStackTrace() printed, in order, and
-# reach the carrier thread's root. On every JDK: 17 (platform threads)
+# reach the carrier thread's root; with --per-thread each names its
+# virtual thread on its carrier ("virtual-ID on ForkJoinPool-1-worker-N").
+# On every JDK: 17 (platform threads)
 # the same, with no [frozen frames] at all. On 21+, once more without the
 # chunk walk (MIXPROF_NO_VTHREAD_CHUNKS=1): no wrong caller either, the
 # walk stopping at the barrier with a [frozen frames] mark.
@@ -70,6 +72,18 @@ for jdk in $(jdks); do
 	check "$out" "$stack" || die "JDK $major: virtual thread stacks not whole"
 	if [ "$major" -lt 21 ] && grep -q '\[frozen frames\]' "$out"; then
 		die "JDK $major: [frozen frames] without virtual threads"
+	fi
+	# --per-thread: the hot samples name their virtual thread and carrier
+	read -r virt hot < <(awk '/;VThreads\.work/ { n = $NF; hot += n
+		split($0, fr, ";")
+		if (fr[2] ~ /^virtual-[0-9]+ on ForkJoinPool-[0-9]+-worker-[0-9]+ \[/) virt += n }
+		END { print virt + 0, hot + 0 }' "$out")
+	note "JDK $major: $virt of $hot samples in VThreads.work named as a virtual thread on its carrier"
+	if [ "$major" -ge 21 ]; then
+		[ $((virt * 100)) -ge $((hot * 95)) ] ||
+			die "JDK $major: virtual threads not named: $(cut -d';' -f2 "$out" | sort | uniq -c | sort -rn | head -5)"
+	elif [ "$virt" -ne 0 ]; then
+		die "JDK $major: virtual threads named without any"
 	fi
 	[ "$major" -ge 21 ] || continue
 	# without the chunk walk: the walk stops at the barrier, marked

@@ -78,6 +78,7 @@ static void chunks(void)
 	statics[VC_BASE + 2] = 0x800000000ULL;
 	statics[VC_SHIFT + 2] = 3;
 	statics[VC_ENTRY_PC + 2] = 0x7f0000002000ULL;
+	statics[VC_TID + 2] = 80;
 	/* JVMCI's table missing: JavaThread::_cont_entry unknown */
 	CHECK_INT(vthread__chunks_read(&mem, syms, NULL, &l), -ENOENT);
 	CHECK(!l.chunks);

@@ -441,6 +441,8 @@ static void test_per_thread(void)
 	struct stackfold_cfg c = cfg;
 	struct stackfold *sf;
 	struct sample_key k = key(0x11, STACK_NONE);
+	const uint64_t vt[] = {JIT + 0x210, JIT + 0x110 + 1, JIT + 0x10 + 1,
+			       VTHREAD_MARK(77)};
 
 	c.per_thread = true;
 	c.kernel = false;
@@ -453,6 +455,12 @@ static void test_per_thread(void)
 	CHECK_STR(stackfold__line(sf, &k, 1, 200 * MS, "java"),
 		  "java;worker-1 [4242];app/Main.main_[j];app/Main.loop_[j];"
 		  "app/Main.work_[j]");
+	/* a virtual thread mounted on it: named in the head, no frame */
+	add_stack(0x31, 4, vt);
+	k.user_stack = 0x31;
+	CHECK_STR(stackfold__line(sf, &k, 1, 200 * MS, "java"),
+		  "java;virtual-77 on worker-1 [4242];app/Main.main_[j];"
+		  "app/Main.loop_[j];app/Main.work_[j]");
 	stackfold__free(sf);
 	symbolizer__free(sym);
 }

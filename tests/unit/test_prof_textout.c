@@ -49,6 +49,27 @@ static void test_filter(void)
 	CHECK(!linefilter__keep(f, b, true));
 	CHECK(linefilter__keep(f, c, true));
 	CHECK_INT(linefilter__add_tids(f, "8,x", err, sizeof(err)), -EINVAL);
+	linefilter__free(f);
+
+	/* a virtual thread's element: its own name, or its carrier's */
+	f = linefilter__new();
+	CHECK_INT(linefilter__add_regex(f, LF_THREAD, "worker-1$", err,
+					sizeof(err)),
+		  0);
+	CHECK(linefilter__keep(f, "java;virtual-31 on pool-worker-1 [9];a_[j]",
+			       true));
+	CHECK(!linefilter__keep(f, "java;virtual-31 on pool-worker-2 [9];a_[j]",
+				true));
+	CHECK(!linefilter__keep(f, "java;virtual-1 on w-1x [9];a_[j]", true));
+	linefilter__free(f);
+	f = linefilter__new();
+	CHECK_INT(linefilter__add_regex(f, LF_THREAD, "^virtual-31 ", err,
+					sizeof(err)),
+		  0);
+	CHECK(linefilter__keep(f, "java;virtual-31 on pool-worker-1 [9];a_[j]",
+			       true));
+	CHECK(!linefilter__keep(f, "java;virtual-3 on pool-worker-1 [9];a_[j]",
+				true));
 	CHECK_INT(linefilter__add_tids(f, "", err, sizeof(err)), -EINVAL);
 	CHECK_INT(linefilter__add_tids(f, "0", err, sizeof(err)), -EINVAL);
 	linefilter__free(f);
