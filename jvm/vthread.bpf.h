@@ -307,11 +307,11 @@ static __always_inline __u64 vthread__id(const struct interp_proc *p)
  */
 __noinline __u32 vthread__tag(const struct interp_proc *p, __u32 nr)
 {
-	__u64 *ips = stack_buf(), j = nr, id;
+	__u64 *ips = stack_buf(), j = nr, id = ips ? vthread__id(p) : 0;
 
-	asm volatile("" : "+r"(j)); /* checked, then used */
-	if (!ips || !j || j >= max_frames || j >= 65535 ||
-	    !(id = vthread__id(p)))
+	/* checked right where it indexes: nothing spills it in between */
+	asm volatile("" : "+r"(j));
+	if (!ips || !id || !j || j >= max_frames || j >= 65535)
 		return nr;
 	ips[j] = VTHREAD_MARK(id);
 	return nr + 1;

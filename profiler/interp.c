@@ -1109,20 +1109,20 @@ int interp__describe(const struct interp *in, uint32_t pid, char *buf,
 		n += snprintf(buf + n, cap - n, "; virtual threads: no (%s)",
 			      strerror(-j->vt_err));
 	else if (!j->proc.off_cont_entry)
-		n += snprintf(buf + n, cap - n,
-			      "; virtual threads: stop at %#" PRIx64
-			      ", frozen frames not walked (%s)",
-			      (uint64_t)j->proc.barrier_lo,
-			      strerror(j->vt_chunk_err ? -j->vt_chunk_err
-						       : ENOTSUP));
+		n += snprintf(
+		    buf + n, cap - n,
+		    "; virtual threads: stop at %#" PRIx64
+		    ", frozen frames not walked (%s)",
+		    (uint64_t)j->proc.barrier_lo,
+		    strerror(j->vt_chunk_err ? -j->vt_chunk_err : ENOTSUP));
 	else
 		n += snprintf(buf + n, cap - n,
 			      "; virtual threads: barrier %#" PRIx64
 			      ", frozen frames walked (_cont_entry %u, "
 			      "_cont %u, tail %u, chunk stack %u)",
-			      (uint64_t)j->proc.barrier_lo, j->proc.off_cont_entry,
-			      j->proc.off_ce_cont, j->proc.off_tail,
-			      j->proc.off_sc_stack);
+			      (uint64_t)j->proc.barrier_lo,
+			      j->proc.off_cont_entry, j->proc.off_ce_cont,
+			      j->proc.off_tail, j->proc.off_sc_stack);
 	return n < (int)cap ? n : (int)cap - 1;
 }
 

@@ -119,8 +119,8 @@ static bool any_match(const struct relist *l, const char *s, size_t n,
  * A virtual thread's element ("virtual-ID on CARRIER [tid]",
  * stackfold.c): --thread matches its carrier's name on its own too.
  */
-static bool carrier_match(const struct linefilter *f, const char *s,
-			  size_t n, char *buf, size_t cap)
+static bool carrier_match(const struct linefilter *f, const char *s, size_t n,
+			  char *buf, size_t cap)
 {
 	static const char on[] = " on ";
 	const char *p;

@@ -1183,6 +1183,21 @@ struct loop {
 };
 
 /*
+ * Frame k of the stack being taken is mark, the last. k is checked in the
+ * register that indexes: with the step's calls in between, a check of
+ * the frame index kept across them (spilled, then filled) is lost on
+ * 6.1's verifier.
+ */
+static __always_inline void put_mark(struct loop *l, __u64 k, __u64 mark)
+{
+	asm volatile("" : "+r"(k)); /* checked, then used */
+	if (k < max_frames) {
+		l->ips[k] = mark;
+		l->nr = k + 1;
+	}
+}
+
+/*
  * One step of the user stack walk: keep the pc, then go to the caller
  * (unwind_step). A walk that broke ends with its marked frame.
  */
@@ -1209,15 +1224,10 @@ static long walk_step(__u32 i, void *arg)
 		 * index known to the verifier, unlike l->nr after the loop) */
 		l->end = -r;
 		stat_inc(STAT_UNWIND - r);
-		if (j + 1 < max_frames) {
-			l->ips[j + 1] = UNWIND_MARK(-r);
-			l->nr = j + 2;
-		}
+		put_mark(l, j + 1, UNWIND_MARK(-r));
 	}
-	if (r == STEP_ROOT && j + 1 < max_frames) {
-		l->ips[j + 1] = UNWIND_MARK_ROOT;
-		l->nr = j + 2;
-	}
+	if (r == STEP_ROOT)
+		put_mark(l, j + 1, UNWIND_MARK_ROOT);
 	return r != STEP_ON;
 }
 

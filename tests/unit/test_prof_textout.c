@@ -53,9 +53,9 @@ static void test_filter(void)
 
 	/* a virtual thread's element: its own name, or its carrier's */
 	f = linefilter__new();
-	CHECK_INT(linefilter__add_regex(f, LF_THREAD, "worker-1$", err,
-					sizeof(err)),
-		  0);
+	CHECK_INT(
+	    linefilter__add_regex(f, LF_THREAD, "worker-1$", err, sizeof(err)),
+	    0);
 	CHECK(linefilter__keep(f, "java;virtual-31 on pool-worker-1 [9];a_[j]",
 			       true));
 	CHECK(!linefilter__keep(f, "java;virtual-31 on pool-worker-2 [9];a_[j]",
