@@ -11,7 +11,15 @@ struct frame {
 	jthread thread; /* global reference */
 	jmethodID method;
 	jint from_bottom; /* 0: the thread's first frame */
+	unsigned missed; /* reports in a row it was not there */
 };
+
+/* A frame is forgotten when missing from this many reports in a row (or
+ * at once when its thread ended): a report can come while the thread's
+ * stack is being rebuilt (an OSR migration right after the retransform
+ * pops the interpreted frame before the compiled one is pushed), and a
+ * frame dropped for such a moment was never reported again. */
+#define MISSED_MAX 3
 
 static struct frame frames[REPLACED_MAX];
 static unsigned nframes;
@@ -43,6 +51,7 @@ static void keep(JNIEnv *env, jthread t, jmethodID m, jint from_bottom)
 		return;
 	frames[nframes].method = m;
 	frames[nframes].from_bottom = from_bottom;
+	frames[nframes].missed = 0;
 	nframes++;
 }
 
@@ -94,15 +103,16 @@ void replaced__note(jvmtiEnv *jvmti, JNIEnv *env, const jclass *classes, jint n,
 	(*jvmti)->Deallocate(jvmti, (unsigned char *)ts);
 }
 
-/* Whether frame f is still (or again) where it was noted. */
-static bool still_there(jvmtiEnv *jvmti, const struct frame *f)
+/* 1 if frame f is still (or again) where it was noted, 0 if not, -1 if
+ * its thread ended. */
+static int still_there(jvmtiEnv *jvmti, const struct frame *f)
 {
 	jmethodID m;
 	jlocation loc;
 	jint fc, d;
 
 	if ((*jvmti)->GetFrameCount(jvmti, f->thread, &fc))
-		return false; /* the thread ended */
+		return -1;
 	d = fc - 1 - f->from_bottom;
 	return d >= 0 &&
 	       !(*jvmti)->GetFrameLocation(jvmti, f->thread, d, &m, &loc) &&
@@ -145,20 +155,24 @@ out:
 
 int replaced__report(jvmtiEnv *jvmti, JNIEnv *env, struct strbuf *out)
 {
-	unsigned i, kept = 0;
-	int ret = 0;
+	unsigned i, kept = 0, shown = 0;
+	int ret = 0, there;
 
 	for (i = 0; i < nframes; i++) {
-		if (!still_there(jvmti, &frames[i])) {
+		there = still_there(jvmti, &frames[i]);
+		frames[i].missed = there > 0 ? 0 : frames[i].missed + 1;
+		if (there < 0 || frames[i].missed >= MISSED_MAX) {
 			(*env)->DeleteGlobalRef(env, frames[i].thread);
 			continue;
 		}
-		if (!ret)
+		if (there > 0 && !ret) {
 			ret = describe(jvmti, env, &frames[i], out);
+			shown++;
+		}
 		frames[kept++] = frames[i];
 	}
 	nframes = kept;
-	return ret ? ret : (int)kept;
+	return ret ? ret : (int)shown;
 }
 
 void replaced__reset(JNIEnv *env)

@@ -9,10 +9,11 @@
  *
  * replaced__note snapshots, right after a retransform, the frames in the
  * retransformed classes (thread, method, depth from the stack's bottom);
- * replaced__report keeps those still at the same depth in the same
+ * replaced__report lists those still at the same depth in the same
  * method (the call has not returned, or the same method was entered
- * again at that depth: the report says "still or again") and drops the
- * others. Control thread only; at most REPLACED_MAX frames are kept, and
+ * again at that depth: the report says "still or again"); a frame
+ * missing from a few reports in a row, or whose thread ended, is
+ * forgotten (one report can fall in a moment the stack is rebuilt). Control thread only; at most REPLACED_MAX frames are kept, and
  * report lines are cut to 233 bytes (the client reads 8 KiB replies).
  */
 #ifndef MIXPROF_JMAP_REPLACED_H
@@ -32,7 +33,7 @@ void replaced__note(jvmtiEnv *jvmti, JNIEnv *env, const jclass *classes, jint n,
 		    replaced_skip skip, const void *arg);
 
 /* Lines "CLASS.METHOD THREAD_NAME" (slashed class, the thread's name with
- * control characters as '?') of noted frames still there; how many, or
+ * control characters as '?') of noted frames there now; how many, or
  * -ENOMEM. */
 int replaced__report(jvmtiEnv *jvmti, JNIEnv *env, struct strbuf *out);
 

@@ -54,7 +54,7 @@ echo "one JVM (ManyMethods: $((NCLASS * COPIES)) classes x $NMETH methods, -Xcom
 run() {
 	local mode=$1 u s rss smp meth
 	shift
-	/usr/bin/time -o "$tmp/time" -f '%U %S %M' "$BUILD/mixprof" "$@" \
+	/usr/bin/time -o "$tmp/time" -f '%U %S %M' "$BUILD/mixprof" --tiers "$@" \
 		-F "$HZ" -p "$load" -o "$tmp/out.folded" "$SECS" 2>"$tmp/err" ||
 		{ cat "$tmp/err" >&2; return 1; }
 	read -r u s rss <"$tmp/time"

@@ -54,7 +54,7 @@ _mixprof()
 	esac
 	case $cur in
 	-*)
-		COMPREPLY=($(compgen -W "--pid --frequency --user-stacks-only --kernel-stacks-only --delimited --folded --format --output --interval --per-thread --stack-storage-size --no-annotate --lines --agent --no-attach --event --count --verbose --help --version --svg --html --montage --heatmap --title --stack-depth --bucket-ms --counts-size --events --ttsp" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--pid --frequency --user-stacks-only --kernel-stacks-only --delimited --folded --format --output --interval --per-thread --per-container --stack-storage-size --no-annotate --tiers --lines --agent --no-attach --event --count --verbose --help --version --svg --html --montage --heatmap --title --stack-depth --bucket-ms --counts-size --events --ttsp" -- "$cur")) ;;
 	*)
 		[ "$COMP_CWORD" -eq 1 ] &&
 			COMPREPLY=($(compgen -W "attach check flamegraph heatmap montage help" -- "$cur")) ;;

@@ -6,7 +6,8 @@
 #   jvmevents.c  loads and attaches it, reads its ring buffer
 #   evlog.c      pairs begins and ends, writes the lines and the totals
 #   jvmnames.c   names uncommon traps from the live JVM
-EVENTS_SRCS := jvmevents.c evlog.c jvmnames.c
+#   evpprof.c    the lines as a pprof profile (--events FILE.pb.gz)
+EVENTS_SRCS := jvmevents.c evlog.c jvmnames.c evpprof.c
 EVENTS_OBJS := $(EVENTS_SRCS:%.c=$(BUILD)/events/%.o)
 CPPFLAGS_events := $(MIXPROF_CPPFLAGS)
 MIXPROF_OBJS += $(EVENTS_OBJS)
@@ -30,3 +31,12 @@ $(BUILD)/tests/unit/test_events_evlog: $(BUILD)/tests/unit/test_events_evlog.o \
 		$(BUILD)/events/evlog.o $(BUILD)/common/safename.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_events_evpprof
+$(BUILD)/tests/unit/test_events_evpprof: \
+		$(BUILD)/tests/unit/test_events_evpprof.o \
+		$(BUILD)/events/evpprof.o $(BUILD)/pprof/pbuf.o \
+		$(BUILD)/pprof/pprof_write.o $(BUILD)/pprof/pprof_read.o \
+		$(COMMON_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lz

@@ -40,6 +40,8 @@ struct ev_total {
 
 struct evlog {
 	FILE *out;
+	evlog_line_fn fn;
+	void *fn_ctx;
 	struct evlog_namer nm;
 	struct open_ev open[OPEN_MAX];
 	uint64_t lines;
@@ -62,6 +64,12 @@ struct evlog *evlog__new(FILE *out, const struct evlog_namer *n)
 	if (n)
 		l->nm = *n;
 	return l;
+}
+
+void evlog__on_line(struct evlog *l, evlog_line_fn fn, void *ctx)
+{
+	l->fn = fn;
+	l->fn_ctx = ctx;
 }
 
 void evlog__free(struct evlog *l)
@@ -138,10 +146,13 @@ static void ev_name(const struct jvm_event *e, int i, bool dots, char *buf)
 static void line(struct evlog *l, uint64_t start, uint64_t end,
 		 const char *kind, const char *detail)
 {
-	if (!l->out)
+	if (!l->out && !l->fn)
 		return;
-	fprintf(l->out, "%" PRIu64 "\t%" PRIu64 "\t%s\t%s\n", start, end, kind,
-		detail);
+	if (l->out)
+		fprintf(l->out, "%" PRIu64 "\t%" PRIu64 "\t%s\t%s\n", start,
+			end, kind, detail);
+	if (l->fn)
+		l->fn(l->fn_ctx, start, end, kind, detail);
 	l->lines++;
 }
 

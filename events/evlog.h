@@ -41,6 +41,13 @@ struct evlog;
 
 /* Lines to out (not owned; NULL: totals only). NULL and errno. */
 struct evlog *evlog__new(FILE *out, const struct evlog_namer *n);
+/*
+ * Each line's fields also go to fn (NULL: none) as the line is made, with
+ * or without out: another format's writer (evpprof.h) takes them so.
+ */
+typedef void (*evlog_line_fn)(void *ctx, uint64_t start, uint64_t end,
+			      const char *kind, const char *detail);
+void evlog__on_line(struct evlog *l, evlog_line_fn fn, void *ctx);
 void evlog__event(struct evlog *l, const struct jvm_event *e);
 /* The totals, one "mixprof:   " line each, to f. */
 void evlog__summary(const struct evlog *l, FILE *f, uint64_t lost);
@@ -49,7 +56,7 @@ void evlog__summary(const struct evlog *l, FILE *f, uint64_t lost);
  * VM operation) of a safepoint seen so far.
  */
 bool evlog__in_ttsp(const struct evlog *l, uint64_t t0, uint64_t t1);
-/* Lines written so far. */
+/* Lines made so far (written to out, given to the line hook). */
 uint64_t evlog__lines(const struct evlog *l);
 void evlog__free(struct evlog *l);
 

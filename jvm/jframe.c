@@ -5,8 +5,8 @@
  * collapsed output and ours read alike. flamegraph.pl --color=java
  * colours "_[j]" green, "_[i]" aqua and "_[k]" orange; "_[0]" and "_[1]"
  * it does not know, so those frames get its unannotated rule (green when
- * the name starts with a package such as java/, org/ or com/, else red):
- * still readable, not told apart from C2 by colour there.
+ * the name starts with java/, javax/, jdk/, net/, org/, com/, io/ or
+ * sun/, else red): hence jframe_untier for folded text.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,4 +39,21 @@ int jframe_with_line(char *out, size_t cap, const char *name, int line)
 			 : snprintf(out, cap, "%s", name);
 
 	return n < 0 || (size_t)n >= cap ? -ENOSPC : n;
+}
+
+size_t jframe_untier(char *s, size_t len)
+{
+	size_t n = 0;
+
+	/* s[i] is the ']' of a 4-byte suffix that ends a frame */
+	for (size_t i = 3; i < len; i++) {
+		if (s[i] != ']' || (i + 1 < len && s[i + 1] != ';'))
+			continue;
+		if (s[i - 3] == '_' && s[i - 2] == '[' &&
+		    (s[i - 1] == '0' || s[i - 1] == '1')) {
+			s[i - 1] = 'j';
+			n++;
+		}
+	}
+	return n;
 }

@@ -7,6 +7,13 @@
  *   _[k]  kernel
  *
  * and "Class.method:LINE" for --lines. Pure; nothing here reads a JVM.
+ *
+ * The tiers (_[0], _[1]) are made here and kept in our own graphs and
+ * pprof; folded text leaves them out by default (jframe_untier): the
+ * palette of flamegraph.pl --color=java knows only _[j], _[i] and _[k],
+ * and colours any other frame by its package prefix (java/, org/,
+ * com/...), so an interpreted or C1 frame of a class in the default
+ * package or in de/, app/... came out red like C code.
  */
 #ifndef MIXPROF_JFRAME_H
 #define MIXPROF_JFRAME_H
@@ -39,5 +46,12 @@ void jframe_chain_kinds(int n, enum jframe_kind *kinds);
  * the length, or -ENOSPC.
  */
 int jframe_with_line(char *out, size_t cap, const char *name, int line);
+
+/*
+ * In the folded line s (len bytes), every frame that ends in a tier's
+ * suffix, "_[0]" or "_[1]" before a ';' or the end, ends in "_[j]"
+ * instead: the same length, so in place. The number of frames changed.
+ */
+size_t jframe_untier(char *s, size_t len);
 
 #endif

@@ -5,7 +5,8 @@
  *
  * Folded lines are "process;[thread [tid];]frame;...;frame" root first
  * (mixprof's own shape). Written as pprof, the process (and with
- * per_thread the thread and tid) become labels of the sample, each frame
+ * per_thread the thread and tid, with per_container the container)
+ * become labels of the sample, each frame
  * one Function and one Location, leaf first. A Function's name is the
  * frame without its kind suffix ("_[j]", "_[i]", "_[0]", "_[1]", "_[k]");
  * its system_name keeps the frame as folded, so reading the file back
@@ -14,7 +15,7 @@
  *
  * Reading takes any profile.proto (gzipped or not), ours or another
  * tool's: a Location's inlined Lines become frames of their own, labels
- * "process"/"thread"/"tid" become the root frames again. Every length is
+ * "process"/"container.id"/"thread"/"tid" become the root frames again. Every length is
  * checked; a file that decompresses past PPROF_MAX_BYTES is refused.
  */
 #ifndef MIXPROF_PPROF_H
@@ -38,6 +39,13 @@ struct pprof_meta {
 	uint64_t time_ns; /* wall clock (CLOCK_REALTIME) at the start */
 	uint64_t duration_ns;
 	bool per_thread; /* lines carry "thread [tid]" after the process */
+	/* lines of processes in a container carry "[container ID]" right
+	 * after the process (common/cgroup.h): labels container.id and
+	 * process.linux.cgroup (OpenTelemetry's attributes), the path as
+	 * cgroup_of gives it (NULL, or a NULL return: no path label) */
+	bool per_container;
+	const char *(*cgroup_of)(void *ctx, const char *id);
+	void *cgroup_ctx;
 };
 
 struct pprof_writer;

@@ -10,6 +10,7 @@
 #include <zlib.h>
 #include "pbuf.h"
 #include "pprof.h"
+#include "common/cgroup.h"
 #include "common/u64map.h"
 
 struct span {
@@ -304,8 +305,12 @@ static int put(struct rd *r, const void *s, size_t n)
 	return 0;
 }
 
-/* One frame name (string index), ';' and newlines made harmless. */
-static int put_name(struct rd *r, uint64_t idx, const char *none)
+/*
+ * One frame name (string index) between pre and post, ';' and newlines
+ * made harmless.
+ */
+static int put_wrapped(struct rd *r, uint64_t idx, const char *none,
+		       const char *pre, const char *post)
 {
 	struct span *s = &AT(r->strs, struct span, idx);
 	size_t from = r->len;
@@ -314,7 +319,9 @@ static int put_name(struct rd *r, uint64_t idx, const char *none)
 	if (r->len && (ret = put(r, ";", 1)))
 		return ret;
 	from = r->len;
-	ret = s->n ? put(r, s->p, s->n) : put(r, none, strlen(none));
+	ret = put(r, pre, strlen(pre));
+	ret = ret ?: s->n ? put(r, s->p, s->n) : put(r, none, strlen(none));
+	ret = ret ?: put(r, post, strlen(post));
 	for (size_t i = from; !ret && i < r->len; i++) {
 		if (r->line[i] == ';')
 			r->line[i] = ':';
@@ -325,13 +332,19 @@ static int put_name(struct rd *r, uint64_t idx, const char *none)
 	return ret;
 }
 
+/* One frame name (string index); none when it is empty. */
+static int put_name(struct rd *r, uint64_t idx, const char *none)
+{
+	return put_wrapped(r, idx, none, "", "");
+}
+
 static int collect(uint64_t v, void *ctx)
 {
 	return push(ctx, &v, sizeof(v));
 }
 
 struct labels {
-	uint64_t process, thread; /* string indices, 0: none */
+	uint64_t process, thread, container; /* string indices, 0: none */
 	uint64_t tid;
 	int has_tid;
 };
@@ -350,6 +363,8 @@ static int read_label(struct rd *r, const struct pb_field *f, struct labels *lb)
 		lb->process = str;
 	else if (k->n == 6 && !memcmp(k->p, "thread", 6))
 		lb->thread = str;
+	else if (k->n == 12 && !memcmp(k->p, "container.id", 12))
+		lb->container = str;
 	else if (k->n == 3 && !memcmp(k->p, "tid", 3)) {
 		lb->tid = num;
 		lb->has_tid = 1;
@@ -390,7 +405,10 @@ static int put_frames(struct rd *r)
 	return 0;
 }
 
-/* The head of a line: process, then "thread [tid]", from the labels. */
+/*
+ * The head of a line: process, "[container ID]", then "thread [tid]",
+ * from the labels.
+ */
 static int put_head(struct rd *r, const struct labels *lb)
 {
 	char tid[32];
@@ -398,6 +416,9 @@ static int put_head(struct rd *r, const struct labels *lb)
 
 	if (lb->process)
 		ret = put_name(r, lb->process, "");
+	if (!ret && lb->container)
+		ret =
+		    put_wrapped(r, lb->container, "", CGROUP_FRAME_PREFIX, "]");
 	if (!ret && lb->thread) {
 		ret = put_name(r, lb->thread, "");
 		if (!ret && lb->has_tid) {

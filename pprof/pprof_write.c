@@ -17,6 +17,7 @@
 #include "pbuf.h"
 #include "pprof.h"
 #include "pprof_int.h"
+#include "common/cgroup.h"
 #include "common/u64map.h"
 
 /* The Mappings frames are put under, by kind: ids 1..3. */
@@ -226,6 +227,28 @@ static size_t split_thread(const char *s, size_t n, int64_t *tid)
 	return i - 2;
 }
 
+/*
+ * The container frame at frames (before end), if it is one: its labels
+ * into s, and the frames after it; else frames.
+ */
+static const char *container(struct pprof_writer *w, struct pbuf *s,
+			     const char *frames, const char *end)
+{
+	const char *t = memchr(frames, ';', end - frames), *path;
+	size_t pl = sizeof(CGROUP_FRAME_PREFIX) - 1;
+	char id[CGROUP_ID_LEN + 1];
+
+	if (!cgroup__is_frame(frames, (t ? t : end) - frames))
+		return frames;
+	memcpy(id, frames + pl, CGROUP_ID_LEN);
+	id[CGROUP_ID_LEN] = 0;
+	label(w, s, "container.id", id, CGROUP_ID_LEN, 0);
+	path = w->m.cgroup_of ? w->m.cgroup_of(w->m.cgroup_ctx, id) : NULL;
+	if (path)
+		label(w, s, "process.linux.cgroup", path, strlen(path), 0);
+	return t ? t + 1 : end;
+}
+
 /* Append the frame ids of line, leaf first, into w->ids; their count. */
 static int line_ids(struct pprof_writer *w, const char *s, size_t n, size_t *nr)
 {
@@ -274,6 +297,8 @@ int pprof_writer__add2(struct pprof_writer *w, const char *line, size_t len,
 
 	if (p)
 		frames = p + 1;
+	if (p && w->m.per_container)
+		frames = container(w, &s, frames, line + len);
 	if (p && w->m.per_thread) {
 		t = memchr(frames, ';', line + len - frames);
 		tn = split_thread(frames, (t ? t : line + len) - frames, &tid);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/cgroup.h"
 #include "linefilter.h"
 
 struct relist {
@@ -170,7 +171,7 @@ bool linefilter__keep(const struct linefilter *f, const char *line,
 	const char *p = line, *e;
 	bool inc = !f->inc.n;
 	char buf[4096];
-	int idx = 0;
+	int idx = 0, tidx = 1; /* the thread's frame: after a container's */
 
 	if (!linefilter__active(f))
 		return true;
@@ -178,7 +179,9 @@ bool linefilter__keep(const struct linefilter *f, const char *line,
 		e = strchr(p, ';');
 		size_t n = e ? (size_t)(e - p) : strlen(p);
 
-		if (idx == 1 && per_thread && linefilter__wants_threads(f) &&
+		if (idx == 1 && cgroup__is_frame(p, n))
+			tidx = 2;
+		if (idx == tidx && per_thread && linefilter__wants_threads(f) &&
 		    !keep_thread(f, p, n, buf, sizeof(buf)))
 			return false;
 		if (f->exc.n && any_match(&f->exc, p, n, buf, sizeof(buf)))
@@ -188,5 +191,5 @@ bool linefilter__keep(const struct linefilter *f, const char *line,
 		if (!e)
 			break;
 	}
-	return inc && (!linefilter__wants_threads(f) || idx >= 1);
+	return inc && (!linefilter__wants_threads(f) || idx >= tidx);
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "common/stop.h"
+#include "containers.h"
 #include "hints.h"
 #include "jvmkids.h"
 #include "jvmprep.h"
@@ -235,6 +236,7 @@ static void teardown(struct run *r)
 	symbolizer__free(r->sym);
 	ksymbpf__free(r->ksym);
 	pidset__free(r->pids);
+	containers__free(r->ct);
 	sliceout__free(r->out);
 	renderout__free(r->ro);
 	free(r->cpus);

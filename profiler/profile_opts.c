@@ -42,6 +42,8 @@ enum {
 	OPT_ALLOC,
 	OPT_EVENTS,
 	OPT_TTSP,
+	OPT_TIERS,
+	OPT_PER_CONTAINER,
 };
 
 static const struct option long_opts[] = {
@@ -63,6 +65,8 @@ static const struct option long_opts[] = {
     {"stack-storage-size", required_argument, NULL, OPT_STACK_STORAGE},
     {"per-thread", no_argument, NULL, OPT_PER_THREAD},
     {"no-annotate", no_argument, NULL, OPT_NO_ANNOTATE},
+    {"tiers", no_argument, NULL, OPT_TIERS},
+    {"per-container", no_argument, NULL, OPT_PER_CONTAINER},
     {"lines", no_argument, NULL, OPT_LINES},
     {"no-attach", no_argument, NULL, OPT_NO_ATTACH},
     {"agent", no_argument, NULL, OPT_AGENT},
@@ -123,6 +127,11 @@ void profile_opts__usage(FILE *out, const char *prog)
 "                           DIR/slices.tsv (index start_ns end_ns samples\n"
 "                           file partial; CLOCK_MONOTONIC, as System.nanoTime)\n"
 "      --per-thread         a \"name [tid]\" frame under the process frame\n"
+"      --per-container      a \"[container ID]\" frame under the process\n"
+"                           frame of processes in a container (the id from\n"
+"                           its cgroup: Docker, Kubernetes, containerd,\n"
+"                           CRI-O, Podman); pprof: labels container.id and\n"
+"                           process.linux.cgroup\n"
 "  -I, --include REGEX      keep only stacks with a frame REGEX matches\n"
 "                           (POSIX extended, frames as folded; again: any)\n"
 "  -X, --exclude REGEX      drop stacks with a frame REGEX matches\n"
@@ -134,6 +143,11 @@ void profile_opts__usage(FILE *out, const char *prog)
 "      --stack-storage-size N  distinct stacks the kernel may hold at once\n"
 "                           (16384; memory is taken as stacks come)\n"
 "      --no-annotate        no _[0] _[1] _[j] _[i] _[k] frame suffixes\n"
+"      --tiers              folded text keeps each Java frame's tier: _[0]\n"
+"                           interpreted, _[1] C1, _[j] C2 (default: _[j]\n"
+"                           for all three, as flamegraph.pl --color=java\n"
+"                           knows only _[j] _[i] _[k]); pprof and our\n"
+"                           graphs always keep them\n"
 "      --lines              compiled Java frames as Class.method:LINE\n"
 "      --agent              load the map agent (libjmap.so) into the JVMs\n"
 "                           (-p: attach; launch: -agentpath) for perf-map\n"
@@ -169,7 +183,9 @@ void profile_opts__usage(FILE *out, const char *prog)
 "                           agent, no JVM flag), one line each: start_ns\n"
 "                           end_ns kind detail, tab-separated, kinds gc,\n"
 "                           safepoint (with its time to safepoint), vmop,\n"
-"                           compile, deopt, classload; totals in the summary\n"
+"                           compile, deopt, classload; totals in the summary;\n"
+"                           FILE.pb.gz or FILE.pprof: totals by kind as a\n"
+"                           pprof profile (events/count, duration/nanoseconds)\n"
 "      --ttsp               with --events: keep only the samples taken while\n"
 "                           a safepoint waited for threads to stop (its time\n"
 "                           to safepoint; 1 ms buckets): who held it back\n"
@@ -420,6 +436,12 @@ static int parse_one(struct profile_opts *o, int c, char *err, size_t errlen,
 		return 0;
 	case OPT_NO_ANNOTATE:
 		o->annotate = false;
+		return 0;
+	case OPT_TIERS:
+		o->tiers = true;
+		return 0;
+	case OPT_PER_CONTAINER:
+		o->per_container = true;
 		return 0;
 	case OPT_LINES:
 		o->lines = true;

@@ -37,6 +37,8 @@ struct profile_opts {
 	bool per_thread;
 	bool verbose;
 	bool annotate; /* off with --no-annotate */
+	bool tiers; /* --tiers: folded text keeps _[0] and _[1] */
+	bool per_container; /* --per-container: "[container ID]" frame */
 	bool lines; /* --lines */
 	/* load the map agent (libjmap.so): --agent, or -e (probes need
 	 * it) unless --no-attach; Java frames are named without it */

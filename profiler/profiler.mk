@@ -13,7 +13,7 @@ include flamegraph/flamegraph.mk
 PROFILE_SRCS := profile.c hints.c check.c check_jvm.c run_setup.c run_child.c run_cpu.c run_probe.c \
 	run_tick.c run_report.c profile_opts.c slices.c launch.c stackfold.c \
 	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c \
-	foldtab.c jthreadsync.c stacksrc.c unwindcheck.c
+	foldtab.c jthreadsync.c stacksrc.c unwindcheck.c containers.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
 # folded lines and their aggregate, for the tests that link them alone
 FOLD_OBJS := $(BUILD)/profiler/fold.o $(BUILD)/profiler/foldtab.o \
@@ -41,7 +41,8 @@ UNIT_TESTS += $(BUILD)/tests/unit/test_prof_options \
 	$(BUILD)/tests/unit/test_prof_namecache
 $(BUILD)/tests/unit/test_prof_options: $(BUILD)/tests/unit/test_prof_options.o \
 		$(BUILD)/profiler/profile_opts.o $(BUILD)/sampler/cpus.o \
-		$(BUILD)/profiler/launch.o $(BUILD)/profiler/linefilter.o
+		$(BUILD)/profiler/launch.o $(BUILD)/profiler/linefilter.o \
+		$(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 $(BUILD)/tests/unit/test_prof_slices: $(BUILD)/tests/unit/test_prof_slices.o \
@@ -95,7 +96,8 @@ PROFILE_CLI_OBJS := $(BUILD)/profiler/linefilter.o $(BUILD)/profiler/topn.o \
 MIXPROF_OBJS += $(PROFILE_CLI_OBJS)
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_textout
 $(BUILD)/tests/unit/test_prof_textout: $(BUILD)/tests/unit/test_prof_textout.o \
-		$(PROFILE_CLI_OBJS) $(FOLD_OBJS)
+		$(PROFILE_CLI_OBJS) $(FOLD_OBJS) $(BUILD)/common/cgroup.o \
+		$(BUILD)/common/procfs.o $(BUILD)/common/safefile.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

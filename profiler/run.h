@@ -16,6 +16,7 @@
 
 #include <malloc.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -84,12 +85,13 @@ struct run {
 	struct interp *interp; /* JVMs learnt, Java frames named; or NULL */
 	struct stackfold *sf;
 	struct pidset *pids;
+	struct containers *ct; /* --per-container, else NULL */
 	struct sliceout *out;
 	struct renderout *ro; /* --svg, --html, --heatmap, --montage */
 	bool render_failed; /* a graph could not be written (reported) */
 	uint64_t out_lines; /* distinct lines held before the end's write */
 	struct mallinfo2 heap; /* then (-v) */
-	unsigned int expiries; /* expire() passes, for malloc_trim */
+	unsigned int expiries; /* run_tick__expire() passes, for malloc_trim */
 	struct probes_run *pr; /* -e: the agent's probes */
 	struct runev *ev; /* --events (run_events.h), or NULL */
 	FILE *table; /* -e --count: where the table goes */
@@ -98,6 +100,7 @@ struct run {
 	bool launched, child_done;
 	bool child_early; /* still to be read as a JVM: run_child__identify */
 	int child_status;
+	struct rusage child_ru; /* its CPU times, once done */
 	uint32_t unwind_mode; /* enum unwind_mode */
 	uint64_t now_ns, end_ns;
 	uint64_t open_waits; /* off-CPU: waits still open at the end */

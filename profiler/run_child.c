@@ -87,10 +87,16 @@ void run_child__reap(struct run *r)
 
 	if (!r->launched || r->child_done)
 		return;
-	if (waitpid(r->child.pid, &status, WNOHANG) == r->child.pid) {
+	if (wait4(r->child.pid, &status, WNOHANG, &r->child_ru) ==
+	    r->child.pid) {
 		r->child_done = true;
 		r->child_status = status;
 	}
+}
+
+static double secs(struct timeval t)
+{
+	return t.tv_sec + t.tv_usec / 1e6;
 }
 
 void run_child__report(struct run *r)
@@ -103,11 +109,16 @@ void run_child__report(struct run *r)
 		fprintf(stderr, "mixprof: '%s' (pid %d) still runs\n",
 			r->o.cmd[0], r->child.pid);
 	else if (WIFEXITED(st))
-		fprintf(stderr, "mixprof: '%s' exited with status %d\n",
+		fprintf(stderr, "mixprof: '%s' exited with status %d",
 			r->o.cmd[0], WEXITSTATUS(st));
 	else if (WIFSIGNALED(st))
-		fprintf(stderr, "mixprof: '%s' killed by signal %d (%s)\n",
+		fprintf(stderr, "mixprof: '%s' killed by signal %d (%s)",
 			r->o.cmd[0], WTERMSIG(st), strsignal(WTERMSIG(st)));
+	/* as time(1) reports it: the command and the children it waited
+	 * for, the whole run (sampled or not) */
+	if (r->child_done)
+		fprintf(stderr, "; CPU %.2f s user, %.2f s system\n",
+			secs(r->child_ru.ru_utime), secs(r->child_ru.ru_stime));
 }
 
 /*

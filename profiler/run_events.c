@@ -10,7 +10,9 @@
 #include <unistd.h>
 #include "common/safefile.h"
 #include "common/safename.h"
+#include "common/procfs.h"
 #include "events/evlog.h"
+#include "events/evpprof.h"
 #include "events/jvmevents.h"
 #include "events/jvmnames.h"
 #include "jvm/hotspot.h"
@@ -23,6 +25,7 @@ struct runev {
 	struct jvmevents *j;
 	struct jvmnames *names;
 	struct evlog *log;
+	struct evpprof *pp; /* FILE.pb.gz / FILE.pprof: the lines as pprof */
 	bool layout; /* the JVM's offsets given to BPF */
 	uint64_t ttsp_kept, ttsp_left; /* --ttsp: samples in and out */
 	unsigned int tries; /* ticks the layout was asked for */
@@ -93,14 +96,36 @@ static int libjvm_of(struct run *r, uint32_t pid, char *lib, size_t cap)
 	return -ENOENT;
 }
 
+static bool is_pprof(const char *path)
+{
+	size_t n = strlen(path);
+
+	return (n > 6 && !strcmp(path + n - 6, ".pb.gz")) ||
+	       (n > 6 && !strcmp(path + n - 6, ".pprof"));
+}
+
+/* The file, and for pprof the writer that fills it at the end. */
 static int open_file(struct run *r, struct runev *ev)
 {
+	char comm[32] = "java";
+
 	ev->f = safe_fcreate(r->o.events);
-	if (ev->f)
+	if (!ev->f) {
+		fprintf(stderr, "mixprof: --events %s: %s\n", r->o.events,
+			strerror(errno));
+		return -errno;
+	}
+	if (!is_pprof(r->o.events))
 		return 0;
-	fprintf(stderr, "mixprof: --events %s: %s\n", r->o.events,
-		strerror(errno));
-	return -errno;
+	/* a launched command is not exec'ed yet: its name, as comm will be */
+	if (r->launched)
+		snprintf(comm, sizeof(comm), "%.15s",
+			 strrchr(r->o.cmd[0], '/') ? strrchr(r->o.cmd[0], '/') + 1
+						   : r->o.cmd[0]);
+	else
+		procfs__read_comm(ev->pid, comm);
+	ev->pp = evpprof__new(comm);
+	return ev->pp ? 0 : -ENOMEM;
 }
 
 int run_events__start(struct run *r)
@@ -125,9 +150,11 @@ int run_events__start(struct run *r)
 	ev->names = jvmnames__new(ev->pid);
 	if (ev->names)
 		jvmnames__namer(ev->names, &nm);
-	ev->log = ev->names ? evlog__new(ev->f, &nm) : NULL;
+	ev->log = ev->names ? evlog__new(ev->pp ? NULL : ev->f, &nm) : NULL;
 	if (!ev->log)
 		return -ENOMEM;
+	if (ev->pp)
+		evlog__on_line(ev->log, evpprof__line, ev->pp);
 	ev->j = jvmevents__open(ev->pid, lib, err, sizeof(err));
 	if (!ev->j) {
 		fprintf(stderr, "mixprof: --events: %s\n",
@@ -173,8 +200,12 @@ int run_events__stop(struct run *r)
 		return 0;
 	if (ev->j)
 		jvmevents__poll(ev->j, on_event, ev->log);
+	errno = 0;
+	if (ev->pp)
+		ret = evpprof__write(ev->pp, ev->f);
 	/* a write that failed earlier (a full disk) counts too */
-	if ((ferror(ev->f) | fclose(ev->f)) && (ret = errno ? -errno : -EIO))
+	if (((ferror(ev->f) | fclose(ev->f)) || ret) &&
+	    (ret = ret ? ret : errno ? -errno : -EIO))
 		fprintf(stderr, "mixprof: --events %s: %s\n", r->o.events,
 			strerror(-ret));
 	ev->f = NULL;
@@ -218,6 +249,7 @@ void run_events__free(struct run *r)
 	if (ev->f)
 		fclose(ev->f);
 	evlog__free(ev->log);
+	evpprof__free(ev->pp);
 	jvmnames__free(ev->names);
 	free(ev);
 	r->ev = NULL;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "common/safefile.h"
+#include "containers.h"
 #include "hints.h"
 #include "pprof/pprof.h"
 #include "render_out.h"
@@ -241,6 +242,12 @@ static int setup_table(struct run *r)
 	return 0;
 }
 
+/* pprof's cgroup label: the path a container id was first seen under. */
+static const char *cgroup_of(void *ctx, const char *id)
+{
+	return containers__path(ctx, id);
+}
+
 /* pprof files: what a count is, and for CPU samples their period. */
 static void setup_pprof(struct run *r)
 {
@@ -261,6 +268,9 @@ static void setup_pprof(struct run *r)
 	    .events_type = r->o.alloc ? "alloc_objects" : NULL,
 	    .events_unit = "count",
 	    .per_thread = r->o.per_thread,
+	    .per_container = r->o.per_container,
+	    .cgroup_of = cgroup_of,
+	    .cgroup_ctx = r->ct,
 	};
 
 	sliceout__pprof(r->out, &m);
@@ -279,6 +289,15 @@ int run_setup__outputs(struct run *r)
 		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
 			safe_strerror(err));
 		return -err;
+	}
+	/* folded text for flamegraph.pl; a montage's slices are our own
+	 * graphs' input, which colour the tiers */
+	if (r->o.annotate && !r->o.tiers && !r->o.montage)
+		sliceout__untier(r->out);
+	/* before pprof's meta, which names the table */
+	if (r->o.per_container && !(r->ct = containers__new())) {
+		fprintf(stderr, "mixprof: %s\n", strerror(errno));
+		return -ENOMEM;
 	}
 	if (r->o.format == PROFILE_PPROF)
 		setup_pprof(r);

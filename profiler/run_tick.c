@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 #include "common/stop.h"
+#include "containers.h"
 #include "interp.h"
 #include "linefilter.h"
 #include "render_out.h"
@@ -43,6 +44,9 @@ static void on_seen(struct run *r, const struct sample_key *k)
 		return;
 	if (!pi->comm[0])
 		targets__comm(k->pid, pi->comm);
+	/* at first sight: a short-lived process may be gone by the next */
+	if (r->ct)
+		pi->container = containers__of_pid(r->ct, k->pid);
 	if (!pi->user)
 		return;
 	/*
@@ -67,7 +71,8 @@ static void on_take(struct run *r, const struct sample_key *k, uint64_t count,
 
 	if (!run_events__keep(r, when - r->tb.bucket_ns, when, count))
 		return;
-	line = stackfold__line(r->sf, k, count, when, pi ? pi->comm : NULL);
+	line = stackfold__line_in(r->sf, k, count, when, pi ? pi->comm : NULL,
+				  pi ? pi->container : NULL);
 	if (line && r->o.filter &&
 	    !linefilter__keep(r->o.filter, line, r->o.per_thread)) {
 		r->filtered += count;

@@ -12,6 +12,7 @@
 #include "common/nsec.h"
 #include "common/safefile.h"
 #include "fold.h"
+#include "jvm/jframe.h"
 #include "pprof/pprof.h"
 #include "sliceout.h"
 #include "topn.h"
@@ -37,6 +38,9 @@ struct sliceout {
 	bool discard; /* count only */
 	bool pprof; /* files are gzipped profile.proto (meta), not text */
 	bool top, per_thread; /* a top-N table (topn.h), not the lines */
+	bool untier; /* text: tiers' suffixes as _[j] (jframe_untier) */
+	char *buf; /* a line being untiered */
+	size_t buf_cap;
 	struct pprof_meta meta;
 };
 
@@ -94,6 +98,7 @@ void sliceout__free(struct sliceout *so)
 	if (so->dirfd >= 0)
 		close(so->dirfd);
 	free(so->s);
+	free(so->buf);
 	free(so);
 }
 
@@ -101,6 +106,35 @@ void sliceout__top(struct sliceout *so, bool per_thread)
 {
 	so->top = true;
 	so->per_thread = per_thread;
+}
+
+void sliceout__untier(struct sliceout *so)
+{
+	so->untier = true;
+}
+
+/*
+ * line with its tiers' suffixes as _[j], in so's buffer (valid until the
+ * next call), when text is written without tiers; else line itself.
+ */
+static const char *untiered(struct sliceout *so, const char *line)
+{
+	size_t n;
+
+	if (!so->untier || so->pprof || !strstr(line, "]"))
+		return line;
+	n = strlen(line);
+	if (n >= so->buf_cap) {
+		char *b = realloc(so->buf, n + 1);
+
+		if (!b)
+			return NULL;
+		so->buf = b;
+		so->buf_cap = n + 1;
+	}
+	memcpy(so->buf, line, n + 1);
+	jframe_untier(so->buf, n);
+	return so->buf;
 }
 
 void sliceout__pprof(struct sliceout *so, const struct pprof_meta *m)
@@ -150,7 +184,8 @@ int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
 		return 0;
 	if (!s->fold && !(s->fold = fold__new()))
 		return -errno;
-	return fold__add(s->fold, line, count);
+	line = untiered(so, line);
+	return line ? fold__add(s->fold, line, count) : -ENOMEM;
 }
 
 int sliceout__add_events(struct sliceout *so, uint64_t idx, const char *line,

@@ -45,6 +45,14 @@ void sliceout__pprof(struct sliceout *so, const struct pprof_meta *m);
 #define SLICEOUT_TOP_N 25
 void sliceout__top(struct sliceout *so, bool per_thread);
 
+/*
+ * Text (folded lines, the top-N table) without the JIT tiers: every
+ * "_[0]" and "_[1]" frame written "_[j]" (jvm/jframe.h: what
+ * flamegraph.pl --color=java colours green), lines that become the same
+ * merged. pprof keeps them.
+ */
+void sliceout__untier(struct sliceout *so);
+
 /* Count line (count samples) in slice idx. 0 or negative errno. */
 int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
 		  uint64_t count);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sampler/alloc.h"
+#include "common/cgroup.h"
 #include "common/safename.h"
 #include "stackfold.h"
 #include "unwindcheck.h"
@@ -592,10 +593,21 @@ static void user_end(struct stackfold *sf, uint32_t pid, size_t at,
 	}
 }
 
-/* The root frames: process, thread, truncation mark. */
-static int push_head(struct stackfold *sf, const struct sample_key *k,
-		     const char *targets__comm, bool truncated)
+/* "[container ID]" when id (CGROUP_ID_LEN hex digits) is not NULL. */
+static int push_container(struct stackfold *sf, const char *id, char *buf)
 {
+	if (!id)
+		return 0;
+	snprintf(buf, CGROUP_FRAME_LEN + 1, CGROUP_FRAME_PREFIX "%s]", id);
+	return fold_line__push_name(&sf->line, buf);
+}
+
+/* The root frames: process, container, thread, truncation mark. */
+static int push_head(struct stackfold *sf, const struct sample_key *k,
+		     const char *targets__comm, const char *container,
+		     bool truncated)
+{
+	char ct[CGROUP_FRAME_LEN + 1];
 	char comm[SAMPLER_COMM_LEN + 1], thread[300], pid[32];
 	const char *proc;
 	int ret;
@@ -610,6 +622,7 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 					       : pid;
 	if (sf->cfg.per_thread) {
 		ret = fold_line__push_name(&sf->line, proc);
+		ret = ret ?: push_container(sf, container, ct);
 		const char *jname =
 		    sf->interp ? interp__thread_name(sf->interp, k->pid, k->tid)
 			       : NULL;
@@ -625,6 +638,7 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 		ret = ret ?: fold_line__push_name(&sf->line, thread);
 	} else {
 		ret = fold_line__push_name(&sf->line, *comm ? comm : proc);
+		ret = ret ?: push_container(sf, container, ct);
 	}
 	if (!ret && truncated)
 		ret = fold_line__push_name(&sf->line, "[truncated]");
@@ -685,6 +699,13 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    uint64_t count, uint64_t when_ns,
 			    const char *targets__comm)
 {
+	return stackfold__line_in(sf, k, count, when_ns, targets__comm, NULL);
+}
+
+const char *stackfold__line_in(struct stackfold *sf, const struct sample_key *k,
+			       uint64_t count, uint64_t when_ns,
+			       const char *targets__comm, const char *container)
+{
 	int nu = -1, nk = -1, ret;
 	uint32_t d = sf->cfg.depth;
 	uint64_t check = 0, check_pc = 0;
@@ -717,7 +738,7 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 		sf->st.truncated += count;
 
 	fold_line__reset(&sf->line);
-	ret = push_head(sf, k, targets__comm,
+	ret = push_head(sf, k, targets__comm, container,
 			(nu == (int)d && !UNWIND_IS_MARK(sf->uips[nu - 1])) ||
 			    nk == (int)d);
 	if (!ret && nu == -2)

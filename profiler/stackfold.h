@@ -1,7 +1,7 @@
 /*
  * stackfold: one counted key of the sampler into one folded line:
- * comm; [thread;] [truncated;] user frames root->leaf; [-;] kernel frames
- * root->leaf. Reads the stacks through stacksrc.h, names frames with the
+ * comm; [container;] [thread;] [truncated;] user frames root->leaf; [-;]
+ * kernel frames root->leaf. Reads the stacks through stacksrc.h, names frames with the
  * symbolizer and interp.h, and counts what it could not show. It only
  * names: learning processes (interp__seen, symbolizer__refresh) is the
  * run's.
@@ -98,6 +98,14 @@ void stackfold__free(struct stackfold *sf);
 const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    uint64_t count, uint64_t when_ns,
 			    const char *targets__comm);
+/*
+ * The same with container (NULL: none) the process's container id, as a
+ * "[container ID]" frame under the process frame (common/cgroup.h).
+ */
+const char *stackfold__line_in(struct stackfold *sf, const struct sample_key *k,
+			       uint64_t count, uint64_t when_ns,
+			       const char *targets__comm,
+			       const char *container);
 const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
 /*
  * The per-process counts: a table of the returned size in *out, empty

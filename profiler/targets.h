@@ -17,6 +17,7 @@ struct pid_info {
 	bool user; /* a key of it had user frames (not a kernel thread) */
 	uint64_t seen_ns; /* when a new key of it was last seen */
 	char comm[16]; /* process comm, "" until read */
+	const char *container; /* --per-container: its id (containers.h) */
 };
 
 struct pidset;

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/cgroup.h"
 #include "fold.h"
 #include "topn.h"
 
@@ -58,6 +59,9 @@ static int add_line(const char *line, uint64_t count, void *ctx)
 
 	for (;; p = e + 1, idx++) {
 		e = strchr(p, ';');
+		/* --per-container's frame is a root frame too */
+		if (idx == 1 && cgroup__is_frame(p, e ? (size_t)(e - p) : 0))
+			skip++;
 		if (idx >= skip) {
 			if (nr == t->cap) {
 				size_t cap = t->cap ? t->cap * 2 : 256;

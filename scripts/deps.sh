@@ -6,11 +6,12 @@
 set -euo pipefail
 
 # The corpus tests run real applications: javac over the JDK's own
-# sources (openjdk-17-source, unzip), Tomcat with its examples under ab.
+# sources (openjdk-17-source, unzip), Tomcat with its examples under ab,
+# Rhino (a JavaScript engine in Java) running a script.
 pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
       systemtap-sdt-dev linux-perf libxml2-utils procps util-linux time
       openjdk-17-jdk-headless chromium golang-go
-      openjdk-17-source unzip tomcat10 tomcat10-examples apache2-utils)
+      openjdk-17-source unzip tomcat10 tomcat10-examples apache2-utils rhino)
 [ "${1:-}" = kernels ] && pkgs+=(qemu-system-x86 debootstrap e2fsprogs)
 
 missing=()

@@ -71,7 +71,7 @@ void elfsyms__delta(const struct elfsyms *e, uint64_t start, uint64_t offset,
 		    uint64_t *delta);
 /*
  * Name at file vaddr, or NULL (also when reading the symbols ran out of
- * memory). Valid until __free(). The first call reads the symbols.
+ * memory). Valid until elfsyms__free(). The first call reads the symbols.
  */
 const char *elfsyms__find(struct elfsyms *e, uint64_t vaddr);
 size_t elfsyms__count(struct elfsyms *e);

@@ -71,7 +71,7 @@ int symtab__add_ref(struct symtab *t, uint64_t start, uint64_t end, int which,
 /* Sort and settle ends; max_gap bounds zero-sized entries. 0 or -ENOMEM. */
 int symtab__finish(struct symtab *t, uint64_t max_gap);
 
-/* The name of the range holding addr, or NULL. Valid until __free(). */
+/* The name of the range holding addr, or NULL. Valid until symtab__free(). */
 const char *symtab__find(struct symtab *t, uint64_t addr);
 size_t symtab__count(const struct symtab *t);
 /* Start of the lowest range, or UINT64_MAX when empty. */

@@ -754,6 +754,8 @@ static void *worker(void *arg)
 	uint64_t polled = 0, now;
 	int pid;
 
+	if (l->cache) /* here, not in the run's start: a scan of the dir */
+		rowcache__prune(l->cache, ROWCACHE_MAX_BYTES);
 	pthread_mutex_lock(&l->mu);
 	while (!l->stop) {
 		pid = 0;

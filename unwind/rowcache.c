@@ -2,6 +2,7 @@
 /*
  * rowcache.c: unwind rows kept between runs (rowcache.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libelf.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "common/safefile.h"
 #include "symbolizer/elf_syms.h"
@@ -207,6 +209,8 @@ int rowcache__get(struct rowcache *c, const char *key, struct unwind_row **rows,
 		err = read_all(fd, r, h.n * sizeof(*r));
 	if (!err && !rows_ok(r, h.n))
 		err = -EBADMSG;
+	if (!err)
+		futimens(fd, NULL); /* used: the last to be pruned */
 	close(fd);
 	if (err) {
 		free(r);
@@ -249,4 +253,102 @@ int rowcache__put(struct rowcache *c, const char *key,
 	if (err)
 		unlinkat(c->dfd, tmp, 0);
 	return err;
+}
+
+/* An entry as prune sees it. */
+struct pentry {
+	struct timespec used;
+	uint64_t size;
+	char name[256];
+};
+
+static int by_use(const void *a, const void *b)
+{
+	const struct timespec *x = &((const struct pentry *)a)->used;
+	const struct timespec *y = &((const struct pentry *)b)->used;
+
+	if (x->tv_sec != y->tv_sec)
+		return x->tv_sec < y->tv_sec ? -1 : 1;
+	return x->tv_nsec < y->tv_nsec ? -1 : x->tv_nsec > y->tv_nsec;
+}
+
+/* Whether the file name in dir is to go whatever the bound: an entry of
+ * another version, or a temporary file an hour old. */
+static bool stale(const char *name, const struct stat *st, const char *mine)
+{
+	if (name[0] == '.')
+		return time(NULL) - st->st_mtim.tv_sec > 3600;
+	return strncmp(name, mine, strlen(mine)) != 0;
+}
+
+/* The current version's entries of dir into *out (stale files deleted,
+ * counted in *gone), their bytes in *total. */
+static int scan(struct rowcache *c, DIR *dir, struct pentry **out, size_t *nr,
+		uint64_t *total, int *gone)
+{
+	struct pentry *v = NULL, *nv;
+	size_t cap = 0;
+	struct dirent *d;
+	struct stat st;
+	char mine[16];
+
+	snprintf(mine, sizeof(mine), "v%d-", ROWCACHE_VERSION);
+	while ((d = readdir(dir))) {
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, "..") ||
+		    fstatat(c->dfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if (stale(d->d_name, &st, mine)) {
+			*gone += !unlinkat(c->dfd, d->d_name, 0);
+			continue;
+		}
+		if (*nr == cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = nv;
+		}
+		v[*nr].used = st.st_mtim;
+		v[*nr].size = st.st_size;
+		snprintf(v[*nr].name, sizeof(v[*nr].name), "%s", d->d_name);
+		*total += st.st_size;
+		(*nr)++;
+	}
+	*out = v;
+	return 0;
+}
+
+int rowcache__prune(struct rowcache *c, uint64_t max)
+{
+	int fd = dup(c->dfd), gone = 0, err;
+	struct pentry *v = NULL;
+	uint64_t total = 0;
+	size_t nr = 0;
+	DIR *dir;
+
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -errno;
+	}
+	rewinddir(dir); /* the dup shares the offset of the scan before */
+	err = scan(c, dir, &v, &nr, &total, &gone);
+	closedir(dir);
+	if (err)
+		return err;
+	if (total > max) {
+		qsort(v, nr, sizeof(*v), by_use);
+		for (size_t i = 0; i < nr && total > max / 4 * 3; i++)
+			if (!unlinkat(c->dfd, v[i].name, 0)) {
+				total -= v[i].size;
+				gone++;
+			}
+	}
+	free(v);
+	return gone;
 }

@@ -11,16 +11,26 @@
  * checked (size, order, kinds) before use: a bad one is a miss. Writes
  * go to a temporary name, then rename: a reader never sees half of one.
  * MIXPROF_CACHE_DIR=off: no cache. Not thread-safe: the loader's thread.
+ *
+ * The cache is bounded: rowcache__prune, once a run, deletes entries of
+ * other format versions, temporary files an hour old (a run killed while
+ * writing), and, while the entries exceed the bound, the least recently
+ * used (a hit touches its entry's mtime).
  */
 #ifndef MIXPROF_UNWIND_ROWCACHE_H
 #define MIXPROF_UNWIND_ROWCACHE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "rows.h"
 
 /* Bump when rowgen's rows for the same file change. */
 #define ROWCACHE_VERSION 1
+/* The bound on the entries' bytes (a host-wide run caches every binary
+ * and library it sampled: libjvm's rows are about 3 MB); pruned to 3/4 of
+ * it, so a full cache is not scanned again at every store. */
+#define ROWCACHE_MAX_BYTES (256ULL << 20)
 
 struct rowcache;
 
@@ -36,6 +46,10 @@ int rowcache__key(int fd, char *key, size_t cap);
  * .debug_frame), -ENOENT (none), or another -errno (a bad entry). */
 int rowcache__get(struct rowcache *c, const char *key, struct unwind_row **rows,
 		  size_t *n, bool *dbg);
+
+/* Keep the cache within max bytes (see above): the number of entries
+ * deleted, or -errno. */
+int rowcache__prune(struct rowcache *c, uint64_t max);
 
 /* Store rows under key: 0 or -errno (the run goes on without). */
 int rowcache__put(struct rowcache *c, const char *key,

@@ -45,3 +45,13 @@ $(BUILD)/tests/unit/test_unwind_cfi: \
 		| $(UNWIND_FIX)/nofp
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lelf
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_unwind_rowcache
+$(BUILD)/tests/unit/test_unwind_rowcache: \
+		$(BUILD)/tests/unit/test_unwind_rowcache.o \
+		$(BUILD)/unwind/rowcache.o $(BUILD)/symbolizer/elf_syms.o \
+		$(BUILD)/symbolizer/symtab.o $(BUILD)/symbolizer/demangle.o \
+		$(BUILD)/common/stop.o \
+		$(BUILD)/common/safefile.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)

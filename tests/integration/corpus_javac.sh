@@ -8,7 +8,12 @@
 # class loading are busy. The compile must succeed, and >= 98% of the
 # samples in javac's own code (a frame of com/sun/tools/javac/) must reach
 # com/sun/tools/javac/Main.main; when not, the break reasons are printed
-# with their counts and a stack each. Only the smallest files: the patch
+# with their counts and a stack each. The kernel's share of all the
+# JVM's samples must be within 3 points of its own stime / (utime +
+# stime), as mixprof's summary reports them for the same run (wait4's
+# rusage of the command, what time(1) prints; a profiler that
+# loses kernel stacks, or charges them to user code, is off here). Only
+# the smallest files: the patch
 # holds only those (the rest of java.base comes from the JDK's image), so
 # javac reads 1.6 MB of sources (all 121 files: 4.2 MB), 9-16 s of CPU
 # and 5,000-7,500 samples of javac's code per JDK.
@@ -25,6 +30,22 @@ jdk_src_zip() {
 		[ -r "$z" ] && { echo "$z"; return 0; }
 	done
 	return 1
+}
+
+# kernel_share FOLDED TIME LABEL: the share of the JVM's samples whose
+# leaf is a kernel frame against stime / (utime + stime) from TIME
+# ("USER SYS" seconds); fails when more than 3 points apart.
+kernel_share() {
+	awk -v label="$3" -v tf="$2" '
+	{ n = $NF; all += n; if ($0 ~ /_\[k\] [0-9]+$/) k += n }
+	END {
+		getline t < tf
+		split(t, f, " ")
+		truth = f[1] + f[2] > 0 ? 100 * f[2] / (f[1] + f[2]) : -100
+		share = all ? 100 * k / all : 0
+		printf "%s: kernel %.2f%% of %d samples, the JVM stime %.2f%% of its CPU (%s s user, %s s sys)\n", label, share, all, truth, f[1], f[2]
+		exit !(all > 0 && share - truth <= 3 && truth - share <= 3)
+	}' "$1"
 }
 
 failed=
@@ -51,6 +72,11 @@ for jdk in $(jdks); do
 	[ "$classes" -ge 100 ] || die "javac wrote $classes classes"
 	corpus_reach "$dir/folded" 'com/sun/tools/javac/' \
 		'com/sun/tools/javac/Main\.main_\[' 98 "javac on JDK $major" ||
+		failed="$failed $major"
+	sed -n 's/.*exited with status 0; CPU \([0-9.]*\) s user, \([0-9.]*\) s system$/\1 \2/p' \
+		"$dir/log" >"$dir/time"
+	[ -s "$dir/time" ] || die "no CPU times of javac in the summary"
+	kernel_share "$dir/folded" "$dir/time" "javac on JDK $major" ||
 		failed="$failed $major"
 done
 [ -z "$failed" ] || die "javac's stacks not whole on JDK$failed"

@@ -26,7 +26,7 @@ awk '/^\t+(one|two|three)\(/ { sub(/^\t+/, ""); sub(/\(.*/, ""); print $0, NR }'
 
 for jdk in $(jdks); do
 	f=$TMPD/xint.folded
-	"$MIXPROF" -F 999 --lines -o "$f" -- "$jdk/bin/java" -Xint \
+	"$MIXPROF" -F 999 --lines --tiers -o "$f" -- "$jdk/bin/java" -Xint \
 		-cp "$SAMPLES" Ratio 3 >/dev/null 2>"$TMPD/err" ||
 		die "mixprof failed: $(cat "$TMPD/err")"
 	awk 'FILENAME ~ /ranges$/ { lo[$1] = $2; hi[$1] = $3; loop[$1] = $4; next }

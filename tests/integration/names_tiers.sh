@@ -6,7 +6,8 @@
 # inlined; never "_[1]"). Hot methods are counted where the worker's
 # samples have them; the first moments (interpreted) keep the share of
 # compiled ones under 100%. (Native methods' wrappers are "_[j]" in every
-# mode: compiled code, no tier.) On every JDK.
+# mode: compiled code, no tier.) On every JDK, with --tiers (the default
+# folded text writes all three as "_[j]", for flamegraph.pl).
 . "$(dirname "$0")/../lib/common.sh"
 
 # kinds FILE: "N0 N1 Nj Ni" over the worker's Java frames (all), then the
@@ -32,7 +33,7 @@ for jdk in $(jdks); do
 	for mode in -Xint -XX:TieredStopAtLevel=1 -XX:-TieredCompilation; do
 		f=$TMPD/tiers.folded
 		for try in 1 2 3; do # a starved worker (a busy machine): again
-			nice -n 5 "$MIXPROF" -F 999 --per-thread -o "$f" -- \
+			nice -n 5 "$MIXPROF" -F 999 --per-thread --tiers -o "$f" -- \
 				nice -n -15 "$jdk/bin/java" "$mode" -cp "$SAMPLES" \
 				Ratio 3 >/dev/null 2>"$TMPD/err"
 			grep -q "exited with status 0" "$TMPD/err" ||

@@ -4,6 +4,8 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
 #include "check.h"
 #include "pprof/pbuf.h"
 #include "pprof/pprof.h"
@@ -87,6 +89,72 @@ static void per_thread(void)
 	/* "main" has no [tid]: it stays a frame */
 	CHECK_STR(g.text, "java;http-nio-8080-exec-1 [4242];A.b_[j] 2\n"
 			  "java;main;A.c_[j] 1\n");
+	free(buf);
+}
+
+/* buf (len bytes, gzipped) decompressed into out (cap): its length. */
+static size_t gunzip(const char *buf, size_t len, char *out, size_t cap)
+{
+	z_stream z = {0};
+
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return 0;
+	z.next_in = (unsigned char *)buf;
+	z.avail_in = len;
+	z.next_out = (unsigned char *)out;
+	z.avail_out = cap;
+	inflate(&z, Z_FINISH);
+	inflateEnd(&z);
+	return cap - z.avail_out;
+}
+
+#define CID "8e126766ee34e1d3b203c0a7cfc2a619c49d482a2ecc99a190fff577111a4dca"
+
+static const char *cgroup_of(void *ctx, const char *id)
+{
+	CHECK_STR(ctx, "table");
+	return !strcmp(id, CID) ? "/system.slice/docker-" CID ".scope" : NULL;
+}
+
+/*
+ * --per-container: the container frame becomes labels container.id and
+ * process.linux.cgroup, and reads back as the frame; a process in none keeps its line;
+ * the frame's look-alike where no container is asked for stays a frame.
+ */
+static void per_container(void)
+{
+	const char *lines[] = {"java;[container " CID "];main [7];A.b_[j]",
+			       "sh;[container " CID "];main", "top;main [9];x",
+			       NULL};
+	uint64_t counts[] = {2, 1, 4};
+	struct pprof_meta m = {.type = "samples",
+			       .unit = "count",
+			       .per_thread = true,
+			       .per_container = true,
+			       .cgroup_of = cgroup_of,
+			       .cgroup_ctx = "table"};
+	struct got g = {0};
+	const char *why;
+	size_t len, n;
+	char *buf = write_profile(&m, lines, counts, &len), raw[16384];
+
+	CHECK_INT(pprof__read(buf, len, collect, &g, &why), 0);
+	CHECK_STR(g.text, "java;[container " CID "];main [7];A.b_[j] 2\n"
+			  "sh;[container " CID "];main 1\n"
+			  "top;main [9];x 4\n");
+	n = gunzip(buf, len, raw, sizeof(raw));
+	CHECK(memmem(raw, n, "container.id", 12) != NULL);
+	CHECK(memmem(raw, n, "process.linux.cgroup", 20) != NULL);
+	CHECK(memmem(raw, n, "/system.slice/docker-" CID ".scope",
+		     sizeof("/system.slice/docker-" CID ".scope") - 1));
+	CHECK(!memmem(raw, n, "[container", 10)); /* no frame of that name */
+	free(buf);
+	m.per_container = false;
+	buf = write_profile(&m, lines, counts, &len);
+	n = gunzip(buf, len, raw, sizeof(raw));
+	CHECK(memmem(raw, n, "[container " CID "]",
+		     sizeof("[container " CID "]") - 1) != NULL);
+	CHECK(!memmem(raw, n, "container.id", 12));
 	free(buf);
 }
 
@@ -216,6 +284,7 @@ int main(void)
 {
 	round_trip();
 	per_thread();
+	per_container();
 	foreign();
 	events();
 	hostile();

@@ -41,6 +41,7 @@ static void test_defaults(void)
 	CHECK_INT(o.stack_depth, 1024);
 	CHECK_INT(o.bucket_ns, 1000000000);
 	CHECK(o.annotate && !o.attach && !o.cmd && !o.nr_pids);
+	CHECK(!o.tiers && !o.per_container);
 }
 
 /* The agent: opt-in, but -e probes need it unless --no-attach. */
@@ -111,7 +112,10 @@ static void test_errors(void)
 	CHECK_INT(PARSE("-p", "1", "--", "ls"), -EINVAL);
 	CHECK_INT(PARSE("--unfoldall"), -EINVAL);
 	CHECK(strstr(err, "--unfoldall") != NULL);
-	CHECK_INT(PARSE("--per"), 0); /* getopt_long: unique prefix */
+	CHECK_INT(PARSE("--per-t"), 0); /* getopt_long: unique prefix */
+	CHECK_INT(PARSE("--per"), -EINVAL); /* -thread or -container */
+	CHECK_INT(PARSE("--tiers", "--per-container"), 0);
+	CHECK(o.tiers && o.per_container && o.annotate);
 	CHECK_INT(PARSE("-F"), -EINVAL);
 	CHECK(strstr(err, "needs a value") != NULL);
 	CHECK_INT(PARSE("-i", "1"), -EINVAL); /* needs -o DIR */

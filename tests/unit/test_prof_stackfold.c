@@ -327,6 +327,14 @@ static void test_shape(void)
 	CHECK_STR(stackfold__line(sf, &k, 1, 200 * MS, "jproc"),
 		  "jproc;app/Main.main_[j];app/Main.loop_[j];"
 		  "app/Main.work_[j]");
+	/* --per-container: its frame right under the process */
+	k = key(STACK_NONE, 0x21);
+	CHECK_STR(stackfold__line_in(sf, &k, 1, 200 * MS, NULL,
+				     "0123456789abcdef0123456789abcdef"
+				     "0123456789abcdef0123456789abcdef"),
+		  "java;[container 0123456789abcdef0123456789abcdef"
+		  "0123456789abcdef0123456789abcdef];do_syscall_64_[k];"
+		  "ksys_read_[k];vfs_read_[k]");
 	st = stackfold__stats(sf);
 	CHECK_INT(st->user_samples, 3 + 1 + 1);
 	CHECK_INT(st->user_lost + st->kern_lost + st->truncated, 0);

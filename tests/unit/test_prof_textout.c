@@ -3,6 +3,7 @@
  * the top-N table (topn.c), the start and status lines (status.c).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include "check.h"
 #include "profiler/fold.h"
@@ -11,6 +12,10 @@
 #include "profiler/topn.h"
 
 static char err[256];
+
+#define CT                                                                     \
+	"[container "                                                          \
+	"8e126766ee34e1d3b203c0a7cfc2a619c49d482a2ecc99a190fff577111a4dca]"
 
 static void test_filter(void)
 {
@@ -72,22 +77,47 @@ static void test_filter(void)
 				true));
 	CHECK_INT(linefilter__add_tids(f, "", err, sizeof(err)), -EINVAL);
 	CHECK_INT(linefilter__add_tids(f, "0", err, sizeof(err)), -EINVAL);
+	/* --per-container: the thread is the frame after the container's */
+	CHECK(linefilter__keep(f, "java;" CT ";http-nio-8080-exec-10 [9];x_[j]",
+			       true));
+	CHECK(!linefilter__keep(f, "java;" CT ";main [7];x_[j]", true));
+	CHECK(!linefilter__keep(f, "java;" CT, true)); /* no thread */
 	linefilter__free(f);
 }
 
-static void test_topn(void)
+/* The top-n table of lines (NULL-ended, count after each): malloc'd. */
+static char *top_of(const char *const *lines, const uint64_t *counts,
+		    bool per_thread, unsigned int n)
 {
 	struct fold *f = fold__new();
 	char *text = NULL;
 	size_t len;
 	FILE *out = open_memstream(&text, &len);
 
-	/* rec recurses: its total counts each stack once */
-	fold__add(f, "java;main_[j];rec_[j];rec_[j];leaf_[j]", 6);
-	fold__add(f, "java;main_[j];rec_[j];other_[j]", 2);
-	fold__add(f, "java;main_[j]", 2);
-	CHECK_INT(topn__write(f, false, 2, out), 0);
+	for (size_t i = 0; lines[i]; i++)
+		fold__add(f, lines[i], counts[i]);
+	CHECK_INT(topn__write(f, per_thread, n, out), 0);
 	fclose(out);
+	fold__free(f);
+	return text;
+}
+
+static void test_topn(void)
+{
+	/* rec recurses: its total counts each stack once */
+	const char *rec[] = {"java;main_[j];rec_[j];rec_[j];leaf_[j]",
+			     "java;main_[j];rec_[j];other_[j]", "java;main_[j]",
+			     NULL};
+	/* per_thread: the thread element is no frame either */
+	const char *thr[] = {"java;main [1];a_[j];b_[j]",
+			     "java;worker [2];a_[j]", NULL};
+	/* --per-container: nor the container, with or without a thread */
+	const char *ctr[] = {"java;" CT ";main [1];a_[j];b_[j]",
+			     "java;worker [2];a_[j]", NULL};
+	const char *ct1[] = {"java;" CT ";a_[j]", NULL};
+	const uint64_t c1[] = {6, 2, 2}, c2[] = {3, 1}, c3[] = {1};
+	char *text = top_of(rec, c1, false, 2);
+
 	CHECK(strstr(text, "# 10 samples, 3 stacks; top 2 frames") != NULL);
 	CHECK(strstr(text, "  60.00%  80.00%  leaf_[j]") == NULL);
 	CHECK(strstr(text, "  60.00%  60.00%  leaf_[j]\n") != NULL);
@@ -95,20 +125,17 @@ static void test_topn(void)
 	      strstr(text, "  20.00% 100.00%  main_[j]\n") != NULL);
 	CHECK(strstr(text, "java") == NULL); /* the process is no frame */
 	free(text);
-
-	/* per_thread: the thread element is no frame either */
-	fold__free(f);
-	f = fold__new();
-	fold__add(f, "java;main [1];a_[j];b_[j]", 3);
-	fold__add(f, "java;worker [2];a_[j]", 1);
-	out = open_memstream(&text, &len);
-	CHECK_INT(topn__write(f, true, 10, out), 0);
-	fclose(out);
-	CHECK(strstr(text, "  75.00%  75.00%  b_[j]\n") != NULL);
-	CHECK(strstr(text, "  25.00% 100.00%  a_[j]\n") != NULL);
-	CHECK(strstr(text, "main [1]") == NULL);
+	for (int i = 0; i < 2; i++) {
+		text = top_of(i ? ctr : thr, c2, true, 10);
+		CHECK(strstr(text, "  75.00%  75.00%  b_[j]\n") != NULL);
+		CHECK(strstr(text, "  25.00% 100.00%  a_[j]\n") != NULL);
+		CHECK(!strstr(text, "main [1]") && !strstr(text, "container"));
+		free(text);
+	}
+	text = top_of(ct1, c3, false, 10);
+	CHECK(strstr(text, "container") == NULL);
+	CHECK(strstr(text, " 100.00% 100.00%  a_[j]\n") != NULL);
 	free(text);
-	fold__free(f);
 }
 
 static void test_status(void)

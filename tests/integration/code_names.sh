@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Every function a README or a comment names exists: a NAME() in a
+# Markdown file or a C comment is a function or macro of the code of the
+# same folder, of any header (another module's API), or a name listed in
+# tests/lib/external_names; a module__verb name anywhere is a name in the
+# code (a libbpf skeleton's NAME_bpf__* types are made by the build).
+# For docs/ and the top README, any of the code will do. Names that went
+# stale (a callback renamed, a function removed) fail here, not in a
+# reader's head. Needs no root and no build.
+. "$(dirname "$0")/../lib/common.sh"
+
+cd "$TOP"
+ident='[A-Za-z_][A-Za-z0-9_]*'
+# The code without its comments (strings stay: USDT probe names are
+# strings), each file after a line "\001 FOLDER[ headers]": one perl for
+# all files (a process per file took a minute on a loaded machine).
+git ls-files -z -- '*.c' '*.h' '*.java' '*.js' '*.sh' '*.bash' '*.mk' Makefile |
+	perl -0 -ne 'chomp; my $f = $_; open(my $h, "<", $f) or next;
+		local $/; my $t = <$h>; close $h;
+		my $d = $f =~ m{^([^/]+)/} ? $1 : "top";
+		$d .= " headers" if $f =~ /\.h$/;
+		if ($f =~ /\.(c|h|java|js)$/) {
+			$t =~ s{/\*.*?\*/|//[^\n]*|("(?:\\.|[^"\\\n])*"|\x27(?:\\.|[^\x27\\\n])*\x27)}
+			       {defined $1 ? $1 : (substr($&, 0, 2) eq "/*" ? "\n" x ($& =~ tr/\n//) : "")}gse;
+		} else {
+			$t =~ s/#[^\n]*//g;
+		}
+		print "\001 $d\n$t\n";' |
+	awk -v id="$ident" '
+	# "FOLDER NAME" for each NAME( (a call, a definition, a macro, a
+	# member pointer (*NAME)(, a shell function), "all NAME" for each name
+	/^\001 / { d = substr($0, 3); next }
+	{
+		line = $0
+		while (match(line, "\\(\\*" id "\\)[ \t]*[(]|" id "[ \t]*[(]|^[ \t]*" id "|" id)) {
+			t = substr(line, RSTART, RLENGTH)
+			line = substr(line, RSTART + RLENGTH)
+			call = t ~ /[(]$/ || t ~ /^[ \t]/
+			gsub(/[()* \t]/, "", t)
+			print "all", t
+			if (call) { n = split(d, ds, " "); for (i = 1; i <= n; i++) print ds[i], t }
+		}
+	}' | sort -u >"$TMPD/names"
+grep -v '^#' "$TOP/tests/lib/external_names" | sed 's/^/external /' >>"$TMPD/names"
+[ "$(grep -c '^headers ' "$TMPD/names")" -gt 500 ] || die "too few names read from the code"
+
+git ls-files -z -- '*.md' '*.c' '*.h' |
+	xargs -0 grep -HnoE "\\b$ident\\(\\)|\\b[a-z][a-z0-9_]*[a-z0-9]__[a-z0-9_]*[a-z0-9]\\b" |
+	awk -F: '
+	FILENAME == ARGV[1] { split($0, w, " "); have[w[1], w[2]] = 1; next }
+	{
+		f = $1; ln = $2; name = $3
+		d = f; sub(/\/.*/, "", d); if (d == f) d = "top"
+		if (name ~ /\(\)$/) {
+			n = substr(name, 1, length(name) - 2)
+			if (f ~ /^docs\// || f == "README.md") ok = have["all", n]
+			else ok = have[d, n] || have["headers", n]
+			ok = ok || have["external", n]
+		} else
+			ok = have["all", name] || have["external", name] || name ~ /_bpf__/
+		if (!ok) { printf "%s:%s: names %s, which is nowhere in the code\n", f, ln, name; bad = 1 }
+	}
+	END { exit bad }' "$TMPD/names" - ||
+	die "comments or READMEs name functions that do not exist"
+echo ok
