@@ -65,7 +65,7 @@ struct jvm {
 	bool anchors; /* its threads go to the sampler's java_threads */
 	struct jthreads given; /* what java_threads holds of it */
 	bool over; /* it listed more threads than it may hold (told) */
-	int vt_err; /* vthread__layout's: -EAGAIN asks again */
+	int vt_err; /* vthread__read's: -EAGAIN asks again */
 	int vt_chunk_err; /* why frozen frames are not walked, or 0 */
 	struct vthread_syms *vt_syms; /* its libjvm.so's statics */
 	uint64_t vt_next_ns; /* -EAGAIN: when to read them again */

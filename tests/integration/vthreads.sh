@@ -6,7 +6,7 @@
 # return barrier). Profiled with -p and no flags: no sample of the hot
 # method may show a task frame right under Continuation.run, enterSpecial
 # or the barrier's stub (a wrong caller), and >= 95% of them must hold the
-# frames the task's own Thread.getStackTrace() printed, in order, and
+# frames the task's own Thread.getStackTrace printed, in order, and
 # reach the carrier thread's root; with --per-thread each names its
 # virtual thread on its carrier ("virtual-ID on ForkJoinPool-1-worker-N").
 # On every JDK: 17 (platform threads)

@@ -54,6 +54,13 @@ static void test_filter(void)
 	CHECK(!linefilter__keep(f, b, true));
 	CHECK(linefilter__keep(f, c, true));
 	CHECK_INT(linefilter__add_tids(f, "8,x", err, sizeof(err)), -EINVAL);
+	CHECK_INT(linefilter__add_tids(f, "", err, sizeof(err)), -EINVAL);
+	CHECK_INT(linefilter__add_tids(f, "0", err, sizeof(err)), -EINVAL);
+	/* --per-container: the thread is the frame after the container's */
+	CHECK(linefilter__keep(f, "java;" CT ";http-nio-8080-exec-10 [9];x_[j]",
+			       true));
+	CHECK(!linefilter__keep(f, "java;" CT ";main [7];x_[j]", true));
+	CHECK(!linefilter__keep(f, "java;" CT, true)); /* no thread */
 	linefilter__free(f);
 
 	/* a virtual thread's element: its own name, or its carrier's */
@@ -75,13 +82,6 @@ static void test_filter(void)
 			       true));
 	CHECK(!linefilter__keep(f, "java;virtual-3 on pool-worker-1 [9];a_[j]",
 				true));
-	CHECK_INT(linefilter__add_tids(f, "", err, sizeof(err)), -EINVAL);
-	CHECK_INT(linefilter__add_tids(f, "0", err, sizeof(err)), -EINVAL);
-	/* --per-container: the thread is the frame after the container's */
-	CHECK(linefilter__keep(f, "java;" CT ";http-nio-8080-exec-10 [9];x_[j]",
-			       true));
-	CHECK(!linefilter__keep(f, "java;" CT ";main [7];x_[j]", true));
-	CHECK(!linefilter__keep(f, "java;" CT, true)); /* no thread */
 	linefilter__free(f);
 }
 
