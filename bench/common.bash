@@ -23,6 +23,44 @@ bench_start() {
 	sysctl -qw kernel.bpf_stats_enabled=1
 }
 
+# bench_measure ENV...: mixprof -p $load at $HZ for $SECS with ENV set;
+# sets m_ns m_cnt (mixprof_sample's BPF run time and runs, read while it
+# runs), m_user m_sys (its CPU seconds), m_rss (peak KB), m_smp
+# (samples); its stderr stays in $tmp/err, its profile in
+# $tmp/out.folded
+bench_measure() {
+	local tp mp last="0 0" s
+	env "$@" /usr/bin/time -o "$tmp/time" -f '%U %S %M' \
+		"$BUILD/mixprof" -F "$HZ" -p "$load" -o "$tmp/out.folded" "$SECS" \
+		2>"$tmp/err" &
+	tp=$!
+	for _ in $(seq 50); do
+		mp=$(pgrep -P "$tp" mixprof || true)
+		[ -n "$mp" ] && break
+		sleep 0.1
+	done
+	# the program goes away with mixprof: keep the last reading
+	while kill -0 "$tp" 2>/dev/null; do
+		s=$( [ -n "$mp" ] && prog_stats "$mp" || true)
+		[ -n "$s" ] && last=$s
+		sleep 0.5
+	done
+	wait "$tp" || { cat "$tmp/err" >&2; return 1; }
+	read -r m_ns m_cnt <<<"$last"
+	read -r m_user m_sys m_rss <"$tmp/time"
+	m_smp=$(sed -n 's/^mixprof: \([0-9]*\) samples in.*/\1/p' "$tmp/err")
+	m_smp=${m_smp:-0}
+}
+
+# bench_run MODE ENV...: bench_measure, then a line "MODE bpf_ns bpf_runs
+# user_s sys_s max_rss_kb samples" appended to $tmp/res
+bench_run() {
+	local mode=$1
+	shift
+	bench_measure "$@" || return 1
+	echo "$mode $m_ns $m_cnt $m_user $m_sys $m_rss $m_smp" >>"$tmp/res"
+}
+
 bench_cleanup() {
 	local p
 	for p in $load "${pids[@]}"; do kill "$p" 2>/dev/null || true; done

@@ -12,41 +12,16 @@ set -euo pipefail
 : "${BUILD:?BUILD must point at the build directory}"
 SECS=${SECS:-8}
 HZ=${HZ:-999}
-. "$(dirname "$0")/common.bash" # bench_start, prog_stats
+. "$(dirname "$0")/common.bash" # bench_start, bench_run
 bench_start
 
-
-# run MODE ENV...: profile the load for SECS; append a result line
-run() {
-	local mode=$1 tp mp last="0 0"
-	shift
-	env "$@" /usr/bin/time -o "$tmp/time" -f '%U %S %M' \
-		"$BUILD/mixprof" -F "$HZ" -p "$load" -o "$tmp/out.folded" "$SECS" \
-		2>"$tmp/err" &
-	tp=$!
-	for _ in $(seq 50); do
-		mp=$(pgrep -P "$tp" mixprof || true)
-		[ -n "$mp" ] && break
-		sleep 0.1
-	done
-	while kill -0 "$tp" 2>/dev/null; do
-		s=$( [ -n "$mp" ] && prog_stats "$mp" || true)
-		[ -n "$s" ] && last=$s
-		sleep 0.5
-	done
-	wait "$tp" || { cat "$tmp/err" >&2; return 1; }
-	read -r ns cnt <<<"$last"
-	read -r u s rss <"$tmp/time"
-	smp=$(sed -n 's/^mixprof: \([0-9]*\) samples in.*/\1/p' "$tmp/err")
-	echo "$mode $ns $cnt $u $s $rss ${smp:-0}" >>"$tmp/res"
-}
 
 java -agentpath:"$BUILD/libjmap.so" -cp "$BUILD/samples" JNames 4 >"$tmp/jout" &
 load=$!
 for _ in $(seq 100); do grep -qs ready "$tmp/jout" && break; sleep 0.1; done
 sleep 2 # past start-up
-run map MIXPROF_NO_JNAMES=1
-run names
+bench_run map MIXPROF_NO_JNAMES=1
+bench_run names
 kill "$load"; wait "$load" 2>/dev/null || true
 load=
 

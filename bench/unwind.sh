@@ -18,29 +18,11 @@ bench_start
 
 # run LOAD MODE: profile the load's JVM for SECS; append a result line
 run() {
-	local name=$1 mode=$2 env=() tp mp last="0 0"
+	local name=$1 mode=$2 env=()
 	env=(MIXPROF_UNWIND="$mode")
-	env "${env[@]}" /usr/bin/time -o "$tmp/time" -f '%U %S' \
-		"$BUILD/mixprof" -F "$HZ" -p "$load" -o "$tmp/out.folded" "$SECS" \
-		2>"$tmp/err" &
-	tp=$!
-	for _ in $(seq 50); do
-		mp=$(pgrep -P "$tp" mixprof || true)
-		[ -n "$mp" ] && break
-		sleep 0.1
-	done
-	# the program goes away with mixprof: keep the last reading
-	while kill -0 "$tp" 2>/dev/null; do
-		s=$( [ -n "$mp" ] && prog_stats "$mp" || true)
-		[ -n "$s" ] && last=$s
-		sleep 0.5
-	done
-	wait "$tp" || { cat "$tmp/err" >&2; return 1; }
-	read -r ns cnt <<<"$last"
-	read -r u s <"$tmp/time"
+	bench_measure "${env[@]}" || return 1
 	unnamed=$(sed -n 's/.*whole stacks: \([0-9.]*\)%.*/\1/p' "$tmp/err")
-	smp=$(sed -n 's/^mixprof: \([0-9]*\) samples in.*/\1/p' "$tmp/err")
-	echo "$name $mode $ns $cnt $u $s ${unnamed:-0} ${smp:-0}" >>"$tmp/res"
+	echo "$name $mode $m_ns $m_cnt $m_user $m_sys ${unnamed:-0} $m_smp" >>"$tmp/res"
 }
 
 start_load() { # ARGS...: a JVM whose frame pointers both walks can use

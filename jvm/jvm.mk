@@ -2,6 +2,7 @@
 # code heaps, nmethods and their debug info, line tables, threads, frame
 # names): JVM_OBJS, linked into mixprof; the unit tests feed fake tables.
 JVM_SRCS := hotspot vmstructs nmethod jlines jthreads jframe jnamer codeblob \
+	vthread \
 	readbudget jlocks
 JVM_OBJS := $(JVM_SRCS:%=$(BUILD)/jvm/%.o) $(COMMON_OBJS)
 CPPFLAGS_jvm := $(MIXPROF_CPPFLAGS)

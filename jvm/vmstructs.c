@@ -181,20 +181,21 @@ static void rd_ctype(struct window *w, struct window *sw, uint64_t e,
 		buf[0] = '\0';
 }
 
-static int read_structs(struct vmstructs *vs, const struct hotspot_mem *m,
-			const uint64_t *syms, uint64_t ts_off)
+/* The structs table at base (entries laid out as syms[] say) into vs. */
+static int read_structs_at(struct vmstructs *vs, const struct hotspot_mem *m,
+			   const uint64_t *syms, uint64_t base, uint64_t ts_off)
 {
 	uint64_t a[6] = {syms[HS_S_TYPE],    syms[HS_S_FIELD],
 			 syms[HS_S_STATIC],  syms[HS_S_OFFSET],
 			 syms[HS_S_ADDRESS], syms[HS_S_STRIDE]};
-	uint64_t l[6], base, e, tp, last_tp = 0, fp, off, addr;
+	uint64_t l[6], e, tp, last_tp = 0, fp, off, addr;
 	char type[NAME_LEN], field[NAME_LEN], ctype[NAME_LEN];
 	struct window w = {.m = m}, sw = {.m = m}; /* entries, names */
 	bool type_ok = false;
 	int32_t is_static;
 	int i, ret;
 
-	if (rd_vars(m, a, l, 6) || rd_u64(m, syms[HS_STRUCTS], &base))
+	if (rd_vars(m, a, l, 6))
 		return -EFAULT;
 	if (!base || !l[5] || l[5] > 4096)
 		return -ENOENT;
@@ -221,6 +222,16 @@ static int read_structs(struct vmstructs *vs, const struct hotspot_mem *m,
 			return ret;
 	}
 	return -ENOENT;
+}
+
+static int read_structs(struct vmstructs *vs, const struct hotspot_mem *m,
+			const uint64_t *syms, uint64_t ts_off)
+{
+	uint64_t base;
+
+	if (rd_u64(m, syms[HS_STRUCTS], &base))
+		return -EFAULT;
+	return read_structs_at(vs, m, syms, base, ts_off);
 }
 
 static int read_types(struct vmstructs *vs, const struct hotspot_mem *m,
@@ -325,6 +336,23 @@ fail:
 	vmstructs__free(vs);
 	errno = -ret;
 	return NULL;
+}
+
+struct vmstructs *vmstructs__read_table(const struct hotspot_mem *m,
+					const uint64_t syms[HS_NR_SYMS],
+					uint64_t table)
+{
+	struct vmstructs *vs = calloc(1, sizeof(*vs));
+	int ret =
+	    vs ? read_structs_at(vs, m, syms, table, UINT64_MAX) : -ENOMEM;
+
+	if (ret) {
+		vmstructs__free(vs);
+		errno = -ret;
+		return NULL;
+	}
+	qsort(vs->e, vs->n, sizeof(*vs->e), cmp_entry);
+	return vs;
 }
 
 void vmstructs__free(struct vmstructs *vs)

@@ -45,6 +45,16 @@ struct vmstructs;
 struct vmstructs *vmstructs__read(const struct hotspot_mem *m,
 				  const uint64_t syms[HS_NR_SYMS],
 				  const uint64_t csyms[VMC_NR_SYMS]);
+/*
+ * One more structs table laid out as gHotSpotVMStructs (the entry layout
+ * from syms[]), the array itself at table: JVMCI's own
+ * (JVMCIVMStructs::localHotSpotVMStructs, named by .symtab) lists fields
+ * gHotSpotVMStructs gains only in JDK 27 (JavaThread::_cont_entry).
+ * Fields only; NULL and errno as vmstructs__read.
+ */
+struct vmstructs *vmstructs__read_table(const struct hotspot_mem *m,
+					const uint64_t syms[HS_NR_SYMS],
+					uint64_t table);
 /* The same for a live JVM (its libjvm.so found through /proc/PID/maps). */
 struct vmstructs *vmstructs__open(uint32_t pid, const struct hotspot_mem *m);
 void vmstructs__free(struct vmstructs *vs);

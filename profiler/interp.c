@@ -4,6 +4,7 @@
  * (see interp.h for the contract, profiler/README.md for the design).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "jthreadsync.h"
 #include "jvm/codeblob.h"
 #include "jvm/jnamer.h"
+#include "jvm/vthread.h"
 #include "common/u64map.h"
 #include "targets.h"
 #include "common/safename.h"
@@ -63,6 +65,10 @@ struct jvm {
 	bool anchors; /* its threads go to the sampler's java_threads */
 	struct jthreads given; /* what java_threads holds of it */
 	bool over; /* it listed more threads than it may hold (told) */
+	int vt_err; /* vthread__read's: -EAGAIN asks again */
+	int vt_chunk_err; /* why frozen frames are not walked, or 0 */
+	struct vthread_syms *vt_syms; /* its libjvm.so's statics */
+	uint64_t vt_next_ns; /* -EAGAIN: when to read them again */
 };
 
 /*
@@ -175,6 +181,7 @@ void interp__free(struct interp *in)
 		hotspot__free(in->jvms[i].h);
 		jnamer__free(in->jvms[i].jn);
 		free(in->jvms[i].given.t);
+		free(in->jvms[i].vt_syms);
 	}
 	free(in->threads);
 	free(in->jvms);
@@ -269,6 +276,48 @@ static void refresh_threads(struct interp *in, struct jvm *j)
 }
 
 /*
+ * A virtual thread's frozen frames into p (jvm/vthread.h): the return
+ * barrier where the BPF walk stops, and the chunk layout that lets it go
+ * on (JDK 21+ with a .symtab); the error kept, -EAGAIN asked again while
+ * the JVM is young.
+ */
+static void vthread_fields(struct interp *in, struct jvm *j,
+			   struct interp_proc *p)
+{
+	struct vthread_layout vl = {};
+
+	if (!p->nheaps)
+		return;
+	if (!j->vt_syms && !(j->vt_syms = calloc(1, sizeof(*j->vt_syms))))
+		return;
+	if (!j->vt_next_ns) /* the first time: the symbols */
+		vthread__syms(j->pid, j->vt_syms);
+	j->vt_next_ns = in->now_ns + RETRY_NS;
+	j->vt_err = vthread__read(hotspot__mem(j->h), j->vt_syms, &vl,
+				  &j->vt_chunk_err);
+	if (j->vt_err)
+		return;
+	p->barrier_lo = vl.barrier_lo;
+	p->barrier_hi = vl.barrier_hi;
+	if (!vl.chunks || getenv("MIXPROF_NO_VTHREAD_CHUNKS"))
+		return;
+	p->oop_base = vl.coops ? vl.base : 0;
+	p->oop_shift = vl.coops ? vl.shift : INTERP_NO_OFF;
+	p->entry_pc = vl.entry_pc;
+	p->off_cont_entry = vl.off_cont_entry;
+	p->off_ce_cont = vl.off_ce_cont;
+	p->off_tail = vl.off_tail;
+	p->off_sc_parent = vl.off_parent;
+	p->off_sc_sp = vl.off_sp;
+	p->off_sc_bottom = vl.off_bottom;
+	p->off_sc_pc = vl.off_pc;
+	p->off_sc_stack = vl.off_stack;
+	p->off_jt_vthread = vl.off_jt_vthread;
+	p->off_jt_threadobj = vl.off_jt_threadobj;
+	p->off_thread_tid = vl.off_tid;
+}
+
+/*
  * j's interpreter range again, for its first RANGE_NS: JDK 22+ frees the
  * unused tail of the interpreter's buffer right after generating it, and
  * stubs made later land there (the final stubs, the nmethod entry
@@ -282,8 +331,9 @@ static void refresh_range(struct interp *in, struct jvm *j)
 	struct interp_proc p = j->proc;
 	uint64_t start, end;
 
-	if (in->now_ns - j->found_ns > RANGE_NS ||
-	    hotspot__interp_range(j->h, &start, &end) ||
+	if (in->now_ns - j->found_ns > RANGE_NS)
+		return;
+	if (hotspot__interp_range(j->h, &start, &end) ||
 	    (start == j->start && end == j->end))
 		return;
 	p.code_start = start;
@@ -295,6 +345,22 @@ static void refresh_range(struct interp *in, struct jvm *j)
 	j->end = end;
 }
 
+/*
+ * A JVM whose chunk layout was not there yet (enterSpecial is made when
+ * the first virtual thread starts): read again once a second.
+ */
+static void vthread_again(struct interp *in, struct jvm *j)
+{
+	struct interp_proc p = j->proc;
+
+	if ((j->vt_err != -EAGAIN && j->vt_chunk_err != -EAGAIN) ||
+	    in->now_ns < j->vt_next_ns)
+		return;
+	vthread_fields(in, j, &p);
+	if (!j->vt_err && !in->src.set_interp(in->src.ctx, j->pid, &p))
+		j->proc = p;
+}
+
 /* A new tick: every JVM's threads again, a young one's range. */
 static void refresh_all_threads(struct interp *in)
 {
@@ -304,6 +370,7 @@ static void refresh_all_threads(struct interp *in)
 		if (!j->pid || j->state != J_JVM || !j->h)
 			continue;
 		refresh_range(in, j);
+		vthread_again(in, j);
 		if (j->anchors)
 			refresh_threads(in, j);
 	}
@@ -454,6 +521,7 @@ void interp__forget(struct interp *in, uint32_t pid)
 	jthreadsync__clear(&in->jt, pid, &j->given);
 	hotspot__free(j->h);
 	jnamer__free(j->jn);
+	free(j->vt_syms);
 	jvm_remove(in, j);
 	if (in->tnames.n)
 		u64map__filter(&in->tnames, keep_tname, &pid);
@@ -514,9 +582,12 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.cm_size = in->lines ? l->cm_size : 0;
 	j->anchors = unwind_fields(&l->u, &p);
 	names_fields(&l->u, true, &p);
+	vthread_fields(in, j, &p);
 	if (in->src.set_interp(in->src.ctx, j->pid, &p)) {
 		hotspot__free(j->h);
 		j->h = NULL;
+		free(j->vt_syms);
+		j->vt_syms = NULL;
 		j->state = J_NOT; /* 1024 JVMs at once: the rest stay unnamed */
 		return 0;
 	}
@@ -1074,9 +1145,33 @@ int interp__describe(const struct interp *in, uint32_t pid, char *buf,
 {
 	const struct jvm *j = jvm_find(in, pid);
 
+	int n;
+
 	if (!j || j->state != J_JVM || !j->h)
 		return -ENOENT;
-	return hotspot__unwind_describe(&hotspot__layout(j->h)->u, buf, cap);
+	n = hotspot__unwind_describe(&hotspot__layout(j->h)->u, buf, cap);
+	if (n < 0 || (size_t)n >= cap - 1)
+		return n;
+	/* virtual threads (jvm/vthread.h): where their walks stop or go */
+	if (j->vt_err)
+		n += snprintf(buf + n, cap - n, "; virtual threads: no (%s)",
+			      strerror(-j->vt_err));
+	else if (!j->proc.off_cont_entry)
+		n += snprintf(
+		    buf + n, cap - n,
+		    "; virtual threads: stop at %#" PRIx64
+		    ", frozen frames not walked (%s)",
+		    (uint64_t)j->proc.barrier_lo,
+		    strerror(j->vt_chunk_err ? -j->vt_chunk_err : ENOTSUP));
+	else
+		n += snprintf(buf + n, cap - n,
+			      "; virtual threads: barrier %#" PRIx64
+			      ", frozen frames walked (_cont_entry %u, "
+			      "_cont %u, tail %u, chunk stack %u)",
+			      (uint64_t)j->proc.barrier_lo,
+			      j->proc.off_cont_entry, j->proc.off_ce_cont,
+			      j->proc.off_tail, j->proc.off_sc_stack);
+	return n < (int)cap ? n : (int)cap - 1;
 }
 
 void interp__prepare(struct interp *in, uint32_t pid)

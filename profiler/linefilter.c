@@ -116,6 +116,26 @@ static bool any_match(const struct relist *l, const char *s, size_t n,
 	return false;
 }
 
+/*
+ * A virtual thread's element ("virtual-ID on CARRIER [tid]",
+ * stackfold.c): --thread matches its carrier's name on its own too.
+ */
+static bool carrier_match(const struct linefilter *f, const char *s, size_t n,
+			  char *buf, size_t cap)
+{
+	static const char on[] = " on ";
+	const char *p;
+
+	if (n < 8 || memcmp(s, "virtual-", 8))
+		return false;
+	for (p = s + 8; p + sizeof(on) - 1 <= s + n; p++)
+		if (!memcmp(p, on, sizeof(on) - 1))
+			return any_match(&f->thr, p + sizeof(on) - 1,
+					 s + n - (p + sizeof(on) - 1), buf,
+					 cap);
+	return false;
+}
+
 /* The thread element "name [tid]" s[0..n): name kept, tid listed? */
 static bool keep_thread(const struct linefilter *f, const char *s, size_t n,
 			char *buf, size_t cap)
@@ -141,7 +161,8 @@ static bool keep_thread(const struct linefilter *f, const char *s, size_t n,
 		if (i == f->ntids)
 			return false;
 	}
-	return !f->thr.n || any_match(&f->thr, s, name, buf, cap);
+	return !f->thr.n || any_match(&f->thr, s, name, buf, cap) ||
+	       carrier_match(f, s, name, buf, cap);
 }
 
 bool linefilter__keep(const struct linefilter *f, const char *line,

@@ -135,7 +135,7 @@ static int start(struct run *r)
 	sampler__unwind_wait(r->smp, ROWS_WAIT_NS);
 	/* running JVMs unwound by their tables from the first sample */
 	for (int i = 0; r->interp && i < r->o.nr_pids; i++) {
-		char d[512];
+		char d[768];
 		uint32_t pid = r->o.pids[i];
 
 		interp__prepare(r->interp, pid);

@@ -307,6 +307,16 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 			       "native code whose .eh_frame has no rule the "
 			       "BPF walk follows (a signal frame, an "
 			       "expression)"},
+	    [UNWIND_FROZEN] = {"frozen frames",
+			       "a virtual thread's frame returning into the "
+			       "continuation return barrier: its callers are "
+			       "frozen in heap stack chunks (JDK 21+), not "
+			       "walked; the stack stops there rather than "
+			       "under Continuation.run"},
+	    [UNWIND_CHUNK] = {"bad chunk",
+			      "a virtual thread's frozen frames that did not "
+			      "read as HotSpot lays them out (a chunk being "
+			      "frozen or thawed as it was read)"},
 	};
 	uint64_t broken = 0;
 
@@ -324,15 +334,18 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
 	roots_with_rows(r);
 	for (int i = 1; i < UNWIND_NR; i++)
 		if (fs->broken[i])
-			fprintf(stderr,
-				"mixprof:     %" PRIu64 " [unwind: %s]: %s\n",
-				fs->broken[i], why[i][0], why[i][1]);
+			fprintf(stderr, "mixprof:     %" PRIu64 " [%s%s]: %s\n",
+				fs->broken[i],
+				i == UNWIND_FROZEN ? "" : "unwind: ", why[i][0],
+				why[i][1]);
 	if (r->o.verbose)
 		fprintf(stderr,
 			"mixprof:   unwinder: %" PRIu64 " resumed at a Java "
 			"frame anchor, %" PRIu64 " broken native walks "
-			"of threads not (yet) known as Java threads\n",
-			st[STAT_ANCHOR], st[STAT_NO_THREAD]);
+			"of threads not (yet) known as Java threads, %" PRIu64
+			" went on into virtual threads' frozen frames\n",
+			st[STAT_ANCHOR], st[STAT_NO_THREAD],
+			st[STAT_VT_CHUNKS]);
 	java_threads_summary(r);
 	if (r->o.verbose)
 		roots_by_process(r);

@@ -2,6 +2,7 @@
  * stackfold: keys to folded lines (see stackfold.h).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ struct stackfold {
 	const char **inames; /* depth: Java frame names, leaf first */
 	bool *ifolded; /* depth: inames[i] is folded text (interp.h) */
 	bool early; /* the stack at hand: walked before its process's rows */
+	uint64_t vthread; /* its virtual thread's id (VTHREAD_MARK), or 0 */
 	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
 	struct stackfold_root *roots; /* per process, open addressing */
 	size_t nroots, roots_cap;
@@ -113,6 +115,8 @@ static const char *mark_name(uint64_t ip)
 	    [UNWIND_READ] = "[unwind: unreadable]",
 	    [UNWIND_EARLY] = "[unwind: not identified yet]",
 	    [UNWIND_NO_ROW] = "[unwind: no row]",
+	    [UNWIND_FROZEN] = "[frozen frames]",
+	    [UNWIND_CHUNK] = "[unwind: bad chunk]",
 	};
 	uint32_t r = ip & 0xff;
 
@@ -657,8 +661,14 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 		    sf->interp ? interp__thread_name(sf->interp, k->pid, k->tid)
 			       : NULL;
 
-		snprintf(thread, sizeof(thread), "%s [%u]",
-			 jname ? jname : comm, k->tid);
+		/* a virtual thread's samples: itself, on its carrier */
+		if (sf->vthread)
+			snprintf(thread, sizeof(thread),
+				 "virtual-%" PRIu64 " on %s [%u]", sf->vthread,
+				 jname ? jname : comm, k->tid);
+		else
+			snprintf(thread, sizeof(thread), "%s [%u]",
+				 jname ? jname : comm, k->tid);
 		ret = ret ?: fold_line__push_name(&sf->line, thread);
 	} else {
 		ret = fold_line__push_name(&sf->line, *comm ? comm : proc);
@@ -748,6 +758,10 @@ const char *stackfold__line_in(struct stackfold *sf, const struct sample_key *k,
 		check_pc = sf->uips[nu - 2];
 		nu -= 2;
 	}
+	/* --per-thread: the virtual thread mounted, named in the head */
+	sf->vthread = 0;
+	if (nu > 1 && VTHREAD_IS_MARK(sf->uips[nu - 1]))
+		sf->vthread = VTHREAD_ID(sf->uips[--nu]);
 	if (sf->cfg.kernel)
 		nk = fetch(sf, k->kern_stack, &sf->kips);
 	if (nu == -2)

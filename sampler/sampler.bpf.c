@@ -1112,6 +1112,9 @@ struct {
 	__uint(max_entries, 1);
 } walk_state SEC(".maps");
 
+/* a virtual thread's frozen frames: vthread__frozen, __enter, __chunk_step */
+#include "jvm/vthread.bpf.h"
+
 /*
  * Go from frame idx (the CPU's walk_state) of JVM p (or NULL: not a JVM)
  * to its caller by the rules of its code (sampler_abi.h): STEP_ON, STEP_END
@@ -1147,6 +1150,8 @@ __noinline int unwind_step(__u32 idx, const struct interp_proc *p)
 	if (w.p && !w.p->off_const_method && rows_on(&w) &&
 	    (r = rows_step(&w, s->tgid, idx)) != ROWS_NONE)
 		;
+	else if (s->hotspot && vthread__frozen(w.p, w.ip))
+		r = -UNWIND_FROZEN; /* a leaf in the barrier */
 	else if (w.p && w.ip >= w.p->code_start && w.ip < w.p->code_end)
 		r = interp_step(&w, idx);
 	else if (s->hotspot && w.p && w.p->nheaps &&
@@ -1159,6 +1164,9 @@ __noinline int unwind_step(__u32 idx, const struct interp_proc *p)
 	if (r == STEP_ON && w.sp - s->sp0 > UNWIND_MAX_SPAN)
 		r = w.p && !w.p->off_const_method ? -UNWIND_EARLY
 						  : -UNWIND_BAD_SP;
+	/* returning into the barrier: the mark right under this frame */
+	if (r == STEP_ON && s->hotspot && vthread__frozen(w.p, w.ip))
+		r = -UNWIND_FROZEN;
 	s->ip = w.ip;
 	s->sp = w.sp;
 	s->fp = w.fp;
@@ -1173,6 +1181,21 @@ struct loop {
 	__u32 nr; /* frames kept */
 	__u32 end; /* enum unwind_reason that ended the walk, or 0 */
 };
+
+/*
+ * Frame k of the stack being taken is mark, the last. k is checked in the
+ * register that indexes: with the step's calls in between, a check of
+ * the frame index kept across them (spilled, then filled) is lost on
+ * 6.1's verifier.
+ */
+static __always_inline void put_mark(struct loop *l, __u64 k, __u64 mark)
+{
+	asm volatile("" : "+r"(k)); /* checked, then used */
+	if (k < max_frames) {
+		l->ips[k] = mark;
+		l->nr = k + 1;
+	}
+}
 
 /*
  * One step of the user stack walk: keep the pc, then go to the caller
@@ -1192,21 +1215,19 @@ static long walk_step(__u32 i, void *arg)
 		return 1;
 	l->ips[j] = l->s->ip;
 	l->nr = j + 1;
-	r = unwind_step(i, l->p);
+	r = vthread__walking() ? vthread__chunk_step(i, l->p)
+			       : unwind_step(i, l->p);
+	if (r == -UNWIND_FROZEN) /* on into the frozen frames, if it can */
+		r = vthread__enter(l->p);
 	if (r < 0 && -r < UNWIND_NR) {
 		/* broken: one marked frame ends the stack, right here (the
 		 * index known to the verifier, unlike l->nr after the loop) */
 		l->end = -r;
 		stat_inc(STAT_UNWIND - r);
-		if (j + 1 < max_frames) {
-			l->ips[j + 1] = UNWIND_MARK(-r);
-			l->nr = j + 2;
-		}
+		put_mark(l, j + 1, UNWIND_MARK(-r));
 	}
-	if (r == STEP_ROOT && j + 1 < max_frames) {
-		l->ips[j + 1] = UNWIND_MARK_ROOT;
-		l->nr = j + 2;
-	}
+	if (r == STEP_ROOT)
+		put_mark(l, j + 1, UNWIND_MARK_ROOT);
 	return r != STEP_ON;
 }
 
@@ -1405,6 +1426,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	s->a_state = A_UNREAD;
 	s->chunks = 0;
 	s->wanted = 0;
+	vthread__reset();
 	if (p)
 		stat_inc(STAT_INTERP_WALKS);
 	if (unwind_mode == UNWIND_MODE_HOTSPOT && ip && (__s64)ip > 0 &&
@@ -1413,6 +1435,9 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 		norows = true;
 	}
 	bpf_loop(max_frames, walk_step, &l, 0);
+	/* --per-thread: a mounted virtual thread's id (jvm/vthread.bpf.h) */
+	if (per_thread && p)
+		l.nr = vthread__tag(p, l.nr);
 	/* rows on demand (unwind.bpf.h): marked and counted as a walk
 	 * without its process's table */
 	if (s->wanted && !norows) {

@@ -145,6 +145,26 @@ struct interp_proc {
 	 * --lines only): interpreted frames record their bci (below) */
 	__u32 cm_size;
 	struct unwind_heap heap[UNWIND_HEAPS];
+	/* the continuation return barrier's code, [lo, hi) (JDK 21+,
+	 * jvm/vthread.h; 0, 0: none known): a virtual thread's frozen
+	 * frames lie beyond a frame returning there (UNWIND_FROZEN) */
+	__u64 barrier_lo, barrier_hi;
+	/* walking those frames in heap stack chunks (jvm/vthread.bpf.h);
+	 * off_cont_entry 0: not walked, the walk stops at the barrier */
+	__u64 oop_base; /* an oop field: base + (value << oop_shift) */
+	__u64 entry_pc; /* ContinuationEntry::_return_pc (enterSpecial) */
+	__u32 oop_shift; /* INTERP_NO_OFF: oop fields are 64-bit */
+	__u32 off_cont_entry; /* JavaThread::_cont_entry */
+	__u32 off_ce_cont; /* ContinuationEntry::_cont */
+	__u32 off_tail; /* jdk.internal.vm.Continuation.tail */
+	/* jdk.internal.vm.StackChunk's parent, sp, bottom and pc fields,
+	 * and where its stack words start */
+	__u32 off_sc_parent, off_sc_sp, off_sc_bottom, off_sc_pc;
+	__u32 off_sc_stack;
+	/* --per-thread: the mounted virtual thread's id (VTHREAD_MARK):
+	 * JavaThread::_vthread and _threadObj (OopHandles: the oop at the
+	 * address they hold), java.lang.Thread.tid; 0: not told */
+	__u32 off_jt_vthread, off_jt_threadobj, off_thread_tid;
 };
 #define INTERP_NO_OFF 0xffffffffu
 
@@ -205,6 +225,14 @@ enum unwind_reason {
 	UNWIND_READ, /* stack memory unreadable */
 	UNWIND_EARLY, /* a "pending" target (above), not identified yet */
 	UNWIND_NO_ROW, /* native code with .eh_frame, no rule we follow */
+	/* not a break of the walk's rules: a virtual thread's frame returns
+	 * into the continuation return barrier, its callers frozen in heap
+	 * stack chunks (jvm/vthread.h); the walk stops rather than join it
+	 * to the carrier's Continuation.run */
+	UNWIND_FROZEN,
+	/* the walk of those frozen frames broke: a chunk or a frame in it
+	 * not as HotSpot lays them out */
+	UNWIND_CHUNK,
 	UNWIND_NR,
 };
 /* a non-canonical address: never a pc */
@@ -228,6 +256,17 @@ enum unwind_reason {
  * with rows is told with and without such samples).
  */
 #define UNWIND_MARK_NOROWS UNWIND_MARK(0xfe)
+
+/*
+ * With --per-thread, a stack taken while a virtual thread was mounted on
+ * its carrier ends with this (before UNWIND_MARK_NOROWS): the virtual
+ * thread's java.lang.Thread.tid, 48 bits. User space names the thread
+ * "virtual-ID on CARRIER" and drops the word.
+ */
+#define VTHREAD_MARK_BASE 0xdeab000000000000ULL
+#define VTHREAD_MARK(id) (VTHREAD_MARK_BASE | ((id)&0xffffffffffffULL))
+#define VTHREAD_IS_MARK(ip) (((ip) >> 48) == 0xdeab)
+#define VTHREAD_ID(ip) ((ip)&0xffffffffffffULL)
 
 /* The walk's rules (the unwind_mode global; MIXPROF_UNWIND). */
 enum unwind_mode {
@@ -340,6 +379,7 @@ enum sampler_stat {
 			   * full (an allocation in interrupt context) */
 	STAT_UNWIND, /* + enum unwind_reason: walks that broke, by reason */
 	STAT_ANCHOR = STAT_UNWIND + UNWIND_NR, /* resumed at a frame anchor */
+	STAT_VT_CHUNKS, /* walks that went on into frozen frames' chunks */
 	STAT_NO_THREAD, /* JVM walk in native code, thread not known yet */
 	STAT_CHECK_SAME, /* check mode: the two walks agree */
 	/* ... differ: + CHECK_CODE(why, kind, leaf), below */

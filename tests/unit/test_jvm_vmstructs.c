@@ -157,6 +157,17 @@ static uint64_t s_type = offsetof(struct vmstruct_entry, type),
 		l_stride = sizeof(struct long_entry);
 static void *structs_p, *types_p = types, *ints_p, *longs_p = longs;
 
+/* where the structs table's entry layout lies */
+static void entry_syms(uint64_t *syms)
+{
+	syms[HS_S_TYPE] = (uintptr_t)&s_type;
+	syms[HS_S_FIELD] = (uintptr_t)&s_field;
+	syms[HS_S_STATIC] = (uintptr_t)&s_static;
+	syms[HS_S_OFFSET] = (uintptr_t)&s_offset;
+	syms[HS_S_ADDRESS] = (uintptr_t)&s_address;
+	syms[HS_S_STRIDE] = (uintptr_t)&s_stride;
+}
+
 static struct vmstructs *open_tables(struct vmstruct_entry *s,
 				     struct int_entry *ints)
 {
@@ -165,12 +176,7 @@ static struct vmstructs *open_tables(struct vmstruct_entry *s,
 	structs_p = s;
 	ints_p = ints;
 	syms[HS_STRUCTS] = (uintptr_t)&structs_p;
-	syms[HS_S_TYPE] = (uintptr_t)&s_type;
-	syms[HS_S_FIELD] = (uintptr_t)&s_field;
-	syms[HS_S_STATIC] = (uintptr_t)&s_static;
-	syms[HS_S_OFFSET] = (uintptr_t)&s_offset;
-	syms[HS_S_ADDRESS] = (uintptr_t)&s_address;
-	syms[HS_S_STRIDE] = (uintptr_t)&s_stride;
+	entry_syms(syms);
 	syms[HS_TYPES] = (uintptr_t)&types_p;
 	syms[HS_T_TYPE] = (uintptr_t)&t_type;
 	syms[HS_T_SIZE] = (uintptr_t)&t_size;
@@ -185,6 +191,31 @@ static struct vmstructs *open_tables(struct vmstruct_entry *s,
 	c[VMC_LONG_STRIDE] = (uintptr_t)&l_stride;
 	c[VMC_S_TYPESTR] = (uintptr_t)&s_tstr;
 	return vmstructs__read(&mem, syms, c);
+}
+
+/*
+ * A second structs table given by its own address (JVMCI's, read with
+ * the entry layout of the first): its fields alone, no types.
+ */
+static void test_table(void)
+{
+	uint64_t syms[HS_NR_SYMS] = {0}, v;
+	struct vmstructs *vs;
+
+	entry_syms(syms);
+	vs = vmstructs__read_table(&mem, syms, (uintptr_t)s25);
+	CHECK(vs != NULL);
+	if (!vs)
+		return;
+	CHECK_INT(vmstructs__field(vs, "nmethod", "_compile_id", &v), 0);
+	CHECK_INT(v, 212);
+	CHECK_INT(vmstructs__type_size(vs, "PcDesc"), 0);
+	vmstructs__free(vs);
+	/* no table, or one that does not read */
+	CHECK(!vmstructs__read_table(&mem, syms, 0) && errno == ENOENT);
+	syms[HS_S_STRIDE] = 0;
+	CHECK(!vmstructs__read_table(&mem, syms, (uintptr_t)s25) &&
+	      errno == EFAULT);
 }
 
 static void test_dictionary(void)
@@ -326,12 +357,7 @@ static void test_pages(void)
 	sp = e;
 	tp = t;
 	syms[HS_STRUCTS] = (uintptr_t)&sp;
-	syms[HS_S_TYPE] = (uintptr_t)&s_type;
-	syms[HS_S_FIELD] = (uintptr_t)&s_field;
-	syms[HS_S_STATIC] = (uintptr_t)&s_static;
-	syms[HS_S_OFFSET] = (uintptr_t)&s_offset;
-	syms[HS_S_ADDRESS] = (uintptr_t)&s_address;
-	syms[HS_S_STRIDE] = (uintptr_t)&s_stride;
+	entry_syms(syms);
 	syms[HS_TYPES] = (uintptr_t)&tp;
 	syms[HS_T_TYPE] = (uintptr_t)&t_type;
 	syms[HS_T_SIZE] = (uintptr_t)&t_size;
@@ -358,5 +384,6 @@ int main(void)
 	test_dictionary();
 	test_layouts();
 	test_garbage();
+	test_table();
 	return check_report();
 }

@@ -64,6 +64,8 @@ static uint64_t list_ids[2];
 static int set_interps, clear_interps;
 static struct interp_proc last_proc;
 
+/* A stack under key for the rest of the run (the first added under a
+ * key is the one found: each test uses keys of its own). */
 static void add_stack(uint64_t key, int n, const uint64_t *ips)
 {
 	stacks[nstacks].key = key;
@@ -453,6 +455,8 @@ static void test_per_thread(void)
 	struct stackfold_cfg c = cfg;
 	struct stackfold *sf;
 	struct sample_key k = key(0x11, STACK_NONE);
+	const uint64_t vt[] = {JIT + 0x210, JIT + 0x110 + 1, JIT + 0x10 + 1,
+			       VTHREAD_MARK(77)};
 
 	c.per_thread = true;
 	c.kernel = false;
@@ -465,6 +469,12 @@ static void test_per_thread(void)
 	CHECK_STR(stackfold__line(sf, &k, 1, 200 * MS, "java"),
 		  "java;worker-1 [4242];app/Main.main_[j];app/Main.loop_[j];"
 		  "app/Main.work_[j]");
+	/* a virtual thread mounted on it: named in the head, no frame */
+	add_stack(0x31, 4, vt);
+	k.user_stack = 0x31;
+	CHECK_STR(stackfold__line(sf, &k, 1, 200 * MS, "java"),
+		  "java;virtual-77 on worker-1 [4242];app/Main.main_[j];"
+		  "app/Main.loop_[j];app/Main.work_[j]");
 	stackfold__free(sf);
 	symbolizer__free(sym);
 }
@@ -715,21 +725,21 @@ static void test_lock(void)
 	const uint64_t lk[] = {LOCK_MARK(LOCK_CLASS_BASE, TMEM + 0xf00),
 			       LOCK_MARK(LOCK_OWNER_BASE, 0x7f0000001000ULL)};
 	const uint64_t bad[] = {LOCK_MARK(LOCK_CLASS_BASE, 0x10)};
-	struct sample_key k = key(0x11, 0x31);
+	struct sample_key k = key(0x11, 0x41);
 
 	CHECK(in && ln && sf);
 	if (!in || !ln || !sf)
 		goto out;
 	put_u64(0xf00 + 8, put_symbol(0xe00, "app/Cache"));
-	add_stack(0x31, 2, lk);
-	add_stack(0x32, 1, bad);
+	add_stack(0x41, 2, lk);
+	add_stack(0x42, 1, bad);
 	stackfold__locks(sf, ln);
 	interp__seen(in, &k, 100 * MS);
 	stackfold__lock_seen(sf, &k);
 	CHECK_STR(stackfold__line(sf, &k, 5, 200 * MS, NULL),
 		  "java;app/Main.main_[j];app/Main.loop_[j];app/Main.work_[j];"
 		  "-;[owner] unknown;[lock] app/Cache");
-	k.kern_stack = 0x32;
+	k.kern_stack = 0x42;
 	CHECK_STR(stackfold__line(sf, &k, 5, 200 * MS, NULL),
 		  "java;app/Main.main_[j];app/Main.loop_[j];app/Main.work_[j];"
 		  "-;[lock] [unknown class]");

@@ -62,6 +62,27 @@ static void test_filter(void)
 	CHECK(!linefilter__keep(f, "java;" CT ";main [7];x_[j]", true));
 	CHECK(!linefilter__keep(f, "java;" CT, true)); /* no thread */
 	linefilter__free(f);
+
+	/* a virtual thread's element: its own name, or its carrier's */
+	f = linefilter__new();
+	CHECK_INT(
+	    linefilter__add_regex(f, LF_THREAD, "worker-1$", err, sizeof(err)),
+	    0);
+	CHECK(linefilter__keep(f, "java;virtual-31 on pool-worker-1 [9];a_[j]",
+			       true));
+	CHECK(!linefilter__keep(f, "java;virtual-31 on pool-worker-2 [9];a_[j]",
+				true));
+	CHECK(!linefilter__keep(f, "java;virtual-1 on w-1x [9];a_[j]", true));
+	linefilter__free(f);
+	f = linefilter__new();
+	CHECK_INT(linefilter__add_regex(f, LF_THREAD, "^virtual-31 ", err,
+					sizeof(err)),
+		  0);
+	CHECK(linefilter__keep(f, "java;virtual-31 on pool-worker-1 [9];a_[j]",
+			       true));
+	CHECK(!linefilter__keep(f, "java;virtual-3 on pool-worker-1 [9];a_[j]",
+				true));
+	linefilter__free(f);
 }
 
 /* The top-n table of lines (NULL-ended, count after each): malloc'd. */
