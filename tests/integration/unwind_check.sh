@@ -12,7 +12,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 FLOOR=300
-RUNS=6 # at most, of 2 s at 999 Hz: one is enough when the worker gets 15% of a CPU
+RUNS=3 # at most, of 4 s at 999 Hz: one is enough when the worker gets 8% of a CPU
 
 # agreement JDK FLAGS...: the check lines' agreement over the runs, as an
 # integer x100, in $share (not printed for a $(...): the JVM must be in this
@@ -29,7 +29,7 @@ agreement() {
 	wait_for 20 grep -q ready "$TMPD/java.out" || die "Recurse did not start"
 	sleep 1 # Recurse compiled: the walks compare compiled frames too
 	for run in $(seq $RUNS); do
-		MIXPROF_UNWIND=check "$MIXPROF" -F 999 -p "$pid" -o "$TMPD/c.folded" 2 \
+		MIXPROF_UNWIND=check "$MIXPROF" -F 999 -p "$pid" -o "$TMPD/c.folded" 4 \
 			2>"$TMPD/err" || { cat "$TMPD/err" >&2; die "mixprof failed"; }
 		grep "check:" "$TMPD/err"
 		set -- $(sed -n 's/.*agree on \([0-9]*\) of \([0-9]*\) JVM samples.*/\1 \2/p' \
