@@ -19,7 +19,7 @@ for mode in -Xint "-XX:-TieredCompilation -XX:CompileThreshold=200"; do
 	dir=$TMPD/unload-$(basename "$jdk")-${mode%% *}
 	# shellcheck disable=SC2086 # $mode is a list of JVM flags
 	nice -n 5 "$MIXPROF" -v -F 999 -i 0.2 -o "$dir" -- \
-		"$jdk/bin/java" $mode -cp "$SAMPLES" Unload 5 0.6 \
+		"$jdk/bin/java" $mode -cp "$SAMPLES" Unload 5 1.0 \
 		>"$TMPD/phases" 2>"$TMPD/err" ||
 		die "mixprof failed: $(cat "$TMPD/err")"
 	grep "interpreted frames" "$TMPD/err" || die "no interpreted frames"

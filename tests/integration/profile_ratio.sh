@@ -12,10 +12,7 @@
 # be in one/two/three (without names 80-89% were; lost stacks remain).
 . "$(dirname "$0")/../lib/common.sh"
 
-# launched: the JVM's first moments, until it is identified, count
-# against the 95% rooted (6 s); attached, 3 s give ~3,000 worker samples
-# on a quiet machine, 500 needed
-SECS=6 PID_SECS=3 HZ=999
+SECS=6 HZ=999
 
 # check_ratio FILE: 0 ok, 1 wrong.
 check_ratio() {
@@ -60,7 +57,7 @@ pid_run() { # JDK OUT
 	PIDS_TO_KILL+=($pid)
 	wait_for 10 grep -qs ready "$TMPD/ready" || die "Ratio did not start"
 	sleep 1	# let the JIT settle, as a user attaching later would
-	"$MIXPROF" -F $HZ --per-thread -p "$pid" -o "$2" $PID_SECS
+	"$MIXPROF" -F $HZ --per-thread -p "$pid" -o "$2" $SECS
 	kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 
