@@ -1,7 +1,8 @@
 /*
  * One thread ("probed-loop") calls a tiny method from a loop that never
  * returns, so the JIT compiles the loop on stack replacement (OSR) with
- * the call inlined. The main thread prints the loop's speed every 500 ms:
+ * the call inlined. The main thread prints the loop's speed every PERIOD
+ * ms (default 500):
  *
  *     rate CALLS_PER_SECOND
  *
@@ -9,7 +10,7 @@
  * method, and their removal, retransform its class while the loop runs;
  * the rates tell whether the loop gets fast code back afterwards.
  *
- *     ProbedLoop [SECS [callee|local]]
+ *     ProbedLoop [SECS [callee|local [PERIOD]]]
  *
  * callee (default): the loop calls ProbedLoop$Callee.tiny, in another
  * class than the loop. local: it calls ProbedLoop.local, in its own class.
@@ -57,13 +58,13 @@ public class ProbedLoop {
 		sink = acc;
 	}
 
-	static void report(long secs) throws InterruptedException {
+	static void report(long secs, long period) throws InterruptedException {
 		long start = System.nanoTime(), end = start + secs * 1_000_000_000L;
 		long last = calls, t0 = start;
 		boolean ready = false;
 
 		while (System.nanoTime() < end) {
-			Thread.sleep(500);
+			Thread.sleep(period);
 			long now = System.nanoTime(), c = calls;
 			System.out.println("rate " + (c - last) * 1_000_000_000L /
 					   Math.max(1, now - t0));
@@ -80,12 +81,13 @@ public class ProbedLoop {
 	public static void main(String[] args) throws Exception {
 		long secs = args.length > 0 ? Long.parseLong(args[0]) : 60;
 		boolean local = args.length > 1 && args[1].equals("local");
+		long period = args.length > 2 ? Long.parseLong(args[2]) : 500;
 		Thread t = new Thread(local ? ProbedLoop::loopLocal
 					    : ProbedLoop::loopCallee,
 				      "probed-loop");
 
 		t.start();
-		report(secs);
+		report(secs, period);
 		t.join();
 	}
 }

@@ -19,7 +19,7 @@ first_line=$(grep -n 'x = 1;' "$TOP/samples/Ratio.java" | cut -d: -f1)
 for jdk in $(jdks); do
 	note "JDK $(jdk_name "$jdk"): default options"
 	start_java "$jdk/bin/java" "$TMPD/out" "$TMPD/err" \
-		-agentpath:"$AGENT=dir=$TMPD" -cp "$SAMPLES" Ratio 5
+		-agentpath:"$AGENT=dir=$TMPD" -cp "$SAMPLES" Ratio 3
 	map=$TMPD/perf-$pid.map
 	wait_for 30 grep -qs ' Ratio\.one$' "$map" ||
 		die "Ratio.one never appeared in $map"

@@ -30,7 +30,10 @@ grep -q 'mixprof: profiling the whole host' "$TMPD/plain.err" || die "no start l
 grep -q $'\033' "$TMPD/plain.err" && die "status line written to a file"
 grep -q ' [0-9]*$' "$TMPD/plain.folded" || die "no folded text to a file"
 "$MIXPROF" -q -F 199 1 -o "$TMPD/q.folded" 2>"$TMPD/q.err" || die "-q run"
-[ ! -s "$TMPD/q.err" ] || die "-q printed: $(cat "$TMPD/q.err")"
+# -q keeps warnings (-h): a perf map another test plants beside this one
+# (harden_perfmap's FIFO) is warned about; nothing else may show
+grep -v '^mixprof: [^ ]*/perf-[0-9]*\.map: ' "$TMPD/q.err" >"$TMPD/q.rest" || true
+[ ! -s "$TMPD/q.rest" ] || die "-q printed: $(cat "$TMPD/q.rest")"
 [ -s "$TMPD/q.folded" ] || die "-q wrote nothing"
 
 # filters on known stacks
@@ -41,14 +44,14 @@ pid=$!
 PIDS_TO_KILL+=($pid)
 wait_for 10 grep -qs ready "$TMPD/ready" || die "Ratio did not start"
 sleep 1
-"$MIXPROF" -F 499 -p $pid 2 -I 'Ratio\.one_' -o "$TMPD/inc.folded" 2>/dev/null || die "-I run"
+"$MIXPROF" -F 499 -p $pid 1 -I 'Ratio\.one_' -o "$TMPD/inc.folded" 2>/dev/null || die "-I run"
 [ -s "$TMPD/inc.folded" ] || die "-I kept nothing"
 grep -v 'Ratio\.one_' "$TMPD/inc.folded" && die "-I kept a stack without Ratio.one"
-"$MIXPROF" -F 499 -p $pid 2 -X 'Ratio\.one_' -o "$TMPD/exc.folded" 2>"$TMPD/exc.err" || die "-X run"
+"$MIXPROF" -F 499 -p $pid 1 -X 'Ratio\.one_' -o "$TMPD/exc.folded" 2>"$TMPD/exc.err" || die "-X run"
 grep -q 'Ratio\.one_' "$TMPD/exc.folded" && die "-X kept a stack with Ratio.one"
 grep -q 'Ratio\.two_' "$TMPD/exc.folded" || die "-X dropped Ratio.two too"
 grep -q 'samples left out by -I/-X' "$TMPD/exc.err" || die "no count of filtered samples"
-"$MIXPROF" -F 499 -p $pid 2 --thread '^ratio-worker$' -o "$TMPD/thr.folded" 2>/dev/null || die "--thread run"
+"$MIXPROF" -F 499 -p $pid 1 --thread '^ratio-worker$' -o "$TMPD/thr.folded" 2>/dev/null || die "--thread run"
 [ -s "$TMPD/thr.folded" ] || die "--thread kept nothing"
 cut -d';' -f2 "$TMPD/thr.folded" | grep -v '^ratio-worker \[[0-9]*\]$' && die "--thread kept another thread"
 tid=$(cut -d';' -f2 "$TMPD/thr.folded" | sed -n '1s/.*\[\([0-9]*\)\]$/\1/p')

@@ -4,7 +4,7 @@
 # OSR code with the call inlined): within a few seconds of the probes'
 # removal the loop is back at (at least half) its speed before them,
 # after a normal end and after mixprof is killed. samples/ProbedLoop
-# prints the loop's calls/s every 500 ms; speeds are compared with the
+# prints the loop's calls/s every 250 ms; speeds are compared with the
 # same loop's own, never with a fixed time. The pattern's class part also
 # names the loop's class, which declares no matching method and must not
 # be retransformed: HotSpot never compiles a replaced method again, so
@@ -17,6 +17,7 @@ source "$TOP/tests/fixtures/probe/helpers.sh"
 source "$TOP/tests/fixtures/probe/eprobe.sh"
 
 PAT='java:ProbedLoop*.tiny'
+PERIOD=250 # ms per rate: the medians and bests below are of 4 (1 s)
 
 # rates: how many "rate" lines the loop has printed so far.
 rates() {
@@ -51,7 +52,7 @@ recovered() {
 
 for jdk in $(eprobe_jdks); do
 	note "JDK $(jdk_name "$jdk")"
-	jvm_start jvm "$jdk/bin/java" -cp "$SAMPLES" ProbedLoop 120 callee
+	jvm_start jvm "$jdk/bin/java" -cp "$SAMPLES" ProbedLoop 120 callee $PERIOD
 	wait_for 60 grep -q '^ready' "$TMPD/jvm.out" ||
 		die "ProbedLoop not ready: $(cat "$TMPD/jvm.err")"
 	before=$(speed 4)
@@ -66,7 +67,7 @@ for jdk in $(eprobe_jdks); do
 		die "calls named as left in replaced code: $(cat "$TMPD/c.err")"
 	s1=$(strays)
 	[ -n "$s1" ] || die "probes left after a normal end: $(strays)"
-	speed 2 >/dev/null # settle: recompiles
+	speed 4 >/dev/null # settle (1 s, as with 2 rates of 500 ms): recompiles
 	after=$(speed 4 best)
 	recovered "$before" "$after" "normal end"
 	[ "$(strays)" = "$s1" ] || die "instrumented code still runs: $s1, then $(strays)"
@@ -76,7 +77,7 @@ for jdk in $(eprobe_jdks); do
 	speed 2 >/dev/null
 	eprobe_end KILL
 	wait_for 10 grep -q . <(strays) || die "probes left after kill -9"
-	speed 2 >/dev/null
+	speed 4 >/dev/null # settle
 	killed=$(speed 4 best)
 	recovered "$before" "$killed" "kill -9"
 
@@ -88,7 +89,7 @@ for jdk in $(eprobe_jdks); do
 		"$after after it, $killed after kill -9 of mixprof"
 
 	# the loop in the probed class: it stays interpreted, and is named
-	jvm_start jvm "$jdk/bin/java" -cp "$SAMPLES" ProbedLoop 120 local
+	jvm_start jvm "$jdk/bin/java" -cp "$SAMPLES" ProbedLoop 120 local $PERIOD
 	wait_for 60 grep -q '^ready' "$TMPD/jvm.out" ||
 		die "ProbedLoop not ready: $(cat "$TMPD/jvm.err")"
 	before=$(speed 2)

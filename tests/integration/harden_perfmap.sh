@@ -26,7 +26,7 @@ said() { grep -q "perf-$pid.map: $1" "$TMPD/err" || die "not said: $1"; }
 
 # a FIFO: neither -p nor a host-wide run waits on it
 as_user mkfifo "$map"
-prof -p "$pid" 2
+prof -p "$pid" 1
 said "not a regular file: ignored"
 [ "$(grep -c "perf-$pid.map: not a regular file: ignored" "$TMPD/err")" = 1 ] || die "said more than once"
 grep -q '^java;' "$TMPD/out" || die "no samples of the JVM"
@@ -47,7 +47,7 @@ line() {
 
 # the user's own map is read: the lines below could show
 line OWN_USER_LINE | as_user tee "$map" >/dev/null
-prof -p "$pid" 2
+prof -p "$pid" 1
 grep -q OWN_USER_LINE "$TMPD/out" || die "the user's own map was not read"
 rm -f "$map"
 
@@ -56,7 +56,7 @@ secret=$TMPD/secret.map
 line ROOT_SECRET_LINE >"$secret"
 chmod 600 "$secret"
 as_user ln -s "$secret" "$map"
-prof -p "$pid" 2
+prof -p "$pid" 1
 grep -q ROOT_SECRET "$TMPD/out" && die "the secret file was read"
 said "a symbolic link, not followed: ignored"
 rm -f "$map"
@@ -64,7 +64,7 @@ rm -f "$map"
 # a map of a third user (nobody): not the process's
 line THIRD_USER_LINE >"$map"
 chown nobody "$map"
-prof -p "$pid" 2
+prof -p "$pid" 1
 grep -q THIRD_USER "$TMPD/out" && die "a third user's map was read"
 said "owned by another user"
 rm -f "$map"
@@ -90,7 +90,7 @@ as_user mkfifo "$U/spin.debug"
 spid=$!
 PIDS_TO_KILL+=("$spid")
 wait_for 10 grep -q "$U/spin" "/proc/$spid/maps" || die "spin did not start"
-prof -p "$spid" 2
+prof -p "$spid" 1
 grep -q '^spin;' "$TMPD/out" || die "no samples of spin"
 prof 2
 note "harden_perfmap: ok"

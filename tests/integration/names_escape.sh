@@ -91,7 +91,7 @@ wait_for 15 eval '[ "$(grep -c ready "$TMPD/ready")" -ge 2 ]' ||
 	die "EvilNames did not start"
 
 # -p on a terminal: the start line, the hint, the top-N table
-script -qec "'$MIXPROF' -F 199 -p $evil 2" \
+script -qec "'$MIXPROF' -F 199 -p $evil 1" \
 	"$TMPD/tty.raw" >/dev/null 2>&1 ||
 	{ cat -v "$TMPD/tty.raw"; die "mixprof on a pty failed"; }
 # the tty's \r\n and the status line's own \r and erase-to-end
@@ -103,7 +103,7 @@ has "$TMPD/tty.out" "wrapper hint" "pid $evil ($COMM) is not a JVM"
 has "$TMPD/tty.out" "top-N table" "$SYM"
 
 # -p into folded text, SVG and pprof
-"$MIXPROF" -F 199 -p "$evil" -o "$TMPD/c.folded" --svg "$TMPD/c.svg" 2 \
+"$MIXPROF" -F 199 -p "$evil" -o "$TMPD/c.folded" --svg "$TMPD/c.svg" 1 \
 	2>"$TMPD/c.err" ||
 	{ cat "$TMPD/c.err"; die "mixprof -p failed"; }
 clean "$TMPD/c.err" "stderr"
@@ -113,7 +113,7 @@ has "$TMPD/c.folded" "folded" ";$SYM "
 clean "$TMPD/c.svg" "svg" tab
 has "$TMPD/c.svg" "svg" "$SYM"
 has "$TMPD/c.svg" "svg" "$FCOMM"
-"$MIXPROF" -F 199 -p "$evil" -o "$TMPD/c.pb.gz" 2 2>"$TMPD/cp.err" ||
+"$MIXPROF" -F 199 -p "$evil" -o "$TMPD/c.pb.gz" 1 2>"$TMPD/cp.err" ||
 	{ cat "$TMPD/cp.err"; die "mixprof -p (pprof) failed"; }
 pprof_strings "$TMPD/c.pb.gz" >"$TMPD/c.strings"
 clean "$TMPD/c.strings" "pprof"
@@ -129,7 +129,7 @@ has "$TMPD/h.folded" "host-wide folded" ";$SYM "
 
 # the JVM per thread: its thread's name, its method's Symbol
 "$MIXPROF" -F 199 --per-thread -p "$jvm" -o "$TMPD/j.folded" \
-	--svg "$TMPD/j.svg" 3 2>"$TMPD/j.err" ||
+	--svg "$TMPD/j.svg" 2 2>"$TMPD/j.err" ||
 	{ cat "$TMPD/j.err"; die "mixprof --per-thread -p JVM failed"; }
 cat "$TMPD/j.err"
 clean "$TMPD/j.err" "JVM stderr"
@@ -138,7 +138,7 @@ has "$TMPD/j.folded" "JVM folded" "java;$THREAD ["
 has "$TMPD/j.folded" "JVM folded" ";$METHOD"
 clean "$TMPD/j.svg" "JVM svg" tab
 has "$TMPD/j.svg" "JVM svg" "$THREAD"
-"$MIXPROF" -F 199 --per-thread -p "$jvm" -o "$TMPD/j.pb.gz" 2 \
+"$MIXPROF" -F 199 --per-thread -p "$jvm" -o "$TMPD/j.pb.gz" 1 \
 	2>"$TMPD/jp.err" || { cat "$TMPD/jp.err"; die "pprof run failed"; }
 pprof_strings "$TMPD/j.pb.gz" >"$TMPD/j.strings"
 clean "$TMPD/j.strings" "JVM pprof"

@@ -35,7 +35,7 @@ for jdk in $(jdks); do
 		for try in 1 2 3; do # a starved worker (a busy machine): again
 			nice -n 5 "$MIXPROF" -F 999 --per-thread --tiers -o "$f" -- \
 				nice -n -15 "$jdk/bin/java" "$mode" -cp "$SAMPLES" \
-				Ratio 3 >/dev/null 2>"$TMPD/err"
+				Ratio 2 >/dev/null 2>"$TMPD/err"
 			grep -q "exited with status 0" "$TMPD/err" ||
 				die "Ratio failed: $(cat "$TMPD/err")"
 			read -r a0 a1 aj ai h0 h1 hj hi < <(kinds "$f")

@@ -11,14 +11,16 @@ pid=$!
 PIDS_TO_KILL+=($pid)
 wait_for 15 grep -q ready "$TMPD/ready" || die "Syscalls did not start"
 
-prof() { # NAME ARGS...
-	local name=$1; shift
-	"$MIXPROF" -F 999 -p "$pid" -o "$TMPD/$name.folded" "$@" 3
+# prof NAME SECS ARGS...: the first run counts kernel stacks (3 s: ~860
+# kernel samples, 130 of read/write); the option runs need only some
+prof() {
+	local name=$1 secs=$2; shift 2
+	"$MIXPROF" -F 999 -p "$pid" -o "$TMPD/$name.folded" "$@" $secs
 	[ -s "$TMPD/$name.folded" ] || die "$name: no output"
 }
 sum() { awk -v re="$1" '$0 ~ re { n += $NF } END { print n + 0 }' "$2"; }
 
-prof all
+prof all 3
 k=$(sum '_\[k\]' "$TMPD/all.folded")
 sys=$(sum '(entry_SYSCALL_64|do_syscall_64)[^;]*;.*(ksys_write|ksys_read|vfs_write|vfs_read)' "$TMPD/all.folded")
 pf=$(sum '(asm_exc_page_fault|exc_page_fault|handle_mm_fault)' "$TMPD/all.folded")
@@ -28,15 +30,15 @@ note "kernel samples $k, write/read syscalls $sys, page faults $pf"
 grep -q 'Syscalls\.writeRead_\[[01ji]\].*_\[k\]' "$TMPD/all.folded" ||
 	die "no Java frame above kernel frames"
 
-prof user -U
+prof user 1 -U
 [ "$(sum '_\[k\]' "$TMPD/user.folded")" = 0 ] || die "-U has kernel frames"
 [ "$(sum '_\[[01j]\]' "$TMPD/user.folded")" -gt 0 ] || die "-U has no Java frames"
 
-prof kern -K
+prof kern 1 -K
 [ "$(sum '_\[[01ji]\]' "$TMPD/kern.folded")" = 0 ] || die "-K has Java frames"
 [ "$(sum '_\[k\]' "$TMPD/kern.folded")" -gt 0 ] || die "-K has no kernel frames"
 
-prof delim -d
+prof delim 1 -d
 grep -q '_\[[01ji]\];.*;-;[^;]*_\[k\]' "$TMPD/delim.folded" || die "-d: no '-' between user and kernel frames"
 grep -q '_\[k\].*;-;' "$TMPD/delim.folded" && die "-d: '-' below a kernel frame"
 echo ok

@@ -61,7 +61,7 @@ wait_for 30 grep -q ready "$TMPD/ready" || die "Ratio did not start"
 # a JVM mid-sampling, its Java threads named
 start jvm -F 999 --per-thread -p "$jpid" -o "$TMPD/jvm.folded"
 started jvm
-sleep 2
+sleep 1 # samples to write: Ratio's worker gives ~1,000 a second
 stop jvm INT
 
 # the end's naming: one bucket for the run, so every key is named after
@@ -69,7 +69,7 @@ stop jvm INT
 start names -F 999 --bucket-ms 3600000 --lines -p "$jpid" \
 	-o "$TMPD/names.folded"
 started names
-sleep 3
+sleep 1
 stop names INT
 grep -q '_\[j\]\|_\[1\]\|_\[2\]\|_\[3\]\|_\[4\]\|_\[i\]' "$TMPD/names.folded" ||
 	grep -q 'Ratio' "$TMPD/names.folded" || die "names: no Java frame"
@@ -78,7 +78,7 @@ grep -q '_\[j\]\|_\[1\]\|_\[2\]\|_\[3\]\|_\[4\]\|_\[i\]' "$TMPD/names.folded" ||
 # the probe out when mixprof is gone: eprobe_cleanup.sh)
 start probe -p "$jpid" -e 'java:Ratio.one' -o "$TMPD/probe.folded"
 started probe probing
-sleep 3
+sleep 1 # the probe in place: one() runs every 6 ms
 stop probe INT
 
 # a target whose perf map gains 400 MB of lines at once (a JIT may

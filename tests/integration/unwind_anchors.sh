@@ -69,11 +69,14 @@ check_server() {
 	}' "$1"
 }
 
-# profile MODE OUT A B: -p A,B for 4 s, MIXPROF_UNWIND=MODE; in the
-# default mode the map's keys are read while it runs
+# profile MODE OUT A B: -p A,B, MIXPROF_UNWIND=MODE; in the default mode
+# the map's keys are read while it runs (4 s at 499 Hz: 2 s for its ticks
+# first), check mode takes as many samples in 2 s at 999 Hz
 profile() {
-	MIXPROF_UNWIND=$1 "$MIXPROF" -v -F 499 --per-thread -p "$3,$4" \
-		-o "$2" 4 2>"$TMPD/err" &
+	local secs=2 hz=999
+	[ "$1" != hotspot ] || secs=4 hz=499
+	MIXPROF_UNWIND=$1 "$MIXPROF" -v -F $hz --per-thread -p "$3,$4" \
+		-o "$2" $secs 2>"$TMPD/err" &
 	m=$!
 	PIDS_TO_KILL+=("$m")
 	if [ "$1" = hotspot ]; then

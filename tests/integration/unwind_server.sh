@@ -33,7 +33,7 @@ for jdk in $(jdks); do
 	wait_for 20 grep -q ready "$TMPD/java.out" || die "Server did not start"
 	sleep 2
 	out=$TMPD/server-$n.folded
-	"$MIXPROF" -F 499 --per-thread -p "$pid" -o "$out" 5 2>"$TMPD/err" ||
+	"$MIXPROF" -F 499 --per-thread -p "$pid" -o "$out" 3 2>"$TMPD/err" ||
 		{ cat "$TMPD/err"; die "mixprof failed"; }
 	cat "$TMPD/err"
 	kill "$pid" 2>/dev/null || true
