@@ -38,6 +38,8 @@ const volatile bool kernel_stacks = true;
 const volatile bool interp_walk = true; /* name interpreted frames */
 const volatile __u32 max_frames = STACK_SHORT; /* the run's depth */
 const volatile __u32 unwind_mode = UNWIND_MODE_HOTSPOT; /* sampler_abi.h */
+/* the one key of per-CPU scratch maps, where a frame has no word to spare */
+const volatile __u32 percpu_key = 0;
 
 /* stack key -> frames, leaf first, zero-padded (sampler_abi.h) */
 struct {
@@ -336,6 +338,73 @@ struct {
 	__uint(max_entries, 1);
 } block_scratch SEC(".maps");
 
+/*
+ * What the walk read of a CodeBlob, kept for the next frames that
+ * meet it: a frame's reads of the target's memory (each about as dear
+ * as a whole frame-pointer step) were most of a sample's cost on real
+ * stacks (javac: compiled frames of a few thousand nmethods, met again
+ * and again). An entry is used only where a word the walk reads anyway
+ * shows its object is still the one read then; an LRU, so nothing has
+ * to remove what a JVM freed. Keyed by process too: two JVMs map their
+ * code caches at the same addresses.
+ *
+ * (An interpreted frame's names are still read at each sample: a class
+ * unloaded and loaded again by a new loader, as class churn does, got
+ * its Method*, ConstMethod, constant pool and cache at the very
+ * addresses of the old ones, and only the holder's name Symbol*, four
+ * reads away, told them apart: a cache keyed by the Method* and checked
+ * by the frame's ConstantPoolCache* named UnloadWorker03's frames
+ * UnloadWorker01's, tests/integration/names_churn.sh.)
+ */
+#define WALK_FACTS 16384 /* a large JVM's nmethods */
+
+/*
+ * blob_facts: a CodeBlob (the segment map's answer) and the 4 bytes at
+ * nmethod::_compile_id in it -> its head (read_blob) and, once a frame
+ * of it was named, its nmethod's Method*, tier and names (read_nm). A
+ * compile id is never reused, so a new nmethod at the same address has
+ * a new key; other blobs (stubs, adapters) stay for the JVM's life.
+ * Only where the compile id's offset is known (UNWIND_NAMES).
+ */
+struct blob_key {
+	/* cid: the 4 bytes at blob + off_nm_cid (not the 8 read there:
+	 * the ones after the id may be state that changes) */
+	__u64 blob, cid;
+	__u32 tgid, pad;
+};
+struct blob_fact {
+	__u64 code_begin;
+	__s32 size, frame_size, frame_complete;
+	__u32 named; /* the rest is read */
+	__u64 method, klass_name, name;
+	__s32 cid;
+	__u32 level, hashes, pad;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, struct blob_key);
+	__type(value, struct blob_fact);
+	__uint(max_entries, WALK_FACTS);
+} blob_facts SEC(".maps");
+
+/*
+ * The frame's blob, as read_blob found it, for read_nm (a global
+ * function each: verified once) and for the insert; hit: from
+ * blob_facts, whose entry fact is a copy of. Per CPU, off the stack.
+ */
+struct blob_seen {
+	struct blob_key key;
+	struct blob_fact fact;
+	__u64 word; /* the 8 bytes read at off_nm_cid: the id, the tier */
+	__u32 keyed, hit; /* word read; fact from the map */
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct blob_seen);
+	__uint(max_entries, 1);
+} blob_seen SEC(".maps");
+
 static __always_inline __u64 read_u64(__u64 addr)
 {
 	__u64 v = 0;
@@ -551,21 +620,49 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
  */
 __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 {
-	if (!p || !f)
-		return 0;
-	__u8 b[8];
-	__u64 o = p->off_nm_level;
+	__u32 zero = 0;
+	struct blob_seen *bs = bpf_map_lookup_elem(&blob_seen, &zero);
+	__u64 o;
 
-	f->method = read_u64(f->nm + p->off_nm_method);
-	if (bpf_probe_read_user(b, sizeof(b),
-				(const void *)(f->nm + p->off_nm_cid)))
+	if (!p || !f || !bs)
 		return 0;
-	__builtin_memcpy(&f->cid, b, sizeof(f->cid));
+	/*
+	 * read_blob read the compile id's word of the blob just before,
+	 * and looked it up (blob_facts): a compile id is never reused, and
+	 * an nmethod's _method stays while it has frames
+	 */
+	if (bs->keyed && bs->key.blob == f->nm && bs->hit && bs->fact.named) {
+		f->method = bs->fact.method;
+		f->cid = bs->fact.cid;
+		f->level = bs->fact.level;
+		f->klass_name = bs->fact.klass_name;
+		f->name = bs->fact.name;
+		f->hashes = bs->fact.hashes;
+		return 0;
+	}
+	/* read in place: read_u64's word would grow this frame */
+	if (bpf_probe_read_user(&f->method, sizeof(f->method),
+				(const void *)(f->nm + p->off_nm_method)))
+		f->method = 0;
+	if (!bs->keyed || bs->key.blob != f->nm)
+		return 0; /* its compile id unreadable */
+	__builtin_memcpy(&f->cid, &bs->word, sizeof(f->cid));
+	o = p->off_nm_level;
 	asm volatile("" : "+r"(o)); /* checked, then used */
 	if (o < 8)
-		f->level = b[o];
+		f->level = ((const __u8 *)&bs->word)[o];
 	if (f->method)
 		read_names(p, f, 0, 0);
+	if (!f->method || !f->name || !f->klass_name)
+		return 0;
+	bs->fact.method = f->method;
+	bs->fact.cid = f->cid;
+	bs->fact.level = f->level;
+	bs->fact.klass_name = f->klass_name;
+	bs->fact.name = f->name;
+	bs->fact.hashes = f->hashes;
+	bs->fact.named = 1;
+	bpf_map_update_elem(&blob_facts, &bs->key, &bs->fact, BPF_ANY);
 	return 0;
 }
 
@@ -629,40 +726,73 @@ static __always_inline bool in_code(const struct interp_proc *p, __u64 ip)
 	return false;
 }
 
+/* Hops followed within find_blob's first window: one for a block of
+ * fewer than 255 segments, one more for each 254 more */
+#define SEGMAP_WINDOW_HOPS 4
+
 /*
  * The CodeBlob holding ip, from its code heap's segment map (heap.cpp:
  * a byte per segment, 0 at a block's first, n: the block starts at
  * least n segments back, 0xff: free), or 0: not in a heap, free, or
- * more than UNWIND_SEGMAP_HOPS hops. A global function: verified once.
+ * more than UNWIND_SEGMAP_HOPS hops. The map is read first as a window
+ * of BLOCK_BYTES bytes ending at the pc's segment: a block starting
+ * within it (8 KB of code at HotSpot's 128-byte segments: most pcs of
+ * most nmethods) is found in that one read, where a read a hop took two;
+ * further hops a byte at a time. Not a window a hop: the verifier would
+ * follow every mix of the two. A global function: verified once.
  */
 __noinline __u64 find_blob(const struct interp_proc *p, __u64 ip)
 {
-	__u64 lo = 0, segmap = 0, idx;
-	__u32 log2 = 0;
-	__u8 b = 0;
+	const struct unwind_heap *h = NULL;
+	__u64 idx, base, j;
+	/* a key in .rodata, not on this frame: one word less */
+	__u8 *win =
+		 bpf_map_lookup_elem(&block_scratch, (const void *)&percpu_key),
+	     b;
 	int i;
 
-	if (!p)
+	if (!p || !win)
 		return 0;
 	for (i = 0; i < UNWIND_HEAPS; i++) {
 		if (i < p->nheaps && ip >= p->heap[i].lo &&
 		    ip < p->heap[i].hi) {
-			lo = p->heap[i].lo;
-			segmap = p->heap[i].segmap;
-			log2 = p->heap[i].log2_seg;
+			h = &p->heap[i];
 			break;
 		}
 	}
-	if (!lo || log2 > 30)
+	if (!h || !h->lo || h->log2_seg > 30)
 		return 0;
-	idx = (ip - lo) >> log2;
+	idx = (ip - h->lo) >> h->log2_seg;
+	/* the window [base, base + BLOCK_BYTES), idx at its end unless
+	 * near the heap's start */
+	base = idx >= BLOCK_BYTES - 1 ? idx - (BLOCK_BYTES - 1) : 0;
+	if (!bpf_probe_read_user(win, BLOCK_BYTES,
+				 (const void *)(h->segmap + base))) {
+		j = idx - base;
+		for (i = 0; i < SEGMAP_WINDOW_HOPS; i++) {
+			asm volatile("" : "+r"(j)); /* checked, then used */
+			if (j >= BLOCK_BYTES)
+				return 0;
+			b = win[j];
+			if (b == 0xff || b > base + j)
+				return 0;
+			if (!b)
+				return h->lo + ((base + j) << h->log2_seg) +
+				       p->hb_size;
+			if (b > j)
+				break; /* before the window */
+			j -= b;
+		}
+		idx = base + j - (i < SEGMAP_WINDOW_HOPS ? b : 0);
+	}
 	for (i = 0; i < UNWIND_SEGMAP_HOPS; i++) {
-		if (bpf_probe_read_user(&b, 1, (const void *)(segmap + idx)) ||
-		    b == 0xff || b > idx)
+		if (bpf_probe_read_user(win, 1,
+					(const void *)(h->segmap + idx)) ||
+		    win[0] == 0xff || win[0] > idx)
 			return 0;
-		if (!b)
-			return lo + (idx << log2) + p->hb_size;
-		idx -= b;
+		if (!win[0])
+			return h->lo + (idx << h->log2_seg) + p->hb_size;
+		idx -= win[0];
 	}
 	return 0;
 }
@@ -688,16 +818,44 @@ static __always_inline __s32 get_s32(const __u8 *b, __u32 off)
 	return v;
 }
 
-/* The CodeBlob at blob into *bi: 0 or -1 (unreadable). */
+/*
+ * The CodeBlob at blob into *bi: 0 or -1 (unreadable). From blob_facts
+ * when its compile id's word is the one kept (blob_seen says which).
+ */
 __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 			 struct blob_info *bi)
 {
 	__u32 zero = 0;
-	__u8 *cb = bpf_map_lookup_elem(&block_scratch, &zero);
+	struct blob_seen *bs = bpf_map_lookup_elem(&blob_seen, &zero);
+	struct blob_fact *bf;
+	__u8 *cb;
 	__u64 o;
 
-	if (!p || !bi || !cb ||
-	    bpf_probe_read_user(cb, BLOB_READ, (const void *)blob))
+	if (!p || !bi || !bs)
+		return -1;
+	/* blob is in bs from here on: fewer registers to spill */
+	bs->key.blob = blob;
+	bs->key.tgid = bpf_get_current_pid_tgid() >> 32;
+	bs->key.pad = 0;
+	bs->hit = 0;
+	bs->keyed = 0;
+	if ((p->flags & UNWIND_NAMES) &&
+	    !bpf_probe_read_user(&bs->word, 8,
+				 (const void *)(blob + p->off_nm_cid)))
+		bs->keyed = 1;
+	bs->key.cid = (__u32)bs->word;
+	if (bs->keyed && (bf = bpf_map_lookup_elem(&blob_facts, &bs->key))) {
+		bs->fact = *bf;
+		bs->hit = 1;
+		bi->code_begin = bf->code_begin;
+		bi->size = bf->size;
+		bi->frame_size = bf->frame_size;
+		bi->frame_complete = bf->frame_complete;
+		return 0;
+	}
+	cb = bpf_map_lookup_elem(&block_scratch, &zero);
+	if (!cb ||
+	    bpf_probe_read_user(cb, BLOB_READ, (const void *)bs->key.blob))
 		return -1;
 	bi->size = get_s32(cb, p->off_cb_size);
 	bi->frame_size = get_s32(cb, p->off_cb_frame_size);
@@ -705,14 +863,23 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 	if (p->flags & UNWIND_FC16)
 		bi->frame_complete = (__s16)bi->frame_complete;
 	if (p->flags & UNWIND_CODE_OFFSET) {
-		bi->code_begin = blob + get_s32(cb, p->off_cb_code);
-		return 0;
+		bi->code_begin = bs->key.blob + get_s32(cb, p->off_cb_code);
+	} else {
+		o = p->off_cb_code;
+		asm volatile("" : "+r"(o));
+		bi->code_begin = 0;
+		if (o <= BLOB_READ - 8)
+			__builtin_memcpy(&bi->code_begin, cb + o, 8);
 	}
-	o = p->off_cb_code;
-	asm volatile("" : "+r"(o));
-	bi->code_begin = 0;
-	if (o <= BLOB_READ - 8)
-		__builtin_memcpy(&bi->code_begin, cb + o, 8);
+	if (!bs->keyed)
+		return 0;
+	/* kept unnamed: read_nm names it when a frame of it is listed */
+	__builtin_memset(&bs->fact, 0, sizeof(bs->fact));
+	bs->fact.code_begin = bi->code_begin;
+	bs->fact.size = bi->size;
+	bs->fact.frame_size = bi->frame_size;
+	bs->fact.frame_complete = bi->frame_complete;
+	bpf_map_update_elem(&blob_facts, &bs->key, &bs->fact, BPF_ANY);
 	return 0;
 }
 
@@ -1588,8 +1755,15 @@ static __always_inline bool sample_key_of(struct bpf_perf_event_data *ctx,
 		if (key->user_stack == STACK_NONE)
 			stat_inc(STAT_USER_EMPTY);
 	}
+	/*
+	 * A tick in user code has no kernel stack: the kernel's walk would
+	 * find none, then clear the whole buffer (8 KB at the default
+	 * depth) for nothing, on most samples of a busy JVM.
+	 */
 	if (kernel_stacks)
-		key->kern_stack = take_stack(ctx, 0, STAT_KERN_LOST);
+		key->kern_stack = (__s64)ctx->regs.rip < 0
+				      ? take_stack(ctx, 0, STAT_KERN_LOST)
+				      : STACK_NONE;
 	return true;
 }
 

@@ -181,6 +181,16 @@ __noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 	}
 	if (cfa <= g->sp || cfa - g->sp0 > UNWIND_MAX_SPAN)
 		return -UNWIND_BAD_SP;
+	/* the usual frame (rbp pushed right after the call): both words
+	 * in one read, each read costing about a frame's whole step */
+	if (r->rbp_slot == -2) {
+		if (bpf_probe_read_user(fr, 16, (const void *)(cfa - 16)))
+			return -UNWIND_READ;
+		g->fp = fr[0];
+		g->ip = fr[1];
+		g->sp = cfa;
+		return fr[1] ? STEP_ON : STEP_ROOT;
+	}
 	if (bpf_probe_read_user(fr, 8, (const void *)(cfa - 8)))
 		return -UNWIND_READ;
 	a = fr[0]; /* the return address */

@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# What the user stack walk costs a sample, on real stacks and by kind of
+# frame. BPF run time (kernel.bpf_stats_enabled: run_time_ns of
+# mixprof_sample) per sample of the target: the program runs on every
+# tick of every CPU, so the ticks of other tasks (filtered out at once)
+# are taken off at the cost an idle target's run measures first; then
+# walked user frames per sample from the folded output (kernel frames
+# and inlined ones are not walked), and ns per frame.
+# 1) javac (JDK on PATH) compiling the 100 smallest sources of java/util
+#    (the JDK's src.zip, as tests/integration/corpus_javac.sh), launched
+#    at HZ (999): the HotSpot walk, the frame-pointer walk
+#    (MIXPROF_UNWIND=fp: stacks cut where frame pointers stop), and the
+#    target's cost: javac's wall and total CPU (tool included) against
+#    javac alone, REPS interleaved rounds, medians; beside it, in the same
+#    rounds, perf record -F 499 -g and --call-graph dwarf (+ perf script
+#    --no-inline; -N: nothing left in ~/.debug),
+#    and async-profiler at 1 ms when ASPROF_LIB names its
+#    libasyncProfiler.so (not shipped: a comparison only). BASE_BUILD:
+#    another build directory whose mixprof walks javac too (before and
+#    after a change, in the same rounds).
+# 2) Tomcat 10 (Debian's, when installed) serving a JSP under ab -c 4:
+#    the HotSpot walk, mixprof -p for SECS.
+# 3) Frames by kind, mixprof -p for SECS (6) on one JVM each: Recurse 300
+#    deep with -Xint (interpreted frames), Recurse warm (compiled), and
+#    the same on -XX:+PreserveFramePointer by MIXPROF_UNWIND=fp; native
+#    frames (tests/fixtures/unwind/nofp.c through glibc's qsort) by
+#    rows and by frame pointer (MIXPROF_UNWIND=fp: stops in glibc).
+# Measures and prints; never fails on a number.
+set -euo pipefail
+: "${BUILD:?BUILD must point at the build directory}"
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+SECS=${SECS:-6}
+HZ=${HZ:-999}
+REPS=${REPS:-2}
+. "$(dirname "$0")/common.bash" # bench_start, prog_stats
+bench_start
+
+# watch PID: the last "run_time_ns run_cnt" of PID's sampler program
+# while PID runs (its program goes with it), into $tmp/stats
+watch_stats() {
+	local last="0 0" s
+	while kill -0 "$1" 2>/dev/null; do
+		s=$(prog_stats "$1" || true)
+		[ -n "$s" ] && last=$s
+		sleep 0.3
+	done
+	echo "$last" >"$tmp/stats"
+}
+
+# frames FOLDED: "samples user-frames interpreted compiled other" summed
+# over the output's samples (kernel frames _[k] and inlined _[i] are not
+# walked; marks such as [unwind: ...] are not frames)
+frames() {
+	awk '{
+		n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
+		k = split(line, f, ";"); t += n
+		for (i = 2; i <= k; i++) {
+			if (f[i] ~ /_\[[ki]\]$/ || f[i] ~ /^\[/)
+				continue
+			if (f[i] ~ /_\[0\]$/) in_ += n
+			else if (f[i] ~ /_\[[1j]\]$/) co += n
+			else ot += n
+		}
+	} END { printf "%d %d %d %d %d\n", t, in_ + co + ot, in_, co, ot }' "$1"
+}
+
+# mixprof_run NAME ENV... -- MIXPROF-ARGS: one run; a result line in $tmp/res:
+# name ns runs samples frames interp compiled other cpu wall
+mixprof_run() {
+	local name=$1 env=() mp
+	shift
+	while [ "$1" != -- ]; do env+=("$1"); shift; done
+	shift
+	env "${env[@]}" /usr/bin/time -o "$tmp/time" -f '%U %S %e' \
+		"${bin:-$BUILD}/mixprof" -F "$HZ" -o "$tmp/out.folded" "$@" \
+		>"$tmp/out" 2>"$tmp/err" &
+	local tp=$!
+	mp=$(child_of "$tp") || { cat "$tmp/err" >&2; return 1; }
+	watch_stats "$mp"
+	wait "$tp" || { tail -5 "$tmp/err" >&2; return 1; }
+	read -r u s e <"$tmp/time"
+	echo "$name $(cat "$tmp/stats") $(frames "$tmp/out.folded") $(awk -v a="$u" -v b="$s" 'BEGIN { print a + b }') $e" >>"$tmp/res"
+}
+
+# the cost of a tick of another task: mixprof -p of an idle process
+sleep $((SECS + 10)) &
+idle=$!
+pids+=("$idle")
+mixprof_run idle -- -p "$idle" 3 || echo "idle 0 0 0 0 0 0 0 0 0" >>"$tmp/res"
+read -r _ ns cnt _ <"$tmp/res"
+filter_ns=$((cnt ? ns / cnt : 0))
+echo "a tick of another task (mixprof -p of a sleeping process): $filter_ns ns"
+
+# cost NAME: "ns/sample frames/sample ns/frame" of the result line NAME,
+# the other tasks' ticks taken off
+# (summed over its runs)
+cost() {
+	awk -v n="$1" -v fns="$filter_ns" '$1 == n {
+		own = $2 - ($3 - $4) * fns; if (own < 0) own = $2
+		ns += own; smp += $4; fr += $5
+	} END {
+		s = smp ? ns / smp : 0; f = smp ? fr / smp : 0
+		printf "%.0f %.1f %.0f\n", s, f, f ? s / f : 0
+	}' "$tmp/res"
+}
+
+# --- 1) javac -------------------------------------------------------------
+jdk=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+zip=
+for z in "$jdk/lib/src.zip" "$(dirname "$jdk")/openjdk-$(java -XshowSettings:properties -version 2>&1 |
+	sed -n 's/ *java.specification.version = //p')/lib/src.zip"; do
+	[ -r "$z" ] && { zip=$z; break; }
+done
+if [ -z "$zip" ]; then
+	echo "no src.zip for $jdk (Debian: openjdk-17-source): javac skipped"
+else
+	src=$tmp/javac
+	mkdir -p "$src"
+	unzip -l "$zip" 'java.base/java/util/*.java' |
+		awk '$4 ~ /^java\.base\/java\/util\/[^\/]*\.java$/ { print $1, $4 }' |
+		sort -n | head -100 | cut -d' ' -f2 >"$src/names"
+	# shellcheck disable=SC2046 # one argument per file name
+	unzip -q "$zip" $(cat "$src/names") -d "$src/src"
+	sed "s|^|$src/src/|" "$src/names" >"$src/files"
+	javac_cmd=("$jdk/bin/javac" -proc:none -implicit:none -Xmaxwarns 1
+		--patch-module "java.base=$src/src/java.base" -d "$src/out" "@$src/files")
+	# plain TOOL: javac under TOOL (none, perf-g, perf-dwarf, asprof);
+	# "tool cpu wall" in $tmp/plain (cpu: javac's and the tool's)
+	plain() {
+		local t=$1 c=("${javac_cmd[@]}")
+		rm -rf "$src/out"
+		case $t in
+		none) ;;
+		perf-g) c=(perf record -q -N -F 499 -g -o "$tmp/perf.data" -- "${c[@]}") ;;
+		perf-dwarf) c=(perf record -q -N -F 499 --call-graph dwarf -o "$tmp/perf.data" -- "${c[@]}") ;;
+		asprof) c=("${c[0]}" "-J-agentpath:$ASPROF_LIB=start,event=cpu,interval=1ms,file=$tmp/ap.collapsed,collapsed" "${c[@]:1}") ;;
+		esac
+		/usr/bin/time -o "$tmp/time" -f '%U %S %e' "${c[@]}" >/dev/null 2>&1 || true
+		read -r u s e <"$tmp/time"
+		if [ "${t#perf}" != "$t" ]; then # and perf script, as the profile's reading
+			# --no-inline: perf 6.1's addr2line for inlined frames
+			# took minutes and stalled on a dwarf profile of javac
+			/usr/bin/time -o "$tmp/time" -f '%U %S' perf script --no-inline \
+				-i "$tmp/perf.data" >/dev/null 2>&1 || true
+			read -r su ss <"$tmp/time"
+			u=$(awk -v a="$u" -v b="$su" -v c="$ss" 'BEGIN { print a + b + c }')
+		fi
+		echo "$t $(awk -v a="$u" -v b="$s" 'BEGIN { print a + b }') $e" >>"$tmp/plain"
+	}
+	tools=(none perf-g perf-dwarf)
+	command -v perf >/dev/null || tools=(none)
+	[ -r "${ASPROF_LIB:-}" ] && tools+=(asprof)
+	for _ in $(seq "$REPS"); do
+		for t in "${tools[@]}"; do plain "$t"; done
+		rm -rf "$src/out"
+		mixprof_run javac-hotspot -- -- "${javac_cmd[@]}"
+		awk -v c="$(tail -n 1 "$tmp/res" | awk '{ print $(NF - 1), $NF }')" \
+			'BEGIN { print "mixprof-999", c }' >>"$tmp/plain"
+		rm -rf "$src/out"
+		mixprof_run javac-fp MIXPROF_UNWIND=fp -- -- "${javac_cmd[@]}"
+		if [ -n "${BASE_BUILD:-}" ]; then
+			rm -rf "$src/out"
+			bin=$BASE_BUILD mixprof_run javac-base -- -- "${javac_cmd[@]}"
+		fi
+	done
+	echo "javac, 100 sources of java/util, launched at $HZ Hz ($REPS rounds)"
+	for m in hotspot fp ${BASE_BUILD:+base}; do
+		read -r ps fr pf <<<"$(cost "javac-$m")"
+		printf "  %-8s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame\n" "$m" "$ps" "$fr" "$pf"
+	done
+	awk '$1 == "javac-hotspot" { t += $4; i += $6; c += $7; o += $8 }
+		END { if (t) printf "  frames by kind (hotspot): %.1f interpreted, %.1f compiled, %.1f native or stub per sample\n", i / t, c / t, o / t }' "$tmp/res"
+	# medians over the rounds, against javac alone
+	awk '{ cpu[$1] = cpu[$1] " " $2; wall[$1] = wall[$1] " " $3 }
+	function med(s,   a, n, i, j, x) {
+		n = split(s, a, " ")
+		for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	END {
+		c0 = med(cpu["none"]); w0 = med(wall["none"])
+		printf "  javac alone: %.2f s CPU, %.2f s wall (medians)\n", c0, w0
+		for (t in cpu) if (t != "none")
+			printf "  %-12s CPU %.2f s (%.2fx), wall %.2f s (%.2fx)\n", t, med(cpu[t]), c0 ? med(cpu[t]) / c0 : 0, med(wall[t]), w0 ? med(wall[t]) / w0 : 0
+	}' "$tmp/plain"
+fi
+
+# --- 2) Tomcat under ab ----------------------------------------------------
+# Debian's Tomcat 10 with its examples (as tests/integration/corpus_tomcat.sh),
+# a JSP under ab -c 4 on loopback, mixprof -p for SECS
+tc=/usr/share/tomcat10
+if [ -d "$tc" ] && [ -d /usr/share/tomcat10-examples ] && command -v ab >/dev/null; then
+	b=$tmp/tomcat
+	mkdir -p "$b/conf" "$b/logs" "$b/temp" "$b/work" "$b/webapps"
+	cp "$tc"/etc/{web.xml,catalina.properties,context.xml} "$b/conf/"
+	cat >"$b/conf/server.xml" <<-XML
+		<?xml version="1.0" encoding="UTF-8"?>
+		<Server port="-1" shutdown="SHUTDOWN"><Service name="Catalina">
+		<Connector port="0" address="127.0.0.1" protocol="HTTP/1.1" maxThreads="8"/>
+		<Engine name="Catalina" defaultHost="localhost"><Host name="localhost"
+		 appBase="webapps" unpackWARs="false" autoDeploy="false">
+		<Context path="/examples" docBase="/usr/share/tomcat10-examples/examples">
+		<JarScanner scanClassPath="false"/></Context></Host></Engine></Service></Server>
+	XML
+	java -Dcatalina.home="$tc" -Dcatalina.base="$b" -Djava.io.tmpdir="$b/temp" \
+		-cp "$tc/bin/bootstrap.jar:$tc/bin/tomcat-juli.jar" \
+		org.apache.catalina.startup.Bootstrap start >"$b/log" 2>&1 &
+	tpid=$!
+	pids+=("$tpid")
+	for _ in $(seq 600); do
+		grep -q 'Server startup in' "$b/log" && break
+		kill -0 "$tpid" 2>/dev/null || break
+		sleep 0.2
+	done
+	port=$(sed -n 's/.*Starting ProtocolHandler \["http-nio-127\.0\.0\.1-auto-[0-9]*-\([0-9]*\)"\].*/\1/p' "$b/log")
+	url=http://127.0.0.1:$port/examples/jsp/jsp2/el/basic-arithmetic.jsp
+	if [ -n "$port" ] && ab -q -n 200 "$url" >/dev/null 2>&1; then
+		ab -q -t 3600 -n 100000000 -c 4 "$url" >/dev/null 2>&1 &
+		pids+=($!)
+		sleep 2 # warm
+		mixprof_run tomcat -- -p "$tpid" "$SECS"
+		read -r ps fr pf <<<"$(cost tomcat)"
+		echo "Tomcat 10 under ab -c 4, mixprof -p for $SECS s at $HZ Hz"
+		printf "  %-8s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame\n" hotspot "$ps" "$fr" "$pf"
+	else
+		echo "Tomcat did not start or serve: skipped"
+	fi
+	kill "${pids[@]}" 2>/dev/null || true
+	pids=()
+fi
+
+# --- 3) by kind of frame ---------------------------------------------------
+# kind NAME MODE JAVA-OPTS...: Recurse 300 deep under mixprof -p
+kind() {
+	local name=$1 mode=$2
+	shift 2
+	java -agentpath:"$BUILD/libjmap.so" "$@" -cp "$BUILD/samples" Recurse $((SECS + 8)) 300 >/dev/null &
+	load=$!
+	sleep 3 # past start-up, compiled where it will be
+	mixprof_run "$name" MIXPROF_UNWIND="$mode" -- -p "$load" "$SECS"
+	kill "$load"; wait "$load" 2>/dev/null || true
+	load=
+}
+kind interpreted hotspot -Xint
+kind compiled hotspot
+kind compiled-pfp hotspot -XX:+PreserveFramePointer
+kind compiled-fp fp -XX:+PreserveFramePointer
+# native: tests/fixtures/unwind/nofp.c built with frame pointers, through
+# glibc's qsort (none there): by rows, and by frame pointer alone
+cc -O2 -fno-omit-frame-pointer -o "$tmp/withfp" "$TOP/tests/fixtures/unwind/nofp.c"
+for m in hotspot fp; do
+	"$tmp/withfp" $((SECS + 6)) &
+	load=$!
+	sleep 1
+	mixprof_run "native-$m" MIXPROF_UNWIND="$m" -- -p "$load" "$SECS"
+	kill "$load"; wait "$load" 2>/dev/null || true
+	load=
+done
+echo "frames by kind: Recurse 300 deep (interpreted: -Xint; -pfp: -XX:+PreserveFramePointer), nofp.c (native), mixprof -p for $SECS s at $HZ Hz"
+for n in interpreted compiled compiled-pfp compiled-fp native-hotspot native-fp; do
+	read -r ps fr pf <<<"$(cost "$n")"
+	printf "  %-12s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame\n" "$n" "$ps" "$fr" "$pf"
+done
+a=$(cost compiled-pfp | awk '{ print $3 }')
+b=$(cost compiled-fp | awk '{ print $3 }')
+awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { if (b) printf "  compiled frame, HotSpot walk / frame-pointer walk: %.2fx per frame\n", a / b }'
+exit 0
