@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # mixprof --heatmap DIR: 10 ms buckets; DIR/samples.timed holds every
 # sample of the run (the same stacks and counts as the folded output of
-# the same run), each at its bucket's start in ms, and DIR/heatmap.html
-# is one self-contained page holding those samples.
+# the same run, which --tiers keeps tiered as the graphs are: folded
+# text's default writes _[0]/_[1] as _[j]), each at its bucket's start
+# in ms, and DIR/heatmap.html is one self-contained page holding those
+# samples.
 . "$(dirname "$0")/../lib/common.sh"
 
 D=$TMPD/heat
-"$MIXPROF" -F 499 --heatmap "$D" -o "$TMPD/run.folded" -- \
+"$MIXPROF" -F 499 --tiers --heatmap "$D" -o "$TMPD/run.folded" -- \
 	java -cp "$SAMPLES" Warmup 3 > /dev/null 2> "$TMPD/err" ||
 	die "$(cat "$TMPD/err")"
 cat "$TMPD/err"
