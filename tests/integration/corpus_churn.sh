@@ -12,18 +12,28 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/corpus.sh"
 
+# A run over the bar is made again once when its summary says compiled
+# frames were "left to the maps": their method was gone before the drain
+# named them (a class unloaded within a drain of its last samples, which
+# a loaded machine can delay: once 34 samples of one phase on JDK 25);
+# the second run must be within the bar.
 failed=
 for jdk in $(jdks); do
 	major=$(jdk_major "$jdk")
-	note "JDK $jdk ($major)"
-	out=$TMPD/churn-$major
-	"$MIXPROF" -F 999 -o "$out.folded" -- "$jdk/bin/java" -cp "$SAMPLES" \
-		Unload 30 0.15 reflect >"$out.phases" 2>"$out.err" ||
-		die "mixprof or Unload failed: $(tail -20 "$out.err")"
-	grep '^mixprof:  ' "$out.err"
-	grep -q '^done' "$out.phases" || die "Unload did not finish"
-	corpus_unresolved "$out.folded" '(^|;)Unload(Worker[0-9]+)?\.' 0.5 \
-		"class churn on JDK $major" || failed="$failed $major"
+	for try in 1 2; do
+		note "JDK $jdk ($major), run $try"
+		out=$TMPD/churn-$major
+		"$MIXPROF" -F 999 -o "$out.folded" -- "$jdk/bin/java" -cp "$SAMPLES" \
+			Unload 30 0.15 reflect >"$out.phases" 2>"$out.err" ||
+			die "mixprof or Unload failed: $(tail -20 "$out.err")"
+		grep '^mixprof:  ' "$out.err"
+		grep -q '^done' "$out.phases" || die "Unload did not finish"
+		corpus_unresolved "$out.folded" '(^|;)Unload(Worker[0-9]+)?\.' 0.5 \
+			"class churn on JDK $major" && break
+		[ "$try" = 1 ] && grep -q 'left to the maps [1-9]' "$out.err" && continue
+		failed="$failed $major"
+		break
+	done
 done
 [ -z "$failed" ] || die "frames left unnamed under class churn on JDK$failed"
 echo ok
