@@ -18,13 +18,19 @@ for jdk in $(jdks); do
 	PIDS_TO_KILL+=($pid)
 	wait_for 20 grep -qs '^ready' "$TMPD/out" || die "JNames not ready"
 	sleep 1 # hot code compiled
-	MIXPROF_NAMES_CHECK=1 "$MIXPROF" -p "$pid" -F 499 --per-thread \
-		-o "$TMPD/n.folded" 4 2>"$TMPD/err" ||
-		die "mixprof failed: $(cat "$TMPD/err")"
+	# a run that checked under 100 frames (the JVM starved or still
+	# compiling on a loaded machine: once 23) is made again, twice at most
+	for try in 1 2 3; do
+		MIXPROF_NAMES_CHECK=1 "$MIXPROF" -p "$pid" -F 499 --per-thread \
+			-o "$TMPD/n.folded" 4 2>"$TMPD/err" ||
+			die "mixprof failed: $(cat "$TMPD/err")"
+		grep "names check\|compiled Java" "$TMPD/err" || true
+		read -r same total < <(sed -n 's/.*names check: \([0-9]*\) of \([0-9]*\) compiled.*/\1 \2/p' "$TMPD/err")
+		[ -n "$total" ] && [ "$total" -ge 100 ] && break
+		note "only ${total:-no} frames checked: again"
+	done
 	kill "$pid"
 	wait "$pid" 2>/dev/null || true
-	grep "names check\|compiled Java" "$TMPD/err" || true
-	read -r same total < <(sed -n 's/.*names check: \([0-9]*\) of \([0-9]*\) compiled.*/\1 \2/p' "$TMPD/err")
 	[ -n "$total" ] && [ "$total" -ge 100 ] || die "too few frames checked (${total:-none})"
 	[ $((same * 100)) -ge $((total * 99)) ] ||
 		die "names differ from the agent's: $same of $total the same: $(grep 'names check:' "$TMPD/err" | head -5)"

@@ -57,9 +57,17 @@ check "$TMPD/p.folded" "$TMPD/p.err" "-p" counted
 # host-wide, nofp still running: one folded file a second; the rows of
 # every running process load while sampling starts (up to seconds on a
 # busy host), so nofp is checked from the third second on
-"$MIXPROF" -F 499 -i 1 -o "$TMPD/host" 5 2>"$TMPD/host.err" ||
-	{ cat "$TMPD/host.err"; die "mixprof (host-wide) failed"; }
-ls "$TMPD"/host/slice-*.folded | tail -n +3 | xargs cat >"$TMPD/host.folded"
+# (a run whose nofp was not whole is made once more: another test's
+# processes beside it can hold its rows back longer, once 98.81%)
+for try in 1 2; do
+	rm -rf "$TMPD/host"
+	"$MIXPROF" -F 499 -i 1 -o "$TMPD/host" 5 2>"$TMPD/host.err" ||
+		{ cat "$TMPD/host.err"; die "mixprof (host-wide) failed"; }
+	ls "$TMPD"/host/slice-*.folded | tail -n +3 | xargs cat >"$TMPD/host.folded"
+	[ $try = 2 ] && break
+	(check "$TMPD/host.folded" "$TMPD/host.err" host-wide) && break
+	note "host-wide: again"
+done
 check "$TMPD/host.folded" "$TMPD/host.err" host-wide
 grep "whole stacks:\|unwind rows:" "$TMPD/host.err" || die "no root share host-wide"
 cat "$TMPD"/host/slice-*.folded | awk '{
