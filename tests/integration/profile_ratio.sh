@@ -10,6 +10,10 @@
 # methods are compiled count for them too: at most 1% of the worker's
 # samples may keep an unnamed "Interpreter" frame, and at least 95% must
 # be in one/two/three (without names 80-89% were; lost stacks remain).
+# The root share leaves out the samples the walk marks "[unwind: not
+# identified yet]" (a launched JVM walked before its tables were read:
+# reported in the summary; once 280 of a loaded fresh-clone run's 5,693),
+# at most 10% of the worker's.
 . "$(dirname "$0")/../lib/common.sh"
 
 SECS=6 HZ=999
@@ -24,6 +28,7 @@ check_ratio() {
 		else if (/Ratio\.three_\[/) c += n
 		if (/(start_thread|thread_native_entry|(__)?clone3?)(;|_\[)/) root += n
 		if (/(^|;)Interpreter(;| [0-9]+$)/) interp += n
+		if (/;\[unwind: not identified yet\];/) early += n
 	}
 	function bad(msg) { print f ": " msg; err = 1 }
 	END {
@@ -32,10 +37,11 @@ check_ratio() {
 		if (m < 0.95 * w) bad("worker " w " samples, " m " in one/two/three")
 		if (interp > 0.01 * w) bad("worker " w " samples, " interp " with Interpreter")
 		if (!m) exit 1
-		printf "%s: one %.1f%% two %.1f%% three %.1f%% (of %d), rooted %.1f%%\n", f, 100*a/m, 100*b/m, 100*c/m, m, 100*root/w
+		printf "%s: one %.1f%% two %.1f%% three %.1f%% (of %d), rooted %.1f%% (%d before the JVM was identified, left out)\n", f, 100*a/m, 100*b/m, 100*c/m, m, 100*root/(w - early), early
 		d1 = 100*a/m - 100/6; d2 = 100*b/m - 200/6; d3 = 100*c/m - 300/6
 		if (d1 > 4 || d1 < -4 || d2 > 4 || d2 < -4 || d3 > 4 || d3 < -4) bad("ratio off")
-		if (root < 0.95 * w) bad("stacks do not reach the thread root")
+		if (early > 0.1 * w) bad("worker " w " samples, " early " walked before the JVM was identified")
+		if (root < 0.95 * (w - early)) bad("stacks do not reach the thread root")
 		exit err
 	}' "$1"
 }
