@@ -100,8 +100,9 @@ static bool is_pprof(const char *path)
 {
 	size_t n = strlen(path);
 
-	return (n > 6 && !strcmp(path + n - 6, ".pb.gz")) ||
-	       (n > 6 && !strcmp(path + n - 6, ".pprof"));
+	/* both suffixes are 6 bytes: the names -o takes as pprof too */
+	return n > 6 && (!strcmp(path + n - 6, ".pb.gz") ||
+			 !strcmp(path + n - 6, ".pprof"));
 }
 
 /* The file, and for pprof the writer that fills it at the end. */
