@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 #include "common/parse_util.h"
 #include "common/safefile.h"
@@ -329,6 +330,19 @@ uint64_t procfs__ticks_ns(uint64_t ticks)
 	long hz = sysconf(_SC_CLK_TCK);
 
 	return ticks * (NS_PER_SEC / (hz > 0 ? (uint64_t)hz : 100));
+}
+
+uint64_t procfs__age_ns(uint32_t pid)
+{
+	struct procfs_stat st;
+	struct timespec now;
+	uint64_t start_ns, now_ns;
+
+	if (procfs__read_stat(pid, &st) || clock_gettime(CLOCK_BOOTTIME, &now))
+		return 0;
+	start_ns = procfs__ticks_ns(st.start_ticks);
+	now_ns = now.tv_sec * 1000000000ULL + now.tv_nsec;
+	return now_ns > start_ns ? now_ns - start_ns : 1;
 }
 
 int procfs__perf_map_path(char *out, size_t cap, uint32_t pid, uint32_t nspid,

@@ -102,6 +102,8 @@ int procfs__read_comm(uint32_t pid, char *comm);
 
 /* Clock ticks (start_ticks) as ns. */
 uint64_t procfs__ticks_ns(uint64_t ticks);
+/* How long pid has run, in ns; 0 when that cannot be read. */
+uint64_t procfs__age_ns(uint32_t pid);
 
 /*
  * The path, as root sees it, of the perf map of process pid whose own

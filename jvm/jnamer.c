@@ -31,7 +31,7 @@ struct chain {
 struct jnamer {
 	uint32_t pid;
 	int flags;
-	struct hotspot *h;
+	struct hotspot *h; /* borrowed: the JVM's owner opened it */
 	const struct hotspot_mem *m; /* &rb.mem: every read is budgeted */
 	struct readbudget rb;
 	const struct hotspot_layout *hl;
@@ -52,7 +52,7 @@ struct jnamer {
 	struct jnamer_stats st;
 };
 
-struct jnamer *jnamer__open(uint32_t pid, int flags)
+struct jnamer *jnamer__open(struct hotspot *h, uint32_t pid, int flags)
 {
 	struct jnamer *j = calloc(1, sizeof(*j));
 	int ret = -ENOMEM;
@@ -61,11 +61,7 @@ struct jnamer *jnamer__open(uint32_t pid, int flags)
 		goto fail;
 	j->pid = pid;
 	j->flags = flags;
-	j->h = hotspot__open(pid);
-	if (!j->h) {
-		ret = -errno;
-		goto fail;
-	}
+	j->h = h;
 	j->hl = hotspot__layout(j->h);
 	/* the tables are read once, by fixed rules (vmstructs.c bounds
 	 * them): the budget is for what follows, driven by samples */
@@ -109,7 +105,6 @@ void jnamer__free(struct jnamer *j)
 	strpool__free(j->pool);
 	jthreads__free(j->jt);
 	vmstructs__free(j->vs);
-	hotspot__free(j->h);
 	free(j);
 }
 

@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include "jframe.h"
 
+struct hotspot;
+
 struct jnamer_frame {
 	const char *name; /* "pkg/Class.method", as the agent names it */
 	int32_t bci; /* -1: the method's entry */
@@ -40,11 +42,12 @@ struct jnamer_stats {
 #define JN_LINES 1 /* read source lines too (for --lines) */
 
 /*
- * The namer of JVM pid: NULL and errno ENOENT (not a HotSpot JVM, or a
- * layout we do not know), ENOTSUP (JDK 18-20), EAGAIN (starting), ESRCH,
- * ENOMEM.
+ * The namer of JVM pid, whose tables h holds (borrowed: h must outlive
+ * the namer; each JVM is opened once, by its owner): NULL and errno
+ * ENOENT (not a HotSpot JVM, or a layout we do not know), ENOTSUP (JDK
+ * 18-20), EAGAIN (starting), ESRCH, ENOMEM.
  */
-struct jnamer *jnamer__open(uint32_t pid, int flags);
+struct jnamer *jnamer__open(struct hotspot *h, uint32_t pid, int flags);
 /*
  * The frames at pc of nmethod nm (compile id cid), innermost first, into
  * out[0..max): their count; -ESTALE when that code is gone (the caller

@@ -1,9 +1,10 @@
-# jvm/: a HotSpot JVM's own metadata read from its memory (VMStructs,
-# code heaps, nmethods and their debug info, line tables, threads, frame
-# names): JVM_OBJS, linked into mixprof; the unit tests feed fake tables.
+# jvm/: the JVM runtime: a HotSpot JVM's own metadata read from its
+# memory (VMStructs, code heaps, nmethods and their debug info, line
+# tables, threads, frame names), the run's JVMs found and given to the BPF
+# walk (jvms), their stacks' Java frames named (jstacks): JVM_OBJS, linked
+# into mixprof; the unit tests feed fake tables and a fake sampler.
 JVM_SRCS := hotspot vmstructs nmethod jlines jthreads jframe jnamer codeblob \
-	vthread \
-	readbudget jlocks
+	vthread readbudget jlocks jthreadsync jvms jstacks
 JVM_OBJS := $(JVM_SRCS:%=$(BUILD)/jvm/%.o) $(COMMON_OBJS)
 CPPFLAGS_jvm := $(MIXPROF_CPPFLAGS)
 # the symbolizer's fuzz test covers the JVM parsers too

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "common/nsec.h"
 #include "common/u64map.h"
-#include "interp.h"
+#include "jvm/jvms.h"
 #include "jvm/hotspot.h"
 #include "jvm/jlocks.h"
 #include "locknames.h"
@@ -31,20 +31,20 @@ struct frame_name {
 enum named { NAMED_NOT, NAMED_OWNER, NAMED_CLASS };
 
 struct locknames {
-	struct interp *in;
+	struct jvms *jv;
 	uint32_t pid;
-	struct hotspot *h; /* interp's, when jl was opened: jl reads through
-			    * it, so only while interp still has it */
+	struct hotspot *h; /* jvms', when jl was opened: jl reads through
+			    * it, so only while jvms still has it */
 	struct jlocks *jl;
 	struct u64map names; /* frame -> struct frame_name */
 };
 
-struct locknames *locknames__new(struct interp *in)
+struct locknames *locknames__new(struct jvms *jv)
 {
 	struct locknames *ln = calloc(1, sizeof(*ln));
 
 	if (ln)
-		ln->in = in;
+		ln->jv = jv;
 	return ln;
 }
 
@@ -69,7 +69,7 @@ void locknames__free(struct locknames *ln)
 
 int locknames__open(struct locknames *ln, uint32_t pid, const char **what)
 {
-	struct hotspot *h = interp__hotspot(ln->in, pid);
+	struct hotspot *h = jvms__hotspot(ln->jv, pid);
 
 	*what = "its VMStructs tables";
 	if (!h)
@@ -88,10 +88,10 @@ const struct lock_cfg *locknames__cfg(const struct locknames *ln)
 	return jlocks__cfg(ln->jl);
 }
 
-/* jl, while the JVM it reads is still the one interp has for pid */
+/* jl, while the JVM it reads is still the one jvms has for pid */
 static struct jlocks *live(struct locknames *ln, uint32_t pid)
 {
-	return ln->jl && pid == ln->pid && interp__hotspot(ln->in, pid) == ln->h
+	return ln->jl && pid == ln->pid && jvms__hotspot(ln->jv, pid) == ln->h
 		   ? ln->jl
 		   : NULL;
 }
@@ -113,7 +113,7 @@ bool locknames__is_frame(uint64_t ip)
 static enum named name_now(struct locknames *ln, uint32_t pid, uint64_t ip,
 			   char *out, size_t cap)
 {
-	struct hotspot *h = interp__hotspot(ln->in, pid);
+	struct hotspot *h = jvms__hotspot(ln->jv, pid);
 	char name[NAME_CAP];
 	int tid;
 
@@ -130,7 +130,7 @@ static enum named name_now(struct locknames *ln, uint32_t pid, uint64_t ip,
 		snprintf(out, cap, "[owner] unknown");
 		return NAMED_NOT;
 	}
-	if (interp__thread_read(ln->in, pid, tid, name, sizeof(name)) < 0)
+	if (jvms__thread_read(ln->jv, pid, tid, name, sizeof(name)) < 0)
 		snprintf(name, sizeof(name), "thread");
 	snprintf(out, cap, "[owner] %s [%d]", name, tid);
 	return NAMED_OWNER;

@@ -233,7 +233,8 @@ static void teardown(struct run *r)
 		fclose(r->table);
 	stackfold__free(r->sf);
 	run_lock__free(r);
-	interp__free(r->interp);
+	jstacks__free(r->jstacks);
+	jvms__free(r->jvms);
 	sampler__free(r->smp);
 	symbolizer__free(r->sym);
 	ksymbpf__free(r->ksym);

@@ -13,15 +13,15 @@ include flamegraph/flamegraph.mk
 
 PROFILE_SRCS := profile.c hints.c check.c check_jvm.c run_setup.c run_child.c run_cpu.c run_probe.c \
 	run_tick.c run_report.c profile_opts.c slices.c launch.c stackfold.c \
-	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c \
-	foldtab.c jthreadsync.c stacksrc.c unwindcheck.c containers.c \
+	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c fold.c \
+	foldtab.c unwindcheck.c containers.c \
 	locknames.c run_lock.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
 # folded lines and their aggregate, for the tests that link them alone
 FOLD_OBJS := $(BUILD)/profiler/fold.o $(BUILD)/profiler/foldtab.o \
 	$(BUILD)/common/strpool.o $(BUILD)/common/safename.o
 MIXPROF_OBJS += $(PROFILE_OBJS)
-# they include the sampler's skeletons (through sampler_int.h, interp.h)
+# they include the sampler's skeletons (through sampler_int.h)
 $(PROFILE_OBJS): $(SAMPLER_SKELS)
 
 # The version --version prints: git describe of the tree when it is a
@@ -60,13 +60,6 @@ $(BUILD)/tests/unit/test_prof_jvmkids: $(BUILD)/tests/unit/test_prof_jvmkids.o \
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_targets
-UNIT_TESTS += $(BUILD)/tests/unit/test_prof_jthreadsync
-$(BUILD)/tests/unit/test_prof_jthreadsync: \
-		$(BUILD)/tests/unit/test_prof_jthreadsync.o \
-		$(BUILD)/profiler/jthreadsync.o $(BUILD)/common/stop.o
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^
-
 $(BUILD)/tests/unit/test_prof_targets: $(BUILD)/tests/unit/test_prof_targets.o \
 		$(BUILD)/profiler/targets.o $(COMMON_OBJS)
 	$(call msg,LINK,$@)
@@ -82,9 +75,8 @@ $(BUILD)/tests/unit/test_prof_namecache: \
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_stackfold
 $(BUILD)/tests/unit/test_prof_stackfold: \
 		$(BUILD)/tests/unit/test_prof_stackfold.o \
-		$(BUILD)/profiler/stackfold.o $(BUILD)/profiler/interp.o \
+		$(BUILD)/profiler/stackfold.o \
 		$(BUILD)/profiler/unwindcheck.o $(BUILD)/profiler/locknames.o \
-		$(BUILD)/profiler/jthreadsync.o \
 		$(BUILD)/profiler/namecache.o $(FOLD_OBJS) \
 		$(BUILD)/profiler/targets.o $(BUILD)/attach/procinfo.o \
 		$(JVM_OBJS) $(COMMON_OBJS) $(SYMBOLIZER_OBJS)

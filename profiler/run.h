@@ -84,7 +84,8 @@ struct run {
 	struct sampler *smp;
 	struct symbolizer *sym;
 	struct ksymbpf *ksym; /* kernel names from the kernel, or NULL */
-	struct interp *interp; /* JVMs learnt, Java frames named; or NULL */
+	struct jvms *jvms; /* JVMs learnt and given to BPF; or NULL */
+	struct jstacks *jstacks; /* their Java frames named; or NULL */
 	struct stackfold *sf;
 	struct pidset *pids;
 	struct containers *ct; /* --per-container, else NULL */

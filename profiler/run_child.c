@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "attach/agentpath.h"
-#include "interp.h"
+#include "jvm/jvms.h"
 #include "jvmprep.h"
 #include "run.h"
 #include "run_child.h"
@@ -58,7 +58,7 @@ void run_child__rows(struct run *r)
 
 	/* after the exec: the child's mappings were ours until then */
 	sampler__unwind_target(r->smp, r->child.pid);
-	r->child_early = r->interp != NULL;
+	r->child_early = r->jvms != NULL;
 	for (int i = 0; i < 10; i++) {
 		nanosleep(&ms2, NULL);
 		sampler__unwind_refresh(r->smp, r->child.pid, nsec__now());
@@ -72,8 +72,8 @@ void run_child__identify(struct run *r)
 
 	if (!r->child_early)
 		return;
-	r->child_early = r->launched && !r->child_done && r->interp &&
-			 interp__launched(r->interp, r->child.pid, now);
+	r->child_early = r->launched && !r->child_done && r->jvms &&
+			 jvms__launched(r->jvms, r->child.pid, now);
 	/* and its table: libjvm.so is dlopen'ed after the exec, and its
 	 * code is not walked by its rows (nor seen as native code by a
 	 * walk "pending") until its mapping is in the table */

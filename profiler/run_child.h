@@ -18,7 +18,7 @@ int run_child__launch(struct run *r);
  * its files' rows built before its samples ask (unwind/loader.h). */
 void run_child__rows(struct run *r);
 /*
- * Read it as a JVM as soon as its tables are there (interp__launched),
+ * Read it as a JVM as soon as its tables are there (jvms__launched),
  * every EARLY_MS in its first seconds while r->child_early, so its first
  * Java frames are walked as a JVM's (not "[unwind: not identified yet]"
  * until the drain sees its samples); its unwind table asked for at the

@@ -134,12 +134,12 @@ static int start(struct run *r)
 	 * not at any price: a loaded host takes seconds for libjvm's */
 	sampler__unwind_wait(r->smp, ROWS_WAIT_NS);
 	/* running JVMs unwound by their tables from the first sample */
-	for (int i = 0; r->interp && i < r->o.nr_pids; i++) {
+	for (int i = 0; r->jvms && i < r->o.nr_pids; i++) {
 		char d[768];
 		uint32_t pid = r->o.pids[i];
 
-		interp__prepare(r->interp, pid);
-		if (interp__describe(r->interp, pid, d, sizeof(d)) > 0 &&
+		jvms__prepare(r->jvms, pid);
+		if (jvms__describe(r->jvms, pid, d, sizeof(d)) > 0 &&
 		    r->o.verbose)
 			fprintf(stderr, "mixprof: %u: %s\n", r->o.pids[i], d);
 	}

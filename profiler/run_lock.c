@@ -8,7 +8,7 @@
 #include <string.h>
 #include "common/safename.h"
 #include "hints.h"
-#include "interp.h"
+#include "jvm/jvms.h"
 #include "jvm/hotspot.h"
 #include "locknames.h"
 #include "run.h"
@@ -81,12 +81,12 @@ int run_lock__start(struct run *r)
 {
 	int ret;
 
-	if (!r->interp) {
+	if (!r->jvms) {
 		fprintf(stderr, "mixprof: --lock reads the JVM's tables: "
 				"leave out -K and MIXPROF_NO_INTERP\n");
 		return -EINVAL;
 	}
-	r->locks = locknames__new(r->interp);
+	r->locks = locknames__new(r->jvms);
 	if (!r->locks) {
 		fprintf(stderr, "mixprof: %s\n", strerror(errno));
 		return -ENOMEM;
@@ -94,7 +94,7 @@ int run_lock__start(struct run *r)
 	stackfold__locks(r->sf, r->locks);
 	if (r->o.cmd)
 		return 0; /* once the JVM it launches is read (tick) */
-	if (!interp__hotspot(r->interp, lock_pid(r))) {
+	if (!jvms__hotspot(r->jvms, lock_pid(r))) {
 		fprintf(stderr,
 			"mixprof: %u: not a JVM whose tables can be read "
 			"(--lock)\n",
@@ -113,8 +113,8 @@ int run_lock__tick(struct run *r)
 	if (r->child_done)
 		return 0;
 	/* the JVM read, and its threads' JavaThread*s given to the park
-	 * probe (java_threads) every interp tick, waits or none */
-	interp__learn(r->interp, pid, r->now_ns);
+	 * probe (java_threads) every jvms tick, waits or none */
+	jvms__seen(r->jvms, pid, r->now_ns);
 	if (r->now_ns < r->lock_retry_ns)
 		return 0;
 	if (!r->lock_attached) {

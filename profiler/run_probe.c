@@ -51,8 +51,8 @@ static void track_jvm(struct run *r, int pid)
 	struct pid_info *pi;
 	bool added;
 
-	if (r->interp)
-		interp__learn(r->interp, pid, nsec__now());
+	if (r->jvms)
+		jvms__seen(r->jvms, pid, nsec__now());
 	pi = pidset__get(r->pids, pid, &added);
 	if (!pi || !added)
 		return;

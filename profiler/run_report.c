@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/safename.h"
-#include "interp.h"
+#include "jvm/jvms.h"
 #include "jvmkids.h"
 #include "render_out.h"
 #include "run.h"
@@ -239,13 +239,13 @@ static void unwind_summary(const struct run *r, const uint64_t *st)
  */
 static void java_threads_summary(const struct run *r)
 {
-	struct interp_anchored a[8];
-	struct interp_stats is;
+	struct jvms_anchored a[8];
+	struct jvms_stats is;
 	size_t n;
 
-	if (!r->interp)
+	if (!r->jvms)
 		return;
-	interp__stats(r->interp, &is);
+	jvms__stats(r->jvms, &is);
 	if (is.jvms_over)
 		fprintf(stderr,
 			"mixprof:   %" PRIu64 " JVM(s) (pid %u%s) with more "
@@ -263,7 +263,7 @@ static void java_threads_summary(const struct run *r)
 			"mixprof:   launched JVM (pid %u) read at %.0f ms of "
 			"its life, as soon as its tables were there\n",
 			is.early_pid, is.early_age_ns / 1e6);
-	n = interp__anchored(r->interp, a, 8);
+	n = jvms__anchored(r->jvms, a, 8);
 	if (!r->o.verbose || (!n && !is.threads_foreign))
 		return;
 	fprintf(stderr, "mixprof:   java_threads: %zu JVM(s)", n);
@@ -410,7 +410,7 @@ void run_report__summary(struct run *r)
 
 	sampler__stats(r->smp, st);
 	symbolizer__stats(r->sym, &ss);
-	ss.frames += fs->interp_named; /* named by interp.c, not symbolizer */
+	ss.frames += fs->interp_named; /* named by jvm/jstacks.c, not symbolizer */
 	ss.frames += fs->frames; /* named from stackfold's cache */
 	ss.frames_unknown += fs->frames_unknown;
 	ss.frames_unknown -= fs->stubs_fresh < ss.frames_unknown

@@ -111,7 +111,7 @@ int run_setup__bpf(struct run *r)
 	    .per_thread = r->o.per_thread,
 	    .user = !r->o.kernel_only,
 	    .kernel = !r->o.user_only,
-	    .no_interp = getenv("MIXPROF_NO_INTERP") != NULL,
+	    .no_hotspot = getenv("MIXPROF_NO_INTERP") != NULL,
 	    .usdt = r->o.nr_probes > 0,
 	    .off_cpu = r->o.off_cpu,
 	    .off_cpu_preempt = r->o.off_cpu_preempt,
@@ -186,7 +186,7 @@ int run_setup__naming(struct run *r)
 	    .per_thread = r->o.per_thread,
 	    .annotate = r->o.annotate,
 	    .depth = r->o.stack_depth,
-	    .no_interp = getenv("MIXPROF_NO_INTERP") != NULL,
+	    .no_hotspot = getenv("MIXPROF_NO_INTERP") != NULL,
 	    .probe_leaf = r->o.nr_probes > 0,
 	    .lines = r->o.lines,
 	    .check_names = getenv("MIXPROF_NAMES_CHECK") != NULL,
@@ -196,11 +196,13 @@ int run_setup__naming(struct run *r)
 	stacksrc__sampler(&src, r->smp);
 	r->sym = symbolizer__new(NULL);
 	r->pids = pidset__new();
-	if (fc.user && !fc.no_interp)
-		r->interp = interp__new(&src, NULL);
-	r->sf = r->sym ? stackfold__new(&fc, &src, r->sym, r->interp) : NULL;
+	if (fc.user && !fc.no_hotspot) {
+		r->jvms = jvms__new(&src, NULL, fc.lines ? JVMS_LINES : 0);
+		r->jstacks = r->jvms ? jstacks__new(&src, r->jvms) : NULL;
+	}
+	r->sf = r->sym ? stackfold__new(&fc, &src, r->sym, r->jstacks) : NULL;
 	if (!r->sym || !r->pids || !r->sf ||
-	    (fc.user && !fc.no_interp && !r->interp)) {
+	    (fc.user && !fc.no_hotspot && !r->jstacks)) {
 		fprintf(stderr, "mixprof: %s\n", strerror(errno));
 		return -ENOMEM;
 	}

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "common/stop.h"
 #include "containers.h"
-#include "interp.h"
+#include "jvm/jstacks.h"
 #include "linefilter.h"
 #include "render_out.h"
 #include "run.h"
@@ -29,8 +29,10 @@ static void on_seen(struct run *r, const struct sample_key *k)
 	bool added;
 
 	/* interpreted frames; a kernel thread has none (no user stack) */
-	if (k->user_stack != STACK_NONE && r->interp)
-		interp__seen(r->interp, k, r->now_ns);
+	if (k->user_stack != STACK_NONE && r->jvms) {
+		jvms__seen(r->jvms, k->pid, r->now_ns);
+		jstacks__seen(r->jstacks, k, r->now_ns);
+	}
 	if (r->locks)
 		stackfold__lock_seen(r->sf, k);
 	pi = pidset__get(r->pids, k->pid, &added);
@@ -180,7 +182,8 @@ static bool keep_pid(struct pid_info *pi, void *ctx)
 	if (!pi->gone && pi->jit && targets__alive(pi->pid))
 		return true;
 	symbolizer__forget(r->sym, pi->pid);
-	interp__forget(r->interp, pi->pid);
+	jstacks__forget(r->jstacks, pi->pid);
+	jvms__forget(r->jvms, pi->pid);
 	if (r->sf)
 		stackfold__forget(r->sf, pi->pid,
 				  sampler__unwind_proc_maps(r->smp, pi->pid) >

@@ -27,10 +27,10 @@ struct stackfold {
 	struct fold_line line, part; /* the line; one side of it */
 	struct namecache *cache;
 	struct stackfold_stats st;
-	struct interp
-	    *interp; /* the run's; NULL with no_interp, no user stacks */
+	struct jstacks
+	    *jstacks; /* the run's; NULL with no_hotspot, no user stacks */
 	const char **inames; /* depth: Java frame names, leaf first */
-	bool *ifolded; /* depth: inames[i] is folded text (interp.h) */
+	bool *ifolded; /* depth: inames[i] is folded text (jstacks.h) */
 	bool early; /* the stack at hand: walked before its process's rows */
 	uint64_t vthread; /* its virtual thread's id (VTHREAD_MARK), or 0 */
 	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
@@ -42,7 +42,7 @@ struct stackfold {
 
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 				 const struct stacksrc *src,
-				 struct symbolizer *sym, struct interp *in)
+				 struct symbolizer *sym, struct jstacks *js)
 {
 	struct stackfold *sf = calloc(1, sizeof(*sf));
 
@@ -52,7 +52,7 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 	if (src)
 		sf->src = *src;
 	sf->sym = sym;
-	sf->interp = cfg->user && !cfg->no_interp ? in : NULL;
+	sf->jstacks = cfg->user && !cfg->no_hotspot ? js : NULL;
 	sf->inames = calloc(cfg->depth, sizeof(*sf->inames));
 	sf->ifolded = calloc(cfg->depth, sizeof(*sf->ifolded));
 	sf->adj = calloc(cfg->depth, sizeof(*sf->adj));
@@ -62,8 +62,8 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (sf->interp)
-		interp__style(sf->interp, cfg->annotate, cfg->lines);
+	if (sf->jstacks)
+		jstacks__style(sf->jstacks, cfg->annotate, cfg->lines);
 	fold_line__init(&sf->line, cfg->annotate);
 	fold_line__init(&sf->part, cfg->annotate);
 	return sf;
@@ -177,7 +177,7 @@ static void check_names(struct stackfold *sf, const struct sample_key *k,
 /*
  * Name user frames hi-1 down to lo (root first) onto l; non-leaf
  * addresses are return addresses. Interpreted frames get their Java
- * method's name (sf->inames, from interp.h); the rest of the
+ * method's name (sf->inames, from jstacks.h); the rest of the
  * interpreter's frames stay "Interpreter" (or "[unknown]" without the
  * agent's map) and are counted in *c.
  */
@@ -199,14 +199,14 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 					 : mark_name(sf->uips[i]));
 			continue;
 		}
-		if (sf->interp && sf->inames[i] && sf->ifolded[i]) {
+		if (sf->jstacks && sf->inames[i] && sf->ifolded[i]) {
 			ret = fold_line__append(l, sf->inames[i],
 						strlen(sf->inames[i]));
 			if (sf->cfg.check_names)
 				check_names(sf, k, ip, when_ns, sf->inames[i]);
 			continue;
 		}
-		if (sf->interp && sf->inames[i]) {
+		if (sf->jstacks && sf->inames[i]) {
 			struct frame f = {sf->inames[i], FRAME_INTERP};
 
 			ret = fold_line__push(l, &f);
@@ -216,10 +216,10 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 		nf = symbolizer__user(sf->sym, k->pid, ip, when_ns, sf->frames,
 				      MAX_INLINE);
 		if (nf == 1 && sf->frames[0].kind == FRAME_UNKNOWN &&
-		    sf->interp) {
+		    sf->jstacks) {
 			/* no map names it: a JVM stub, by its CodeBlob */
 			const char *s =
-			    interp__stub_name(sf->interp, k->pid, ip);
+			    jstacks__stub_name(sf->jstacks, k->pid, ip);
 
 			if (s) {
 				sf->frames[0] = (struct frame){s, FRAME_STUB};
@@ -227,8 +227,8 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 			}
 		}
 		if (nf > 0 && (is_interpreter(&sf->frames[0]) ||
-			       (sf->interp && interp__in_interpreter(
-						  sf->interp, k->pid, ip))))
+			       (sf->jstacks && jstacks__in_interpreter(
+						   sf->jstacks, k->pid, ip))))
 			c->interp_unnamed++;
 		for (j = 0; j < nf && !ret; j++)
 			ret = fold_line__push(l, &sf->frames[j]);
@@ -261,7 +261,7 @@ static void counters(struct stackfold *sf, struct part_counts *c)
 
 /*
  * What names k's callers at when_ns (namecache.h): the symbolizer's
- * version (gen, JIT lines eligible) and interp's; v[0] is 0 when nothing
+ * version (gen, JIT lines eligible) and jstacks'; v[0] is 0 when nothing
  * can be promised. Kernel names never change.
  */
 static void versions(struct stackfold *sf, const struct sample_key *k,
@@ -273,7 +273,7 @@ static void versions(struct stackfold *sf, const struct sample_key *k,
 		symbolizer__version(sf->sym, k->pid, when_ns, &sv);
 	v[0] = sv.gen;
 	v[1] = sv.jit;
-	v[2] = user && sf->interp ? interp__version(sf->interp, k) : 1;
+	v[2] = user && sf->jstacks ? jstacks__version(sf->jstacks, k) : 1;
 	if (!v[2])
 		v[0] = 0;
 }
@@ -379,7 +379,7 @@ static int push_callers(struct stackfold *sf, const struct sample_key *k, int n,
 static int push_klass(struct stackfold *sf, uint32_t pid, uint64_t klass)
 {
 	const char *name =
-	    sf->interp ? interp__klass_name(sf->interp, pid, klass) : NULL;
+	    sf->jstacks ? jstacks__klass_name(sf->jstacks, pid, klass) : NULL;
 
 	return fold_line__push_name(&sf->line, name ? name : "[unknown class]");
 }
@@ -423,9 +423,9 @@ static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
 	struct part_counts c = {}, leaf = {};
 	int ret = 0;
 
-	if (user && sf->interp)
-		interp__names(sf->interp, k, sf->uips, n, sf->inames,
-			      sf->ifolded);
+	if (user && sf->jstacks)
+		jstacks__names(sf->jstacks, k, sf->uips, n, sf->inames,
+			       sf->ifolded);
 	if (!user && n == 1 && ALLOC_IS_KLASS(sf->kips[0]))
 		return push_klass(sf, k->pid, ALLOC_KLASS_OF(sf->kips[0]));
 	if (!user && sf->locks && n > 0 && n <= 2 &&
@@ -658,8 +658,9 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 		ret = fold_line__push_name(&sf->line, proc);
 		ret = ret ?: push_container(sf, container, ct);
 		const char *jname =
-		    sf->interp ? interp__thread_name(sf->interp, k->pid, k->tid)
-			       : NULL;
+		    sf->jstacks
+			? jstacks__thread_name(sf->jstacks, k->pid, k->tid)
+			: NULL;
 
 		/* a virtual thread's samples: itself, on its carrier */
 		if (sf->vthread)
@@ -719,8 +720,8 @@ static int push_check(struct stackfold *sf, const struct sample_key *k,
 				      sf->frames, MAX_INLINE);
 		what = nf > 0 ? sf->frames[nf - 1].name : "?";
 		if (nf == 1 && sf->frames[0].kind == FRAME_UNKNOWN &&
-		    sf->interp)
-			what = interp__stub_name(sf->interp, k->pid, pc - 1)
+		    sf->jstacks)
+			what = jstacks__stub_name(sf->jstacks, k->pid, pc - 1)
 				   ?: what;
 	}
 	snprintf(buf, sizeof(buf), "[check: %s at frame %u; oracle: %s]",
@@ -807,22 +808,22 @@ const char *stackfold__line_in(struct stackfold *sf, const struct sample_key *k,
 const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)
 {
 	struct stackfold *w = (struct stackfold *)sf; /* counters only */
-	struct interp_stats is = {};
+	struct jstacks_stats is = {};
 
-	if (sf->interp)
-		interp__stats(sf->interp, &is);
-	w->st.interp_jvms = is.jvms;
+	if (sf->jstacks)
+		jstacks__stats(sf->jstacks, &is);
+	w->st.interp_jvms = is.jvms.jvms;
 	w->st.interp_misaligned = is.misaligned;
 	w->st.interp_unreadable = is.unreadable;
 	w->st.compiled_named = is.compiled_named;
 	w->st.compiled_stale = is.compiled_stale;
 	w->st.compiled_failed = is.compiled_failed;
-	w->st.no_names = is.no_names;
-	w->st.no_names_pid = is.no_names_pid;
-	w->st.no_names_err = is.no_names_err;
-	w->st.over = is.over;
-	w->st.over_pid = is.over_pid;
-	w->st.over_why = is.over_why;
+	w->st.no_names = is.jvms.no_names;
+	w->st.no_names_pid = is.jvms.no_names_pid;
+	w->st.no_names_err = is.jvms.no_names_err;
+	w->st.over = is.jvms.over;
+	w->st.over_pid = is.jvms.over_pid;
+	w->st.over_why = is.jvms.over_why;
 	return &sf->st;
 }
 

@@ -2,9 +2,9 @@
  * stackfold: one counted key of the sampler into one folded line:
  * comm; [container;] [thread;] [truncated;] user frames root->leaf; [-;]
  * kernel frames root->leaf. Reads the stacks through stacksrc.h, names frames with the
- * symbolizer and interp.h, and counts what it could not show. It only
- * names: learning processes (interp__seen, symbolizer__refresh) is the
- * run's.
+ * symbolizer and jvm/jstacks.h, and counts what it could not show. It
+ * only names: learning processes (jvms__seen, jstacks__seen,
+ * symbolizer__refresh) is the run's.
  */
 #ifndef MIXPROF_STACKFOLD_H
 #define MIXPROF_STACKFOLD_H
@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "fold.h"
-#include "interp.h"
+#include "jvm/jstacks.h"
 #include "namecache.h"
-#include "stacksrc.h"
+#include "sampler/stacksrc.h"
 #include "symbolizer/symbolizer.h"
 
 struct stackfold_cfg {
@@ -23,7 +23,7 @@ struct stackfold_cfg {
 	bool per_thread; /* "comm [tid]" frame under the process */
 	bool annotate;
 	uint32_t depth; /* a stack this deep is truncated */
-	bool no_interp; /* leave interpreted frames as "Interpreter" */
+	bool no_hotspot; /* no HotSpot walk: Java frames left to the maps */
 	bool probe_leaf; /* method entry stacks: cut the probe's own frames */
 	bool lines; /* Java frames as "Class.method:LINE" (compiled ones) */
 	/* name each compiled frame by the perf map too and count whether
@@ -82,11 +82,11 @@ struct stackfold_root {
 /*
  * src (copied; NULL: no stacks) is the sampler's, or a test's fake; in
  * names Java frames (NULL: none) and is the caller's, who tells it of
- * new keys (interp__seen) before their lines are asked for.
+ * new keys (jstacks__seen) before their lines are asked for.
  */
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 				 const struct stacksrc *src,
-				 struct symbolizer *sym, struct interp *in);
+				 struct symbolizer *sym, struct jstacks *js);
 void stackfold__free(struct stackfold *sf);
 /*
  * A --lock run's: its keys' lock frames (sampler/lock.h) are named by ln

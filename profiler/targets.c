@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "common/procfs.h"
 #include "common/u64map.h"
@@ -102,15 +101,7 @@ bool targets__running(uint32_t pid)
 
 uint64_t targets__age_ns(uint32_t pid)
 {
-	struct procfs_stat st;
-	struct timespec now;
-	uint64_t start_ns, now_ns;
-
-	if (procfs__read_stat(pid, &st) || clock_gettime(CLOCK_BOOTTIME, &now))
-		return 0;
-	start_ns = procfs__ticks_ns(st.start_ticks);
-	now_ns = now.tv_sec * 1000000000ULL + now.tv_nsec;
-	return now_ns > start_ns ? now_ns - start_ns : 1;
+	return procfs__age_ns(pid);
 }
 
 int targets__comm(uint32_t pid, char *comm)

@@ -2,7 +2,7 @@
  * alloc.h: what the allocation probes (alloc.bpf.h) and user space
  * share. An --alloc key's kernel stack is one frame: the allocated
  * class's Klass* under a mark no pc can have (a non-canonical address),
- * which user space names from the JVM (interp__klass_name) as the leaf.
+ * which user space names from the JVM (jstacks__klass_name) as the leaf.
  */
 #ifndef MIXPROF_ALLOC_H
 #define MIXPROF_ALLOC_H

@@ -231,8 +231,8 @@ static void free_stacks(struct sampler *s)
 
 /*
  * The interpreted-frame lists of the keys taken by the last read, unless
- * a key new since then uses them: interp.c copied each list when its key
- * was new, so only new samples need the kernel's copy (to find theirs
+ * a key new since then uses them: jvm/jstacks.c copied each list when its
+ * key was new, so only new samples need the kernel's copy (to find theirs
  * stored already).
  */
 static void free_interp(struct sampler *s)

@@ -35,7 +35,7 @@ const volatile bool filter_pids = false; /* only tgids in targets */
 const volatile bool per_thread = false;
 const volatile bool user_stacks = true;
 const volatile bool kernel_stacks = true;
-const volatile bool interp_walk = true; /* name interpreted frames */
+const volatile bool hotspot_walk = true; /* the HotSpot walk: Java frames */
 const volatile __u32 max_frames = STACK_SHORT; /* the run's depth */
 const volatile __u32 unwind_mode = UNWIND_MODE_HOTSPOT; /* sampler_abi.h */
 /* the one key of per-CPU scratch maps, where a frame has no word to spare */
@@ -1681,7 +1681,7 @@ static __always_inline void sample_user_regs(struct bpf_perf_event_data *ctx,
 /* The JVM whose interpreted frames to name, if tgid is one. */
 static __always_inline struct interp_proc *interp_proc_of(__u32 tgid)
 {
-	return interp_walk ? bpf_map_lookup_elem(&interp_procs, &tgid) : NULL;
+	return hotspot_walk ? bpf_map_lookup_elem(&interp_procs, &tgid) : NULL;
 }
 
 /*

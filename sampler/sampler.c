@@ -255,7 +255,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 	skel->rodata->per_thread = cfg->per_thread;
 	skel->rodata->user_stacks = cfg->user;
 	skel->rodata->kernel_stacks = cfg->kernel;
-	skel->rodata->interp_walk = cfg->user && !cfg->no_interp;
+	skel->rodata->hotspot_walk = cfg->user && !cfg->no_hotspot;
 	skel->rodata->unwind_mode = cfg->unwind_mode;
 	skel->rodata->offcpu_min_ns = cfg->min_block_ns;
 	skel->rodata->offcpu_max_ns =
@@ -313,7 +313,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 	s->off_cpu = cfg->off_cpu || cfg->wall;
 	s->wall = cfg->wall;
 	s->filter = cfg->filter_pids;
-	s->interp = cfg->user && !cfg->no_interp;
+	s->interp = cfg->user && !cfg->no_hotspot;
 	for (int i = 0; i < s->nr_cpus; i++)
 		s->fds[i] = -1;
 	return s;

@@ -7,7 +7,7 @@
 #   fork.bpf.c    -> the same, the fork hook of -p and launch runs
 #   sources that include a skeleton depend on it.
 SAMPLER_SRCS := sampler.c cpus.c maxstack.c stackcache.c ksymbpf.c drain.c \
-	offcpu_end.c
+	offcpu_end.c stacksrc.c
 SAMPLER_OBJS := $(SAMPLER_SRCS:%.c=$(BUILD)/sampler/%.o)
 SAMPLER_SKELS := $(BUILD)/sampler/sampler.skel.h $(BUILD)/sampler/ksym.skel.h \
 	$(BUILD)/sampler/fork.skel.h

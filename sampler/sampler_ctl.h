@@ -23,8 +23,8 @@ struct sampler_cfg {
 	bool filter_pids; /* only targets (and their descendants) */
 	bool per_thread;
 	bool user, kernel; /* which stacks to take */
-	bool no_interp; /* skip the interpreted-frame walk (and the HotSpot
-			 * unwinder: JVMs are then walked by fp) */
+	bool no_hotspot; /* skip the HotSpot walk (interpreted and compiled
+			  * frames: JVMs are then walked by fp) */
 	uint32_t unwind_mode; /* enum unwind_mode (sampler_abi.h) */
 	bool usdt; /* a probe run: sampler__attach_usdt, no perf events */
 	uint32_t interp_size; /* interp map entries; 0: 4096 */
@@ -208,7 +208,7 @@ int sampler__interp_chunk(struct sampler *s, uint64_t key,
  * Java thread tid of JVM tgid: its JavaThread* (the unwinder's frame
  * anchors, looked up by the sampled thread's own tgid and tid), or forget
  * it. 0 or negative errno (-E2BIG: the map is full). The caller checks
- * that tid is a thread of tgid (profiler/jthreadsync.h).
+ * that tid is a thread of tgid (jvm/jthreadsync.h).
  */
 int sampler__set_thread(struct sampler *s, uint32_t tgid, uint32_t tid,
 			uint64_t thread);

@@ -498,7 +498,7 @@ int main(int argc, char **argv)
 	vs = vmstructs__open(pid, c.m);
 	major = vs ? vmstructs__jdk_major(vs, c.m) : -errno;
 	ret = major < 0 ? major : nm_layout__init(&c.l, vs, major);
-	c.jn = ret ? NULL : jnamer__open(pid, JN_LINES);
+	c.jn = ret ? NULL : jnamer__open(h, pid, JN_LINES);
 	if (!ret && !c.jn)
 		ret = -errno;
 	if (ret) {

@@ -1,5 +1,5 @@
 /*
- * stackfold and interp's naming on a fake sampler (stacksrc.h), without
+ * stackfold and jstacks' naming on a fake sampler (stacksrc.h), without
  * root or BPF: the folded line's shape (comm, thread, frames root first,
  * "-" between user and kernel, the _[j] _[i] _[k] _[0] suffixes, unwind
  * marks, lost and truncated stacks), the cache of named callers and the
@@ -8,31 +8,27 @@
  * the stack agree.
  *
  * User frames are named by a perf map in a private map_dir, for a child
- * process that only waits (interp leaves mixprof's own pid alone); the
+ * process that only waits (jvms leaves mixprof's own pid alone); the
  * addresses lie where no process of the test maps anything. The JVM is
  * a fake layout over a small array of "target" memory.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
 #include <linux/types.h>
 #include "jvm/hotspot.h"
-#include "profiler/interp.h"
+#include "jvm/jstacks.h"
+#include "jvm/jvms.h"
 #include "profiler/locknames.h"
 #include "profiler/stackfold.h"
 #include "sampler/lock.h"
+#include "fakejvm.h"
 
 #define MS 1000000ULL
-#define JIT 0x100000ULL /* compiled code, named by the perf map */
-#define INTERP 0x200000ULL /* the fake JVM's interpreter */
-#define TMEM 0x300000ULL /* the fake JVM's memory (tmem) */
 #define K(x) (0xffffffff81000000ULL + (x))
 
 static const char map_text[] = "100000 100 app/Main.main\n"
@@ -48,210 +44,6 @@ static const char kallsyms[] = "ffffffff81000000 T do_syscall_64\n"
 
 static char dir[PATH_MAX], map[PATH_MAX + 64];
 static pid_t child;
-
-/* ---- the fake sampler ---------------------------------------------------- */
-
-struct fake_stack {
-	uint64_t key;
-	int n;
-	uint64_t ips[16];
-};
-
-static struct fake_stack stacks[16];
-static int nstacks;
-static struct interp_stack lists[2];
-static uint64_t list_ids[2];
-static int set_interps, clear_interps;
-static struct interp_proc last_proc;
-
-/* A stack under key for the rest of the run (the first added under a
- * key is the one found: each test uses keys of its own). */
-static void add_stack(uint64_t key, int n, const uint64_t *ips)
-{
-	stacks[nstacks].key = key;
-	stacks[nstacks].n = n;
-	memcpy(stacks[nstacks].ips, ips, n * sizeof(*ips));
-	nstacks++;
-}
-
-static int f_stack(void *ctx, uint64_t key, const uint64_t **ips)
-{
-	(void)ctx;
-	for (int i = 0; i < nstacks; i++)
-		if (stacks[i].key == key) {
-			*ips = stacks[i].ips;
-			return stacks[i].n;
-		}
-	return -ENOENT;
-}
-
-static int f_interp(void *ctx, uint64_t id, struct interp_stack *out)
-{
-	(void)ctx;
-	for (int i = 0; i < 2; i++)
-		if (list_ids[i] && list_ids[i] == id) {
-			*out = lists[i];
-			return 0;
-		}
-	return -ENOENT;
-}
-
-static int f_chunk(void *ctx, uint64_t key, struct interp_stack *out)
-{
-	(void)ctx, (void)key, (void)out;
-	return -ENOENT;
-}
-
-static int f_set_interp(void *ctx, uint32_t pid, const struct interp_proc *p)
-{
-	(void)ctx, (void)pid;
-	set_interps++;
-	last_proc = *p;
-	return 0;
-}
-
-static int f_clear_interp(void *ctx, uint32_t pid)
-{
-	(void)ctx, (void)pid;
-	clear_interps++;
-	return 0;
-}
-
-/* java_threads writes: (tgid, tid) of the last, and how many */
-static uint32_t set_tgid, set_tid, clear_tgid, clear_tid;
-static int set_threads, clear_threads;
-
-static int f_thread(void *ctx, uint32_t tgid, uint32_t tid, uint64_t thread)
-{
-	(void)ctx, (void)thread;
-	set_tgid = tgid;
-	set_tid = tid;
-	set_threads++;
-	return 0;
-}
-
-static int f_clear_thread(void *ctx, uint32_t tgid, uint32_t tid)
-{
-	(void)ctx;
-	clear_tgid = tgid;
-	clear_tid = tid;
-	clear_threads++;
-	return 0;
-}
-
-static const struct stacksrc src = {
-    f_stack,	    f_interp, f_chunk,	      f_set_interp,
-    f_clear_interp, f_thread, f_clear_thread, NULL,
-};
-
-/* ---- the fake JVM -------------------------------------------------------- */
-
-static unsigned char tmem[4096] __attribute__((aligned(4096)));
-
-static int t_read(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	(void)ctx;
-	if (addr < TMEM || addr - TMEM > sizeof(tmem) ||
-	    len > sizeof(tmem) - (addr - TMEM))
-		return -EFAULT;
-	memcpy(buf, tmem + (addr - TMEM), len);
-	return 0;
-}
-
-/* A Symbol at TMEM + off (u4 hash and refcount, u2 length, body). */
-static uint64_t put_symbol(size_t off, const char *text)
-{
-	uint16_t len = strlen(text);
-
-	memcpy(tmem + off + 4, &len, 2);
-	memcpy(tmem + off + 6, text, len);
-	return TMEM + off;
-}
-
-static void put_u64(size_t off, uint64_t v)
-{
-	memcpy(tmem + off, &v, 8);
-}
-
-/*
- * A Method at TMEM + 0x200 of class ksym named by pool slot 2 (nsym):
- * what a pending walk records, its Symbols read later from the Method*.
- */
-static uint64_t put_method(uint64_t ksym, uint64_t nsym)
-{
-	uint16_t ni = 2;
-
-	put_u64(0x200 + 8, TMEM + 0x300); /* Method::_constMethod */
-	put_u64(0x300 + 8, TMEM + 0x400); /* ConstMethod::_constants */
-	memcpy(tmem + 0x300 + 16, &ni, 2); /* ConstMethod::_name_index */
-	put_u64(0x400 + 8, TMEM + 0x500); /* ConstantPool::_pool_holder */
-	put_u64(0x400 + 32 + 2 * 8, nsym); /* its slot 2 */
-	put_u64(0x500 + 8, ksym); /* Klass::_name */
-	return TMEM + 0x200;
-}
-
-static const struct hotspot_layout fake_layout = {
-    .interp_start = INTERP,
-    .interp_end = INTERP + 0x1000,
-    .off_sym_length = 4,
-    .off_sym_body = 6,
-    .off_sym_hash = HOTSPOT_NO_OFF,
-    /* Method* -> ConstMethod* -> ConstantPool* -> holder Klass* */
-    .off_const_method = 8,
-    .off_constants = 8,
-    .off_name_index = 16,
-    .off_pool_holder = 8,
-    .cp_size = 32,
-    .off_klass_name = 8,
-};
-
-static struct hotspot *open_fake(uint32_t pid)
-{
-	const struct hotspot_mem m = {t_read, NULL};
-
-	return hotspot__from_mem(pid, &m, &fake_layout);
-}
-
-/*
- * The fake JVM with frame anchors: its ThreadsList (TMEM + 0x840, its
- * address at TMEM + 0x800) lists JavaThreads (TMEM + 0x900 on,
- * 0x40 apart, each with its OSThread 0x20 in) whose tids the test puts.
- */
-static struct hotspot *open_threads(uint32_t pid)
-{
-	const struct hotspot_mem m = {t_read, NULL};
-	struct hotspot_layout l = fake_layout;
-
-	l.u =
-	    (struct hotspot_unwind){.ok = true,
-				    .off_nm_method = HOTSPOT_NO_OFF,
-				    .off_nm_compile_id = HOTSPOT_NO_OFF,
-				    .threads_ok = true,
-				    .threads_list_addr = TMEM + 0x800,
-				    .off_tl_threads = 8,
-				    .off_jt_anchor = 0x100,
-				    .off_jt_osthread = 8,
-				    .off_os_tid = 4,
-				    .off_fa_pc = 8,
-				    .off_fa_fp = 16,
-				    .nheaps = 1,
-				    .heap = {{.lo = JIT, .hi = JIT + 0x10000}}};
-	return hotspot__from_mem(pid, &m, &l);
-}
-
-static void put_threads(const uint32_t *tids, uint32_t n)
-{
-	put_u64(0x800, TMEM + 0x840);
-	memcpy(tmem + 0x840, &n, 4);
-	put_u64(0x840 + 8, TMEM + 0x880);
-	for (uint32_t i = 0; i < n; i++) {
-		size_t jt = 0x900 + 0x40 * i;
-
-		put_u64(0x880 + 8 * i, TMEM + jt);
-		put_u64(jt + 8, TMEM + jt + 0x20);
-		memcpy(tmem + jt + 0x20 + 4, &tids[i], 4);
-	}
-}
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -567,8 +359,16 @@ static void test_cache(void)
 	symbolizer__free(sym);
 }
 
+/* The run's two calls for a key seen (run_tick.c). */
+static void seen(struct jvms *jv, struct jstacks *js,
+		 const struct sample_key *k, uint64_t now_ns)
+{
+	jvms__seen(jv, k->pid, now_ns);
+	jstacks__seen(js, k, now_ns);
+}
+
 /*
- * Interpreted frames: the run's interp learns the fake JVM (its
+ * Interpreted frames: the run's jvms learns the fake JVM (its
  * interpreter given to the sampler), and names a listed frame only where
  * the stack holds an interpreter pc at its position; a renamed Symbol is
  * read again a tick later and the cached callers named anew.
@@ -576,7 +376,8 @@ static void test_cache(void)
 static void test_interp(void)
 {
 	struct symbolizer *sym = new_sym();
-	struct interp *in = interp__new(&src, open_fake);
+	struct jvms *jv = jvms__new(&src, open_fake, 0);
+	struct jstacks *in = jv ? jstacks__new(&src, jv) : NULL;
 	struct stackfold *sf = stackfold__new(&cfg, &src, sym, in);
 	/* work <- Foo.bar (interpreted) <- loop <- Interpreter <- main */
 	const uint64_t u[] = {JIT + 0x210, INTERP + 0x100 + 1, JIT + 0x110 + 1,
@@ -603,12 +404,12 @@ static void test_interp(void)
 	    (struct interp_frame){.idx = 3, .klass_name = 0x10, .name = 0x20};
 	k.interp_id = 0x77;
 
-	interp__seen(in, &k, 100 * MS);
+	seen(jv, in, &k, 100 * MS);
 	CHECK_INT(set_interps, 1);
 	CHECK(last_proc.code_start == INTERP &&
 	      last_proc.code_end == INTERP + 0x1000);
-	CHECK(interp__in_interpreter(in, child, INTERP + 0x10));
-	CHECK(!interp__in_interpreter(in, child, JIT + 0x10));
+	CHECK(jstacks__in_interpreter(in, child, INTERP + 0x10));
+	CHECK(!jstacks__in_interpreter(in, child, JIT + 0x10));
 	CHECK_STR(stackfold__line(sf, &k, 2, 200 * MS, NULL),
 		  "java;app/Main.main_[j];Interpreter;app/Main.loop_[j];"
 		  "app/Foo.bar_[0];app/Main.work_[j]");
@@ -625,7 +426,7 @@ static void test_interp(void)
 	CHECK_STR(stackfold__line(sf, &k, 1, 200 * MS, NULL),
 		  "java;app/Main.main_[j];Interpreter;app/Main.loop_[j];"
 		  "app/Foo.bar_[0];app/Main.work_[j]");
-	interp__seen(in, &k, 100 * MS + 2000 * MS);
+	seen(jv, in, &k, 100 * MS + 2000 * MS);
 	CHECK_STR(stackfold__line(sf, &k, 1, 200 * MS, NULL),
 		  "java;app/Main.main_[j];Interpreter;app/Main.loop_[j];"
 		  "app/Foo.baz_[0];app/Main.work_[j]");
@@ -645,7 +446,7 @@ static void test_interp(void)
 	    .idx = 3, .ip = INTERP + 0x280, .method = TMEM + 0x200};
 	list_ids[1] = 0x78;
 	k.interp_id = 0x78;
-	interp__seen(in, &k, 100 * MS + 3000 * MS);
+	seen(jv, in, &k, 100 * MS + 3000 * MS);
 	CHECK_STR(stackfold__line(sf, &k, 1, 200 * MS, NULL),
 		  "java;app/Main.main_[j];Interpreter;app/Main.loop_[j];"
 		  "app/Pend.ing_[0];app/Main.work_[j]");
@@ -654,61 +455,16 @@ static void test_interp(void)
 	k.interp_id = 0x77;
 
 	/* without the JVM's names the interpreter's frames are its stub's */
-	interp__forget(in, child);
+	jstacks__forget(in, child);
+	jvms__forget(jv, child);
 	CHECK_INT(clear_interps, 1);
 	CHECK_STR(stackfold__line(sf, &k, 1, 200 * MS, NULL),
 		  "java;app/Main.main_[j];Interpreter;app/Main.loop_[j];"
 		  "Interpreter;app/Main.work_[j]");
 	stackfold__free(sf);
-	interp__free(in);
+	jstacks__free(in);
+	jvms__free(jv);
 	symbolizer__free(sym);
-}
-
-/*
- * Issue 29, case 4, through interp: a JVM (child) whose ThreadsList names
- * its own thread and two of other processes (this test's, init's), then
- * drops them. Only child's own thread is written, under child's tgid;
- * the others are refused once and counted; no write or delete ever names
- * another tgid; forgetting the JVM deletes its entry.
- */
-static void test_threads(void)
-{
-	struct interp *in = interp__new(&src, open_threads);
-	const uint32_t listed[] = {child, getpid(), 1};
-	struct interp_anchored a[4];
-	struct interp_stats st;
-	struct sample_key k = key(0x11, STACK_NONE);
-
-	CHECK(in != NULL);
-	if (!in)
-		return;
-	set_threads = clear_threads = 0;
-	put_threads(listed, 3);
-	interp__prepare(in, child);
-	CHECK_INT(set_threads, 1);
-	CHECK_INT(set_tgid, child);
-	CHECK_INT(set_tid, child);
-	interp__stats(in, &st);
-	CHECK_INT(st.threads_foreign, 2);
-	CHECK_INT(st.threads_foreign_pid, child);
-	CHECK_INT(interp__anchored(in, a, 4), 1);
-	CHECK(a[0].pid == (uint32_t)child && a[0].threads == 1);
-
-	/* the next tick: listed again, then dropped; nothing else written */
-	interp__seen(in, &k, 100 * MS);
-	put_threads(listed, 1); /* the same JavaThread* */
-	interp__seen(in, &k, 300 * MS);
-	CHECK_INT(set_threads, 1);
-	CHECK_INT(clear_threads, 0);
-	interp__stats(in, &st);
-	CHECK_INT(st.threads_foreign, 2);
-
-	interp__forget(in, child);
-	CHECK_INT(clear_threads, 1);
-	CHECK_INT(clear_tgid, child);
-	CHECK_INT(clear_tid, child);
-	CHECK_INT(interp__anchored(in, a, 4), 0);
-	interp__free(in);
 }
 
 /*
@@ -719,8 +475,9 @@ static void test_threads(void)
 static void test_lock(void)
 {
 	struct symbolizer *sym = new_sym();
-	struct interp *in = interp__new(&src, open_fake);
-	struct locknames *ln = in ? locknames__new(in) : NULL;
+	struct jvms *jv = jvms__new(&src, open_fake, 0);
+	struct jstacks *in = jv ? jstacks__new(&src, jv) : NULL;
+	struct locknames *ln = in ? locknames__new(jv) : NULL;
 	struct stackfold *sf = stackfold__new(&cfg, &src, sym, in);
 	const uint64_t lk[] = {LOCK_MARK(LOCK_CLASS_BASE, TMEM + 0xf00),
 			       LOCK_MARK(LOCK_OWNER_BASE, 0x7f0000001000ULL)};
@@ -734,7 +491,7 @@ static void test_lock(void)
 	add_stack(0x41, 2, lk);
 	add_stack(0x42, 1, bad);
 	stackfold__locks(sf, ln);
-	interp__seen(in, &k, 100 * MS);
+	seen(jv, in, &k, 100 * MS);
 	stackfold__lock_seen(sf, &k);
 	CHECK_STR(stackfold__line(sf, &k, 5, 200 * MS, NULL),
 		  "java;app/Main.main_[j];app/Main.loop_[j];app/Main.work_[j];"
@@ -747,7 +504,8 @@ static void test_lock(void)
 out:
 	stackfold__free(sf);
 	locknames__free(ln);
-	interp__free(in);
+	jstacks__free(in);
+	jvms__free(jv);
 	symbolizer__free(sym);
 }
 
@@ -755,12 +513,7 @@ int main(void)
 {
 	int fd;
 
-	child = fork();
-	if (child == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL); /* even if the test dies */
-		for (;;)
-			pause();
-	}
+	child = fakejvm__child();
 	CHECK(child > 0);
 	snprintf(dir, sizeof(dir), "/tmp/mixprof-unit.XXXXXX");
 	CHECK(mkdtemp(dir) != NULL);
@@ -778,14 +531,12 @@ int main(void)
 		test_marks();
 		test_cache();
 		test_interp();
-		test_threads();
 		test_lock();
 	}
 	unlink(map);
 	rmdir(dir);
 	if (child > 0) {
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
+		fakejvm__reap(child);
 	}
 	return check_report();
 }

@@ -1,11 +1,11 @@
 /*
- * stacksrc: what naming needs of the sampler, as a table of functions, so
- * stackfold and interp run on a fake one in the unit tests (no root, no
- * BPF). The run fills one from its sampler (stacksrc__sampler); a test
+ * stacksrc: what naming and the JVM runtime need of the sampler, as a
+ * table of functions, so stackfold and jvm/ (jvms, jstacks) run on a fake
+ * one in the unit tests (tests/unit/fakejvm.h: no root, no BPF). The run fills one from its sampler (stacksrc__sampler); a test
  * fills one from its own arrays.
  *
  * Reads (naming): a stack by its key, an interpreted-frame list by its id.
- * Writes (JVM discovery, interp__seen): where a JVM's interpreter lies
+ * Writes (JVM discovery, jvms__seen): where a JVM's interpreter lies
  * and its threads' anchors, into the sampler's maps. Each function is as
  * its sampler__ namesake (sampler_ctl.h) says: 0 or -errno.
  */

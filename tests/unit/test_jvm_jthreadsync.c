@@ -12,7 +12,7 @@
 #include <linux/types.h>
 #include "check.h"
 #include "sampler/sampler_abi.h"
-#include "profiler/jthreadsync.h"
+#include "jvm/jthreadsync.h"
 
 #define PROCS 6 /* tgids 100, 200, ... 500 */
 #define TIDS 65536

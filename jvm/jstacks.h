@@ -1,0 +1,119 @@
+/*
+ * jstacks: the Java frames of sampled stacks, named from the JVMs'
+ * memory (no agent needed).
+ *
+ * Samples of a JVM the BPF walk knows (jvms.h) carry an interp_id: the
+ * list of (stack position, pc, Method*, class name Symbol*, method name
+ * Symbol*, and for compiled frames the nmethod and its compile id) the
+ * BPF program read at sample time. This module turns the Symbol*s into
+ * "pkg/Class.method" as soon as a key is seen (the JVM may exit before
+ * its keys are taken), caching names per (pid, Symbol*, Symbol*, their
+ * identity hashes), and names compiled frames by their nmethod's debug
+ * data (jnamer.h), read while the code is alive. It also keeps the whole
+ * java.lang.Thread names of threads seen (--per-thread) and the names of
+ * stub CodeBlobs no map names.
+ *
+ * It reads the sampler (stacksrc.h: stacks, lists) and writes nothing
+ * there: discovery is jvms.h's. Names returned live until
+ * jstacks__free(). Nothing here prints.
+ */
+#ifndef MIXPROF_JSTACKS_H
+#define MIXPROF_JSTACKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "jvms.h"
+#include "sampler/stacksrc.h"
+
+struct jstacks;
+
+/* NULL and errno (ENOMEM). src is copied; jv (used, not owned) outlives. */
+struct jstacks *jstacks__new(const struct stacksrc *src, struct jvms *jv);
+void jstacks__free(struct jstacks *js);
+
+/*
+ * Key k was in the counts map at now_ns (every key, every tick), after
+ * jvms__seen() learnt its process: name its Java frames while the
+ * process still lives, and its thread's Java name (--per-thread keys).
+ */
+void jstacks__seen(struct jstacks *js, const struct sample_key *k,
+		   uint64_t now_ns);
+
+/*
+ * Names for the Java frames of k, whose user stack is ips[0..n) (leaf
+ * first, as the stack map holds it): names[i] gets the name of frame i,
+ * or NULL when it is not a Java frame we could name. For a compiled
+ * frame (named from the JVM's memory by jnamer, no agent) folded[i] is
+ * set and names[i] is folded text: its inline chain, outermost first,
+ * suffixed as jstacks__style() says, its names made safe
+ * (common/safename.h); interpreted frames are one name, as the JVM has
+ * it (fold.c makes it safe).
+ * A listed frame is used only where ips[] holds the same pc at the same
+ * position (the BPF walk and the kernel's saw the same frame). Returns
+ * the number of interpreted frames named.
+ */
+int jstacks__names(struct jstacks *js, const struct sample_key *k,
+		   const uint64_t *ips, int n, const char **names,
+		   bool *folded);
+
+/*
+ * How compiled frames are written: with their frame kind suffixes
+ * (jframe.h), with ":LINE". Before the first key is seen.
+ */
+void jstacks__style(struct jstacks *js, bool annotate, bool lines);
+
+/*
+ * The state jstacks__names() and jstacks__in_interpreter() answer k
+ * from: while it returns the same nonzero value they answer k the same.
+ * 0 when k's list is not known.
+ */
+uint64_t jstacks__version(const struct jstacks *js, const struct sample_key *k);
+
+/*
+ * The whole java.lang.Thread name of thread tid of JVM pid (the kernel's
+ * comm keeps 15 characters), read when jstacks__seen first saw a key of
+ * that thread (--per-thread keys carry the tid) and kept, as the JVM has
+ * it (not yet made safe: fold.c does): NULL when it is no Java thread,
+ * or not known.
+ */
+const char *jstacks__thread_name(const struct jstacks *js, uint32_t pid,
+				 uint32_t tid);
+
+/*
+ * The name of the CodeBlob holding pc in JVM pid ("StubRoutines (1)"):
+ * for stub frames no map names (a JVM without our agent); read once per
+ * (pid, pc) and kept. NULL: not in its code cache, or unreadable.
+ */
+const char *jstacks__stub_name(struct jstacks *js, uint32_t pid, uint64_t pc);
+
+/* Does ip lie in pid's interpreter (as far as we know yet)? */
+bool jstacks__in_interpreter(const struct jstacks *js, uint32_t pid,
+			     uint64_t ip);
+
+/*
+ * The Java name of the class at Klass* klass in JVM pid, read now
+ * ("byte[]", "java.lang.String[]", "java.util.HashMap$Node"), or NULL
+ * when pid is not a JVM we know or the memory does not hold a class.
+ */
+const char *jstacks__klass_name(struct jstacks *js, uint32_t pid,
+				uint64_t klass);
+
+/*
+ * pid is being forgotten (jvms__forget, called after this): drop its
+ * names of threads, stubs and Symbols. Names handed out stay valid.
+ */
+void jstacks__forget(struct jstacks *js, uint32_t pid);
+
+struct jstacks_stats {
+	struct jvms_stats jvms; /* discovery's (jvms__stats) */
+	uint64_t misaligned; /* listed frames whose pc did not match */
+	uint64_t unreadable; /* listed frames without readable names */
+	/* compiled frames (each time one is named, not per sample) */
+	uint64_t compiled_named; /* from their nmethod's debug data */
+	uint64_t compiled_stale; /* code gone: by the Method* (no inlines) */
+	uint64_t compiled_failed; /* not an nmethod, or unreadable */
+};
+void jstacks__stats(const struct jstacks *js, struct jstacks_stats *st);
+
+#endif

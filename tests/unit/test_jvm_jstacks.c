@@ -1,0 +1,257 @@
+/*
+ * jstacks: the Java frames of sampled stacks named on a fake sampler and
+ * a fake JVM (fakejvm.h), without root or BPF: Symbols named under the
+ * identity hashes the sample read (a Symbol freed and reused names
+ * neither an old sample nor a new one wrongly), listed frames used only
+ * where the stack agrees, versions, lists dropped when unused, compiled
+ * frames no namer can name, class names, forgetting a JVM.
+ * Leaks and double frees are the ASan build's (make test-asan).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "check.h"
+#include "fakejvm.h"
+#include "jvm/jstacks.h"
+#include "jvm/jvms.h"
+
+#define MS 1000000ULL
+#define SEC (1000 * MS)
+
+static pid_t child;
+
+/* The fake JVM whose Symbols carry identity hashes (at offset 0). */
+static struct hotspot *open_hashed(uint32_t pid)
+{
+	const struct hotspot_mem m = {t_read, NULL};
+	struct hotspot_layout l = fake_layout;
+
+	l.off_sym_hash = 0;
+	return hotspot__from_mem(pid, &m, &l);
+}
+
+/* A Symbol at TMEM + off with identity hash h (the upper 16 bits). */
+static uint64_t put_hashed(size_t off, const char *text, uint16_t h)
+{
+	uint32_t hr = (uint32_t)h << 16 | 1;
+
+	memcpy(tmem + off, &hr, 4);
+	return put_symbol(off, text);
+}
+
+static struct sample_key key(uint64_t user, uint64_t id)
+{
+	struct sample_key k = {
+	    .pid = child, .user_stack = user, .interp_id = id};
+
+	memcpy(k.comm, "java", 4);
+	return k;
+}
+
+struct rt {
+	struct jvms *jv;
+	struct jstacks *js;
+};
+
+static bool rt_new(struct rt *r, struct hotspot *(*open)(uint32_t pid))
+{
+	r->jv = jvms__new(&src, open, 0);
+	r->js = r->jv ? jstacks__new(&src, r->jv) : NULL;
+	CHECK(r->js != NULL);
+	return r->js != NULL;
+}
+
+static void rt_free(struct rt *r)
+{
+	jstacks__free(r->js);
+	jvms__free(r->jv);
+}
+
+/* The run's two calls for a key seen (run_tick.c). */
+static void seen(struct rt *r, const struct sample_key *k, uint64_t now)
+{
+	jvms__seen(r->jv, k->pid, now);
+	jstacks__seen(r->js, k, now);
+}
+
+/* The name of frame idx of k's stack ips[0..n). */
+static const char *name_at(struct rt *r, const struct sample_key *k,
+			   const uint64_t *ips, int n, int idx)
+{
+	const char *names[8];
+	bool folded[8];
+
+	jstacks__names(r->js, k, ips, n, names, folded);
+	return names[idx];
+}
+
+/*
+ * Names by Symbols and their identity hashes: a Symbol freed and reused
+ * (another name, another hash) leaves the sample that saw the old one
+ * its old name, and a list whose hashes are not the Symbol's at all gets
+ * none (counted unreadable).
+ */
+static void test_hashes(void)
+{
+	const uint64_t u[] = {JIT + 0x10, INTERP + 0x100, JIT + 0x20};
+	uint64_t ks = put_hashed(0, "app/Foo", 0x1234),
+		 ns = put_hashed(64, "bar", 0x5678);
+	struct sample_key k = key(0x21, 0x91), k2 = key(0x21, 0x92);
+	struct jstacks_stats st;
+	struct rt r;
+	uint64_t v;
+
+	if (!rt_new(&r, open_hashed))
+		return;
+	add_stack(0x21, 3, u);
+	list_ids[0] = 0x91;
+	lists[0] = (struct interp_stack){.nr = 1};
+	lists[0].f[0] = (struct interp_frame){
+	    .idx = 1, .hashes = 0x12345678, .klass_name = ks, .name = ns};
+	seen(&r, &k, 1 * SEC);
+	CHECK_STR(name_at(&r, &k, u, 3, 1), "app/Foo.bar");
+	CHECK(name_at(&r, &k, u, 3, 0) == NULL); /* not a listed frame */
+	v = jstacks__version(r.js, &k);
+	CHECK(v > 2);
+
+	/* freed and reused: the old sample keeps its name, even resolved
+	 * again seconds later */
+	put_hashed(64, "baz", 0x9999);
+	seen(&r, &k, 5 * SEC);
+	CHECK_STR(name_at(&r, &k, u, 3, 1), "app/Foo.bar");
+	CHECK(jstacks__version(r.js, &k) == v);
+
+	/* a sample of the new Symbol: its own name */
+	list_ids[1] = 0x92;
+	lists[1] = lists[0];
+	lists[1].f[0].hashes = 0x12349999;
+	seen(&r, &k2, 5 * SEC);
+	CHECK_STR(name_at(&r, &k2, u, 3, 1), "app/Foo.baz");
+	CHECK(jstacks__version(r.js, &k2) != v);
+
+	/* a sample whose hashes the Symbols never had: no name */
+	lists[1].f[0].hashes = 0x12340001;
+	list_ids[1] = 0x93;
+	k2.interp_id = 0x93;
+	seen(&r, &k2, 6 * SEC);
+	CHECK(name_at(&r, &k2, u, 3, 1) == NULL);
+	jstacks__stats(r.js, &st);
+	CHECK_INT(st.unreadable, 1);
+	CHECK_INT(st.jvms.jvms, 1);
+	rt_free(&r);
+}
+
+/*
+ * A listed frame counts only where the stack holds an interpreter pc at
+ * its position; versions of keys with no list, of a process that is no
+ * JVM; a list unused for 10 s is dropped, resolved again when asked.
+ */
+static void test_lists(void)
+{
+	const uint64_t u[] = {INTERP + 0x10, JIT + 0x10, INTERP + 0x20};
+	uint64_t ks = put_symbol(128, "app/Loop"), ns = put_symbol(192, "run");
+	struct sample_key k = key(0x22, 0x81), none = key(0x22, 0);
+	struct jstacks_stats st;
+	const char *names[4];
+	bool folded[4];
+	struct rt r;
+
+	if (!rt_new(&r, open_fake))
+		return;
+	add_stack(0x22, 3, u);
+	list_ids[0] = 0x81;
+	lists[0] = (struct interp_stack){.nr = 3};
+	lists[0].f[0] =
+	    (struct interp_frame){.idx = 0, .klass_name = ks, .name = ns};
+	/* not where the stack is in the interpreter: left alone */
+	lists[0].f[1] =
+	    (struct interp_frame){.idx = 1, .klass_name = ks, .name = ns};
+	/* past the stack's end: misaligned */
+	lists[0].f[2] =
+	    (struct interp_frame){.idx = 7, .klass_name = ks, .name = ns};
+	CHECK(jstacks__version(r.js, &k) == 1); /* no JVM yet */
+	seen(&r, &k, 1 * SEC);
+	CHECK(jstacks__version(r.js, &none) == 2); /* a JVM, no list */
+	CHECK_INT(jstacks__names(r.js, &k, u, 3, names, folded), 1);
+	CHECK_STR(names[0], "app/Loop.run");
+	CHECK(names[1] == NULL && names[2] == NULL && !folded[0]);
+	jstacks__stats(r.js, &st);
+	CHECK_INT(st.misaligned, 1);
+	CHECK(jstacks__in_interpreter(r.js, child, INTERP + 0x10));
+	CHECK(!jstacks__in_interpreter(r.js, child, JIT + 0x10));
+
+	/* 10 s of other keys: the list is dropped, then read again */
+	seen(&r, &none, 13 * SEC);
+	CHECK(jstacks__version(r.js, &k) == 0);
+	lists[0].nr = 1;
+	CHECK_STR(name_at(&r, &k, u, 3, 0), "app/Loop.run");
+	CHECK(jstacks__version(r.js, &k) > 2);
+	rt_free(&r);
+}
+
+/*
+ * A compiled frame (nmethod listed) of a JVM without a namer: left to
+ * the symbolizer, counted; a stub pc out of any code cache: no name.
+ */
+static void test_compiled(void)
+{
+	const uint64_t u[] = {JIT + 0x30};
+	uint64_t ks = put_symbol(256, "app/Hot"), ns = put_symbol(320, "m");
+	struct sample_key k = key(0x23, 0x71);
+	struct jstacks_stats st;
+	struct rt r;
+
+	if (!rt_new(&r, open_fake))
+		return;
+	add_stack(0x23, 1, u);
+	list_ids[0] = 0x71;
+	lists[0] = (struct interp_stack){.nr = 1};
+	lists[0].f[0] = (struct interp_frame){
+	    .idx = 0, .klass_name = ks, .name = ns, .nm = JIT, .cid = 5};
+	seen(&r, &k, 1 * SEC);
+	CHECK(name_at(&r, &k, u, 1, 0) == NULL);
+	jstacks__stats(r.js, &st);
+	CHECK_INT(st.compiled_failed, 1);
+	CHECK_INT(st.compiled_named + st.compiled_stale, 0);
+	CHECK(jstacks__stub_name(r.js, child, JIT + 0x30) == NULL);
+	CHECK(jstacks__stub_name(r.js, 1, JIT + 0x30) == NULL); /* no JVM */
+	rt_free(&r);
+}
+
+/* A class's Java name by its Klass*; forgetting the JVM forgets it. */
+static void test_klass(void)
+{
+	struct sample_key k = key(0x24, 0);
+	struct rt r;
+
+	if (!rt_new(&r, open_fake))
+		return;
+	put_u64(0xa00 + 8, put_symbol(0xb00, "java/util/HashMap$Node"));
+	put_u64(0xa40 + 8, put_symbol(0xb80, "[B"));
+	seen(&r, &k, 1 * SEC);
+	CHECK_STR(jstacks__klass_name(r.js, child, TMEM + 0xa00),
+		  "java.util.HashMap$Node");
+	CHECK_STR(jstacks__klass_name(r.js, child, TMEM + 0xa40), "byte[]");
+	CHECK(jstacks__klass_name(r.js, child, 0x10) == NULL);
+	CHECK(jstacks__klass_name(r.js, 1, TMEM + 0xa00) == NULL);
+	jstacks__forget(r.js, child);
+	jvms__forget(r.jv, child);
+	CHECK(jstacks__klass_name(r.js, child, TMEM + 0xa00) == NULL);
+	CHECK(jstacks__version(r.js, &k) == 1);
+	rt_free(&r);
+}
+
+int main(void)
+{
+	child = fakejvm__child();
+	CHECK(child > 0);
+	if (child > 0) {
+		test_hashes();
+		test_lists();
+		test_compiled();
+		test_klass();
+		fakejvm__reap(child);
+	}
+	return check_report();
+}
