@@ -15,7 +15,7 @@ PROFILE_SRCS := profile.c hints.c check.c check_jvm.c run_setup.c run_child.c ru
 	run_tick.c run_report.c profile_opts.c slices.c launch.c stackfold.c \
 	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c fold.c \
 	foldtab.c unwindcheck.c containers.c \
-	locknames.c run_lock.c
+	run_lock.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
 # folded lines and their aggregate, for the tests that link them alone
 FOLD_OBJS := $(BUILD)/profiler/fold.o $(BUILD)/profiler/foldtab.o \
@@ -76,7 +76,7 @@ UNIT_TESTS += $(BUILD)/tests/unit/test_prof_stackfold
 $(BUILD)/tests/unit/test_prof_stackfold: \
 		$(BUILD)/tests/unit/test_prof_stackfold.o \
 		$(BUILD)/profiler/stackfold.o \
-		$(BUILD)/profiler/unwindcheck.o $(BUILD)/profiler/locknames.o \
+		$(BUILD)/profiler/unwindcheck.o \
 		$(BUILD)/profiler/namecache.o $(FOLD_OBJS) \
 		$(BUILD)/profiler/targets.o $(BUILD)/attach/procinfo.o \
 		$(JVM_OBJS) $(COMMON_OBJS) $(SYMBOLIZER_OBJS)

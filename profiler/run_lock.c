@@ -10,7 +10,7 @@
 #include "hints.h"
 #include "jvm/jvms.h"
 #include "jvm/hotspot.h"
-#include "locknames.h"
+#include "jvm/locknames.h"
 #include "run.h"
 #include "run_lock.h"
 #include "sampler/lock.h"

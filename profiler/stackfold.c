@@ -9,7 +9,7 @@
 #include <string.h>
 #include "sampler/alloc.h"
 #include "common/cgroup.h"
-#include "locknames.h"
+#include "jvm/locknames.h"
 #include "common/safename.h"
 #include "stackfold.h"
 #include "unwindcheck.h"

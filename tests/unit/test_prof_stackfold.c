@@ -23,7 +23,7 @@
 #include "jvm/hotspot.h"
 #include "jvm/jstacks.h"
 #include "jvm/jvms.h"
-#include "profiler/locknames.h"
+#include "jvm/locknames.h"
 #include "profiler/stackfold.h"
 #include "sampler/lock.h"
 #include "fakejvm.h"

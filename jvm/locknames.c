@@ -8,9 +8,9 @@
 #include <string.h>
 #include "common/nsec.h"
 #include "common/u64map.h"
-#include "jvm/jvms.h"
-#include "jvm/hotspot.h"
-#include "jvm/jlocks.h"
+#include "hotspot.h"
+#include "jlocks.h"
+#include "jvms.h"
 #include "locknames.h"
 
 /*

@@ -1,6 +1,6 @@
 /*
  * locknames: --lock's JVM and frames. A --lock run profiles one JVM:
- * this module reads, through the JVM jvm/jvms.h opened, where the probes
+ * this module reads, through the JVM jvms.h opened, where the probes
  * find a lock's class and owner (jvm/jlocks.h: struct lock_cfg, for
  * sampler__attach_lock), and names the two frames a wait's key carries
  * (sampler/lock.h): the lock's class, `[lock] pkg/Class` (its internal
