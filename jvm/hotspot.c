@@ -467,9 +467,8 @@ static int symbol_one_read(const struct hotspot_mem *m,
 	return 0;
 }
 
-int hotspot__symbol_hash(const struct hotspot_mem *m,
-			 const struct hotspot_layout *l, uint64_t sym,
-			 char *buf, size_t cap, int32_t *hash)
+int hotspot__symbol(const struct hotspot_mem *m, const struct hotspot_layout *l,
+		    uint64_t sym, char *buf, size_t cap, int32_t *hash)
 {
 	uint32_t hr = 0;
 	uint16_t len;
@@ -494,12 +493,6 @@ int hotspot__symbol_hash(const struct hotspot_mem *m,
 		*hash = l->off_sym_hash == HOTSPOT_NO_OFF ? -1
 							  : (int32_t)(hr >> 16);
 	return len;
-}
-
-int hotspot__symbol(const struct hotspot_mem *m, const struct hotspot_layout *l,
-		    uint64_t sym, char *buf, size_t cap)
-{
-	return hotspot__symbol_hash(m, l, sym, buf, cap, NULL);
 }
 
 static bool all_hex(const char *s, size_t n)
@@ -708,21 +701,56 @@ static void cache_put(const struct stat *st, const struct hotspot_layout *l,
 	c->l.u.threads_list_addr -= start;
 }
 
-/* The offsets of pid's libjvm.so, from the cache or its tables. */
-static int read_offsets(struct hotspot *h, struct hotspot_layout *l)
+/*
+ * pid's libjvm.so opened through the process's root (a container's
+ * libjvm is its own): its fd, *start the address of its mapping of file
+ * offset 0; -ENOENT (none mapped), -ESRCH, or the open's -errno.
+ */
+static int libjvm_open(uint32_t pid, uint64_t *start)
 {
 	char path[4096], fn[4200];
-	uint64_t syms[HS_NR_SYMS], start, load0;
+	int ret = find_libjvm(pid, path, sizeof(path), start);
+
+	if (ret)
+		return ret;
+	snprintf(fn, sizeof(fn), "/proc/%u/root%s", pid, path);
+	return safe_open_in(AT_FDCWD, fn, &libjvm_file);
+}
+
+/*
+ * names[0..n) in the open libjvm.so fd mapped at start: vals[] their
+ * addresses in the target, 0 for those it lacks (then -ENOENT).
+ */
+static int libjvm_lookup(int fd, uint64_t start, const char *const *names,
+			 int n, uint64_t *vals)
+{
+	uint64_t load0;
+	int ret;
+
+	elf_version(EV_CURRENT);
+	memset(vals, 0, n * sizeof(*vals));
+	ret = elf_lookup_names(fd, names, n, vals, &load0);
+	if (load0 == UINT64_MAX)
+		memset(vals, 0, n * sizeof(*vals));
+	for (int k = 0; k < n; k++)
+		if (vals[k])
+			vals[k] += start - load0;
+	return ret;
+}
+
+/*
+ * The layout of pid's JVM: its libjvm.so's offsets from the cache, else
+ * read from its tables (hotspot__layout_read, the one reader of a
+ * layout), then the interpreter's range in this process.
+ */
+static int read_layout(struct hotspot *h, struct hotspot_layout *l)
+{
+	uint64_t syms[HS_NR_SYMS], start;
 	struct layout_cache *c;
 	struct stat st;
 	int fd, ret;
 
-	ret = find_libjvm(h->pid, path, sizeof(path), &start);
-	if (ret)
-		return ret;
-	/* through the process's root: a container's libjvm is its own */
-	snprintf(fn, sizeof(fn), "/proc/%u/root%s", h->pid, path);
-	fd = safe_open_in(AT_FDCWD, fn, &libjvm_file);
+	fd = libjvm_open(h->pid, &start);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st))
@@ -733,18 +761,16 @@ static int read_offsets(struct hotspot *h, struct hotspot_layout *l)
 		l->interp_code_addr += start;
 		l->u.heaps_addr += start;
 		l->u.threads_list_addr += start;
-		return 0;
+		return locate_interp(&h->mem, l);
 	}
-	elf_version(EV_CURRENT);
-	memset(syms, 0, sizeof(syms));
-	ret = elf_lookup_names(fd, hotspot_sym_names, HS_NR_SYMS, syms, &load0);
+	ret = libjvm_lookup(fd, start, hotspot_sym_names, HS_NR_SYMS, syms);
 	close(fd);
 	if (ret)
 		return ret;
-	for (int k = 0; k < HS_NR_SYMS; k++)
-		syms[k] += start - load0;
-	ret = layout_offsets(&h->mem, syms, l);
-	if (!ret && st.st_ino)
+	ret = hotspot__layout_read(&h->mem, syms, l);
+	/* the offsets are the build's even while its interpreter is not
+	 * generated yet (-EAGAIN): the next try skips the tables */
+	if ((!ret || ret == -EAGAIN) && st.st_ino)
 		cache_put(&st, l, start);
 	return ret;
 }
@@ -759,9 +785,7 @@ struct hotspot *hotspot__open(uint32_t pid)
 	h->pid = pid;
 	h->mem.read = vm_read;
 	h->mem.ctx = h;
-	ret = read_offsets(h, &h->layout);
-	if (!ret)
-		ret = locate_interp(&h->mem, &h->layout);
+	ret = read_layout(h, &h->layout);
 	/* code heaps exist before the interpreter: a JVM whose heaps
 	 * cannot be read is walked by frame pointer only */
 	if (!ret && h->layout.u.ok &&
@@ -792,27 +816,32 @@ int hotspot__interp_range(struct hotspot *h, uint64_t *start, uint64_t *end)
 	return 0;
 }
 
-int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf, size_t cap,
-			 int32_t *hash)
+/*
+ * Method* -> ConstMethod* -> ConstantPool* -> holder Klass* -> its name
+ * Symbol*, and the pool slot of the method's name: the six reads the BPF
+ * walk makes at sample time (sampler.bpf.c: read_names), written once.
+ */
+static int method_symbols(const struct hotspot_mem *m,
+			  const struct hotspot_layout *l, uint64_t method,
+			  uint64_t *klass_sym, uint64_t *name_sym)
 {
-	return hotspot__symbol_hash(&h->mem, &h->layout, sym, buf, cap, hash);
+	uint64_t cm, cp, holder;
+	uint16_t ni;
+
+	if (rd_u64(m, method + l->off_const_method, &cm) ||
+	    rd_u64(m, cm + l->off_constants, &cp) ||
+	    rd(m, cm + l->off_name_index, &ni, sizeof(ni)) ||
+	    rd_u64(m, cp + l->off_pool_holder, &holder) ||
+	    rd_u64(m, holder + l->off_klass_name, klass_sym) ||
+	    rd_u64(m, cp + l->cp_size + (uint64_t)ni * 8, name_sym))
+		return -EFAULT;
+	return 0;
 }
 
 int hotspot__method_symbols(struct hotspot *h, uint64_t method,
 			    uint64_t *klass_sym, uint64_t *name_sym)
 {
-	const struct hotspot_layout *l = &h->layout;
-	uint64_t cm, cp, holder;
-	uint16_t ni;
-
-	if (rd_u64(&h->mem, method + l->off_const_method, &cm) ||
-	    rd_u64(&h->mem, cm + l->off_constants, &cp) ||
-	    rd(&h->mem, cm + l->off_name_index, &ni, sizeof(ni)) ||
-	    rd_u64(&h->mem, cp + l->off_pool_holder, &holder) ||
-	    rd_u64(&h->mem, holder + l->off_klass_name, klass_sym) ||
-	    rd_u64(&h->mem, cp + l->cp_size + (uint64_t)ni * 8, name_sym))
-		return -EFAULT;
-	return 0;
+	return method_symbols(&h->mem, &h->layout, method, klass_sym, name_sym);
 }
 
 int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
@@ -841,11 +870,6 @@ int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 	return n < cap ? (int)n : (int)cap - 1;
 }
 
-int hotspot__threads(struct hotspot *h, struct hotspot_thread *out, int cap)
-{
-	return hotspot__threads_read(&h->mem, &h->layout.u, out, cap);
-}
-
 void hotspot__free(struct hotspot *h)
 {
 	free(h);
@@ -871,27 +895,45 @@ const struct hotspot_mem *hotspot__mem(const struct hotspot *h)
 	return &h->mem;
 }
 
+int hotspot__jvm_sym_sets(uint32_t pid, struct hotspot_syms *sets, int nsets)
+{
+	const char **names;
+	uint64_t start, *vals;
+	int fd, n = 0, at = 0;
+
+	for (int i = 0; i < nsets; i++)
+		n += sets[i].n;
+	names = malloc(n * sizeof(*names) + 1);
+	vals = malloc(n * sizeof(*vals) + 1);
+	fd = names && vals ? libjvm_open(pid, &start) : -ENOMEM;
+	if (fd < 0)
+		goto out;
+	for (int i = 0; i < nsets; i++)
+		for (int k = 0; k < sets[i].n; k++)
+			names[at++] = sets[i].names[k];
+	libjvm_lookup(fd, start, names, n, vals);
+	close(fd);
+	at = 0;
+	for (int i = 0; i < nsets; i++) {
+		sets[i].err = 0;
+		for (int k = 0; k < sets[i].n; k++, at++)
+			if (!(sets[i].vals[k] = vals[at]))
+				sets[i].err = -ENOENT;
+	}
+	fd = 0;
+out:
+	free(names);
+	free(vals);
+	return fd;
+}
+
 int hotspot__jvm_syms(uint32_t pid, const char *const *names, int n,
 		      uint64_t *vals)
 {
-	char path[4096], fn[4200];
-	uint64_t start, load0;
-	int fd, ret;
+	struct hotspot_syms set = {names, n, vals, 0};
+	int ret = hotspot__jvm_sym_sets(pid, &set, 1);
 
-	ret = find_libjvm(pid, path, sizeof(path), &start);
-	if (ret)
-		return ret;
-	snprintf(fn, sizeof(fn), "/proc/%u/root%s", pid, path);
-	fd = safe_open_in(AT_FDCWD, fn, &libjvm_file);
-	if (fd < 0)
-		return fd;
-	elf_version(EV_CURRENT);
-	memset(vals, 0, n * sizeof(*vals));
-	ret = elf_lookup_names(fd, names, n, vals, &load0);
-	close(fd);
-	for (int k = 0; !ret && k < n; k++)
-		vals[k] += start - load0;
-	return ret;
+	return ret ? ret : set.err;
 }
 
 int hotspot__klass_name(struct hotspot *h, uint64_t klass, char *buf,
@@ -901,7 +943,7 @@ int hotspot__klass_name(struct hotspot *h, uint64_t klass, char *buf,
 
 	if (rd_u64(&h->mem, klass + h->layout.off_klass_name, &sym))
 		return -EFAULT;
-	return hotspot__symbol(&h->mem, &h->layout, sym, buf, cap);
+	return hotspot__symbol(&h->mem, &h->layout, sym, buf, cap, NULL);
 }
 
 int hotspot__method_name(const struct hotspot_mem *m,
@@ -909,21 +951,15 @@ int hotspot__method_name(const struct hotspot_mem *m,
 			 char *buf, size_t cap)
 {
 	char klass[512], name[256];
-	uint64_t cm, cp, holder, ksym, nsym;
-	uint16_t ni;
+	uint64_t ksym, nsym;
 	int ret;
 
-	if (rd_u64(m, method + l->off_const_method, &cm) ||
-	    rd_u64(m, cm + l->off_constants, &cp) ||
-	    rd(m, cm + l->off_name_index, &ni, sizeof(ni)) ||
-	    rd_u64(m, cp + l->off_pool_holder, &holder) ||
-	    rd_u64(m, holder + l->off_klass_name, &ksym) ||
-	    rd_u64(m, cp + l->cp_size + (uint64_t)ni * 8, &nsym))
+	if (method_symbols(m, l, method, &ksym, &nsym))
 		return -EFAULT;
-	ret = hotspot__symbol(m, l, ksym, klass, sizeof(klass));
+	ret = hotspot__symbol(m, l, ksym, klass, sizeof(klass), NULL);
 	if (ret < 0)
 		return ret;
-	ret = hotspot__symbol(m, l, nsym, name, sizeof(name));
+	ret = hotspot__symbol(m, l, nsym, name, sizeof(name), NULL);
 	if (ret < 0)
 		return ret;
 	return hotspot__frame_name(buf, cap, klass, name);

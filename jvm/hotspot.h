@@ -161,14 +161,12 @@ uint32_t hotspot__distinct(uint64_t *a, uint32_t n);
 /*
  * The text of Symbol* sym into buf (NUL-terminated, at most cap - 1
  * bytes): its length, or -EFAULT (unreadable), -EINVAL (empty, longer
- * than cap - 1, or holding control characters: not a Symbol).
+ * than cap - 1, or holding control characters: not a Symbol). *hash
+ * (when hash is not NULL) gets its identity hash, -1 when the layout has
+ * none. The one reader of Symbols.
  */
 int hotspot__symbol(const struct hotspot_mem *m, const struct hotspot_layout *l,
-		    uint64_t sym, char *buf, size_t cap);
-/* The same, also giving the identity hash (-1 when the layout has none). */
-int hotspot__symbol_hash(const struct hotspot_mem *m,
-			 const struct hotspot_layout *l, uint64_t sym,
-			 char *buf, size_t cap, int32_t *hash);
+		    uint64_t sym, char *buf, size_t cap, int32_t *hash);
 
 /*
  * "pkg/Class.method" from a class and a method name, the way the agent
@@ -210,12 +208,6 @@ int hotspot__interp_range(struct hotspot *h, uint64_t *start, uint64_t *end);
 int hotspot__method_symbols(struct hotspot *h, uint64_t method,
 			    uint64_t *klass_sym, uint64_t *name_sym);
 /*
- * hotspot__symbol() on this JVM; *hash (when not NULL) gets the Symbol's
- * identity hash, or -1 when the layout has none.
- */
-int hotspot__read_symbol(struct hotspot *h, uint64_t sym, char *buf, size_t cap,
-			 int32_t *hash);
-/*
  * The internal name of the class at Klass* klass ("java/lang/String",
  * "[I"), read now: its length, or what hotspot__symbol() says.
  */
@@ -225,8 +217,6 @@ int hotspot__klass_name(struct hotspot *h, uint64_t klass, char *buf,
 int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 			     size_t cap);
 
-/* hotspot__threads_read() on this JVM. */
-int hotspot__threads(struct hotspot *h, struct hotspot_thread *out, int cap);
 void hotspot__free(struct hotspot *h);
 /*
  * A JVM whose layout was read already, reading memory through m (copied;
@@ -254,6 +244,20 @@ const struct hotspot_mem *hotspot__mem(const struct hotspot *h);
  */
 int hotspot__jvm_syms(uint32_t pid, const char *const *names, int n,
 		      uint64_t *vals);
+
+/* A set of names to look up in libjvm.so, and what it gave. */
+struct hotspot_syms {
+	const char *const *names;
+	int n;
+	uint64_t *vals; /* n: addresses in the target, 0 where missing */
+	int err; /* 0, or -ENOENT: a name of the set missing */
+};
+/*
+ * hotspot__jvm_syms for several sets at once: libjvm.so opened and its
+ * symbols read once. 0 (each set's err says whether it is whole),
+ * -ENOENT (no libjvm.so), -ESRCH, -ENOMEM, or -errno of opening it.
+ */
+int hotspot__jvm_sym_sets(uint32_t pid, struct hotspot_syms *sets, int nsets);
 
 /*
  * "pkg/Class.method" of Method* method (hotspot__frame_name's form), read

@@ -66,7 +66,7 @@ uint64_t jlocks__aos_klass(const struct hotspot_mem *m,
 		if (rd(m, klasses + i * 8ull, &k, 8))
 			return 0; /* past the array and its neighbours */
 		if (!k || rd(m, k + hl->off_klass_name, &sym, 8) ||
-		    hotspot__symbol(m, hl, sym, name, sizeof(name)) < 0)
+		    hotspot__symbol(m, hl, sym, name, sizeof(name), NULL) < 0)
 			continue;
 		if (!strcmp(name, AOS_NAME))
 			return k;
@@ -231,7 +231,9 @@ int jlocks__owner_tid(struct jlocks *l, uint64_t frame)
 {
 	bool id = LOCK_IS(LOCK_OWNER_ID_BASE, frame);
 	uint64_t v = LOCK_VALUE(frame);
-	int n = hotspot__threads(l->h, l->threads, MAX_OWNER_THREADS);
+	int n =
+	    hotspot__threads_read(hotspot__mem(l->h), &hotspot__layout(l->h)->u,
+				  l->threads, MAX_OWNER_THREADS);
 
 	if (n < 0)
 		return n;

@@ -200,13 +200,15 @@ const char *jstacks__klass_name(struct jstacks *js, uint32_t pid,
 static const char *read_name(struct jstacks *js, struct hotspot *h,
 			     uint64_t ksym, uint64_t nsym, int64_t *hashes)
 {
+	const struct hotspot_mem *mem = hotspot__mem(h);
+	const struct hotspot_layout *l = hotspot__layout(h);
 	char k[NAME_CAP], m[NAME_CAP], full[2 * NAME_CAP];
 	int32_t kh, nh;
 	int n;
 
 	*hashes = -1;
-	if (hotspot__read_symbol(h, ksym, k, sizeof(k), &kh) < 0 ||
-	    hotspot__read_symbol(h, nsym, m, sizeof(m), &nh) < 0)
+	if (hotspot__symbol(mem, l, ksym, k, sizeof(k), &kh) < 0 ||
+	    hotspot__symbol(mem, l, nsym, m, sizeof(m), &nh) < 0)
 		return NULL;
 	if (kh >= 0 && nh >= 0)
 		*hashes = (int64_t)((uint32_t)kh << 16 | (uint32_t)nh);

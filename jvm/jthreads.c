@@ -469,7 +469,7 @@ static bool cp_symbol_is(struct jthreads *t, uint64_t cp, uint16_t idx,
 	char s[128];
 
 	return !rd64(t->m, cp + t->hl->cp_size + (uint64_t)idx * 8, &sym) &&
-	       hotspot__symbol(t->m, t->hl, sym, s, sizeof(s)) > 0 &&
+	       hotspot__symbol(t->m, t->hl, sym, s, sizeof(s), NULL) > 0 &&
 	       !strcmp(s, want);
 }
 

@@ -135,7 +135,8 @@ static void refresh_threads(struct jvms *v, struct jvm *j)
 
 	if (!t && !(t = v->threads = calloc(LIST_THREADS, sizeof(*t))))
 		return;
-	n = hotspot__threads(j->h, t, LIST_THREADS);
+	n = hotspot__threads_read(hotspot__mem(j->h), &hotspot__layout(j->h)->u,
+				  t, LIST_THREADS);
 	if (n < 0)
 		return; /* keep what we gave: the JVM may be exiting */
 	if (jthreadsync__apply(&v->jt, j->pid, &j->given, t, n, &st))

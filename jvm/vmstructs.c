@@ -429,15 +429,18 @@ void vmstructs__each(const struct vmstructs *vs,
 struct vmstructs *vmstructs__open(uint32_t pid, const struct hotspot_mem *m)
 {
 	uint64_t syms[HS_NR_SYMS], csyms[VMC_NR_SYMS];
-	int ret;
+	struct hotspot_syms sets[] = {
+	    {hotspot_sym_names, HS_NR_SYMS, syms, 0},
+	    {vmc_sym_names, VMC_NR_SYMS, csyms, 0},
+	};
+	int ret = hotspot__jvm_sym_sets(pid, sets, 2);
 
-	ret = hotspot__jvm_syms(pid, hotspot_sym_names, HS_NR_SYMS, syms);
-	if (ret) {
-		errno = -ret;
+	if (ret || sets[0].err) {
+		errno = -(ret ? ret : sets[0].err);
 		return NULL;
 	}
 	/* the constant tables and type strings are optional */
-	if (hotspot__jvm_syms(pid, vmc_sym_names, VMC_NR_SYMS, csyms))
+	if (sets[1].err)
 		memset(csyms, 0, sizeof(csyms));
 	return vmstructs__read(m, syms, csyms);
 }

@@ -151,15 +151,16 @@ int vthread__chunks_read(const struct hotspot_mem *m,
 
 void vthread__syms(uint32_t pid, struct vthread_syms *syms)
 {
-	syms->vt_err =
-	    hotspot__jvm_syms(pid, vthread_sym_names, VT_NR_SYMS, syms->vt);
-	if (syms->vt_err)
-		return;
-	syms->vc_err =
-	    hotspot__jvm_syms(pid, vthread_chunk_names, VC_NR_SYMS, syms->vc);
-	if (!syms->vc_err)
-		syms->vc_err = hotspot__jvm_syms(pid, hotspot_sym_names,
-						 HS_NR_SYMS, syms->hs);
+	struct hotspot_syms sets[] = {
+	    {vthread_sym_names, VT_NR_SYMS, syms->vt, 0},
+	    {vthread_chunk_names, VC_NR_SYMS, syms->vc, 0},
+	    {hotspot_sym_names, HS_NR_SYMS, syms->hs, 0},
+	};
+	int ret = hotspot__jvm_sym_sets(pid, sets, 3);
+
+	/* libjvm.so opened once for all three */
+	syms->vt_err = ret ? ret : sets[0].err;
+	syms->vc_err = ret ? ret : sets[1].err ? sets[1].err : sets[2].err;
 }
 
 /* The chunk walk's part of vthread__read. */

@@ -169,7 +169,7 @@ static bool check_tables(struct check *c, uint32_t pid)
 		return false;
 	}
 	l = hotspot__layout(h);
-	threads = hotspot__threads(h, t, 1);
+	threads = hotspot__threads_read(hotspot__mem(h), &l->u, t, 1);
 	check__say(c, l->u.ok ? CHECK_OK : CHECK_WARN,
 		   hints__need(HINT_JVM_WALK),
 		   "pid %u: VMStructs tables read: interpreter at %#llx, %u "

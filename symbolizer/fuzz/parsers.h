@@ -192,7 +192,7 @@ static inline void sym_fuzz_jvm_mem(const uint8_t *data, size_t len)
 		memcpy(&a, data + i, 8);
 		a = FUZZ_BASE + a % (len + 1); /* most land in the memory */
 		codeblob__name(&m, &hl.u, a, buf, sizeof(buf));
-		hotspot__symbol(&m, &hl, a, buf, sizeof(buf));
+		hotspot__symbol(&m, &hl, a, buf, sizeof(buf), NULL);
 		hotspot__method_name(&m, &hl, a, buf, sizeof(buf));
 		nmethod__same(&m, &l, a, 1, 0);
 		if (nmethod__load(&m, &l, a, &d))

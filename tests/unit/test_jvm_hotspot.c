@@ -359,14 +359,18 @@ static void test_symbol(void)
 			   empty = {1, 0, ""};
 	char buf[16];
 
-	CHECK_INT(hotspot__symbol(&m, &l, (uintptr_t)&s, buf, sizeof(buf)), 9);
+	CHECK_INT(
+	    hotspot__symbol(&m, &l, (uintptr_t)&s, buf, sizeof(buf), NULL), 9);
 	CHECK_STR(buf, "java/Foo;");
-	CHECK_INT(hotspot__symbol(&m, &l, (uintptr_t)&s, buf, 9), -EINVAL);
-	CHECK_INT(hotspot__symbol(&m, &l, (uintptr_t)&bad, buf, sizeof(buf)),
+	CHECK_INT(hotspot__symbol(&m, &l, (uintptr_t)&s, buf, 9, NULL),
 		  -EINVAL);
-	CHECK_INT(hotspot__symbol(&m, &l, (uintptr_t)&empty, buf, sizeof(buf)),
-		  -EINVAL);
-	CHECK_INT(hotspot__symbol(&m, &l, 0, buf, sizeof(buf)), -EFAULT);
+	CHECK_INT(
+	    hotspot__symbol(&m, &l, (uintptr_t)&bad, buf, sizeof(buf), NULL),
+	    -EINVAL);
+	CHECK_INT(
+	    hotspot__symbol(&m, &l, (uintptr_t)&empty, buf, sizeof(buf), NULL),
+	    -EINVAL);
+	CHECK_INT(hotspot__symbol(&m, &l, 0, buf, sizeof(buf), NULL), -EFAULT);
 }
 
 /* The identity hash is the upper half of _hash_and_refcount. */
@@ -378,17 +382,15 @@ static void test_symbol_hash(void)
 	char buf[16];
 	int32_t hash = 7;
 
-	CHECK_INT(hotspot__symbol_hash(&m, &l, (uintptr_t)&s, buf, sizeof(buf),
-				       &hash),
-		  3);
+	CHECK_INT(
+	    hotspot__symbol(&m, &l, (uintptr_t)&s, buf, sizeof(buf), &hash), 3);
 	CHECK_INT(hash, 0xbeef);
 	s.hash = 0xbeef0fff; /* the refcount half changes nothing */
-	hotspot__symbol_hash(&m, &l, (uintptr_t)&s, buf, sizeof(buf), &hash);
+	hotspot__symbol(&m, &l, (uintptr_t)&s, buf, sizeof(buf), &hash);
 	CHECK_INT(hash, 0xbeef);
 	l.off_sym_hash = HOTSPOT_NO_OFF;
-	CHECK_INT(hotspot__symbol_hash(&m, &l, (uintptr_t)&s, buf, sizeof(buf),
-				       &hash),
-		  3);
+	CHECK_INT(
+	    hotspot__symbol(&m, &l, (uintptr_t)&s, buf, sizeof(buf), &hash), 3);
 	CHECK_INT(hash, -1);
 }
 
