@@ -20,7 +20,7 @@
 #define TICK_NS (90 * 1000 * 1000ULL)
 #define RESOLVE_NS (1000 * 1000 * 1000ULL) /* re-resolve a list this often */
 #define NAME_CAP 1024
-/* jstacks__version of keys without a list: not a JVM (yet), or a JVM */
+/* jstack.version of keys without a list: not a JVM (yet), or a JVM */
 #define V_NONE 1
 #define V_JVM 2
 #define JN_MAX 64 /* frames of one inline chain */
@@ -56,7 +56,7 @@ struct list_ent {
 	uint32_t pid;
 	uint64_t id;
 	uint64_t resolved_ns, seen_ns;
-	uint64_t serial; /* new whenever its names change (jstacks__version) */
+	uint64_t serial; /* new whenever its names change (jstack.version) */
 	uint64_t sum; /* of the names as resolved */
 	uint32_t nr;
 	uint32_t ncompiled; /* of them compiled frames */
@@ -543,8 +543,9 @@ static void learn_thread(struct jstacks *js, struct jvm *j,
 	t->name = n > 0 ? strpool__intern(js->pool, buf, n) : NULL;
 }
 
-const char *jstacks__thread_name(const struct jstacks *js, uint32_t pid,
-				 uint32_t tid)
+/* The whole Java name of thread tid of pid, as learn_thread read it. */
+static const char *thread_name(const struct jstacks *js, uint32_t pid,
+			       uint32_t tid)
 {
 	void **slot = u64map__find(&js->tnames, (uint64_t)pid << 32 | tid);
 
@@ -714,8 +715,10 @@ static const char *compiled_text(struct jstacks *js, struct jvm *j,
 	return strpool__intern(js->pool, js->text, len);
 }
 
-int jstacks__names(struct jstacks *js, const struct sample_key *k,
-		   const uint64_t *ips, int n, const char **names, bool *folded)
+/* jstack.names and .folded of k's stack ips[0..n): how many interpreted. */
+static int java_names(struct jstacks *js, const struct sample_key *k,
+		      const uint64_t *ips, int n, const char **names,
+		      bool *folded)
 {
 	struct jvm *j = jvm_of(js, k->pid);
 	struct list_ent *e;
@@ -751,24 +754,54 @@ int jstacks__names(struct jstacks *js, const struct sample_key *k,
 	return named;
 }
 
-uint64_t jstacks__version(const struct jstacks *js, const struct sample_key *k)
+/* jstack.version of k (V_NONE: not a JVM; V_JVM: no list). */
+static uint64_t version(const struct jstacks *js, const struct sample_key *k)
 {
 	const struct list_ent *e;
 
 	if (!jvm_of(js, k->pid))
-		return V_NONE; /* jstacks__names names nothing */
+		return V_NONE; /* java_names names nothing */
 	if (!k->interp_id)
 		return V_JVM;
 	e = list_find(js, k);
 	return e ? e->serial : 0;
 }
 
-bool jstacks__in_interpreter(const struct jstacks *js, uint32_t pid,
-			     uint64_t ip)
+/* Does pc lie in one of j's code heaps (where CodeBlobs are)? */
+static bool in_code_cache(const struct jvm *j, uint64_t pc)
 {
-	const struct jvm *j = jvm_of(js, pid);
+	const struct hotspot_unwind *u = &hotspot__layout(j->h)->u;
 
-	return j && in_interp(j, ip);
+	for (uint32_t i = 0; u->ok && i < u->nheaps && i < HOTSPOT_MAX_HEAPS;
+	     i++)
+		if (pc >= u->heap[i].lo && pc < u->heap[i].hi)
+			return true;
+	return false;
+}
+
+int jstacks__stack(struct jstacks *js, const struct sample_key *k,
+		   const uint64_t *ips, int n, struct jstack *out)
+{
+	struct jvm *j = jvm_of(js, k->pid);
+	/* no user stack (lost): its list is not read either */
+	int named =
+	    n > 0 ? java_names(js, k, ips, n, out->names, out->folded) : 0;
+
+	out->thread = thread_name(js, k->pid, k->tid);
+	for (int i = 0; i < n; i++) {
+		/* a caller is named by its return address - 1 */
+		uint64_t ip = ips[i] - (i ? 1 : 0);
+
+		out->interp[i] = j && in_interp(j, ip);
+		/* only code-cache pcs are asked (and kept): a stub, or a
+		 * frame the list left unnamed */
+		out->stubs[i] =
+		    !out->names[i] && j && j->h && in_code_cache(j, ip)
+			? jstacks__stub_name(js, k->pid, ip)
+			: NULL;
+	}
+	out->version = version(js, k);
+	return named;
 }
 
 /* Names of threads of the pid being forgotten (ctx). */

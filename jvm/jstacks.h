@@ -41,21 +41,56 @@ void jstacks__seen(struct jstacks *js, const struct sample_key *k,
 		   uint64_t now_ns);
 
 /*
- * Names for the Java frames of k, whose user stack is ips[0..n) (leaf
- * first, as the stack map holds it): names[i] gets the name of frame i,
- * or NULL when it is not a Java frame we could name. For a compiled
- * frame (named from the JVM's memory by jnamer, no agent) folded[i] is
- * set and names[i] is folded text: its inline chain, outermost first,
- * suffixed as jstacks__style() says, its names made safe
- * (common/safename.h); interpreted frames are one name, as the JVM has
- * it (fold.c makes it safe).
- * A listed frame is used only where ips[] holds the same pc at the same
- * position (the BPF walk and the kernel's saw the same frame). Returns
- * the number of interpreted frames named.
+ * What the JVM says of one key's user stack, for its folded line: the
+ * caller gives the arrays (as many entries as frames), jstacks__stack
+ * fills them. Names live until jstacks__free().
  */
-int jstacks__names(struct jstacks *js, const struct sample_key *k,
-		   const uint64_t *ips, int n, const char **names,
-		   bool *folded);
+struct jstack {
+	/*
+	 * The state the rest answers from: while it is the same nonzero
+	 * value for a key, so are the answers (names of its callers may be
+	 * kept). 0 when the key's list is not known.
+	 */
+	uint64_t version;
+	/*
+	 * The whole java.lang.Thread name of the key's thread (the
+	 * kernel's comm keeps 15 characters), read when jstacks__seen first
+	 * saw a key of it (--per-thread keys carry the tid), as the JVM has
+	 * it (not yet made safe: fold.c does); NULL: no Java thread, or not
+	 * known.
+	 */
+	const char *thread;
+	/*
+	 * Per frame i: names[i] the Java frame's name, or NULL when it is
+	 * not a Java frame we could name. For a compiled frame (named from
+	 * the JVM's memory by jnamer, no agent) folded[i] is set and
+	 * names[i] is folded text: its inline chain, outermost first,
+	 * suffixed as jstacks__style() says, its names made safe
+	 * (common/safename.h); interpreted frames are one name, as the JVM
+	 * has it (fold.c makes it safe). A listed frame is used only where
+	 * ips[] holds the same pc at the same position (the BPF walk and the
+	 * kernel's saw the same frame).
+	 */
+	const char **names;
+	bool *folded;
+	/* the frame's pc (a caller's: its return address - 1) lies in the
+	 * JVM's interpreter, as far as we know yet */
+	bool *interp;
+	/* a frame not named here that lies in the JVM's code cache: its
+	 * CodeBlob's name ("StubRoutines (1)"), for when no map names it
+	 * (a JVM without our agent); NULL otherwise */
+	const char **stubs;
+};
+
+/*
+ * Name the JVM's part of k's user stack ips[0..n) (leaf first, as the
+ * stack map holds it; n may be 0: the thread's name alone) into *out, in
+ * one pass: its Java frames, the interpreter's and the code cache's
+ * frames, the thread, the version. Returns the number of interpreted
+ * frames named.
+ */
+int jstacks__stack(struct jstacks *js, const struct sample_key *k,
+		   const uint64_t *ips, int n, struct jstack *out);
 
 /*
  * How compiled frames are written: with their frame kind suffixes
@@ -64,32 +99,11 @@ int jstacks__names(struct jstacks *js, const struct sample_key *k,
 void jstacks__style(struct jstacks *js, bool annotate, bool lines);
 
 /*
- * The state jstacks__names() and jstacks__in_interpreter() answer k
- * from: while it returns the same nonzero value they answer k the same.
- * 0 when k's list is not known.
- */
-uint64_t jstacks__version(const struct jstacks *js, const struct sample_key *k);
-
-/*
- * The whole java.lang.Thread name of thread tid of JVM pid (the kernel's
- * comm keeps 15 characters), read when jstacks__seen first saw a key of
- * that thread (--per-thread keys carry the tid) and kept, as the JVM has
- * it (not yet made safe: fold.c does): NULL when it is no Java thread,
- * or not known.
- */
-const char *jstacks__thread_name(const struct jstacks *js, uint32_t pid,
-				 uint32_t tid);
-
-/*
- * The name of the CodeBlob holding pc in JVM pid ("StubRoutines (1)"):
- * for stub frames no map names (a JVM without our agent); read once per
- * (pid, pc) and kept. NULL: not in its code cache, or unreadable.
+ * The name of the CodeBlob holding pc in JVM pid, as jstack.stubs has
+ * them (check mode's oracle pc, which is no frame of the stack): read
+ * once per (pid, pc) and kept. NULL: not in its code cache, unreadable.
  */
 const char *jstacks__stub_name(struct jstacks *js, uint32_t pid, uint64_t pc);
-
-/* Does ip lie in pid's interpreter (as far as we know yet)? */
-bool jstacks__in_interpreter(const struct jstacks *js, uint32_t pid,
-			     uint64_t ip);
 
 /*
  * The Java name of the class at Klass* klass in JVM pid, read now

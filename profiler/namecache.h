@@ -8,7 +8,7 @@
  * its naming added to the run's statistics, so a part taken from here
  * counts the same, and the versions of the naming state it was named
  * under, for the caller to check (stackfold.c: symbolizer__version and
- * jstacks__version).
+ * jstacks__stack's version).
  *
  * Memory is bounded: past budget bytes, the parts not asked for since
  * the budget was last reached are dropped (all of them when that is not

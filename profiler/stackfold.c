@@ -29,8 +29,7 @@ struct stackfold {
 	struct stackfold_stats st;
 	struct jstacks
 	    *jstacks; /* the run's; NULL with no_hotspot, no user stacks */
-	const char **inames; /* depth: Java frame names, leaf first */
-	bool *ifolded; /* depth: inames[i] is folded text (jstacks.h) */
+	struct jstack java; /* the user stack's JVM part (depth entries) */
 	bool early; /* the stack at hand: walked before its process's rows */
 	uint64_t vthread; /* its virtual thread's id (VTHREAD_MARK), or 0 */
 	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
@@ -53,11 +52,14 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 		sf->src = *src;
 	sf->sym = sym;
 	sf->jstacks = cfg->user && !cfg->no_hotspot ? js : NULL;
-	sf->inames = calloc(cfg->depth, sizeof(*sf->inames));
-	sf->ifolded = calloc(cfg->depth, sizeof(*sf->ifolded));
+	sf->java.names = calloc(cfg->depth, sizeof(*sf->java.names));
+	sf->java.folded = calloc(cfg->depth, sizeof(*sf->java.folded));
+	sf->java.interp = calloc(cfg->depth, sizeof(*sf->java.interp));
+	sf->java.stubs = calloc(cfg->depth, sizeof(*sf->java.stubs));
 	sf->adj = calloc(cfg->depth, sizeof(*sf->adj));
 	sf->cache = namecache__new(CACHE_BYTES);
-	if (!sf->inames || !sf->ifolded || !sf->adj || !sf->cache) {
+	if (!sf->java.names || !sf->java.folded || !sf->java.interp ||
+	    !sf->java.stubs || !sf->adj || !sf->cache) {
 		stackfold__free(sf);
 		errno = ENOMEM;
 		return NULL;
@@ -76,8 +78,10 @@ void stackfold__free(struct stackfold *sf)
 	fold_line__release(&sf->line);
 	fold_line__release(&sf->part);
 	namecache__free(sf->cache);
-	free(sf->inames);
-	free(sf->ifolded);
+	free(sf->java.names);
+	free(sf->java.folded);
+	free(sf->java.interp);
+	free(sf->java.stubs);
 	free(sf->adj);
 	free(sf->roots);
 	free(sf);
@@ -177,7 +181,7 @@ static void check_names(struct stackfold *sf, const struct sample_key *k,
 /*
  * Name user frames hi-1 down to lo (root first) onto l; non-leaf
  * addresses are return addresses. Interpreted frames get their Java
- * method's name (sf->inames, from jstacks.h); the rest of the
+ * method's name (sf->java, from jstacks.h); the rest of the
  * interpreter's frames stay "Interpreter" (or "[unknown]" without the
  * agent's map) and are counted in *c.
  */
@@ -199,15 +203,16 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 					 : mark_name(sf->uips[i]));
 			continue;
 		}
-		if (sf->jstacks && sf->inames[i] && sf->ifolded[i]) {
-			ret = fold_line__append(l, sf->inames[i],
-						strlen(sf->inames[i]));
+		if (sf->jstacks && sf->java.names[i] && sf->java.folded[i]) {
+			ret = fold_line__append(l, sf->java.names[i],
+						strlen(sf->java.names[i]));
 			if (sf->cfg.check_names)
-				check_names(sf, k, ip, when_ns, sf->inames[i]);
+				check_names(sf, k, ip, when_ns,
+					    sf->java.names[i]);
 			continue;
 		}
-		if (sf->jstacks && sf->inames[i]) {
-			struct frame f = {sf->inames[i], FRAME_INTERP};
+		if (sf->jstacks && sf->java.names[i]) {
+			struct frame f = {sf->java.names[i], FRAME_INTERP};
 
 			ret = fold_line__push(l, &f);
 			c->interp_named++;
@@ -218,8 +223,7 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 		if (nf == 1 && sf->frames[0].kind == FRAME_UNKNOWN &&
 		    sf->jstacks) {
 			/* no map names it: a JVM stub, by its CodeBlob */
-			const char *s =
-			    jstacks__stub_name(sf->jstacks, k->pid, ip);
+			const char *s = sf->java.stubs[i];
 
 			if (s) {
 				sf->frames[0] = (struct frame){s, FRAME_STUB};
@@ -227,8 +231,7 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 			}
 		}
 		if (nf > 0 && (is_interpreter(&sf->frames[0]) ||
-			       (sf->jstacks && jstacks__in_interpreter(
-						   sf->jstacks, k->pid, ip))))
+			       (sf->jstacks && sf->java.interp[i])))
 			c->interp_unnamed++;
 		for (j = 0; j < nf && !ret; j++)
 			ret = fold_line__push(l, &sf->frames[j]);
@@ -273,7 +276,7 @@ static void versions(struct stackfold *sf, const struct sample_key *k,
 		symbolizer__version(sf->sym, k->pid, when_ns, &sv);
 	v[0] = sv.gen;
 	v[1] = sv.jit;
-	v[2] = user && sf->jstacks ? jstacks__version(sf->jstacks, k) : 1;
+	v[2] = user && sf->jstacks ? sf->java.version : 1;
 	if (!v[2])
 		v[0] = 0;
 }
@@ -423,9 +426,6 @@ static int push_side(struct stackfold *sf, const struct sample_key *k, int n,
 	struct part_counts c = {}, leaf = {};
 	int ret = 0;
 
-	if (user && sf->jstacks)
-		jstacks__names(sf->jstacks, k, sf->uips, n, sf->inames,
-			       sf->ifolded);
 	if (!user && n == 1 && ALLOC_IS_KLASS(sf->kips[0]))
 		return push_klass(sf, k->pid, ALLOC_KLASS_OF(sf->kips[0]));
 	if (!user && sf->locks && n > 0 && n <= 2 &&
@@ -657,10 +657,7 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 	if (sf->cfg.per_thread) {
 		ret = fold_line__push_name(&sf->line, proc);
 		ret = ret ?: push_container(sf, container, ct);
-		const char *jname =
-		    sf->jstacks
-			? jstacks__thread_name(sf->jstacks, k->pid, k->tid)
-			: NULL;
+		const char *jname = sf->jstacks ? sf->java.thread : NULL;
 
 		/* a virtual thread's samples: itself, on its carrier */
 		if (sf->vthread)
@@ -772,6 +769,10 @@ const char *stackfold__line_in(struct stackfold *sf, const struct sample_key *k,
 	if ((nu == (int)d && !UNWIND_IS_MARK(sf->uips[nu - 1])) || nk == (int)d)
 		sf->st.truncated += count;
 
+	/* the JVM's part of the stack, named in one pass */
+	if (sf->jstacks)
+		jstacks__stack(sf->jstacks, k, sf->uips, nu > 0 ? nu : 0,
+			       &sf->java);
 	fold_line__reset(&sf->line);
 	ret = push_head(sf, k, targets__comm, container,
 			(nu == (int)d && !UNWIND_IS_MARK(sf->uips[nu - 1])) ||

@@ -75,15 +75,29 @@ static void seen(struct rt *r, const struct sample_key *k, uint64_t now)
 	jstacks__seen(r->js, k, now);
 }
 
+/* k's stack ips[0..n) as jstacks__stack names it (n 0: the version alone). */
+static const struct jstack *stack_of(struct rt *r, const struct sample_key *k,
+				     const uint64_t *ips, int n)
+{
+	static const char *names[8], *stubs[8];
+	static bool folded[8], interp[8];
+	static struct jstack out = {0, NULL, names, folded, interp, stubs};
+
+	jstacks__stack(r->js, k, ips, n, &out);
+	return &out;
+}
+
 /* The name of frame idx of k's stack ips[0..n). */
 static const char *name_at(struct rt *r, const struct sample_key *k,
 			   const uint64_t *ips, int n, int idx)
 {
-	const char *names[8];
-	bool folded[8];
+	return stack_of(r, k, ips, n)->names[idx];
+}
 
-	jstacks__names(r->js, k, ips, n, names, folded);
-	return names[idx];
+/* k's version, its list not resolved. */
+static uint64_t version_of(struct rt *r, const struct sample_key *k)
+{
+	return stack_of(r, k, NULL, 0)->version;
 }
 
 /*
@@ -112,7 +126,7 @@ static void test_hashes(void)
 	seen(&r, &k, 1 * SEC);
 	CHECK_STR(name_at(&r, &k, u, 3, 1), "app/Foo.bar");
 	CHECK(name_at(&r, &k, u, 3, 0) == NULL); /* not a listed frame */
-	v = jstacks__version(r.js, &k);
+	v = version_of(&r, &k);
 	CHECK(v > 2);
 
 	/* freed and reused: the old sample keeps its name, even resolved
@@ -120,7 +134,7 @@ static void test_hashes(void)
 	put_hashed(64, "baz", 0x9999);
 	seen(&r, &k, 5 * SEC);
 	CHECK_STR(name_at(&r, &k, u, 3, 1), "app/Foo.bar");
-	CHECK(jstacks__version(r.js, &k) == v);
+	CHECK(version_of(&r, &k) == v);
 
 	/* a sample of the new Symbol: its own name */
 	list_ids[1] = 0x92;
@@ -128,7 +142,7 @@ static void test_hashes(void)
 	lists[1].f[0].hashes = 0x12349999;
 	seen(&r, &k2, 5 * SEC);
 	CHECK_STR(name_at(&r, &k2, u, 3, 1), "app/Foo.baz");
-	CHECK(jstacks__version(r.js, &k2) != v);
+	CHECK(version_of(&r, &k2) != v);
 
 	/* a sample whose hashes the Symbols never had: no name */
 	lists[1].f[0].hashes = 0x12340001;
@@ -153,8 +167,8 @@ static void test_lists(void)
 	uint64_t ks = put_symbol(128, "app/Loop"), ns = put_symbol(192, "run");
 	struct sample_key k = key(0x22, 0x81), none = key(0x22, 0);
 	struct jstacks_stats st;
-	const char *names[4];
-	bool folded[4];
+	const uint64_t pcs[] = {INTERP + 0x10, JIT + 0x10};
+	const struct jstack *js;
 	struct rt r;
 
 	if (!rt_new(&r, open_fake))
@@ -170,23 +184,25 @@ static void test_lists(void)
 	/* past the stack's end: misaligned */
 	lists[0].f[2] =
 	    (struct interp_frame){.idx = 7, .klass_name = ks, .name = ns};
-	CHECK(jstacks__version(r.js, &k) == 1); /* no JVM yet */
+	CHECK(version_of(&r, &k) == 1); /* no JVM yet */
 	seen(&r, &k, 1 * SEC);
-	CHECK(jstacks__version(r.js, &none) == 2); /* a JVM, no list */
-	CHECK_INT(jstacks__names(r.js, &k, u, 3, names, folded), 1);
-	CHECK_STR(names[0], "app/Loop.run");
-	CHECK(names[1] == NULL && names[2] == NULL && !folded[0]);
+	CHECK(version_of(&r, &none) == 2); /* a JVM, no list */
+	js = stack_of(&r, &k, u, 3);
+	CHECK_STR(js->names[0], "app/Loop.run");
+	CHECK(js->names[1] == NULL && js->names[2] == NULL && !js->folded[0]);
+	CHECK(js->interp[0] && !js->interp[1] && js->interp[2]);
+	CHECK(!js->stubs[1]); /* no code cache */
 	jstacks__stats(r.js, &st);
 	CHECK_INT(st.misaligned, 1);
-	CHECK(jstacks__in_interpreter(r.js, child, INTERP + 0x10));
-	CHECK(!jstacks__in_interpreter(r.js, child, JIT + 0x10));
+	js = stack_of(&r, &none, pcs, 2);
+	CHECK(js->interp[0] && !js->interp[1] && !js->names[0]);
 
 	/* 10 s of other keys: the list is dropped, then read again */
 	seen(&r, &none, 13 * SEC);
-	CHECK(jstacks__version(r.js, &k) == 0);
+	CHECK(version_of(&r, &k) == 0);
 	lists[0].nr = 1;
 	CHECK_STR(name_at(&r, &k, u, 3, 0), "app/Loop.run");
-	CHECK(jstacks__version(r.js, &k) > 2);
+	CHECK(version_of(&r, &k) > 2);
 	rt_free(&r);
 }
 
@@ -219,6 +235,63 @@ static void test_compiled(void)
 	rt_free(&r);
 }
 
+/*
+ * The fake JVM with a code heap of 256 bytes at TMEM + 0xc00 (segments of
+ * 128, its map at TMEM + 0xbf0) holding one blob at its start, 0xe0
+ * bytes, named "StubRoutines (1)".
+ */
+static struct hotspot *open_stubs(uint32_t pid)
+{
+	const struct hotspot_mem m = {t_read, NULL};
+	struct hotspot_layout l = fake_layout;
+	uint64_t name = TMEM + 0xbd0;
+	int32_t size = 0xe0;
+
+	memset(tmem + 0xbf0, 0, 2); /* both segments: the blob's */
+	tmem[0xbf1] = 1;
+	strcpy((char *)tmem + 0xbd0, "StubRoutines (1)");
+	memcpy(tmem + 0xc10 + 4, &size, 4);
+	memcpy(tmem + 0xc10 + 8, &name, 8);
+	l.u = (struct hotspot_unwind){.ok = true,
+				      .hb_size = 16,
+				      .off_cb_size = 4,
+				      .off_cb_name = 8,
+				      .off_nm_method = HOTSPOT_NO_OFF,
+				      .off_nm_compile_id = HOTSPOT_NO_OFF,
+				      .nheaps = 1,
+				      .heap = {{.lo = TMEM + 0xc00,
+						.hi = TMEM + 0xd00,
+						.segmap = TMEM + 0xbf0,
+						.log2_seg = 7}}};
+	return hotspot__from_mem(pid, &m, &l);
+}
+
+/*
+ * A frame in the code cache that no list names gets its CodeBlob's name
+ * (for when no map names it); one out of it, or named, gets none.
+ */
+static void test_stubs(void)
+{
+	/* the stub (a leaf), a caller in it (return address - 1), native */
+	const uint64_t u[] = {TMEM + 0xc40, TMEM + 0xc81, JIT + 0x10};
+	struct sample_key k = key(0x25, 0);
+	const struct jstack *s;
+	struct rt r;
+
+	if (!rt_new(&r, open_stubs))
+		return;
+	seen(&r, &k, 1 * SEC);
+	s = stack_of(&r, &k, u, 3);
+	CHECK_STR(s->stubs[0], "StubRoutines (1)");
+	CHECK_STR(s->stubs[1], "StubRoutines (1)");
+	CHECK(s->stubs[2] == NULL);
+	CHECK(!s->interp[0] && !s->interp[2]);
+	CHECK_STR(jstacks__stub_name(r.js, child, TMEM + 0xc40),
+		  "StubRoutines (1)");
+	CHECK(jstacks__stub_name(r.js, child, TMEM + 0xd40) == NULL);
+	rt_free(&r);
+}
+
 /* A class's Java name by its Klass*; forgetting the JVM forgets it. */
 static void test_klass(void)
 {
@@ -238,7 +311,7 @@ static void test_klass(void)
 	jstacks__forget(r.js, child);
 	jvms__forget(r.jv, child);
 	CHECK(jstacks__klass_name(r.js, child, TMEM + 0xa00) == NULL);
-	CHECK(jstacks__version(r.js, &k) == 1);
+	CHECK(version_of(&r, &k) == 1);
 	rt_free(&r);
 }
 
@@ -250,6 +323,7 @@ int main(void)
 		test_hashes();
 		test_lists();
 		test_compiled();
+		test_stubs();
 		test_klass();
 		fakejvm__reap(child);
 	}

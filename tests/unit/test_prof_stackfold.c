@@ -359,6 +359,21 @@ static void test_cache(void)
 	symbolizer__free(sym);
 }
 
+/* Does jstacks place pc (a caller's) of k's process in the interpreter? */
+static bool in_interpreter(struct jstacks *js, const struct sample_key *k,
+			   uint64_t pc)
+{
+	const uint64_t pcs[] = {0, pc};
+	const char *names[2], *stubs[2];
+	bool folded[2], interp[2];
+	struct jstack s = {0, NULL, names, folded, interp, stubs};
+	struct sample_key nolist = *k;
+
+	nolist.interp_id = 0; /* its list's counts stay the test's */
+	jstacks__stack(js, &nolist, pcs, 2, &s);
+	return interp[1];
+}
+
 /* The run's two calls for a key seen (run_tick.c). */
 static void seen(struct jvms *jv, struct jstacks *js,
 		 const struct sample_key *k, uint64_t now_ns)
@@ -408,8 +423,8 @@ static void test_interp(void)
 	CHECK_INT(set_interps, 1);
 	CHECK(last_proc.code_start == INTERP &&
 	      last_proc.code_end == INTERP + 0x1000);
-	CHECK(jstacks__in_interpreter(in, child, INTERP + 0x10));
-	CHECK(!jstacks__in_interpreter(in, child, JIT + 0x10));
+	CHECK(in_interpreter(in, &k, INTERP + 0x10));
+	CHECK(!in_interpreter(in, &k, JIT + 0x10 + 1));
 	CHECK_STR(stackfold__line(sf, &k, 2, 200 * MS, NULL),
 		  "java;app/Main.main_[j];Interpreter;app/Main.loop_[j];"
 		  "app/Foo.bar_[0];app/Main.work_[j]");
