@@ -903,8 +903,8 @@ int hotspot__jvm_sym_sets(uint32_t pid, struct hotspot_syms *sets, int nsets)
 
 	for (int i = 0; i < nsets; i++)
 		n += sets[i].n;
-	names = malloc(n * sizeof(*names) + 1);
-	vals = malloc(n * sizeof(*vals) + 1);
+	names = calloc(n + 1, sizeof(*names));
+	vals = calloc(n + 1, sizeof(*vals));
 	fd = names && vals ? libjvm_open(pid, &start) : -ENOMEM;
 	if (fd < 0)
 		goto out;
