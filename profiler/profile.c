@@ -27,6 +27,7 @@
 #include "run_child.h"
 #include "run_events.h"
 #include "run_lock.h"
+#include "run_vtwait.h"
 #include "run_cpu.h"
 #include "run_probe.h"
 #include "run_report.h"
@@ -233,6 +234,7 @@ static void teardown(struct run *r)
 		fclose(r->table);
 	stackfold__free(r->sf);
 	run_lock__free(r);
+	run_vtwait__free(r);
 	interp__free(r->interp);
 	sampler__free(r->smp);
 	symbolizer__free(r->sym);

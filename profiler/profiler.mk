@@ -15,7 +15,7 @@ PROFILE_SRCS := profile.c hints.c check.c check_jvm.c run_setup.c run_child.c ru
 	run_tick.c run_report.c profile_opts.c slices.c launch.c stackfold.c \
 	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c interp.c fold.c \
 	foldtab.c jthreadsync.c stacksrc.c unwindcheck.c containers.c \
-	locknames.c run_lock.c
+	locknames.c run_lock.c run_vtwait.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
 # folded lines and their aggregate, for the tests that link them alone
 FOLD_OBJS := $(BUILD)/profiler/fold.o $(BUILD)/profiler/foldtab.o \

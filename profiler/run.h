@@ -102,6 +102,8 @@ struct run {
 				 * j.u.c.'s class, again */
 	const char *lock_why; /* what of it could not be read, */
 	int lock_err; /* and why (a negative errno) */
+	struct vtwaits *vtw; /* --off-cpu, --wall: virtual threads' probes
+			      * (run_vtwait.h), or NULL */
 	FILE *table; /* -e --count: where the table goes */
 	time_t wall_start; /* for the graphs' subtitle */
 	struct launch child;

@@ -27,7 +27,7 @@ $(BUILD)/sampler/vmlinux.h:
 
 $(BUILD)/sampler/%.bpf.o: sampler/%.bpf.c sampler/sampler_abi.h \
 		sampler/ksym.h sampler/targets.bpf.h sampler/offcpu.bpf.h \
-		sampler/alloc.bpf.h sampler/alloc.h sampler/lock.bpf.h sampler/lock.h unwind/unwind.bpf.h unwind/rows.h \
+		sampler/alloc.bpf.h sampler/alloc.h sampler/lock.bpf.h sampler/lock.h sampler/vtwait.bpf.h jvm/vthread.bpf.h unwind/unwind.bpf.h unwind/rows.h \
 		$(BUILD)/sampler/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)

@@ -263,6 +263,9 @@ enum unwind_reason {
  * thread's java.lang.Thread.tid, 48 bits. User space names the thread
  * "virtual-ID on CARRIER" and drops the word.
  */
+/* --off-cpu, --wall: virtual threads unmounted at once (vtwait.bpf.h) */
+#define VT_WAITS 16384
+
 #define VTHREAD_MARK_BASE 0xdeab000000000000ULL
 #define VTHREAD_MARK(id) (VTHREAD_MARK_BASE | ((id)&0xffffffffffffULL))
 #define VTHREAD_IS_MARK(ip) (((ip) >> 48) == 0xdeab)
@@ -389,6 +392,9 @@ enum sampler_stat {
 	 * whose walk met a file whose rows are not built yet (its native
 	 * frames walked by fp; the file's demand counted: unwind.bpf.h) */
 	STAT_ROWS_NOT_READY,
+	/* --off-cpu, --wall: virtual threads' unmounted waits counted
+	 * (vtwait.bpf.h) */
+	STAT_VT_WAITS,
 	STAT_NR,
 };
 
