@@ -272,6 +272,23 @@ int fg_tree__add_at(struct fg_tree *t, const char *stack, size_t len,
 	return 0;
 }
 
+int fg_tree__add_frames(struct fg_tree *t, const char *text,
+			const uint32_t *ends, uint32_t n, uint64_t count,
+			int slot)
+{
+	uint32_t cur = 0, start = 0;
+	int err = 0;
+
+	t->nodes[0].total[slot] = fg_sat_add(t->nodes[0].total[slot], count);
+	for (uint32_t i = 0; i < n && !err; start = ends[i++] + 1)
+		err = add_frame(t, &cur, text + start, ends[i] - start, count,
+				slot);
+	if (err)
+		return err;
+	t->nodes[cur].self[slot] = fg_sat_add(t->nodes[cur].self[slot], count);
+	return 0;
+}
+
 static const struct fg_tree *sort_tree;
 
 static int by_name(const void *a, const void *b)

@@ -56,6 +56,15 @@ int fg_tree__add(struct fg_tree *t, const char *stack, size_t len,
 int fg_tree__add_at(struct fg_tree *t, const char *stack, size_t len,
 		    uint64_t count, int slot, bool reverse, uint32_t *leaf);
 
+/*
+ * Add count samples of a stack whose n frames are known, root first: frame
+ * i is text[start .. ends[i]), start being 0 or ends[i - 1] + 1 (a run's
+ * own stacks, profiler/fold.h: a name is never split). 0 or -ENOMEM.
+ */
+int fg_tree__add_frames(struct fg_tree *t, const char *text,
+			const uint32_t *ends, uint32_t n, uint64_t count,
+			int slot);
+
 /* Order every node's children by name (bytewise). 0 or -ENOMEM. */
 int fg_tree__sort(struct fg_tree *t);
 

@@ -37,7 +37,7 @@ static bool same_id(const struct part_id *a, const struct part_id *b)
 
 static size_t size_of(const struct part *p)
 {
-	return sizeof(*p) + p->len + 1;
+	return sizeof(*p) + p->n * sizeof(p->ends[0]) + p->len + 1;
 }
 
 size_t namecache__bytes(const struct namecache *nc)
@@ -119,9 +119,10 @@ all:
 
 int namecache__put(struct namecache *nc, const struct part_id *id,
 		   const uint64_t v[PART_VERSIONS], const struct part_counts *c,
-		   const char *text, size_t len)
+		   const char *text, size_t len, const uint32_t *ends,
+		   uint32_t n)
 {
-	struct part *p = malloc(sizeof(*p) + len + 1);
+	struct part *p = malloc(sizeof(*p) + n * sizeof(*ends) + len + 1);
 	void **slot;
 	bool added;
 
@@ -131,7 +132,10 @@ int namecache__put(struct namecache *nc, const struct part_id *id,
 	memcpy(p->v, v, sizeof(p->v));
 	p->c = *c;
 	p->len = len;
+	p->n = n;
 	p->used = 0; /* until asked for again */
+	memcpy(p->ends, ends, n * sizeof(*ends));
+	p->text = (char *)(p->ends + n);
 	memcpy(p->text, text, len);
 	p->text[len] = 0;
 	if (nc->bytes + size_of(p) > nc->budget)

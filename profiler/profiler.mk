@@ -44,6 +44,7 @@ UNIT_TESTS += $(BUILD)/tests/unit/test_prof_options \
 $(BUILD)/tests/unit/test_prof_options: $(BUILD)/tests/unit/test_prof_options.o \
 		$(BUILD)/profiler/profile_opts.o $(BUILD)/sampler/cpus.o \
 		$(BUILD)/profiler/launch.o $(BUILD)/profiler/linefilter.o \
+		$(FOLD_OBJS) \
 		$(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^

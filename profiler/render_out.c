@@ -110,16 +110,17 @@ void renderout__free(struct renderout *ro)
 	free(ro);
 }
 
-int renderout__add(struct renderout *ro, uint64_t bucket, const char *line,
-		   uint64_t count)
+int renderout__add(struct renderout *ro, uint64_t bucket,
+		   const struct fold_stack *s, uint64_t count)
 {
+	const struct fold_line *l = s->line;
 	int ret = 0;
 
 	if (ro->all)
-		ret = fg_tree__add(ro->all, line, strlen(line), count,
-				   FG_SLOT_VALUE, false);
-	if (!ret && ro->timed)
-		ret = timedout__add(ro->timed, bucket, line, count);
+		ret = fg_tree__add_frames(ro->all, l->buf, l->ends, l->n, count,
+					  FG_SLOT_VALUE);
+	if (!ret && ro->timed) /* a file's text */
+		ret = timedout__add(ro->timed, bucket, l->buf, count);
 	return ret;
 }
 

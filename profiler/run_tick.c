@@ -68,18 +68,19 @@ static void on_take(struct run *r, const struct sample_key *k, uint64_t count,
 {
 	struct pid_info *pi = pidset__find(r->pids, k->pid);
 	uint64_t when = timebase__bucket_end(&r->tb, k->bucket);
+	const struct fold_stack *s;
 	const char *line;
 	int ret;
 
 	if (!run_events__keep(r, when - r->tb.bucket_ns, when, count))
 		return;
-	line = stackfold__line_in(r->sf, k, count, when, pi ? pi->comm : NULL,
-				  pi ? pi->container : NULL);
-	if (line && r->o.filter &&
-	    !linefilter__keep(r->o.filter, line, r->o.per_thread)) {
+	s = stackfold__stack(r->sf, k, count, when, pi ? pi->comm : NULL,
+			     pi ? pi->container : NULL);
+	if (s && r->o.filter && !linefilter__keep(r->o.filter, s)) {
 		r->filtered += count;
 		return;
 	}
+	line = s ? s->line->buf : NULL;
 	ret = line
 		  ? sliceout__add(r->out, timebase__slice_of(&r->tb, k->bucket),
 				  line, count)
@@ -89,7 +90,7 @@ static void on_take(struct run *r, const struct sample_key *k, uint64_t count,
 		    r->out, timebase__slice_of(&r->tb, k->bucket), line,
 		    events);
 	if (!ret && r->ro)
-		ret = renderout__add(r->ro, k->bucket, line, count);
+		ret = renderout__add(r->ro, k->bucket, s, count);
 	if (ret && !r->err)
 		r->err = ret;
 }

@@ -33,6 +33,31 @@ static int record(const struct fg_tree *t, uint32_t id, uint64_t x, void *ctx)
 	return 0;
 }
 
+/*
+ * A stack given as frames (a run's own, profiler/fold.h) merges with the
+ * same stack given as text, and a frame is never split at a ';'.
+ */
+static void test_frames(void)
+{
+	struct fg_tree *t = fg_tree__new();
+	const char *ab[] = {"a", "b", NULL}, *semi[] = {"a", "x;y", NULL};
+	const uint32_t ends[] = {1, 3}, ends2[] = {1, 5};
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK_INT(fg_tree__add(t, "a;b", 3, 5, FG_SLOT_VALUE, false), 0);
+	CHECK_INT(fg_tree__add_frames(t, "a;b", ends, 2, 2, FG_SLOT_VALUE), 0);
+	CHECK_INT(fg_tree__add_frames(t, "a;x;y", ends2, 2, 1, FG_SLOT_VALUE),
+		  0);
+	CHECK_INT(fg_tree__node(t, 0)->total[FG_SLOT_VALUE], 8);
+	CHECK_INT(fg_tree__node(t, path(t, ab))->total[FG_SLOT_VALUE], 7);
+	CHECK_INT(fg_tree__node(t, path(t, ab))->self[FG_SLOT_VALUE], 7);
+	CHECK(path(t, semi) != 0);
+	CHECK_INT(fg_tree__nr_nodes(t), 4); /* root, a, a;b, a;x;y */
+	fg_tree__free(t);
+}
+
 int main(void)
 {
 	struct fg_tree *t = fg_tree__new();
@@ -42,6 +67,7 @@ int main(void)
 	struct seen s = {0};
 	uint32_t id;
 
+	test_frames();
 	CHECK(t != NULL);
 	CHECK_INT(fg_tree__add(t, "a;b", 3, 5, FG_SLOT_VALUE, false), 0);
 	CHECK_INT(fg_tree__add(t, "a;c", 3, 2, FG_SLOT_VALUE, false), 0);

@@ -38,6 +38,52 @@ static void test_line(void)
 	fold_line__release(&l); /* twice is fine */
 }
 
+/* Frame i of l is want (NUL-terminated)? */
+static bool frame_is(const struct fold_line *l, uint32_t i, const char *want)
+{
+	size_t len;
+	const char *p = i < l->n ? fold_line__frame(l, i, &len) : NULL;
+
+	return p && len == strlen(want) && !memcmp(p, want, len);
+}
+
+/* A line knows its frames, however they came: pushed, appended, kept. */
+static void test_frames(void)
+{
+	struct fold_line l, part;
+	struct frame f = {"x;y", FRAME_JAVA};
+
+	fold_line__init(&l, true);
+	fold_line__init(&part, true);
+	CHECK_INT(fold_line__push_name(&l, "java"), 0);
+	CHECK_INT(fold_line__push(&l, &f), 0); /* its ';' is no boundary */
+	CHECK_INT(fold_line__append(&l, "a_[j];b_[i]", 11), 0);
+	CHECK_INT(fold_line__push_name(&part, "c"), 0);
+	CHECK_INT(fold_line__push_name(&part, "d"), 0);
+	CHECK_INT(
+	    fold_line__append_frames(&l, part.buf, part.len, part.ends, part.n),
+	    0);
+	CHECK_STR(l.buf, "java;x:y_[j];a_[j];b_[i];c;d");
+	CHECK_INT(l.n, 6);
+	CHECK(frame_is(&l, 0, "java") && frame_is(&l, 1, "x:y_[j]") &&
+	      frame_is(&l, 2, "a_[j]") && frame_is(&l, 3, "b_[i]") &&
+	      frame_is(&l, 4, "c") && frame_is(&l, 5, "d"));
+	fold_line__drop(&l, 1);
+	CHECK_STR(l.buf, "java;a_[j];b_[i];c;d");
+	CHECK(l.n == 5 && frame_is(&l, 1, "a_[j]") && frame_is(&l, 4, "d"));
+	fold_line__drop(&l, 0);
+	CHECK(l.n == 4 && frame_is(&l, 0, "a_[j]") && frame_is(&l, 3, "d"));
+	fold_line__truncate(&l, 2);
+	CHECK_STR(l.buf, "a_[j];b_[i]");
+	CHECK(l.n == 2 && frame_is(&l, 1, "b_[i]"));
+	fold_line__truncate(&l, 0);
+	CHECK(l.n == 0 && l.len == 0 && !l.buf[0]);
+	fold_line__reset(&part);
+	CHECK_INT(part.n, 0);
+	fold_line__release(&part);
+	fold_line__release(&l); /* twice is fine */
+}
+
 static void test_fold(void)
 {
 	struct fold *a = fold__new(), *b = fold__new();
@@ -135,6 +181,7 @@ int main(void)
 {
 	test_order();
 	test_line();
+	test_frames();
 	test_fold();
 	return check_report();
 }
