@@ -14,7 +14,8 @@
  *
  * struct fold maps line -> count; fold__write() prints lines sorted
  * bytewise, so two runs diff cleanly. It keeps each line as the ids of
- * its frames (the text between ';'), each frame's text once: a line
+ * its frames (a run's stacks come with their frames, fold__add_frames;
+ * a line read as text is split at its ';'), each frame's text once: a line
  * handed out (fold__each) is rebuilt and lives only for that call. Even
  * its const calls use the object's scratch space: one thread at a time.
  */
@@ -84,8 +85,18 @@ void fold_line__drop(struct fold_line *l, uint32_t i);
 struct fold;
 struct fold *fold__new(void); /* NULL and errno on failure */
 void fold__free(struct fold *f);
-/* Add count to line (NUL-terminated, without the count). 0 or -ENOMEM. */
+/*
+ * Add count to line (NUL-terminated, without the count): a line read as
+ * text, split at its ';'. 0 or -ENOMEM.
+ */
 int fold__add(struct fold *f, const char *line, uint64_t count);
+/*
+ * Add count to the line of n (> 0) frames ending at ends in text (as
+ * struct fold_line has them): a run's own stacks, not split again. 0,
+ * -EINVAL (no frame) or -ENOMEM.
+ */
+int fold__add_frames(struct fold *f, const char *text, const uint32_t *ends,
+		     uint32_t n, uint64_t count);
 /* Merge every line of src into dst. */
 int fold__merge(struct fold *dst, const struct fold *src);
 /* The count of line (0 when absent). */

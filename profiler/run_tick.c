@@ -69,7 +69,6 @@ static void on_take(struct run *r, const struct sample_key *k, uint64_t count,
 	struct pid_info *pi = pidset__find(r->pids, k->pid);
 	uint64_t when = timebase__bucket_end(&r->tb, k->bucket);
 	const struct fold_stack *s;
-	const char *line;
 	int ret;
 
 	if (!run_events__keep(r, when - r->tb.bucket_ns, when, count))
@@ -80,14 +79,12 @@ static void on_take(struct run *r, const struct sample_key *k, uint64_t count,
 		r->filtered += count;
 		return;
 	}
-	line = s ? s->line->buf : NULL;
-	ret = line
-		  ? sliceout__add(r->out, timebase__slice_of(&r->tb, k->bucket),
-				  line, count)
-		  : -errno;
+	ret = s ? sliceout__add(r->out, timebase__slice_of(&r->tb, k->bucket),
+				s->line, count)
+		: -errno;
 	if (!ret)
 		ret = sliceout__add_events(
-		    r->out, timebase__slice_of(&r->tb, k->bucket), line,
+		    r->out, timebase__slice_of(&r->tb, k->bucket), s->line,
 		    events);
 	if (!ret && r->ro)
 		ret = renderout__add(r->ro, k->bucket, s, count);

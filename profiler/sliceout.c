@@ -120,13 +120,15 @@ void sliceout__untier(struct sliceout *so)
  * line with its tiers' suffixes as _[j], in so's buffer (valid until the
  * next call), when text is written without tiers; else line itself.
  */
-static const char *untiered(struct sliceout *so, const char *line)
+/* l's text, its tiers written _[j] when so says so (same length). */
+static const char *untiered(struct sliceout *so, const struct fold_line *l)
 {
+	const char *line = l->buf;
 	size_t n;
 
 	if (!so->untier || so->pprof || so->jfr || !strstr(line, "]"))
 		return line;
-	n = strlen(line);
+	n = l->len;
 	if (n >= so->buf_cap) {
 		char *b = realloc(so->buf, n + 1);
 
@@ -180,10 +182,11 @@ static struct slice *slice_get(struct sliceout *so, uint64_t idx)
 	return &so->s[idx];
 }
 
-int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
+int sliceout__add(struct sliceout *so, uint64_t idx, const struct fold_line *l,
 		  uint64_t count)
 {
 	struct slice *s = slice_get(so, idx);
+	const char *line;
 
 	if (!s)
 		return -ENOMEM;
@@ -195,12 +198,13 @@ int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
 		return 0;
 	if (!s->fold && !(s->fold = fold__new()))
 		return -errno;
-	line = untiered(so, line);
-	return line ? fold__add(s->fold, line, count) : -ENOMEM;
+	line = untiered(so, l);
+	return line ? fold__add_frames(s->fold, line, l->ends, l->n, count)
+		    : -ENOMEM;
 }
 
-int sliceout__add_events(struct sliceout *so, uint64_t idx, const char *line,
-			 uint64_t events)
+int sliceout__add_events(struct sliceout *so, uint64_t idx,
+			 const struct fold_line *l, uint64_t events)
 {
 	struct slice *s;
 
@@ -213,7 +217,7 @@ int sliceout__add_events(struct sliceout *so, uint64_t idx, const char *line,
 		return -EINVAL;
 	if (!s->events && !(s->events = fold__new()))
 		return -errno;
-	return fold__add(s->events, line, events);
+	return fold__add_frames(s->events, l->buf, l->ends, l->n, events);
 }
 
 struct pprof_ctx {

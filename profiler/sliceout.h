@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "fold.h"
 #include "slices.h"
 
 struct sliceout;
@@ -56,16 +57,19 @@ void sliceout__top(struct sliceout *so, bool per_thread);
  */
 void sliceout__untier(struct sliceout *so);
 
-/* Count line (count samples) in slice idx. 0 or negative errno. */
-int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
+/*
+ * Count the stack whose frames l holds (count samples) in slice idx,
+ * kept by its frames (fold__add_frames). 0 or negative errno.
+ */
+int sliceout__add(struct sliceout *so, uint64_t idx, const struct fold_line *l,
 		  uint64_t count);
 /*
- * The events behind line's count (sample_count.events), kept only for a
+ * The events behind its count (sample_count.events), kept only for a
  * pprof meta with events_type (its second value); else ignored. 0 or
  * negative errno.
  */
-int sliceout__add_events(struct sliceout *so, uint64_t idx, const char *line,
-			 uint64_t events);
+int sliceout__add_events(struct sliceout *so, uint64_t idx,
+			 const struct fold_line *l, uint64_t events);
 
 /*
  * Write every slice that ends at or before done_ns. 0 or -errno. A write

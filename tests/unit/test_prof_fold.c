@@ -1,4 +1,5 @@
 /* fold: annotation, sanitising, aggregation, merge, sorted output. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -98,7 +99,14 @@ static void test_fold(void)
 	CHECK_INT(fold__add(a, "x;b", 3), 0);
 	CHECK_INT(fold__lines(a), 2);
 	CHECK_INT(fold__total(a), 6);
-	CHECK_INT(fold__add(b, "x;a", 4), 0);
+	CHECK_INT(fold__add(b, "x;a", 3), 0);
+	{ /* a run's stack, by its frames: the same line as its text */
+		const uint32_t ends[] = {1, 3};
+
+		CHECK_INT(fold__add_frames(b, "x;a", ends, 2, 1), 0);
+		CHECK_INT(fold__add_frames(b, "", ends, 0, 1), -EINVAL);
+		CHECK_INT(fold__count(b, "x;a"), 4);
+	}
 	CHECK_INT(fold__add(b, "X", 1), 0);
 	/* many lines force the table to grow */
 	for (int i = 0; i < 5000; i++) {
