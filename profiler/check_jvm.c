@@ -14,11 +14,11 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "check.h"
+#include "check/check.h"
 #include "common/safefile.h"
-#include "hints.h"
+#include "check/hints.h"
 #include "jvm/hotspot.h"
-#include "stackfold.h"
+#include "stacks/stackfold.h"
 #include "targets.h"
 
 #define MAX_JDKS 32

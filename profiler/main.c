@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "attach/attach.h"
-#include "check.h"
+#include "check/check.h"
 #include "profile.h"
 #include "flamegraph/render.h"
 #include "profiler/version.h"

@@ -26,7 +26,7 @@
 #include "common/nsec.h"
 #include "launch.h"
 #include "profile_opts.h"
-#include "slices.h"
+#include "output/slices.h"
 #include "status.h"
 
 #define TICK_MS 100

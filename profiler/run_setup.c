@@ -9,17 +9,17 @@
 #include <unistd.h>
 #include "common/safefile.h"
 #include "containers.h"
-#include "hints.h"
+#include "check/hints.h"
 #include "jfr/jfr.h"
 #include "pprof/pprof.h"
-#include "render_out.h"
+#include "output/render_out.h"
 #include "run.h"
 #include "run_setup.h"
 #include "sampler/ksymbpf.h"
 #include "sampler/maxstack.h"
 #include "sampler/sampler_ctl.h"
-#include "sliceout.h"
-#include "stackfold.h"
+#include "output/sliceout.h"
+#include "stacks/stackfold.h"
 #include "targets.h"
 
 /* what an --off-cpu count is, in graphs and tooltips */

@@ -8,14 +8,14 @@
 #include "common/stop.h"
 #include "containers.h"
 #include "interp.h"
-#include "linefilter.h"
-#include "render_out.h"
+#include "stacks/linefilter.h"
+#include "output/render_out.h"
 #include "run.h"
 #include "run_events.h"
 #include "run_tick.h"
 #include "sampler/sampler_ctl.h"
-#include "sliceout.h"
-#include "stackfold.h"
+#include "output/sliceout.h"
+#include "stacks/stackfold.h"
 #include "targets.h"
 
 /*

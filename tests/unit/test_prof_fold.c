@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "profiler/fold.h"
+#include "stacks/fold.h"
 
 static void test_line(void)
 {

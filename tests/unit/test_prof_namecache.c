@@ -5,7 +5,7 @@
  */
 #include <string.h>
 #include "check.h"
-#include "profiler/namecache.h"
+#include "stacks/namecache.h"
 
 static struct part *get(struct namecache *nc, uint64_t stack, uint32_t pid)
 {

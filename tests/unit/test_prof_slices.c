@@ -3,7 +3,7 @@
  * exactly one slice, slices tile the run, the last one is partial.
  */
 #include "check.h"
-#include "profiler/slices.h"
+#include "output/slices.h"
 
 #define MS 1000000ULL
 #define S 1000000000ULL

@@ -26,7 +26,7 @@
 #include "jvm/hotspot.h"
 #include "profiler/interp.h"
 #include "profiler/locknames.h"
-#include "profiler/stackfold.h"
+#include "stacks/stackfold.h"
 #include "sampler/lock.h"
 
 #define MS 1000000ULL

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "profiler/fold.h"
-#include "profiler/linefilter.h"
+#include "stacks/fold.h"
+#include "stacks/linefilter.h"
 #include "profiler/status.h"
-#include "profiler/topn.h"
+#include "output/topn.h"
 
 static char err[256];
 

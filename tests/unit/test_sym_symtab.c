@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "symbolizer/demangle.h"
-#include "profiler/fold.h"
+#include "stacks/fold.h"
 #include "symbolizer/kallsyms.h"
 #include "symbolizer/symtab.h"
 

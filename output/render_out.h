@@ -18,7 +18,7 @@
 #define MIXPROF_RENDER_OUT_H
 
 #include <stdint.h>
-#include "fold.h"
+#include "stacks/fold.h"
 #include "slices.h"
 
 struct render_cfg {

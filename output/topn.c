@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/cgroup.h"
-#include "fold.h"
+#include "stacks/fold.h"
 #include "topn.h"
 
 struct frame_ref {

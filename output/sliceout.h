@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "fold.h"
+#include "stacks/fold.h"
 #include "slices.h"
 
 struct sliceout;

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "fold.h"
-#include "interp.h"
+#include "profiler/interp.h"
 #include "namecache.h"
 #include "stacksrc.h"
 #include "symbolizer/symbolizer.h"

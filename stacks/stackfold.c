@@ -9,10 +9,10 @@
 #include <string.h>
 #include "sampler/alloc.h"
 #include "common/cgroup.h"
-#include "locknames.h"
+#include "profiler/locknames.h"
 #include "common/safename.h"
 #include "stackfold.h"
-#include "unwindcheck.h"
+#include "profiler/unwindcheck.h"
 
 #define MAX_INLINE 64 /* frames one address may expand to */
 /* named stack sides kept: a few thousand deep Java stacks */

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "common/nsec.h"
 #include "common/safefile.h"
-#include "fold.h"
+#include "stacks/fold.h"
 #include "jvm/jframe.h"
 #include "jfr/jfr.h"
 #include "pprof/pprof.h"
