@@ -59,7 +59,7 @@ int fg_tree__add_at(struct fg_tree *t, const char *stack, size_t len,
 /*
  * Add count samples of a stack whose n frames are known, root first: frame
  * i is text[start .. ends[i]), start being 0 or ends[i - 1] + 1 (a run's
- * own stacks, profiler/fold.h: a name is never split). 0 or -ENOMEM.
+ * own stacks, stacks/fold.h: a name is never split). 0 or -ENOMEM.
  */
 int fg_tree__add_frames(struct fg_tree *t, const char *text,
 			const uint32_t *ends, uint32_t n, uint64_t count,

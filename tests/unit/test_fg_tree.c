@@ -34,7 +34,7 @@ static int record(const struct fg_tree *t, uint32_t id, uint64_t x, void *ctx)
 }
 
 /*
- * A stack given as frames (a run's own, profiler/fold.h) merges with the
+ * A stack given as frames (a run's own, stacks/fold.h) merges with the
  * same stack given as text, and a frame is never split at a ';'.
  */
 static void test_frames(void)
