@@ -13,8 +13,8 @@
 #include "common/parse_util.h"
 #include "common/safefile.h"
 #include "common/procfs.h"
+#include "common/nsec.h"
 
-#define NS_PER_SEC 1000000000ULL
 #define STAT_START_FIELD 22
 
 /* The text after "key:" when line (up to end) starts with it, or NULL. */
@@ -328,7 +328,7 @@ uint64_t procfs__ticks_ns(uint64_t ticks)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 
-	return ticks * (NS_PER_SEC / (hz > 0 ? (uint64_t)hz : 100));
+	return ticks * (NSEC_PER_SEC / (hz > 0 ? (uint64_t)hz : 100));
 }
 
 int procfs__perf_map_path(char *out, size_t cap, uint32_t pid, uint32_t nspid,

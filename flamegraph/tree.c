@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tree.h"
+#include "common/array.h"
 
 /* The key lives in the slot so a lookup touches one cache line, not the
  * slot and then the node. */
@@ -90,23 +91,6 @@ static int child_tab_grow(struct fg_tree *t)
 	return 0;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 struct fg_tree *fg_tree__new(void)
 {
 	struct fg_tree *t = calloc(1, sizeof(*t));
@@ -115,7 +99,8 @@ struct fg_tree *fg_tree__new(void)
 		return NULL;
 	/* The root is named "all", as flame graph readers expect. */
 	if (fg_tree__intern(t, "all", 3) < 0 ||
-	    grow((void **)&t->nodes, &t->cap_nodes, 1, sizeof(*t->nodes)) ||
+	    array__grow((void **)&t->nodes, &t->cap_nodes, 1,
+			sizeof(*t->nodes)) ||
 	    child_tab_grow(t)) {
 		fg_tree__free(t);
 		errno = ENOMEM;
@@ -156,8 +141,10 @@ int64_t fg_tree__intern(struct fg_tree *t, const char *name, size_t len)
 		if (t->name_len[id] == len && !memcmp(t->names[id], name, len))
 			return id;
 	}
-	if (grow((void **)&t->names, &t->cap_names, n + 1, sizeof(char *)) ||
-	    grow((void **)&t->name_len, &t->cap_len, n + 1, sizeof(uint32_t)))
+	if (array__grow((void **)&t->names, &t->cap_names, n + 1,
+			sizeof(char *)) ||
+	    array__grow((void **)&t->name_len, &t->cap_len, n + 1,
+			sizeof(uint32_t)))
 		return -ENOMEM;
 	copy = malloc(len + 1);
 	if (!copy)
@@ -197,8 +184,8 @@ static uint32_t child_get(struct fg_tree *t, uint32_t parent, uint32_t name)
 	if (t->child_tab[j].id)
 		return t->child_tab[j].id;
 	if (t->nr_nodes >= UINT32_MAX - 1 ||
-	    grow((void **)&t->nodes, &t->cap_nodes, t->nr_nodes + 1,
-		 sizeof(*t->nodes)))
+	    array__grow((void **)&t->nodes, &t->cap_nodes, t->nr_nodes + 1,
+			sizeof(*t->nodes)))
 		return 0;
 	id = t->nr_nodes++;
 	p = &t->nodes[parent];
@@ -307,7 +294,8 @@ int fg_tree__sort(struct fg_tree *t)
 	for (i = 0; i < t->nr_nodes; i++) {
 		n = 0;
 		for (c = t->nodes[i].child; c; c = t->nodes[c].next) {
-			if (grow((void **)&ids, &cap, n + 1, sizeof(*ids))) {
+			if (array__grow((void **)&ids, &cap, n + 1,
+					sizeof(*ids))) {
 				free(ids);
 				return -ENOMEM;
 			}

@@ -413,9 +413,8 @@ void run_report__summary(struct run *r)
 	ss.frames += fs->interp_named; /* named by interp.c, not symbolizer */
 	ss.frames += fs->frames; /* named from stackfold's cache */
 	ss.frames_unknown += fs->frames_unknown;
-	ss.frames_unknown -= fs->stubs_fresh < ss.frames_unknown
-				 ? fs->stubs_fresh
-				 : ss.frames_unknown;
+	ss.frames_unknown =
+	    stackfold__less_stubs(ss.frames_unknown, fs->stubs_fresh);
 	if (r->mode->summary(r, st, secs))
 		return;
 	if (!st[STAT_SAMPLES])

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "common/strpool.h"
 #include "fold.h"
+#include "common/array.h"
 
 struct slot {
 	uint64_t hash, count;
@@ -114,23 +115,6 @@ static uint64_t hash_ids(const uint32_t *v, uint32_t n)
 	return h;
 }
 
-static int grow_array(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : 256;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	np = realloc(*p, c * size);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = c;
-	return 0;
-}
-
 static int set_grow(struct frames *fr)
 {
 	size_t cap = fr->set_cap ? fr->set_cap * 2 : 1024;
@@ -176,7 +160,7 @@ static int64_t frame_id(struct frames *fr, const char *s, size_t n, bool add)
 		return -ENOMEM;
 	if ((fr->n + 1) * 4 > fr->set_cap * 3 && set_grow(fr))
 		return -ENOMEM;
-	if (grow_array((void **)&fr->v, &fr->cap, fr->n + 1, sizeof(*fr->v)))
+	if (array__grow((void **)&fr->v, &fr->cap, fr->n + 1, sizeof(*fr->v)))
 		return -ENOMEM;
 	copy = strpool__add(fr->pool, s, n);
 	if (!copy)
@@ -192,7 +176,7 @@ static int64_t frame_id(struct frames *fr, const char *s, size_t n, bool add)
 /* Room for n ids in f->tmp. */
 static int tmp_room(struct fold *f, size_t n)
 {
-	return grow_array((void **)&f->tmp, &f->tmp_cap, n, sizeof(*f->tmp));
+	return array__grow((void **)&f->tmp, &f->tmp_cap, n, sizeof(*f->tmp));
 }
 
 /*
@@ -270,8 +254,8 @@ static int add_ids(struct fold *f, uint32_t n, uint64_t count)
 			return 0;
 		}
 	}
-	if (grow_array((void **)&f->ids, &f->ids_cap, f->ids_n + n,
-		       sizeof(*f->ids)))
+	if (array__grow((void **)&f->ids, &f->ids_cap, f->ids_n + n,
+			sizeof(*f->ids)))
 		return -ENOMEM;
 	memcpy(f->ids + f->ids_n, f->tmp, n * sizeof(*f->tmp));
 	f->slots[i] = (struct slot){h, count, f->ids_n, n};
@@ -312,7 +296,7 @@ static const char *text_of(struct fold *f, const struct slot *s)
 
 	for (uint32_t i = 0; i < s->n; i++)
 		len += f->fr.v[f->ids[s->off + i]].len + 1;
-	if (grow_array((void **)&f->buf, &f->buf_cap, len + 1, 1))
+	if (array__grow((void **)&f->buf, &f->buf_cap, len + 1, 1))
 		return NULL;
 	len = 0;
 	for (uint32_t i = 0; i < s->n; i++) {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "namecache.h"
 #include "common/u64map.h"
+#include "common/hash.h"
 
 struct namecache {
 	struct u64map m; /* hash of the id -> struct part */
@@ -15,18 +16,12 @@ struct namecache {
 	size_t ndrop;
 };
 
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return h;
-}
-
 /* The table key of id: a hash (never 0); parts keep id to check it. */
 static uint64_t key_of(const struct part_id *id)
 {
-	return mix(id->stack ^ mix(id->interp_id ^ mix(id->pid))) | 1;
+	return hash__mix(id->stack ^
+			 hash__mix(id->interp_id ^ hash__mix(id->pid))) |
+	       1;
 }
 
 static bool same_id(const struct part_id *a, const struct part_id *b)

@@ -305,7 +305,7 @@ static int name_callers(struct stackfold *sf, const struct sample_key *k, int n,
 	c->frames -= before.frames;
 	c->unknown -= before.unknown;
 	/* the symbolizer's unknown, which a CodeBlob named */
-	c->unknown -= c->stubs < c->unknown ? c->stubs : c->unknown;
+	c->unknown = stackfold__less_stubs(c->unknown, c->stubs);
 	sf->st.stubs_fresh += c->stubs;
 	versions(sf, k, user, when_ns, after);
 	if (v[0] && !memcmp(v, after, sizeof(after)) && !(user && c->unknown))

@@ -153,6 +153,15 @@ struct stackfold_gone {
 void stackfold__forget(struct stackfold *sf, uint32_t pid, bool rows);
 const struct stackfold_gone *stackfold__gone(const struct stackfold *sf);
 
+/*
+ * Frames the symbolizer counted unknown, less the stubs a CodeBlob named
+ * of them (struct stackfold_stats.stubs_fresh): the unknown shown.
+ */
+static inline uint64_t stackfold__less_stubs(uint64_t unknown, uint64_t stubs)
+{
+	return unknown - (stubs < unknown ? stubs : unknown);
+}
+
 /* Bytes its cache of named stacks holds, and the cache's budget. */
 size_t stackfold__cache_bytes(const struct stackfold *sf, size_t *budget);
 
