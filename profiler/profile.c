@@ -237,7 +237,7 @@ static void teardown(struct run *r)
 	sampler__free(r->smp);
 	symbolizer__free(r->sym);
 	ksymbpf__free(r->ksym);
-	pidset__free(r->pids);
+	targets__free(r->pids);
 	containers__free(r->ct);
 	sliceout__free(r->out);
 	renderout__free(r->ro);

@@ -53,7 +53,7 @@ static void track_jvm(struct run *r, int pid)
 
 	if (r->interp)
 		interp__learn(r->interp, pid, nsec__now());
-	pi = pidset__get(r->pids, pid, &added);
+	pi = targets__get(r->pids, pid, &added);
 	if (!pi || !added)
 		return;
 	pi->jit = pi->user = true;

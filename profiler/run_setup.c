@@ -195,7 +195,7 @@ int run_setup__naming(struct run *r)
 
 	stacksrc__sampler(&src, r->smp);
 	r->sym = symbolizer__new(NULL);
-	r->pids = pidset__new();
+	r->pids = targets__new();
 	if (fc.user && !fc.no_interp)
 		r->interp = interp__new(&src, NULL);
 	r->sf = r->sym ? stackfold__new(&fc, &src, r->sym, r->interp) : NULL;

@@ -33,7 +33,7 @@ static void on_seen(struct run *r, const struct sample_key *k)
 		interp__seen(r->interp, k, r->now_ns);
 	if (r->locks)
 		stackfold__lock_seen(r->sf, k);
-	pi = pidset__get(r->pids, k->pid, &added);
+	pi = targets__get(r->pids, k->pid, &added);
 	if (!pi)
 		return;
 	pi->seen_ns = r->now_ns;
@@ -66,7 +66,7 @@ static void on_seen(struct run *r, const struct sample_key *k)
 static void on_take(struct run *r, const struct sample_key *k, uint64_t count,
 		    uint64_t events)
 {
-	struct pid_info *pi = pidset__find(r->pids, k->pid);
+	struct pid_info *pi = targets__find(r->pids, k->pid);
 	uint64_t when = timebase__bucket_end(&r->tb, k->bucket);
 	const struct fold_stack *s;
 	int ret;
@@ -193,7 +193,7 @@ void run_tick__expire(struct run *r)
 {
 	if (r->now_ns <= expire_wait(r))
 		return;
-	pidset__filter(r->pids, keep_pid, r);
+	targets__filter(r->pids, keep_pid, r);
 	symbolizer__expire(r->sym, r->now_ns - expire_wait(r));
 	/* what was freed lies between live blocks: give its pages back
 	 * (a host-wide run's heap was 40% free chunks) */
@@ -216,10 +216,10 @@ static void unwind_one(struct pid_info *pi, void *ctx)
 
 void run_tick__refresh(struct run *r)
 {
-	pidset__for_each(r->pids, refresh_one, r);
+	targets__for_each(r->pids, refresh_one, r);
 }
 
 void run_tick__unwind(struct run *r)
 {
-	pidset__for_each(r->pids, unwind_one, r);
+	targets__for_each(r->pids, unwind_one, r);
 }

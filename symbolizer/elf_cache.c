@@ -163,7 +163,7 @@ long elf_cache__sweep(struct symbolizer *s)
 	size_t cap = s->elfs_cap, j;
 	long gone = 0;
 
-	proc__for_each(s, collect, &l);
+	process__for_each(s, collect, &l);
 	if (l.err || !cap) {
 		free(l.v);
 		return l.err;
