@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 #include "stacks/fold.h"
-#include "slices.h"
+#include "timebase.h"
 
 struct render_cfg {
 	const char *svg, *html; /* whole-run graph files, or NULL */

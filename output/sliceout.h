@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "stacks/fold.h"
-#include "slices.h"
+#include "timebase.h"
 
 struct sliceout;
 

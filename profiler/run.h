@@ -26,7 +26,7 @@
 #include "common/nsec.h"
 #include "launch.h"
 #include "profile_opts.h"
-#include "output/slices.h"
+#include "output/timebase.h"
 #include "status.h"
 
 #define TICK_MS 100

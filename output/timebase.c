@@ -1,8 +1,8 @@
 /*
- * slices: bucket and slice arithmetic (see slices.h).
+ * timebase: bucket and slice arithmetic (see timebase.h).
  */
 #include "common/nsec.h"
-#include "slices.h"
+#include "timebase.h"
 
 uint64_t timebase__bucket_end(const struct timebase *tb, uint64_t b)
 {

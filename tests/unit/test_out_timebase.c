@@ -1,9 +1,9 @@
 /*
- * Unit tests: bucket and slice arithmetic (slices.c): every bucket in
+ * Unit tests: bucket and slice arithmetic (timebase.c): every bucket in
  * exactly one slice, slices tile the run, the last one is partial.
  */
 #include "check.h"
-#include "output/slices.h"
+#include "output/timebase.h"
 
 #define MS 1000000ULL
 #define S 1000000000ULL
