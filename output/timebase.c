@@ -57,7 +57,7 @@ bool timebase__slice_bounds(const struct timebase *tb, uint64_t idx,
 	return false;
 }
 
-uint64_t slices__samples_in(uint64_t freq, uint32_t nr_cpus, uint64_t ns)
+uint64_t timebase__samples_in(uint64_t freq, uint32_t nr_cpus, uint64_t ns)
 {
 	uint64_t per_cpu, all;
 

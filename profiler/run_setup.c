@@ -70,7 +70,7 @@ static uint32_t auto_counts_size(const struct run *r)
 {
 	uint64_t alive_ns =
 	    r->tb.bucket_ns + GUARD_NS + (DRAIN_MS + TICK_MS) * NSEC_PER_MSEC;
-	uint64_t keys = slices__samples_in(r->o.freq, r->nr_cpus, alive_ns);
+	uint64_t keys = timebase__samples_in(r->o.freq, r->nr_cpus, alive_ns);
 	uint32_t size = 4096;
 
 	while (size < keys && size < (1U << 24))
