@@ -44,8 +44,8 @@ int jline_decode(const uint8_t *buf, size_t len, int x, int bci)
 		if (next == 0xff) {
 			size_t esc = pos;
 
-			if (u5_read(buf, len, &pos, x, &a) ||
-			    u5_read(buf, len, &pos, x, &b))
+			if (nmethod__u5_read(buf, len, &pos, x, &a) ||
+			    nmethod__u5_read(buf, len, &pos, x, &b))
 				return cut_short(buf, len, esc, x);
 			cur_bci += decode_sign(a);
 			cur_line += decode_sign(b);

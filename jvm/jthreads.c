@@ -51,12 +51,13 @@ int jfields_stream(const uint8_t *buf, size_t len, int x,
 	uint32_t java, injected, v[5], skip;
 	size_t pos = 0;
 
-	if (u5_read(buf, len, &pos, x, &java) ||
-	    u5_read(buf, len, &pos, x, &injected) || java > (uint32_t)max)
+	if (nmethod__u5_read(buf, len, &pos, x, &java) ||
+	    nmethod__u5_read(buf, len, &pos, x, &injected) ||
+	    java > (uint32_t)max)
 		return -EINVAL;
 	for (uint32_t i = 0; i < java; i++) {
 		for (int k = 0; k < 5; k++)
-			if (u5_read(buf, len, &pos, x, &v[k]))
+			if (nmethod__u5_read(buf, len, &pos, x, &v[k]))
 				return -EINVAL;
 		if (v[0] > 0xffff || v[1] > 0xffff)
 			return -EINVAL;
@@ -65,7 +66,7 @@ int jfields_stream(const uint8_t *buf, size_t len, int x,
 		       !!(v[4] & (1u << ff->generic)) +
 		       !!(v[4] & (1u << ff->contended));
 		while (skip--)
-			if (u5_read(buf, len, &pos, x, &v[0]))
+			if (nmethod__u5_read(buf, len, &pos, x, &v[0]))
 				return -EINVAL;
 	}
 	return (int)java;

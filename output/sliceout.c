@@ -40,7 +40,7 @@ struct sliceout {
 	bool pprof; /* files are gzipped profile.proto (meta), not text */
 	bool jfr; /* files are JFR recordings (jmeta), not text */
 	bool top, per_thread; /* a top-N table (topn.h), not the lines */
-	bool untier; /* text: tiers' suffixes as _[j] (jframe_untier) */
+	bool untier; /* text: tiers' suffixes as _[j] (jframe__untier) */
 	char *buf; /* a line being untiered */
 	size_t buf_cap;
 	struct pprof_meta meta;
@@ -138,7 +138,7 @@ static const char *untiered(struct sliceout *so, const struct fold_line *l)
 		so->buf_cap = n + 1;
 	}
 	memcpy(so->buf, line, n + 1);
-	jframe_untier(so->buf, n);
+	jframe__untier(so->buf, n);
 	return so->buf;
 }
 

@@ -794,7 +794,7 @@ static const char *with_line(struct interp *in, struct jvm *j, const char *name,
 
 	if (!j->jn || (line = jnamer__line(j->jn, method, bci)) <= 0)
 		return name;
-	n = jframe_with_line(in->text, sizeof(in->text), name, line);
+	n = jframe__with_line(in->text, sizeof(in->text), name, line);
 	if (n < 0)
 		return name;
 	return strpool__intern(in->pool, in->text, n) ?: name;
@@ -1230,11 +1230,11 @@ static int chain_push(struct interp *in, size_t *len,
 	if (safename__copy(safe, sizeof(safe), x->name, strlen(x->name),
 			   SAFENAME_FOLD) >= sizeof(safe))
 		return -1;
-	m = jframe_with_line(o, cap, safe, in->lines ? x->line : 0);
+	m = jframe__with_line(o, cap, safe, in->lines ? x->line : 0);
 	if (m < 0)
 		return -1;
 	if (in->annotate) {
-		const char *sfx = jframe_suffix(x->kind, x->comp_level);
+		const char *sfx = jframe__suffix(x->kind, x->comp_level);
 		size_t sl = strlen(sfx);
 
 		if (m + sl >= cap)
