@@ -227,7 +227,7 @@ bool procfs__map_is(const struct procfs_map *m, const char *base)
 int procfs__read(const char *path, size_t max, char **buf, size_t *len)
 {
 	static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
-	int fd = safe_open_in(AT_FDCWD, path, &proc_file), err = 0;
+	int fd = safefile__open_in(AT_FDCWD, path, &proc_file), err = 0;
 	size_t cap = 4096, n = 0;
 	char *b = NULL, *nb;
 

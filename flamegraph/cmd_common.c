@@ -91,10 +91,10 @@ FILE *fg_cmd_open_out(const char *path)
 	if (!path || !strcmp(path, "-"))
 		return stdout;
 	/* never through a link or into another user's file (safefile.h) */
-	out = safe_fcreate(path);
+	out = safefile__fcreate(path);
 	if (!out)
 		fprintf(stderr, "mixprof: %s: %s\n", path,
-			safe_strerror(errno));
+			safefile__strerror(errno));
 	return out;
 }
 

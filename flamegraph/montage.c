@@ -107,12 +107,13 @@ static void top_self(const struct fg_tree *t, struct top top[TOP_FRAMES])
 static int write_graph(struct fg_tree *t, const struct fg_opts *o, int dfd,
 		       const char *name, const char *path, bool html)
 {
-	FILE *out = safe_fcreate_at(dfd, name);
+	FILE *out = safefile__fcreate_at(dfd, name);
 	int err;
 
 	if (!out) {
 		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", path, safe_strerror(err));
+		fprintf(stderr, "mixprof: %s: %s\n", path,
+			safefile__strerror(err));
 		return err;
 	}
 	err = html ? flamegraph__write_html(t, o, out)
@@ -227,7 +228,7 @@ static int load_slice(struct fg_tree *t, int dfd, const struct fg_slice *s,
 {
 	struct fg_load_opts lo = {.slot = FG_SLOT_VALUE};
 	struct fg_load_stats st;
-	FILE *f = safe_fopen_in(dfd, s->file, &dir_file);
+	FILE *f = safefile__fopen_in(dfd, s->file, &dir_file);
 	int err;
 
 	/* An idle slice may have no file: an empty graph, not an error. */
@@ -240,7 +241,7 @@ static int load_slice(struct fg_tree *t, int dfd, const struct fg_slice *s,
 		/* a name from slices.tsv: whoever wrote it chose it */
 		fprintf(stderr, "mixprof: %s: %s\n",
 			safename__show(shown, sizeof(shown), in),
-			safe_strerror(err));
+			safefile__strerror(err));
 		return err;
 	}
 	err = fg_load_folded(t, f, &lo, &st);
@@ -322,7 +323,7 @@ static void put_index_head(FILE *out, int dfd, const char *dir,
 static int check_names(const struct fg_slicetab *st, const char *tsv)
 {
 	for (size_t i = 0; i < st->nr; i++) {
-		if (safe_name_ok(st->v[i].file))
+		if (safefile__name_ok(st->v[i].file))
 			continue;
 		fprintf(stderr,
 			"mixprof: %s: slice %llu: file '%s' is not a plain "
@@ -345,18 +346,20 @@ int montage__write(const char *dir, const struct fg_opts *o, bool html)
 	int err = -ENOMEM, failed = 0, dfd;
 	size_t i;
 
-	dfd = safe_outdir(dir, false);
+	dfd = safefile__outdir(dir, false);
 	if (dfd < 0) {
-		fprintf(stderr, "mixprof: %s: %s\n", dir, safe_strerror(dfd));
+		fprintf(stderr, "mixprof: %s: %s\n", dir,
+			safefile__strerror(dfd));
 		err = dfd;
 		goto out;
 	}
 	if (!tsv || !idx)
 		goto out;
-	in = safe_fopen_in(dfd, "slices.tsv", &tsv_in);
+	in = safefile__fopen_in(dfd, "slices.tsv", &tsv_in);
 	if (!in) {
 		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", tsv, safe_strerror(err));
+		fprintf(stderr, "mixprof: %s: %s\n", tsv,
+			safefile__strerror(err));
 		goto out;
 	}
 	err = fg_slicetab__load(&st, in, tsv);
@@ -371,10 +374,11 @@ int montage__write(const char *dir, const struct fg_opts *o, bool html)
 	if (err)
 		goto out;
 	fg_slicetab__sort(&st);
-	out = safe_fcreate_at(dfd, "index.html");
+	out = safefile__fcreate_at(dfd, "index.html");
 	if (!out) {
 		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", idx, safe_strerror(err));
+		fprintf(stderr, "mixprof: %s: %s\n", idx,
+			safefile__strerror(err));
 		goto out;
 	}
 	put_index_head(out, dfd, dir, &st, o);

@@ -28,11 +28,11 @@ struct renderout {
  */
 static FILE *create(const char *path)
 {
-	FILE *f = safe_fcreate(path);
+	FILE *f = safefile__fcreate(path);
 
 	if (!f)
 		fprintf(stderr, "mixprof: %s: %s\n", path,
-			safe_strerror(errno));
+			safefile__strerror(errno));
 	return f;
 }
 
@@ -43,7 +43,7 @@ static int setup_heatmap(struct renderout *ro, const struct timebase *tb)
 	const char *dir = ro->cfg.heatmap;
 	FILE *f;
 
-	ro->heat_dirfd = safe_outdir(dir, true);
+	ro->heat_dirfd = safefile__outdir(dir, true);
 	if (ro->heat_dirfd < 0) {
 		errno = -ro->heat_dirfd;
 		goto fail;
@@ -55,13 +55,13 @@ static int setup_heatmap(struct renderout *ro, const struct timebase *tb)
 		goto fail;
 	}
 	dir = ro->timed_path;
-	f = safe_fcreate_at(ro->heat_dirfd, "samples.timed");
+	f = safefile__fcreate_at(ro->heat_dirfd, "samples.timed");
 	if (!f || !(ro->timed = timedout__new(tb, f)))
 		goto fail;
 	return 0;
 fail:
 	fprintf(stderr, "mixprof: --heatmap %s: %s\n", dir,
-		safe_strerror(errno));
+		safefile__strerror(errno));
 	return -errno;
 }
 
@@ -175,7 +175,7 @@ static const struct fg_opts *heat_opts(const struct renderout *ro,
 
 	*ho = *o;
 	ho->events = ro->cfg.events
-			 ? safe_fopen_in(AT_FDCWD, ro->cfg.events, &ours)
+			 ? safefile__fopen_in(AT_FDCWD, ro->cfg.events, &ours)
 			 : NULL;
 	return ho;
 }
@@ -196,17 +196,17 @@ static int put_heatmap(struct renderout *ro, const struct fg_opts *o)
 	err = timedout__finish(ro->timed);
 	if (err || !tm)
 		goto out;
-	in = safe_fopen_in(ro->heat_dirfd, "samples.timed", &ours);
+	in = safefile__fopen_in(ro->heat_dirfd, "samples.timed", &ours);
 	if (!in)
-		why = safe_strerror(err = -errno);
+		why = safefile__strerror(err = -errno);
 	else
 		err = fg_timed__load(tm, in, &st);
 	if (err)
 		goto out;
 	path = ro->heat_path;
-	out = safe_fcreate_at(ro->heat_dirfd, "heatmap.html");
+	out = safefile__fcreate_at(ro->heat_dirfd, "heatmap.html");
 	if (!out) {
-		why = safe_strerror(err = -errno);
+		why = safefile__strerror(err = -errno);
 		goto out;
 	}
 	err = heatmap__write_html(tm, heat_opts(ro, o, &ho), out);

@@ -58,13 +58,13 @@ struct sliceout *sliceout__new(const struct timebase *tb, const char *path)
 	so->end_ns = UINT64_MAX;
 	so->dirfd = -1;
 	if (tb->slice_ns) {
-		so->dirfd = safe_outdir(path, true);
+		so->dirfd = safefile__outdir(path, true);
 		if (so->dirfd < 0) {
 			errno = -so->dirfd;
 			goto fail;
 		}
 	} else {
-		so->out = path ? safe_fcreate(path) : stdout;
+		so->out = path ? safefile__fcreate(path) : stdout;
 		if (!so->out)
 			goto fail;
 	}
@@ -301,13 +301,13 @@ static int write_jfr(struct sliceout *so, uint64_t idx, const struct fold *f,
 /* name in the directory, through its fd; errors said naming the file */
 static FILE *create_in_dir(struct sliceout *so, const char *name)
 {
-	FILE *f = safe_fcreate_at(so->dirfd, name);
+	FILE *f = safefile__fcreate_at(so->dirfd, name);
 
 	if (!f) {
 		int err = errno;
 
 		fprintf(stderr, "mixprof: %s/%s: %s: refused\n", so->path, name,
-			safe_strerror(err));
+			safefile__strerror(err));
 		if (!so->err) /* said: write_failed says no more */
 			so->err = -err;
 		errno = err;

@@ -21,7 +21,7 @@ struct sliceout;
  * directory (created if missing). Opens it now, so a bad path fails
  * before profiling. Files are made as common/safefile.h says (no link
  * followed, nothing written outside the directory); a refused slice file
- * is said on stderr naming it. NULL and errno (safe_strerror words it).
+ * is said on stderr naming it. NULL and errno (safefile__strerror words it).
  */
 struct sliceout *sliceout__new(const struct timebase *tb, const char *path);
 /*

@@ -43,7 +43,7 @@ static void jdk_release(const char *home, char *ver, char *who, size_t len)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/release", home);
-	f = safe_fopen_in(AT_FDCWD, path, &release);
+	f = safefile__fopen_in(AT_FDCWD, path, &release);
 	while (f && fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "JAVA_VERSION=\"", 14))
 			snprintf(ver, len, "%.*s",

@@ -238,10 +238,10 @@ static int setup_table(struct run *r)
 {
 	if (!r->o.count)
 		return 0;
-	r->table = r->o.output ? safe_fcreate(r->o.output) : stdout;
+	r->table = r->o.output ? safefile__fcreate(r->o.output) : stdout;
 	if (!r->table) {
 		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
-			safe_strerror(errno));
+			safefile__strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -311,7 +311,7 @@ int run_setup__outputs(struct run *r)
 		int err = errno;
 
 		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
-			safe_strerror(err));
+			safefile__strerror(err));
 		return -err;
 	}
 	/* folded text for flamegraph.pl; a montage's slices are our own

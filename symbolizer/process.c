@@ -323,7 +323,7 @@ static uint64_t head_hash(int fd, uint64_t upto)
 static int jit_open(struct symbolizer *s, struct proc *p, const char *path)
 {
 	struct safe_in in = {.uid = p->uid, .max_size = JIT_MAP_MAX};
-	int fd = safe_open_in(AT_FDCWD, path, &in);
+	int fd = safefile__open_in(AT_FDCWD, path, &in);
 
 	if (fd >= 0 || p->jit_refused ||
 	    (fd != -ELOOP && fd != -EINVAL && fd != -EPERM && fd != -EFBIG))
@@ -337,7 +337,7 @@ static int jit_open(struct symbolizer *s, struct proc *p, const char *path)
 			path, (unsigned)p->uid);
 	else
 		fprintf(stderr, "mixprof: %s: %s: ignored\n", path,
-			safe_strerror(fd));
+			safefile__strerror(fd));
 	return fd;
 }
 

@@ -193,7 +193,7 @@ int rowcache__get(struct rowcache *c, const char *key, struct unwind_row **rows,
 	struct head h;
 	struct stat st;
 	struct unwind_row *r = NULL;
-	int fd = safe_open_in(c->dfd, key, &in), err;
+	int fd = safefile__open_in(c->dfd, key, &in), err;
 
 	if (fd < 0)
 		return fd == -ENOENT ? -ENOENT : fd;
