@@ -75,7 +75,7 @@ struct renderout *renderout__new(const struct render_cfg *cfg,
 		goto fail;
 	ro->heat_dirfd = -1;
 	ro->cfg = *cfg;
-	if ((cfg->svg || cfg->html) && !(ro->all = fg_tree__new()))
+	if ((cfg->svg || cfg->html) && !(ro->all = tree__new()))
 		goto fail;
 	err = -EIO;
 	if (cfg->svg && !(ro->svg = create(cfg->svg)))
@@ -101,7 +101,7 @@ void renderout__free(struct renderout *ro)
 		fclose(ro->svg);
 	if (ro->html)
 		fclose(ro->html);
-	fg_tree__free(ro->all);
+	tree__free(ro->all);
 	timedout__free(ro->timed);
 	if (ro->heat_dirfd >= 0)
 		close(ro->heat_dirfd);
@@ -117,8 +117,8 @@ int renderout__add(struct renderout *ro, uint64_t bucket,
 	int ret = 0;
 
 	if (ro->all)
-		ret = fg_tree__add_frames(ro->all, l->buf, l->ends, l->n, count,
-					  FG_SLOT_VALUE);
+		ret = tree__add_frames(ro->all, l->buf, l->ends, l->n, count,
+				       FG_SLOT_VALUE);
 	if (!ret && ro->timed) /* a file's text */
 		ret = timedout__add(ro->timed, bucket, l->buf, count);
 	return ret;
@@ -183,7 +183,7 @@ static const struct fg_opts *heat_opts(const struct renderout *ro,
 static int put_heatmap(struct renderout *ro, const struct fg_opts *o)
 {
 	struct fg_opts ho;
-	struct fg_timed *tm = fg_timed__new();
+	struct fg_timed *tm = timed__new();
 	struct fg_load_stats st;
 	FILE *in = NULL, *out = NULL;
 	const char *path = ro->timed_path;
@@ -200,7 +200,7 @@ static int put_heatmap(struct renderout *ro, const struct fg_opts *o)
 	if (!in)
 		why = safefile__strerror(err = -errno);
 	else
-		err = fg_timed__load(tm, in, &st);
+		err = timed__load(tm, in, &st);
 	if (err)
 		goto out;
 	path = ro->heat_path;
@@ -224,7 +224,7 @@ out:
 		fprintf(stderr, "mixprof: heat map in %s\n", ro->heat_path);
 	if (in)
 		fclose(in);
-	fg_timed__free(tm);
+	timed__free(tm);
 	return err;
 }
 
@@ -234,7 +234,7 @@ int renderout__finish(struct renderout *ro, const char *title,
 	struct fg_opts o;
 	int err = 0, ret;
 
-	fg_opts__init(&o);
+	opts__init(&o);
 	o.title = title;
 	o.subtitle = subtitle;
 	if (ro->cfg.countname)
