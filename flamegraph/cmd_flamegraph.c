@@ -110,7 +110,7 @@ static int load_inputs(struct fg_tree *t, const struct args *a, int argc,
 	return err;
 }
 
-int flamegraph_cmd(int argc, char **argv)
+int flamegraph__cmd(int argc, char **argv)
 {
 	struct args a = {0};
 	struct fg_tree *t;

@@ -19,7 +19,7 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-int heatmap_cmd(int argc, char **argv)
+int heatmap__cmd(int argc, char **argv)
 {
 	const char *output = NULL;
 	struct fg_timed *tm;

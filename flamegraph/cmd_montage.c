@@ -23,7 +23,7 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-int montage_cmd(int argc, char **argv)
+int montage__cmd(int argc, char **argv)
 {
 	struct fg_opts o;
 	bool html = false;

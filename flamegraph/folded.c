@@ -68,8 +68,8 @@ int folded__parse_line(const char *line, size_t len, size_t *stack_len,
 	return 0;
 }
 
-int fg_parse_line2(const char *line, size_t len, size_t *stack_len,
-		   uint64_t *before, uint64_t *after, const char **why)
+int folded__parse_line2(const char *line, size_t len, size_t *stack_len,
+			uint64_t *before, uint64_t *after, const char **why)
 {
 	const char *tok;
 	size_t l;
@@ -109,7 +109,7 @@ static int load_line(struct fg_tree *t, const char *buf, size_t len,
 	int ret;
 
 	if (o->two_counts)
-		ret = fg_parse_line2(buf, len, &l, &before, &after, &why);
+		ret = folded__parse_line2(buf, len, &l, &before, &after, &why);
 	else
 		ret = folded__parse_line(buf, len, &l, &after, &why);
 	if (ret == 1)

@@ -30,8 +30,8 @@ int folded__parse_line(const char *line, size_t len, size_t *stack_len,
 		       uint64_t *count, const char **why);
 
 /* Same, for "stack BEFORE AFTER"; falls back to one count as AFTER. */
-int fg_parse_line2(const char *line, size_t len, size_t *stack_len,
-		   uint64_t *before, uint64_t *after, const char **why);
+int folded__parse_line2(const char *line, size_t len, size_t *stack_len,
+			uint64_t *before, uint64_t *after, const char **why);
 
 struct fg_load_stats {
 	uint64_t lines; /* lines read */

@@ -69,8 +69,8 @@ int heatmap__write_html(const struct fg_timed *tm, const struct fg_opts *o,
 int montage__write(const char *dir, const struct fg_opts *o, bool html);
 
 /* The subcommands; argv[0] is the subcommand name. Exit status. */
-int flamegraph_cmd(int argc, char **argv);
-int heatmap_cmd(int argc, char **argv);
-int montage_cmd(int argc, char **argv);
+int flamegraph__cmd(int argc, char **argv);
+int heatmap__cmd(int argc, char **argv);
+int montage__cmd(int argc, char **argv);
 
 #endif

@@ -17,9 +17,9 @@ struct subcmd {
 };
 
 static const struct subcmd subcmds[] = {
-    {"attach", attach__cmd},	    {"check", check__cmd},
-    {"flamegraph", flamegraph_cmd}, {"heatmap", heatmap_cmd},
-    {"montage", montage_cmd},	    {NULL, NULL},
+    {"attach", attach__cmd},	     {"check", check__cmd},
+    {"flamegraph", flamegraph__cmd}, {"heatmap", heatmap__cmd},
+    {"montage", montage__cmd},	     {NULL, NULL},
 };
 
 static const struct subcmd *subcmd_of(const char *name)

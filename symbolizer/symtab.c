@@ -423,7 +423,7 @@ static const char *sym_name(struct symtab *t, size_t i)
 	if (!raw || (!which && !mangled))
 		return raw;
 	if (mangled && !strncmp(raw, "_Z", 2))
-		d = demangle(raw);
+		d = demangle__name(raw);
 	if (!d && which)
 		d = strdup(raw);
 	s->off &= ~MANGLED; /* try once; keep the raw name on failure */

@@ -142,7 +142,7 @@ int rowcache__key(int fd, char *key, size_t cap)
 	int at;
 
 	if (elf && elf_kind(elf) == ELF_K_ELF)
-		elfsyms_read_build_id(elf, id, &len);
+		elfsyms__read_build_id(elf, id, &len);
 	elf_end(elf);
 	if (len > sizeof(id))
 		len = 0;

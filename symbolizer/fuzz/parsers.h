@@ -63,13 +63,13 @@ static inline void sym_fuzz_java(const uint8_t *data, size_t len)
 			;
 		for (size_t i = 0; i < len && i < 32; i++)
 			nmethod__scope_chain(&d, x, (int32_t)i, s, 8);
-		jline_decode(data, len, x, len ? data[0] : 0);
-		jfields_stream(data, len, x, &ff, f, 16);
+		jline__decode(data, len, x, len ? data[0] : 0);
+		jthreads__fields_stream(data, len, x, &ff, f, 16);
 	}
 	nmethod__pcdesc_find(&l, data, len, len ? (int8_t)data[0] : 0, &pd);
-	jfields_u2((const uint16_t *)data, len / 2, len ? data[0] % 4 : 0, &fu2,
-		   f, 16);
-	jstring_utf8(data, len, len & 1, out, sizeof(out));
+	jthreads__fields_u2((const uint16_t *)data, len / 2,
+			    len ? data[0] % 4 : 0, &fu2, f, 16);
+	jthreads__string_utf8(data, len, len & 1, out, sizeof(out));
 }
 
 /* The bytes as a target's memory at FUZZ_BASE; anything else faults. */

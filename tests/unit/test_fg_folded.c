@@ -57,11 +57,12 @@ int main(void)
 	CHECK_INT(folded__parse_line("   \n", 4, &l, &c, &why), 1);
 	CHECK_INT(folded__parse_line("# comment 3", 11, &l, &c, &why), 1);
 	/* Two counts (difffolded.pl), and one count read as AFTER. */
-	CHECK_INT(fg_parse_line2("a;b c 3 9", 9, &l, &before, &c, &why), 0);
+	CHECK_INT(folded__parse_line2("a;b c 3 9", 9, &l, &before, &c, &why),
+		  0);
 	CHECK_INT(l, 5);
 	CHECK_INT(before, 3);
 	CHECK_INT(c, 9);
-	CHECK_INT(fg_parse_line2("a;b 9", 5, &l, &before, &c, &why), 0);
+	CHECK_INT(folded__parse_line2("a;b 9", 5, &l, &before, &c, &why), 0);
 	CHECK_INT(before, 0);
 	CHECK_INT(c, 9);
 
