@@ -82,4 +82,15 @@ while read -r f ln path; do
 	esac || { echo "$f:$ln: names $path, which is not in the tree"; bad=1; }
 done <"$TMPD/paths"
 [ $bad = 0 ] || die "comments or READMEs name files that do not exist"
+
+# What a header declares is <module>__<verb> (the README's rule): the
+# agent (its own jmap_ names, built apart), the tests, the BPF side and
+# the fuzz harness aside.
+git ls-files -- '*.h' | grep -vE '^(agent|tests)/|\.bpf\.h$|/sampler_abi\.h$|/fuzz/' |
+	xargs grep -HnoE '^(static inline )?[a-z][a-z0-9_ *]*[ *][a-z_][a-z0-9_]*\(' |
+	sed -E 's/^([^:]*:[0-9]+):.*[ *]([a-z_][a-z0-9_]*)\($/\1: \2/' |
+	grep -v '__' >"$TMPD/flat" && {
+	sed 's/$/ is not <module>__<verb>/' "$TMPD/flat"
+	die "headers declare functions outside the naming rule"
+}
 echo ok
