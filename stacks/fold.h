@@ -111,6 +111,21 @@ size_t fold__lines(const struct fold *f);
 int fold__each(const struct fold *f,
 	       int (*fn)(const char *line, uint64_t count, void *ctx),
 	       void *ctx);
+/* One frame of a line kept in a struct fold: len bytes of text. */
+struct fold_frame {
+	const char *text;
+	uint32_t len;
+};
+/*
+ * fn on each line's n frames (root first) and its count, in no order:
+ * for readers of frames (the top-N table), no text is rebuilt nor split.
+ * Stops at fn's non-zero return and returns it; 0 or -ENOMEM. The frames
+ * are valid only during fn's call.
+ */
+int fold__each_frames(const struct fold *f,
+		      int (*fn)(const struct fold_frame *fr, uint32_t n,
+				uint64_t count, void *ctx),
+		      void *ctx);
 /* Write "line count\n" for each line, sorted. 0 or -errno. */
 int fold__write(const struct fold *f, FILE *out);
 

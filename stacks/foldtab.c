@@ -448,6 +448,36 @@ int fold__each(const struct fold *cf,
 	return ret;
 }
 
+int fold__each_frames(const struct fold *f,
+		      int (*fn)(const struct fold_frame *fr, uint32_t n,
+				uint64_t count, void *ctx),
+		      void *ctx)
+{
+	struct fold_frame *fr = NULL;
+	size_t cap = 0;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < f->cap; i++) {
+		const struct slot *s = &f->slots[i];
+
+		if (!s->n)
+			continue;
+		if (array__grow((void **)&fr, &cap, s->n, sizeof(*fr))) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (uint32_t j = 0; j < s->n; j++) {
+			const struct frame_text *t =
+			    &f->fr.v[f->ids[s->off + j]];
+
+			fr[j] = (struct fold_frame){t->text, t->len};
+		}
+		ret = fn(fr, s->n, s->count, ctx);
+	}
+	free(fr);
+	return ret;
+}
+
 int fold__write(const struct fold *cf, FILE *out)
 {
 	struct fold *f = (struct fold *)cf; /* f->buf is scratch */

@@ -85,6 +85,20 @@ static void test_frames(void)
 	fold_line__release(&l); /* twice is fine */
 }
 
+/* fold__each_frames's lines: "x;b" counted in *ctx, all frames summed. */
+static int frames_of(const struct fold_frame *fr, uint32_t n, uint64_t count,
+		     void *ctx)
+{
+	uint64_t *seen = ctx;
+
+	seen[0] += count;
+	seen[1] += n;
+	if (n == 2 && fr[0].len == 1 && !memcmp(fr[0].text, "x", 1) &&
+	    fr[1].len == 1 && !memcmp(fr[1].text, "b", 1))
+		seen[2] += count;
+	return 0;
+}
+
 static void test_fold(void)
 {
 	struct fold *a = fold__new(), *b = fold__new();
@@ -99,6 +113,12 @@ static void test_fold(void)
 	CHECK_INT(fold__add(a, "x;b", 3), 0);
 	CHECK_INT(fold__lines(a), 2);
 	CHECK_INT(fold__total(a), 6);
+	{ /* its lines as frames: no text rebuilt, none split */
+		uint64_t seen[3] = {0};
+
+		CHECK_INT(fold__each_frames(a, frames_of, seen), 0);
+		CHECK(seen[0] == 6 && seen[1] == 4 && seen[2] == 5);
+	}
 	CHECK_INT(fold__add(b, "x;a", 3), 0);
 	{ /* a run's stack, by its frames: the same line as its text */
 		const uint32_t ends[] = {1, 3};
