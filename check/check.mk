@@ -7,8 +7,8 @@ MIXPROF_OBJS += $(CHECK_OBJS)
 $(CHECK_OBJS): $(SAMPLER_SKELS)
 
 # The fixes named for each failure (hints.c), on made-up hosts.
-UNIT_TESTS += $(BUILD)/tests/unit/test_prof_hints
-$(BUILD)/tests/unit/test_prof_hints: $(BUILD)/tests/unit/test_prof_hints.o \
+UNIT_TESTS += $(BUILD)/tests/unit/test_check_hints
+$(BUILD)/tests/unit/test_check_hints: $(BUILD)/tests/unit/test_check_hints.o \
 		$(BUILD)/check/hints.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^

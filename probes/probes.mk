@@ -4,9 +4,9 @@ CPPFLAGS_probes := $(MIXPROF_CPPFLAGS)
 PROBES_OBJS := $(BUILD)/probes/probes_run.o $(BUILD)/probes/probe_count.o
 MIXPROF_OBJS += $(PROBES_OBJS)
 
-UNIT_TESTS += $(BUILD)/tests/unit/test_prof_probe_count
-$(BUILD)/tests/unit/test_prof_probe_count: \
-		$(BUILD)/tests/unit/test_prof_probe_count.o \
+UNIT_TESTS += $(BUILD)/tests/unit/test_probes_count
+$(BUILD)/tests/unit/test_probes_count: \
+		$(BUILD)/tests/unit/test_probes_count.o \
 		$(BUILD)/probes/probe_count.o $(BUILD)/common/safename.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^

@@ -11,17 +11,17 @@ MIXPROF_OBJS += $(STACKS_OBJS)
 # they include the sampler's skeletons (through sampler_int.h, interp.h)
 $(STACKS_OBJS): $(SAMPLER_SKELS)
 
-UNIT_TESTS += $(BUILD)/tests/unit/test_prof_namecache
-$(BUILD)/tests/unit/test_prof_namecache: \
-		$(BUILD)/tests/unit/test_prof_namecache.o \
+UNIT_TESTS += $(BUILD)/tests/unit/test_stacks_namecache
+$(BUILD)/tests/unit/test_stacks_namecache: \
+		$(BUILD)/tests/unit/test_stacks_namecache.o \
 		$(BUILD)/stacks/namecache.o $(BUILD)/common/u64map.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
 # Naming on a fake sampler (stacksrc.h): no root, no BPF.
-UNIT_TESTS += $(BUILD)/tests/unit/test_prof_stackfold
-$(BUILD)/tests/unit/test_prof_stackfold: \
-		$(BUILD)/tests/unit/test_prof_stackfold.o \
+UNIT_TESTS += $(BUILD)/tests/unit/test_stacks_stackfold
+$(BUILD)/tests/unit/test_stacks_stackfold: \
+		$(BUILD)/tests/unit/test_stacks_stackfold.o \
 		$(BUILD)/stacks/stackfold.o $(BUILD)/profiler/interp.o \
 		$(BUILD)/profiler/unwindcheck.o $(BUILD)/profiler/locknames.o \
 		$(BUILD)/profiler/jthreadsync.o \
@@ -33,8 +33,8 @@ $(BUILD)/tests/unit/test_prof_stackfold: \
 
 # The symbolizer's symtab test checks demangled names in a folded line.
 $(BUILD)/tests/unit/test_sym_symtab: $(FOLD_OBJS)
-UNIT_TESTS += $(BUILD)/tests/unit/test_prof_fold
-$(BUILD)/tests/unit/test_prof_fold: $(BUILD)/tests/unit/test_prof_fold.o \
+UNIT_TESTS += $(BUILD)/tests/unit/test_stacks_fold
+$(BUILD)/tests/unit/test_stacks_fold: $(BUILD)/tests/unit/test_stacks_fold.o \
 		$(FOLD_OBJS) $(SYMBOLIZER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)
