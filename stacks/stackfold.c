@@ -671,7 +671,9 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 			on = snprintf(thread, sizeof(thread),
 				      "virtual-%" PRIu64 " on ", sf->vthread);
 		tail = snprintf(tid, sizeof(tid), " [%u]", k->tid);
-		snprintf(thread + on, sizeof(thread) - on, "%s%s",
+		/* a name too long is cut, never its " [TID]" */
+		snprintf(thread + on, sizeof(thread) - on, "%.*s%s",
+			 (int)(sizeof(thread) - on - tail - 1),
 			 jname ? jname : comm, tid);
 		sf->out.thread = sf->line.n;
 		ret = ret ?: fold_line__push_name(&sf->line, thread);
