@@ -722,7 +722,7 @@ static int read_offsets(struct hotspot *h, struct hotspot_layout *l)
 		return ret;
 	/* through the process's root: a container's libjvm is its own */
 	snprintf(fn, sizeof(fn), "/proc/%u/root%s", h->pid, path);
-	fd = safe_open_in(AT_FDCWD, fn, &libjvm_file);
+	fd = safefile__open_in(AT_FDCWD, fn, &libjvm_file);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st))
@@ -882,7 +882,7 @@ int hotspot__jvm_syms(uint32_t pid, const char *const *names, int n,
 	if (ret)
 		return ret;
 	snprintf(fn, sizeof(fn), "/proc/%u/root%s", pid, path);
-	fd = safe_open_in(AT_FDCWD, fn, &libjvm_file);
+	fd = safefile__open_in(AT_FDCWD, fn, &libjvm_file);
 	if (fd < 0)
 		return fd;
 	elf_version(EV_CURRENT);

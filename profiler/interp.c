@@ -22,6 +22,7 @@
 #include "common/safename.h"
 #include "common/stop.h"
 #include "common/strpool.h"
+#include "common/hash.h"
 
 #define RETRY_NS (1000 * 1000 * 1000ULL) /* not (yet) a JVM: look again */
 #define QUICK_TRIES 20 /* first looks every tick: a JVM being launched */
@@ -136,14 +137,6 @@ struct interp {
 	char text[JN_MAX * (NAME_CAP / 4)];
 };
 
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return h;
-}
-
 struct interp *interp__new(const struct stacksrc *src,
 			   struct hotspot *(*open_jvm)(uint32_t pid))
 {
@@ -199,7 +192,7 @@ void interp__free(struct interp *in)
 
 static struct jvm *jvm_slot(struct jvm *t, size_t cap, uint32_t pid)
 {
-	size_t i = mix(pid) & (cap - 1);
+	size_t i = hash__mix(pid) & (cap - 1);
 
 	while (t[i].pid && t[i].pid != pid)
 		i = (i + 1) & (cap - 1);
@@ -468,7 +461,7 @@ static void jvm_remove(struct interp *in, struct jvm *gone)
 	memset(gone, 0, sizeof(*gone));
 	in->njvms--;
 	for (j = (i + 1) & mask; in->jvms[j].pid; j = (j + 1) & mask) {
-		h = mix(in->jvms[j].pid) & mask;
+		h = hash__mix(in->jvms[j].pid) & mask;
 		if (i <= j ? (h > i && h <= j) : (h > i || h <= j))
 			continue;
 		in->jvms[i] = in->jvms[j];
@@ -610,7 +603,9 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 static size_t name_idx(size_t cap, uint32_t pid, uint64_t k, uint64_t n,
 		       int64_t h)
 {
-	return mix(pid ^ mix(k ^ mix(n ^ mix((uint64_t)h)))) & (cap - 1);
+	return hash__mix(pid ^
+			 hash__mix(k ^ hash__mix(n ^ hash__mix((uint64_t)h)))) &
+	       (cap - 1);
 }
 
 static struct name_ent *name_slot(struct name_ent *t, size_t cap, uint32_t pid,
@@ -737,7 +732,7 @@ static const char *name_of(struct interp *in, struct jvm *j, uint64_t ksym,
 static struct list_ent *list_slot(struct list_ent *t, size_t cap, uint32_t pid,
 				  uint64_t id)
 {
-	size_t i = mix(id ^ pid) & (cap - 1);
+	size_t i = hash__mix(id ^ pid) & (cap - 1);
 
 	while (t[i].id && !(t[i].id == id && t[i].pid == pid))
 		i = (i + 1) & (cap - 1);
@@ -779,8 +774,8 @@ static void renamed(struct interp *in, struct list_ent *e)
 	uint64_t sum = e->nr;
 
 	for (uint32_t i = 0; i < e->nr; i++)
-		sum = mix(sum ^ e->f[i].idx ^ e->f[i].ip ^
-			  (uint64_t)(uintptr_t)e->f[i].name);
+		sum = hash__mix(sum ^ e->f[i].idx ^ e->f[i].ip ^
+				(uint64_t)(uintptr_t)e->f[i].name);
 	if (!e->serial || sum != e->sum) {
 		e->sum = sum;
 		e->serial = ++in->serial;
@@ -799,7 +794,7 @@ static const char *with_line(struct interp *in, struct jvm *j, const char *name,
 
 	if (!j->jn || (line = jnamer__line(j->jn, method, bci)) <= 0)
 		return name;
-	n = jframe_with_line(in->text, sizeof(in->text), name, line);
+	n = jframe__with_line(in->text, sizeof(in->text), name, line);
 	if (n < 0)
 		return name;
 	return strpool__intern(in->pool, in->text, n) ?: name;
@@ -1020,7 +1015,7 @@ static void learn_thread(struct interp *in, struct jvm *j,
 /* A stub's name at a pc of a JVM: stubs live as long as the JVM. */
 const char *interp__stub_name(struct interp *in, uint32_t pid, uint64_t pc)
 {
-	uint64_t key = mix(pc ^ mix(pid)) | 1;
+	uint64_t key = hash__mix(pc ^ hash__mix(pid)) | 1;
 	struct jvm *j = jvm_find(in, pid);
 	struct stub *s;
 	void **slot;
@@ -1235,11 +1230,11 @@ static int chain_push(struct interp *in, size_t *len,
 	if (safename__copy(safe, sizeof(safe), x->name, strlen(x->name),
 			   SAFENAME_FOLD) >= sizeof(safe))
 		return -1;
-	m = jframe_with_line(o, cap, safe, in->lines ? x->line : 0);
+	m = jframe__with_line(o, cap, safe, in->lines ? x->line : 0);
 	if (m < 0)
 		return -1;
 	if (in->annotate) {
-		const char *sfx = jframe_suffix(x->kind, x->comp_level);
+		const char *sfx = jframe__suffix(x->kind, x->comp_level);
 		size_t sl = strlen(sfx);
 
 		if (m + sl >= cap)

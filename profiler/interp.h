@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "stacksrc.h"
+#include "stacks/stacksrc.h"
 
 struct interp;
 

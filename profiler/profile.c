@@ -17,12 +17,12 @@
 #include <bpf/libbpf.h>
 #include "common/stop.h"
 #include "containers.h"
-#include "hints.h"
+#include "check/hints.h"
 #include "jvmkids.h"
 #include "jvmprep.h"
-#include "probes_run.h"
+#include "probes/probes_run.h"
 #include "profile.h"
-#include "render_out.h"
+#include "output/render_out.h"
 #include "run.h"
 #include "run_child.h"
 #include "run_events.h"
@@ -36,8 +36,8 @@
 #include "sampler/cpus.h"
 #include "sampler/ksymbpf.h"
 #include "sampler/sampler_ctl.h"
-#include "sliceout.h"
-#include "stackfold.h"
+#include "output/sliceout.h"
+#include "stacks/stackfold.h"
 #include "targets.h"
 
 static bool verbose;
@@ -239,7 +239,7 @@ static void teardown(struct run *r)
 	sampler__free(r->smp);
 	symbolizer__free(r->sym);
 	ksymbpf__free(r->ksym);
-	pidset__free(r->pids);
+	targets__free(r->pids);
 	containers__free(r->ct);
 	sliceout__free(r->out);
 	renderout__free(r->ro);

@@ -26,7 +26,7 @@
 #include "common/nsec.h"
 #include "launch.h"
 #include "profile_opts.h"
-#include "slices.h"
+#include "output/timebase.h"
 #include "status.h"
 
 #define TICK_MS 100
@@ -86,7 +86,7 @@ struct run {
 	struct ksymbpf *ksym; /* kernel names from the kernel, or NULL */
 	struct interp *interp; /* JVMs learnt, Java frames named; or NULL */
 	struct stackfold *sf;
-	struct pidset *pids;
+	struct targets *pids;
 	struct containers *ct; /* --per-container, else NULL */
 	struct sliceout *out;
 	struct renderout *ro; /* --svg, --html, --heatmap, --montage */

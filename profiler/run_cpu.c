@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "common/safename.h"
 #include "common/stop.h"
-#include "hints.h"
+#include "check/hints.h"
 #include "jvm/hotspot.h"
 #include "run.h"
 #include "run_child.h"
@@ -23,8 +23,8 @@
 #include "run_setup.h"
 #include "sampler/sampler_ctl.h"
 #include "run_report.h"
-#include "sliceout.h"
-#include "stackfold.h"
+#include "output/sliceout.h"
+#include "stacks/stackfold.h"
 #include "targets.h"
 
 #define ROWS_WAIT_NS (200 * NSEC_PER_MSEC) /* start-up wait for unwind rows */

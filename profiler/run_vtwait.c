@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hints.h"
+#include "check/hints.h"
 #include "interp.h"
 #include "jvm/hotspot.h"
 #include "jvm/vthread.h"

@@ -1,7 +1,8 @@
 /*
- * stackfold: one counted key of the sampler into one folded line:
- * comm; [container;] [thread;] [truncated;] user frames root->leaf; [-;]
- * kernel frames root->leaf. Reads the stacks through stacksrc.h, names frames with the
+ * stackfold: one counted key of the sampler into one named stack (struct
+ * fold_stack, fold.h: its frames, pid, tid, thread frame), whose text is
+ * the folded line: comm; [container;] [thread;] [truncated;] user frames
+ * root->leaf; [-;] kernel frames root->leaf. Reads the stacks through stacksrc.h, names frames with the
  * symbolizer and interp.h, and counts what it could not show. It only
  * names: learning processes (interp__seen, symbolizer__refresh) is the
  * run's.
@@ -12,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "fold.h"
-#include "interp.h"
+#include "profiler/interp.h"
 #include "namecache.h"
 #include "stacksrc.h"
 #include "symbolizer/symbolizer.h"
@@ -101,26 +102,27 @@ void stackfold__locks(struct stackfold *sf, struct locknames *ln);
 void stackfold__lock_seen(struct stackfold *sf, const struct sample_key *k);
 
 /*
- * Build the line for k (count samples) as of when_ns; targets__comm (NULL if
+ * Name k (count samples) as of when_ns: its frames, whose text the
+ * writers use and nobody splits again (fold.h). targets__comm (NULL if
  * unknown) names the process frame with --per-thread, and that of keys
- * without a comm (threads other than the main one). The line stays valid
- * until the next call. NULL and errno on failure.
+ * without a comm (threads other than the main one); container (NULL:
+ * none) is the process's container id, a "[container ID]" frame under
+ * the process frame (common/cgroup.h). Valid until the next call. NULL
+ * and errno on failure.
  */
+const struct fold_stack *stackfold__stack(struct stackfold *sf,
+					  const struct sample_key *k,
+					  uint64_t count, uint64_t when_ns,
+					  const char *targets__comm,
+					  const char *container);
+/* The same without container, as its folded text (the tests'). */
 const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    uint64_t count, uint64_t when_ns,
 			    const char *targets__comm);
-/*
- * The same with container (NULL: none) the process's container id, as a
- * "[container ID]" frame under the process frame (common/cgroup.h).
- */
-const char *stackfold__line_in(struct stackfold *sf, const struct sample_key *k,
-			       uint64_t count, uint64_t when_ns,
-			       const char *targets__comm,
-			       const char *container);
 const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
 /*
  * The per-process counts: a table of the returned size in *out, empty
- * slots with pid 0; valid until the next stackfold__line().
+ * slots with pid 0; valid until the next stackfold__stack().
  */
 size_t stackfold__roots(const struct stackfold *sf,
 			const struct stackfold_root **out);
@@ -150,6 +152,15 @@ struct stackfold_gone {
  */
 void stackfold__forget(struct stackfold *sf, uint32_t pid, bool rows);
 const struct stackfold_gone *stackfold__gone(const struct stackfold *sf);
+
+/*
+ * Frames the symbolizer counted unknown, less the stubs a CodeBlob named
+ * of them (struct stackfold_stats.stubs_fresh): the unknown shown.
+ */
+static inline uint64_t stackfold__less_stubs(uint64_t unknown, uint64_t stubs)
+{
+	return unknown - (stubs < unknown ? stubs : unknown);
+}
 
 /* Bytes its cache of named stacks holds, and the cache's budget. */
 size_t stackfold__cache_bytes(const struct stackfold *sf, size_t *budget);

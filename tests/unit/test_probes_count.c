@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "profiler/probe_count.h"
+#include "probes/probe_count.h"
 
 static void test_table(void)
 {

@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "slices.h"
+#include "timebase.h"
 
 struct timedout;
 

@@ -5,88 +5,60 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/array.h"
 #include "common/cgroup.h"
-#include "fold.h"
+#include "stacks/fold.h"
 #include "topn.h"
-
-struct frame_ref {
-	const char *s;
-	size_t n;
-};
 
 struct topn {
 	struct fold *self, *total;
-	struct frame_ref *v;
+	struct fold_frame *v;
 	size_t cap;
 	bool per_thread;
-	char *buf;
-	size_t bufcap;
 };
 
 static int ref_cmp(const void *a, const void *b)
 {
-	const struct frame_ref *x = a, *y = b;
-	size_t n = x->n < y->n ? x->n : y->n;
-	int c = memcmp(x->s, y->s, n);
+	const struct fold_frame *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->text, y->text, n);
 
-	return c ? c : (x->n > y->n) - (x->n < y->n);
+	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-/* Add s[0..n) to fold f as a line of its own. */
-static int add_frame(struct topn *t, struct fold *f, const char *s, size_t n,
-		     uint64_t count)
+/* Add frame r to fold f as a line of its own. */
+static int add_frame(struct fold *f, const struct fold_frame *r, uint64_t count)
 {
-	if (n + 1 > t->bufcap) {
-		char *b = realloc(t->buf, n + 1);
+	uint32_t end = r->len;
 
-		if (!b)
-			return -ENOMEM;
-		t->buf = b;
-		t->bufcap = n + 1;
-	}
-	memcpy(t->buf, s, n);
-	t->buf[n] = 0;
-	return fold__add(f, t->buf, count);
+	return fold__add_frames(f, r->text, &end, 1, count);
 }
 
-/* One line's frames: the leaf's self, and each distinct frame's total. */
-static int add_line(const char *line, uint64_t count, void *ctx)
+/*
+ * One line's frames: the leaf's self, and each distinct frame's total.
+ * The root frames (process, container, thread) are not counted.
+ */
+static int add_line(const struct fold_frame *fr, uint32_t n, uint64_t count,
+		    void *ctx)
 {
 	struct topn *t = ctx;
-	size_t nr = 0, skip = t->per_thread ? 2 : 1, idx = 0;
-	const char *p = line, *e;
-	int ret = 0;
+	uint32_t skip = t->per_thread ? 2 : 1, nr;
+	int ret;
 
-	for (;; p = e + 1, idx++) {
-		e = strchr(p, ';');
-		/* --per-container's frame is a root frame too */
-		if (idx == 1 && cgroup__is_frame(p, e ? (size_t)(e - p) : 0))
-			skip++;
-		if (idx >= skip) {
-			if (nr == t->cap) {
-				size_t cap = t->cap ? t->cap * 2 : 256;
-				struct frame_ref *v =
-				    realloc(t->v, cap * sizeof(*v));
-
-				if (!v)
-					return -ENOMEM;
-				t->v = v;
-				t->cap = cap;
-			}
-			t->v[nr].s = p;
-			t->v[nr++].n = e ? (size_t)(e - p) : strlen(p);
-		}
-		if (!e)
-			break;
-	}
-	if (!nr)
+	/* --per-container's frame is a root frame too */
+	if (n > 2 && cgroup__is_frame(fr[1].text, fr[1].len))
+		skip++;
+	if (n <= skip)
 		return 0;
-	ret = add_frame(t, t->self, t->v[nr - 1].s, t->v[nr - 1].n, count);
+	nr = n - skip;
+	if (array__grow((void **)&t->v, &t->cap, nr, sizeof(*t->v)))
+		return -ENOMEM;
+	memcpy(t->v, fr + skip, nr * sizeof(*t->v));
+	ret = add_frame(t->self, &t->v[nr - 1], count);
 	qsort(t->v, nr, sizeof(*t->v), ref_cmp);
-	for (size_t i = 0; !ret && i < nr; i++)
+	for (uint32_t i = 0; !ret && i < nr; i++)
 		if (!i || ref_cmp(&t->v[i - 1], &t->v[i]))
-			ret =
-			    add_frame(t, t->total, t->v[i].s, t->v[i].n, count);
+			ret = add_frame(t->total, &t->v[i], count);
 	return ret;
 }
 
@@ -170,12 +142,11 @@ int topn__write(const struct fold *f, bool per_thread, unsigned int n,
 	t.self = fold__new();
 	t.total = fold__new();
 	if (t.self && t.total) {
-		ret = fold__each(f, add_line, &t);
+		ret = fold__each_frames(f, add_line, &t);
 		ret = ret ?: print(&t, f, n, out);
 	}
 	fold__free(t.self);
 	fold__free(t.total);
 	free(t.v);
-	free(t.buf);
 	return ret;
 }

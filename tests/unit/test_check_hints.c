@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include "check.h"
-#include "profiler/hints.h"
+#include "check/hints.h"
 
 static const char *fix(bool caps, bool btf, bool container,
 		       enum sampler_step step, int err)

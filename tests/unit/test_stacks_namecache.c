@@ -5,7 +5,7 @@
  */
 #include <string.h>
 #include "check.h"
-#include "profiler/namecache.h"
+#include "stacks/namecache.h"
 
 static struct part *get(struct namecache *nc, uint64_t stack, uint32_t pid)
 {
@@ -20,8 +20,15 @@ static int put(struct namecache *nc, uint64_t stack, uint32_t pid, uint64_t gen,
 	struct part_id id = {stack, 0, pid};
 	struct part_counts c = {.frames = 2, .unknown = 1};
 	uint64_t v[PART_VERSIONS] = {gen, 7, 9};
+	uint32_t ends[16], n = 0;
+	size_t i, len = strlen(text);
 
-	return namecache__put(nc, &id, v, &c, text, strlen(text));
+	for (i = 0; i < len && n < 16; i++) /* the fixture's frames */
+		if (text[i] == ';')
+			ends[n++] = i;
+	if (len)
+		ends[n++] = len;
+	return namecache__put(nc, &id, v, &c, text, len, ends, n);
 }
 
 static void test_parts(void)
@@ -38,6 +45,8 @@ static void test_parts(void)
 	if (p) {
 		CHECK_STR(p->text, "a;b_[j]");
 		CHECK_INT(p->len, 7);
+		CHECK_INT(p->n, 2); /* where its frames end, kept */
+		CHECK(p->ends[0] == 1 && p->ends[1] == 7);
 		CHECK_INT(p->c.frames, 2);
 		CHECK_INT(p->c.unknown, 1);
 		CHECK(p->v[0] == 1 && p->v[1] == 7 && p->v[2] == 9);
@@ -51,7 +60,7 @@ static void test_parts(void)
 	CHECK(p && !strcmp(p->text, "a;c_[j]") && p->v[0] == 2);
 	CHECK_INT(put(nc, 6, 0, 1, ""), 0); /* an empty part is a part */
 	p = get(nc, 6, 0);
-	CHECK(p && p->len == 0 && p->text[0] == 0);
+	CHECK(p && p->len == 0 && p->text[0] == 0 && p->n == 0);
 	namecache__free(nc);
 }
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/nsec.h"
-#include "fold.h"
+#include "stacks/fold.h"
 #include "timedout.h"
 
 struct held {

@@ -26,7 +26,7 @@
 #include "jvm/hotspot.h"
 #include "profiler/interp.h"
 #include "profiler/locknames.h"
-#include "profiler/stackfold.h"
+#include "stacks/stackfold.h"
 #include "sampler/lock.h"
 
 #define MS 1000000ULL
@@ -335,9 +335,10 @@ static void test_shape(void)
 		  "app/Main.work_[j]");
 	/* --per-container: its frame right under the process */
 	k = key(STACK_NONE, 0x21);
-	CHECK_STR(stackfold__line_in(sf, &k, 1, 200 * MS, NULL,
-				     "0123456789abcdef0123456789abcdef"
-				     "0123456789abcdef0123456789abcdef"),
+	CHECK_STR(stackfold__stack(sf, &k, 1, 200 * MS, NULL,
+				   "0123456789abcdef0123456789abcdef"
+				   "0123456789abcdef0123456789abcdef")
+		      ->line->buf,
 		  "java;[container 0123456789abcdef0123456789abcdef"
 		  "0123456789abcdef0123456789abcdef];do_syscall_64_[k];"
 		  "ksys_read_[k];vfs_read_[k]");
@@ -457,6 +458,7 @@ static void test_per_thread(void)
 	struct sample_key k = key(0x11, STACK_NONE);
 	const uint64_t vt[] = {JIT + 0x210, JIT + 0x110 + 1, JIT + 0x10 + 1,
 			       VTHREAD_MARK(77)};
+	const struct fold_stack *st;
 
 	c.per_thread = true;
 	c.kernel = false;
@@ -475,6 +477,24 @@ static void test_per_thread(void)
 	CHECK_STR(stackfold__line(sf, &k, 1, 200 * MS, "java"),
 		  "java;virtual-77 on worker-1 [4242];app/Main.main_[j];"
 		  "app/Main.loop_[j];app/Main.work_[j]");
+	/* the sinks get the frames and the thread apart, not to split */
+	st = stackfold__stack(sf, &k, 1, 200 * MS, "java", NULL);
+	CHECK(st != NULL);
+	if (st) {
+		size_t len;
+		const char *t = fold_line__frame(st->line, st->thread, &len);
+
+		CHECK_INT(st->line->n, 5);
+		CHECK_INT(st->thread, 1);
+		CHECK_INT(st->tid, 4242);
+		CHECK(st->thread_name == strlen("virtual-77 on worker-1"));
+		CHECK(st->carrier == strlen("virtual-77 on "));
+		CHECK(len == strlen("virtual-77 on worker-1 [4242]") &&
+		      !memcmp(t, "virtual-77 on worker-1 [4242]", len));
+		t = fold_line__frame(st->line, 4, &len);
+		CHECK(len == strlen("app/Main.work_[j]") &&
+		      !memcmp(t, "app/Main.work_[j]", len));
+	}
 	stackfold__free(sf);
 	symbolizer__free(sym);
 }

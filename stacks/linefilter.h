@@ -2,10 +2,10 @@
  * linefilter: which folded stacks a run keeps. -I/--include REGEX keeps
  * stacks with a frame the regex matches, -X/--exclude REGEX drops them
  * (async-profiler's -I/-X, flame graph habits: grep over frames); --tid
- * keeps the listed threads, --thread REGEX the threads whose name it
- * matches (both read the "name [tid]" frame of --per-thread lines).
+ * keeps the listed threads (the stack's tid), --thread REGEX the threads
+ * whose name it matches (the thread frame of --per-thread stacks).
  * Regexes are POSIX extended, matched against each frame as folded (with
- * its _[j]/_[k] suffix), unanchored. Pure: lines in, yes or no out.
+ * its _[j]/_[k] suffix), unanchored. Pure: stacks in, yes or no out.
  */
 #ifndef MIXPROF_LINEFILTER_H
 #define MIXPROF_LINEFILTER_H
@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "fold.h"
 
 #define LINEFILTER_MAX 16 /* -I and -X each, and --thread */
 
@@ -38,10 +39,9 @@ bool linefilter__wants_threads(const struct linefilter *f);
 bool linefilter__active(const struct linefilter *f);
 
 /*
- * Keep line ("process;[name [tid];]frame;...", no count)? per_thread
- * says whether its second element is the thread.
+ * Keep stack s? Its frames as folded, its tid, its thread frame's name
+ * (fold.h); a stack without a thread frame fails a thread filter.
  */
-bool linefilter__keep(const struct linefilter *f, const char *line,
-		      bool per_thread);
+bool linefilter__keep(const struct linefilter *f, const struct fold_stack *s);
 
 #endif

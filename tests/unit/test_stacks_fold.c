@@ -1,8 +1,9 @@
 /* fold: annotation, sanitising, aggregation, merge, sorted output. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "profiler/fold.h"
+#include "stacks/fold.h"
 
 static void test_line(void)
 {
@@ -38,6 +39,66 @@ static void test_line(void)
 	fold_line__release(&l); /* twice is fine */
 }
 
+/* Frame i of l is want (NUL-terminated)? */
+static bool frame_is(const struct fold_line *l, uint32_t i, const char *want)
+{
+	size_t len;
+	const char *p = i < l->n ? fold_line__frame(l, i, &len) : NULL;
+
+	return p && len == strlen(want) && !memcmp(p, want, len);
+}
+
+/* A line knows its frames, however they came: pushed, appended, kept. */
+static void test_frames(void)
+{
+	struct fold_line l, part;
+	struct frame f = {"x;y", FRAME_JAVA};
+
+	fold_line__init(&l, true);
+	fold_line__init(&part, true);
+	CHECK_INT(fold_line__push_name(&l, "java"), 0);
+	CHECK_INT(fold_line__push(&l, &f), 0); /* its ';' is no boundary */
+	CHECK_INT(fold_line__append(&l, "a_[j];b_[i]", 11), 0);
+	CHECK_INT(fold_line__push_name(&part, "c"), 0);
+	CHECK_INT(fold_line__push_name(&part, "d"), 0);
+	CHECK_INT(
+	    fold_line__append_frames(&l, part.buf, part.len, part.ends, part.n),
+	    0);
+	CHECK_STR(l.buf, "java;x:y_[j];a_[j];b_[i];c;d");
+	CHECK_INT(l.n, 6);
+	CHECK(frame_is(&l, 0, "java") && frame_is(&l, 1, "x:y_[j]") &&
+	      frame_is(&l, 2, "a_[j]") && frame_is(&l, 3, "b_[i]") &&
+	      frame_is(&l, 4, "c") && frame_is(&l, 5, "d"));
+	fold_line__drop(&l, 1);
+	CHECK_STR(l.buf, "java;a_[j];b_[i];c;d");
+	CHECK(l.n == 5 && frame_is(&l, 1, "a_[j]") && frame_is(&l, 4, "d"));
+	fold_line__drop(&l, 0);
+	CHECK(l.n == 4 && frame_is(&l, 0, "a_[j]") && frame_is(&l, 3, "d"));
+	fold_line__truncate(&l, 2);
+	CHECK_STR(l.buf, "a_[j];b_[i]");
+	CHECK(l.n == 2 && frame_is(&l, 1, "b_[i]"));
+	fold_line__truncate(&l, 0);
+	CHECK(l.n == 0 && l.len == 0 && !l.buf[0]);
+	fold_line__reset(&part);
+	CHECK_INT(part.n, 0);
+	fold_line__release(&part);
+	fold_line__release(&l); /* twice is fine */
+}
+
+/* fold__each_frames's lines: "x;b" counted in *ctx, all frames summed. */
+static int frames_of(const struct fold_frame *fr, uint32_t n, uint64_t count,
+		     void *ctx)
+{
+	uint64_t *seen = ctx;
+
+	seen[0] += count;
+	seen[1] += n;
+	if (n == 2 && fr[0].len == 1 && !memcmp(fr[0].text, "x", 1) &&
+	    fr[1].len == 1 && !memcmp(fr[1].text, "b", 1))
+		seen[2] += count;
+	return 0;
+}
+
 static void test_fold(void)
 {
 	struct fold *a = fold__new(), *b = fold__new();
@@ -52,7 +113,20 @@ static void test_fold(void)
 	CHECK_INT(fold__add(a, "x;b", 3), 0);
 	CHECK_INT(fold__lines(a), 2);
 	CHECK_INT(fold__total(a), 6);
-	CHECK_INT(fold__add(b, "x;a", 4), 0);
+	{ /* its lines as frames: no text rebuilt, none split */
+		uint64_t seen[3] = {0};
+
+		CHECK_INT(fold__each_frames(a, frames_of, seen), 0);
+		CHECK(seen[0] == 6 && seen[1] == 4 && seen[2] == 5);
+	}
+	CHECK_INT(fold__add(b, "x;a", 3), 0);
+	{ /* a run's stack, by its frames: the same line as its text */
+		const uint32_t ends[] = {1, 3};
+
+		CHECK_INT(fold__add_frames(b, "x;a", ends, 2, 1), 0);
+		CHECK_INT(fold__add_frames(b, "", ends, 0, 1), -EINVAL);
+		CHECK_INT(fold__count(b, "x;a"), 4);
+	}
 	CHECK_INT(fold__add(b, "X", 1), 0);
 	/* many lines force the table to grow */
 	for (int i = 0; i < 5000; i++) {
@@ -135,6 +209,7 @@ int main(void)
 {
 	test_order();
 	test_line();
+	test_frames();
 	test_fold();
 	return check_report();
 }

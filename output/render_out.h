@@ -3,7 +3,8 @@
  * the flamegraph/ writers (render.h):
  *
  *	--svg FILE, --html FILE	the whole run's flame graph, from a frame
- *				tree every drained line is added to
+ *				tree every drained stack's frames are
+ *				added to
  *	--heatmap DIR		DIR/samples.timed as the run drains
  *				(timedout.h), then DIR/heatmap.html from it
  *	--montage DIR		a graph per slice and DIR/index.html, from
@@ -17,7 +18,8 @@
 #define MIXPROF_RENDER_OUT_H
 
 #include <stdint.h>
-#include "slices.h"
+#include "stacks/fold.h"
+#include "timebase.h"
 
 struct render_cfg {
 	const char *svg, *html; /* whole-run graph files, or NULL */
@@ -40,9 +42,9 @@ struct renderout *renderout__new(const struct render_cfg *cfg,
 				 const struct timebase *tb);
 void renderout__free(struct renderout *ro); /* accepts NULL */
 
-/* Count line (count samples, drained from bucket). 0 or -errno. */
-int renderout__add(struct renderout *ro, uint64_t bucket, const char *line,
-		   uint64_t count);
+/* Count stack s (count samples, drained from bucket). 0 or -errno. */
+int renderout__add(struct renderout *ro, uint64_t bucket,
+		   const struct fold_stack *s, uint64_t count);
 
 /*
  * After each drain: write the timed lines drained so far. 0 or -errno; an

@@ -4,7 +4,8 @@
  * naming was a third of mixprof's CPU in a steady profile.
  *
  * A part is the folded text of frames of one side of a key: of a (pid,
- * user stack, interp list), or of a kernel stack. It keeps the counts
+ * user stack, interp list), or of a kernel stack, with where each frame
+ * ends (as struct fold_line has them, fold.h). It keeps the counts
  * its naming added to the run's statistics, so a part taken from here
  * counts the same, and the versions of the naming state it was named
  * under, for the caller to check (stackfold.c: symbolizer__version and
@@ -39,9 +40,10 @@ struct part {
 	struct part_id id;
 	uint64_t v[PART_VERSIONS]; /* the caller's; it may update them */
 	struct part_counts c;
-	uint32_t len;
+	uint32_t len, n; /* text's bytes, frames */
 	char used; /* asked for since the budget was last reached */
-	char text[]; /* len bytes and a NUL */
+	char *text; /* len bytes and a NUL, after ends */
+	uint32_t ends[]; /* n: where each frame of text ends */
 };
 
 struct namecache;
@@ -54,11 +56,12 @@ void namecache__free(struct namecache *nc);
 /* The part named id, or NULL; it lives until the next put. */
 struct part *namecache__get(struct namecache *nc, const struct part_id *id);
 /*
- * Keep text (len bytes) as the part id named under versions v, replacing
- * any older one. 0 or -ENOMEM (nothing kept).
+ * Keep text (len bytes, n frames ending at ends) as the part id named
+ * under versions v, replacing any older one. 0 or -ENOMEM (nothing kept).
  */
 int namecache__put(struct namecache *nc, const struct part_id *id,
 		   const uint64_t v[PART_VERSIONS], const struct part_counts *c,
-		   const char *text, size_t len);
+		   const char *text, size_t len, const uint32_t *ends,
+		   uint32_t n);
 
 #endif

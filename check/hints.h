@@ -69,7 +69,7 @@ const char *hints__grant(const struct hints_host *h, const char *caps,
 			 char *buf, size_t len);
 /*
  * The one line that fixes a failed step with errno err on host h (pure:
- * tests/unit/test_prof_hints.c). Static text or buf.
+ * tests/unit/test_check_hints.c). Static text or buf.
  */
 const char *hints__fix(const struct hints_host *h, enum sampler_step step,
 		       int err, char *buf, size_t len);

@@ -1,8 +1,8 @@
 /*
- * slices: bucket and slice arithmetic (see slices.h).
+ * timebase: bucket and slice arithmetic (see timebase.h).
  */
 #include "common/nsec.h"
-#include "slices.h"
+#include "timebase.h"
 
 uint64_t timebase__bucket_end(const struct timebase *tb, uint64_t b)
 {
@@ -57,7 +57,7 @@ bool timebase__slice_bounds(const struct timebase *tb, uint64_t idx,
 	return false;
 }
 
-uint64_t slices__samples_in(uint64_t freq, uint32_t nr_cpus, uint64_t ns)
+uint64_t timebase__samples_in(uint64_t freq, uint32_t nr_cpus, uint64_t ns)
 {
 	uint64_t per_cpu, all;
 

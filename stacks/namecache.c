@@ -7,6 +7,7 @@
 #include <string.h>
 #include "namecache.h"
 #include "common/u64map.h"
+#include "common/hash.h"
 
 struct namecache {
 	struct u64map m; /* hash of the id -> struct part */
@@ -15,18 +16,12 @@ struct namecache {
 	size_t ndrop;
 };
 
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return h;
-}
-
 /* The table key of id: a hash (never 0); parts keep id to check it. */
 static uint64_t key_of(const struct part_id *id)
 {
-	return mix(id->stack ^ mix(id->interp_id ^ mix(id->pid))) | 1;
+	return hash__mix(id->stack ^
+			 hash__mix(id->interp_id ^ hash__mix(id->pid))) |
+	       1;
 }
 
 static bool same_id(const struct part_id *a, const struct part_id *b)
@@ -37,7 +32,7 @@ static bool same_id(const struct part_id *a, const struct part_id *b)
 
 static size_t size_of(const struct part *p)
 {
-	return sizeof(*p) + p->len + 1;
+	return sizeof(*p) + p->n * sizeof(p->ends[0]) + p->len + 1;
 }
 
 size_t namecache__bytes(const struct namecache *nc)
@@ -119,9 +114,10 @@ all:
 
 int namecache__put(struct namecache *nc, const struct part_id *id,
 		   const uint64_t v[PART_VERSIONS], const struct part_counts *c,
-		   const char *text, size_t len)
+		   const char *text, size_t len, const uint32_t *ends,
+		   uint32_t n)
 {
-	struct part *p = malloc(sizeof(*p) + len + 1);
+	struct part *p = malloc(sizeof(*p) + n * sizeof(*ends) + len + 1);
 	void **slot;
 	bool added;
 
@@ -131,7 +127,10 @@ int namecache__put(struct namecache *nc, const struct part_id *id,
 	memcpy(p->v, v, sizeof(p->v));
 	p->c = *c;
 	p->len = len;
+	p->n = n;
 	p->used = 0; /* until asked for again */
+	memcpy(p->ends, ends, n * sizeof(*ends));
+	p->text = (char *)(p->ends + n);
 	memcpy(p->text, text, len);
 	p->text[len] = 0;
 	if (nc->bytes + size_of(p) > nc->budget)

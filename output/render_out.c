@@ -28,11 +28,11 @@ struct renderout {
  */
 static FILE *create(const char *path)
 {
-	FILE *f = safe_fcreate(path);
+	FILE *f = safefile__fcreate(path);
 
 	if (!f)
 		fprintf(stderr, "mixprof: %s: %s\n", path,
-			safe_strerror(errno));
+			safefile__strerror(errno));
 	return f;
 }
 
@@ -43,7 +43,7 @@ static int setup_heatmap(struct renderout *ro, const struct timebase *tb)
 	const char *dir = ro->cfg.heatmap;
 	FILE *f;
 
-	ro->heat_dirfd = safe_outdir(dir, true);
+	ro->heat_dirfd = safefile__outdir(dir, true);
 	if (ro->heat_dirfd < 0) {
 		errno = -ro->heat_dirfd;
 		goto fail;
@@ -55,13 +55,13 @@ static int setup_heatmap(struct renderout *ro, const struct timebase *tb)
 		goto fail;
 	}
 	dir = ro->timed_path;
-	f = safe_fcreate_at(ro->heat_dirfd, "samples.timed");
+	f = safefile__fcreate_at(ro->heat_dirfd, "samples.timed");
 	if (!f || !(ro->timed = timedout__new(tb, f)))
 		goto fail;
 	return 0;
 fail:
 	fprintf(stderr, "mixprof: --heatmap %s: %s\n", dir,
-		safe_strerror(errno));
+		safefile__strerror(errno));
 	return -errno;
 }
 
@@ -75,7 +75,7 @@ struct renderout *renderout__new(const struct render_cfg *cfg,
 		goto fail;
 	ro->heat_dirfd = -1;
 	ro->cfg = *cfg;
-	if ((cfg->svg || cfg->html) && !(ro->all = fg_tree__new()))
+	if ((cfg->svg || cfg->html) && !(ro->all = tree__new()))
 		goto fail;
 	err = -EIO;
 	if (cfg->svg && !(ro->svg = create(cfg->svg)))
@@ -101,7 +101,7 @@ void renderout__free(struct renderout *ro)
 		fclose(ro->svg);
 	if (ro->html)
 		fclose(ro->html);
-	fg_tree__free(ro->all);
+	tree__free(ro->all);
 	timedout__free(ro->timed);
 	if (ro->heat_dirfd >= 0)
 		close(ro->heat_dirfd);
@@ -110,16 +110,17 @@ void renderout__free(struct renderout *ro)
 	free(ro);
 }
 
-int renderout__add(struct renderout *ro, uint64_t bucket, const char *line,
-		   uint64_t count)
+int renderout__add(struct renderout *ro, uint64_t bucket,
+		   const struct fold_stack *s, uint64_t count)
 {
+	const struct fold_line *l = s->line;
 	int ret = 0;
 
 	if (ro->all)
-		ret = fg_tree__add(ro->all, line, strlen(line), count,
-				   FG_SLOT_VALUE, false);
-	if (!ret && ro->timed)
-		ret = timedout__add(ro->timed, bucket, line, count);
+		ret = tree__add_frames(ro->all, l->buf, l->ends, l->n, count,
+				       FG_SLOT_VALUE);
+	if (!ret && ro->timed) /* a file's text */
+		ret = timedout__add(ro->timed, bucket, l->buf, count);
 	return ret;
 }
 
@@ -174,7 +175,7 @@ static const struct fg_opts *heat_opts(const struct renderout *ro,
 
 	*ho = *o;
 	ho->events = ro->cfg.events
-			 ? safe_fopen_in(AT_FDCWD, ro->cfg.events, &ours)
+			 ? safefile__fopen_in(AT_FDCWD, ro->cfg.events, &ours)
 			 : NULL;
 	return ho;
 }
@@ -182,7 +183,7 @@ static const struct fg_opts *heat_opts(const struct renderout *ro,
 static int put_heatmap(struct renderout *ro, const struct fg_opts *o)
 {
 	struct fg_opts ho;
-	struct fg_timed *tm = fg_timed__new();
+	struct fg_timed *tm = timed__new();
 	struct fg_load_stats st;
 	FILE *in = NULL, *out = NULL;
 	const char *path = ro->timed_path;
@@ -195,17 +196,17 @@ static int put_heatmap(struct renderout *ro, const struct fg_opts *o)
 	err = timedout__finish(ro->timed);
 	if (err || !tm)
 		goto out;
-	in = safe_fopen_in(ro->heat_dirfd, "samples.timed", &ours);
+	in = safefile__fopen_in(ro->heat_dirfd, "samples.timed", &ours);
 	if (!in)
-		why = safe_strerror(err = -errno);
+		why = safefile__strerror(err = -errno);
 	else
-		err = fg_timed__load(tm, in, &st);
+		err = timed__load(tm, in, &st);
 	if (err)
 		goto out;
 	path = ro->heat_path;
-	out = safe_fcreate_at(ro->heat_dirfd, "heatmap.html");
+	out = safefile__fcreate_at(ro->heat_dirfd, "heatmap.html");
 	if (!out) {
-		why = safe_strerror(err = -errno);
+		why = safefile__strerror(err = -errno);
 		goto out;
 	}
 	err = heatmap__write_html(tm, heat_opts(ro, o, &ho), out);
@@ -223,7 +224,7 @@ out:
 		fprintf(stderr, "mixprof: heat map in %s\n", ro->heat_path);
 	if (in)
 		fclose(in);
-	fg_timed__free(tm);
+	timed__free(tm);
 	return err;
 }
 
@@ -233,7 +234,7 @@ int renderout__finish(struct renderout *ro, const char *title,
 	struct fg_opts o;
 	int err = 0, ret;
 
-	fg_opts__init(&o);
+	opts__init(&o);
 	o.title = title;
 	o.subtitle = subtitle;
 	if (ro->cfg.countname)

@@ -1,9 +1,9 @@
 /*
- * Unit tests: bucket and slice arithmetic (slices.c): every bucket in
+ * Unit tests: bucket and slice arithmetic (timebase.c): every bucket in
  * exactly one slice, slices tile the run, the last one is partial.
  */
 #include "check.h"
-#include "profiler/slices.h"
+#include "output/timebase.h"
 
 #define MS 1000000ULL
 #define S 1000000000ULL
@@ -84,13 +84,13 @@ static void test_whole_run(void)
 /* Counted by hand: an hour and a bit at 100 kHz on 256 CPUs. */
 static void test_samples_in(void)
 {
-	CHECK_INT(slices__samples_in(99, 2, 2 * S), 396);
-	CHECK_INT(slices__samples_in(99, 1, S / 2), 49);
-	CHECK_INT(slices__samples_in(100000, 256, 3601 * S + S / 2),
+	CHECK_INT(timebase__samples_in(99, 2, 2 * S), 396);
+	CHECK_INT(timebase__samples_in(99, 1, S / 2), 49);
+	CHECK_INT(timebase__samples_in(100000, 256, 3601 * S + S / 2),
 		  3601 * 100000LL * 256 + 50000LL * 256);
-	CHECK(slices__samples_in(100000, 1 << 20, UINT64_MAX / 2) ==
+	CHECK(timebase__samples_in(100000, 1 << 20, UINT64_MAX / 2) ==
 	      UINT64_MAX);
-	CHECK_INT(slices__samples_in(1, 0, 5 * S), 0);
+	CHECK_INT(timebase__samples_in(1, 0, 5 * S), 0);
 }
 
 int main(void)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "common/strpool.h"
 #include "fold.h"
+#include "common/array.h"
 
 struct slot {
 	uint64_t hash, count;
@@ -114,23 +115,6 @@ static uint64_t hash_ids(const uint32_t *v, uint32_t n)
 	return h;
 }
 
-static int grow_array(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : 256;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	np = realloc(*p, c * size);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = c;
-	return 0;
-}
-
 static int set_grow(struct frames *fr)
 {
 	size_t cap = fr->set_cap ? fr->set_cap * 2 : 1024;
@@ -176,7 +160,7 @@ static int64_t frame_id(struct frames *fr, const char *s, size_t n, bool add)
 		return -ENOMEM;
 	if ((fr->n + 1) * 4 > fr->set_cap * 3 && set_grow(fr))
 		return -ENOMEM;
-	if (grow_array((void **)&fr->v, &fr->cap, fr->n + 1, sizeof(*fr->v)))
+	if (array__grow((void **)&fr->v, &fr->cap, fr->n + 1, sizeof(*fr->v)))
 		return -ENOMEM;
 	copy = strpool__add(fr->pool, s, n);
 	if (!copy)
@@ -189,9 +173,16 @@ static int64_t frame_id(struct frames *fr, const char *s, size_t n, bool add)
 	return fr->n++;
 }
 
+/* Room for n ids in f->tmp. */
+static int tmp_room(struct fold *f, size_t n)
+{
+	return array__grow((void **)&f->tmp, &f->tmp_cap, n, sizeof(*f->tmp));
+}
+
 /*
- * line's frames (split at ';') as ids in f->tmp; returns their number,
- * 0 when a frame is unknown and add is unset, or -ENOMEM.
+ * line's frames (split at ';': a line read as text, fold__add) as ids in
+ * f->tmp; returns their number, 0 when a frame is unknown and add is
+ * unset, or -ENOMEM.
  */
 static int64_t split(struct fold *f, const char *line, bool add)
 {
@@ -203,8 +194,7 @@ static int64_t split(struct fold *f, const char *line, bool add)
 
 		if (n == UINT32_MAX)
 			return -ENOMEM;
-		if (grow_array((void **)&f->tmp, &f->tmp_cap, n + 1,
-			       sizeof(*f->tmp)))
+		if (tmp_room(f, n + 1))
 			return -ENOMEM;
 		id = frame_id(&f->fr, p, e - p, add);
 		if (id == -ENOENT)
@@ -248,14 +238,12 @@ static int grow_slots(struct fold *f)
 	return 0;
 }
 
-int fold__add(struct fold *f, const char *line, uint64_t count)
+/* Add count to the line whose n frames' ids are in f->tmp. */
+static int add_ids(struct fold *f, uint32_t n, uint64_t count)
 {
-	int64_t n = split(f, line, true);
 	uint64_t h;
 	size_t i;
 
-	if (n < 0)
-		return n;
 	if ((f->n + 1) * 4 > f->cap * 3 && grow_slots(f))
 		return -ENOMEM;
 	h = hash_ids(f->tmp, n);
@@ -266,8 +254,8 @@ int fold__add(struct fold *f, const char *line, uint64_t count)
 			return 0;
 		}
 	}
-	if (grow_array((void **)&f->ids, &f->ids_cap, f->ids_n + n,
-		       sizeof(*f->ids)))
+	if (array__grow((void **)&f->ids, &f->ids_cap, f->ids_n + n,
+			sizeof(*f->ids)))
 		return -ENOMEM;
 	memcpy(f->ids + f->ids_n, f->tmp, n * sizeof(*f->tmp));
 	f->slots[i] = (struct slot){h, count, f->ids_n, n};
@@ -277,6 +265,30 @@ int fold__add(struct fold *f, const char *line, uint64_t count)
 	return 0;
 }
 
+int fold__add(struct fold *f, const char *line, uint64_t count)
+{
+	int64_t n = split(f, line, true);
+
+	return n < 0 ? n : add_ids(f, n, count);
+}
+
+int fold__add_frames(struct fold *f, const char *text, const uint32_t *ends,
+		     uint32_t n, uint64_t count)
+{
+	uint32_t start = 0;
+	int64_t id;
+
+	if (!n || tmp_room(f, n))
+		return n ? -ENOMEM : -EINVAL;
+	for (uint32_t i = 0; i < n; start = ends[i++] + 1) {
+		id = frame_id(&f->fr, text + start, ends[i] - start, true);
+		if (id < 0)
+			return id;
+		f->tmp[i] = id;
+	}
+	return add_ids(f, n, count);
+}
+
 /* Slot s's line as text, in f->buf (valid until the next call); NULL: ENOMEM */
 static const char *text_of(struct fold *f, const struct slot *s)
 {
@@ -284,7 +296,7 @@ static const char *text_of(struct fold *f, const struct slot *s)
 
 	for (uint32_t i = 0; i < s->n; i++)
 		len += f->fr.v[f->ids[s->off + i]].len + 1;
-	if (grow_array((void **)&f->buf, &f->buf_cap, len + 1, 1))
+	if (array__grow((void **)&f->buf, &f->buf_cap, len + 1, 1))
 		return NULL;
 	len = 0;
 	for (uint32_t i = 0; i < s->n; i++) {
@@ -301,20 +313,25 @@ static const char *text_of(struct fold *f, const struct slot *s)
 
 int fold__merge(struct fold *dst, const struct fold *src)
 {
-	/* src's buffer is scratch, not content: rebuilding lines in it
-	 * leaves src's lines and counts as they were */
-	struct fold *s = (struct fold *)src;
-
-	for (size_t i = 0; i < s->cap; i++) {
-		const char *line;
+	for (size_t i = 0; i < src->cap; i++) {
+		const struct slot *s = &src->slots[i];
+		int64_t id;
 		int err;
 
-		if (!s->slots[i].n)
+		if (!s->n)
 			continue;
-		line = text_of(s, &s->slots[i]);
-		if (!line)
+		if (tmp_room(dst, s->n))
 			return -ENOMEM;
-		err = fold__add(dst, line, s->slots[i].count);
+		for (uint32_t j = 0; j < s->n; j++) { /* src's ids, dst's */
+			const struct frame_text *t =
+			    &src->fr.v[src->ids[s->off + j]];
+
+			id = frame_id(&dst->fr, t->text, t->len, true);
+			if (id < 0)
+				return id;
+			dst->tmp[j] = id;
+		}
+		err = add_ids(dst, s->n, s->count);
 		if (err)
 			return err;
 	}
@@ -428,6 +445,36 @@ int fold__each(const struct fold *cf,
 		ret = line ? fn(line, v[i]->count, ctx) : -ENOMEM;
 	}
 	free(v);
+	return ret;
+}
+
+int fold__each_frames(const struct fold *f,
+		      int (*fn)(const struct fold_frame *fr, uint32_t n,
+				uint64_t count, void *ctx),
+		      void *ctx)
+{
+	struct fold_frame *fr = NULL;
+	size_t cap = 0;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < f->cap; i++) {
+		const struct slot *s = &f->slots[i];
+
+		if (!s->n)
+			continue;
+		if (array__grow((void **)&fr, &cap, s->n, sizeof(*fr))) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (uint32_t j = 0; j < s->n; j++) {
+			const struct frame_text *t =
+			    &f->fr.v[f->ids[s->off + j]];
+
+			fr[j] = (struct fold_frame){t->text, t->len};
+		}
+		ret = fn(fr, s->n, s->count, ctx);
+	}
+	free(fr);
 	return ret;
 }
 

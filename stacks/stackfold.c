@@ -9,10 +9,10 @@
 #include <string.h>
 #include "sampler/alloc.h"
 #include "common/cgroup.h"
-#include "locknames.h"
+#include "profiler/locknames.h"
 #include "common/safename.h"
 #include "stackfold.h"
-#include "unwindcheck.h"
+#include "profiler/unwindcheck.h"
 
 #define MAX_INLINE 64 /* frames one address may expand to */
 /* named stack sides kept: a few thousand deep Java stacks */
@@ -38,6 +38,7 @@ struct stackfold {
 	size_t nroots, roots_cap;
 	struct stackfold_gone gone; /* the forgotten processes' counts */
 	struct locknames *locks; /* --lock's frames, or NULL */
+	struct fold_stack out; /* the stack at hand, as the sinks get it */
 };
 
 struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
@@ -304,11 +305,12 @@ static int name_callers(struct stackfold *sf, const struct sample_key *k, int n,
 	c->frames -= before.frames;
 	c->unknown -= before.unknown;
 	/* the symbolizer's unknown, which a CodeBlob named */
-	c->unknown -= c->stubs < c->unknown ? c->stubs : c->unknown;
+	c->unknown = stackfold__less_stubs(c->unknown, c->stubs);
 	sf->st.stubs_fresh += c->stubs;
 	versions(sf, k, user, when_ns, after);
 	if (v[0] && !memcmp(v, after, sizeof(after)) && !(user && c->unknown))
-		namecache__put(sf->cache, id, v, c, sf->part.buf, sf->part.len);
+		namecache__put(sf->cache, id, v, c, sf->part.buf, sf->part.len,
+			       sf->part.ends, sf->part.n);
 	return 0;
 }
 
@@ -369,10 +371,14 @@ static int push_callers(struct stackfold *sf, const struct sample_key *k, int n,
 		*c = p->c;
 		sf->st.frames += c->frames; /* the symbolizer counts the rest */
 		sf->st.frames_unknown += c->unknown;
-		return fold_line__append(&sf->line, p->text, p->len);
+		return fold_line__append_frames(&sf->line, p->text, p->len,
+						p->ends, p->n);
 	}
 	ret = name_callers(sf, k, n, when_ns, &id, v, c);
-	return ret ?: fold_line__append(&sf->line, sf->part.buf, sf->part.len);
+	return ret
+		   ?: fold_line__append_frames(&sf->line, sf->part.buf,
+					       sf->part.len, sf->part.ends,
+					       sf->part.n);
 }
 
 /* --alloc's leaf: the allocated class (alloc.h), named from the JVM. */
@@ -570,55 +576,50 @@ size_t stackfold__roots(const struct stackfold *sf,
 }
 
 /*
- * The user frames of the line start at at (after its ';'); last is the
- * stack's outermost pc. Count whether the stack reaches a thread's root
- * or broke (and why). A walk that broke just past a root frame (glibc's
+ * The user frames of the line start at frame at; last is the stack's
+ * outermost pc. Count whether the stack reaches a thread's root or broke
+ * (and why). A walk that broke just past a root frame (glibc's
  * start_thread or clone keep no frame pointer) lost nothing: its mark
  * is dropped.
  */
-/* user_end's test of the line's user part p (see there). */
-static void user_root(struct stackfold *sf, char *p, uint64_t last,
+static void user_root(struct stackfold *sf, uint32_t at, uint64_t last,
 		      uint64_t count)
 {
-	char *e, *e2;
-	size_t skip;
+	const char *name;
+	size_t len;
 
 	if (last == UNWIND_MARK_ROOT) { /* the CFI's outermost frame */
 		sf->st.root_samples += count;
 		return;
 	}
-	e = strchr(p, ';');
-	if (!e)
-		e = p + strlen(p);
+	name = fold_line__frame(&sf->line, at, &len);
 	if (!UNWIND_IS_MARK(last)) {
-		if (stackfold__is_root(p, e - p))
+		if (stackfold__is_root(name, len))
 			sf->st.root_samples += count;
 		return;
 	}
-	e2 = *e ? strchr(e + 1, ';') : NULL;
-	if (*e &&
-	    stackfold__is_root(e + 1, (e2 ? e2 : e + strlen(e)) - (e + 1))) {
-		skip = e + 1 - p; /* the mark and its ';' */
-		memmove(p, e + 1, sf->line.len - (e + 1 - sf->line.buf) + 1);
-		sf->line.len -= skip;
-		sf->st.root_samples += count;
-		return;
+	if (at + 1 < sf->line.n) {
+		name = fold_line__frame(&sf->line, at + 1, &len);
+		if (stackfold__is_root(name, len)) {
+			fold_line__drop(&sf->line, at); /* the mark */
+			sf->st.root_samples += count;
+			return;
+		}
 	}
 	sf->st.broken[(last & 0xff) < UNWIND_NR ? last & 0xff : 0] += count;
 }
 
-static void user_end(struct stackfold *sf, uint32_t pid, size_t at,
+static void user_end(struct stackfold *sf, uint32_t pid, uint32_t at,
 		     uint64_t last, uint64_t count, bool early)
 {
-	char *p = sf->line.buf + at + (at ? 1 : 0);
 	struct stackfold_root *r = root_of(sf, pid);
 	uint64_t before = sf->st.root_samples;
 
 	sf->st.user_samples += count;
 	if (r)
 		r->samples += count;
-	if (at < sf->line.len)
-		user_root(sf, p, last, count);
+	if (at < sf->line.n)
+		user_root(sf, at, last, count);
 	if (r)
 		r->root += sf->st.root_samples - before;
 	if (r && early) {
@@ -661,15 +662,26 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 		    sf->interp ? interp__thread_name(sf->interp, k->pid, k->tid)
 			       : NULL;
 
+		char tid[16];
+		int on = 0, tail;
+		size_t len;
+
 		/* a virtual thread's samples: itself, on its carrier */
 		if (sf->vthread)
-			snprintf(thread, sizeof(thread),
-				 "virtual-%" PRIu64 " on %s [%u]", sf->vthread,
-				 jname ? jname : comm, k->tid);
-		else
-			snprintf(thread, sizeof(thread), "%s [%u]",
-				 jname ? jname : comm, k->tid);
+			on = snprintf(thread, sizeof(thread),
+				      "virtual-%" PRIu64 " on ", sf->vthread);
+		tail = snprintf(tid, sizeof(tid), " [%u]", k->tid);
+		/* a name too long is cut, never its " [TID]" */
+		snprintf(thread + on, sizeof(thread) - on, "%.*s%s",
+			 (int)(sizeof(thread) - on - tail - 1),
+			 jname ? jname : comm, tid);
+		sf->out.thread = sf->line.n;
 		ret = ret ?: fold_line__push_name(&sf->line, thread);
+		if (!ret) { /* the name as made safe, without " [TID]" */
+			fold_line__frame(&sf->line, sf->out.thread, &len);
+			sf->out.thread_name = len - tail;
+			sf->out.carrier = on;
+		}
 	} else {
 		ret = fold_line__push_name(&sf->line, *comm ? comm : proc);
 		ret = ret ?: push_container(sf, container, ct);
@@ -689,16 +701,19 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
  */
 static void cut_probe(struct fold_line *l)
 {
-	static const char *const marks[] = {";mixprof/jmap/Probe.",
-					    ";mixprof.jmap.Probe."};
-	char *p;
-	size_t i;
+	static const char *const marks[] = {"mixprof/jmap/Probe.",
+					    "mixprof.jmap.Probe."};
+	const char *name;
+	size_t len, m;
 
-	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-		p = strstr(l->buf, marks[i]);
-		if (p) {
-			*p = 0;
-			l->len = p - l->buf;
+	for (uint32_t i = 1; i < l->n; i++) {
+		name = fold_line__frame(l, i, &len);
+		for (size_t j = 0; j < sizeof(marks) / sizeof(marks[0]); j++) {
+			m = strlen(marks[j]);
+			if (len >= m && !memcmp(name, marks[j], m)) {
+				fold_line__truncate(l, i);
+				return;
+			}
 		}
 	}
 }
@@ -733,12 +748,17 @@ const char *stackfold__line(struct stackfold *sf, const struct sample_key *k,
 			    uint64_t count, uint64_t when_ns,
 			    const char *targets__comm)
 {
-	return stackfold__line_in(sf, k, count, when_ns, targets__comm, NULL);
+	const struct fold_stack *s =
+	    stackfold__stack(sf, k, count, when_ns, targets__comm, NULL);
+
+	return s ? s->line->buf : NULL;
 }
 
-const char *stackfold__line_in(struct stackfold *sf, const struct sample_key *k,
-			       uint64_t count, uint64_t when_ns,
-			       const char *targets__comm, const char *container)
+const struct fold_stack *stackfold__stack(struct stackfold *sf,
+					  const struct sample_key *k,
+					  uint64_t count, uint64_t when_ns,
+					  const char *targets__comm,
+					  const char *container)
 {
 	int nu = -1, nk = -1, ret;
 	uint32_t d = sf->cfg.depth;
@@ -772,13 +792,15 @@ const char *stackfold__line_in(struct stackfold *sf, const struct sample_key *k,
 		sf->st.truncated += count;
 
 	fold_line__reset(&sf->line);
+	sf->out = (struct fold_stack){
+	    .line = &sf->line, .pid = k->pid, .tid = k->tid, .thread = -1};
 	ret = push_head(sf, k, targets__comm, container,
 			(nu == (int)d && !UNWIND_IS_MARK(sf->uips[nu - 1])) ||
 			    nk == (int)d);
 	if (!ret && nu == -2)
 		ret = fold_line__push_name(&sf->line, "[lost user stack]");
 	if (!ret && nu > 0) {
-		size_t at = sf->line.len;
+		uint32_t at = sf->line.n;
 
 		ret = push_side(sf, k, nu, when_ns, count, true);
 		if (!ret)
@@ -801,7 +823,7 @@ const char *stackfold__line_in(struct stackfold *sf, const struct sample_key *k,
 		errno = -ret;
 		return NULL;
 	}
-	return sf->line.buf;
+	return &sf->out;
 }
 
 const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)

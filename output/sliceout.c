@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "common/nsec.h"
 #include "common/safefile.h"
-#include "fold.h"
+#include "stacks/fold.h"
 #include "jvm/jframe.h"
 #include "jfr/jfr.h"
 #include "pprof/pprof.h"
@@ -40,7 +40,7 @@ struct sliceout {
 	bool pprof; /* files are gzipped profile.proto (meta), not text */
 	bool jfr; /* files are JFR recordings (jmeta), not text */
 	bool top, per_thread; /* a top-N table (topn.h), not the lines */
-	bool untier; /* text: tiers' suffixes as _[j] (jframe_untier) */
+	bool untier; /* text: tiers' suffixes as _[j] (jframe__untier) */
 	char *buf; /* a line being untiered */
 	size_t buf_cap;
 	struct pprof_meta meta;
@@ -58,13 +58,13 @@ struct sliceout *sliceout__new(const struct timebase *tb, const char *path)
 	so->end_ns = UINT64_MAX;
 	so->dirfd = -1;
 	if (tb->slice_ns) {
-		so->dirfd = safe_outdir(path, true);
+		so->dirfd = safefile__outdir(path, true);
 		if (so->dirfd < 0) {
 			errno = -so->dirfd;
 			goto fail;
 		}
 	} else {
-		so->out = path ? safe_fcreate(path) : stdout;
+		so->out = path ? safefile__fcreate(path) : stdout;
 		if (!so->out)
 			goto fail;
 	}
@@ -120,13 +120,15 @@ void sliceout__untier(struct sliceout *so)
  * line with its tiers' suffixes as _[j], in so's buffer (valid until the
  * next call), when text is written without tiers; else line itself.
  */
-static const char *untiered(struct sliceout *so, const char *line)
+/* l's text, its tiers written _[j] when so says so (same length). */
+static const char *untiered(struct sliceout *so, const struct fold_line *l)
 {
+	const char *line = l->buf;
 	size_t n;
 
 	if (!so->untier || so->pprof || so->jfr || !strstr(line, "]"))
 		return line;
-	n = strlen(line);
+	n = l->len;
 	if (n >= so->buf_cap) {
 		char *b = realloc(so->buf, n + 1);
 
@@ -136,7 +138,7 @@ static const char *untiered(struct sliceout *so, const char *line)
 		so->buf_cap = n + 1;
 	}
 	memcpy(so->buf, line, n + 1);
-	jframe_untier(so->buf, n);
+	jframe__untier(so->buf, n);
 	return so->buf;
 }
 
@@ -180,10 +182,11 @@ static struct slice *slice_get(struct sliceout *so, uint64_t idx)
 	return &so->s[idx];
 }
 
-int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
+int sliceout__add(struct sliceout *so, uint64_t idx, const struct fold_line *l,
 		  uint64_t count)
 {
 	struct slice *s = slice_get(so, idx);
+	const char *line;
 
 	if (!s)
 		return -ENOMEM;
@@ -195,12 +198,13 @@ int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
 		return 0;
 	if (!s->fold && !(s->fold = fold__new()))
 		return -errno;
-	line = untiered(so, line);
-	return line ? fold__add(s->fold, line, count) : -ENOMEM;
+	line = untiered(so, l);
+	return line ? fold__add_frames(s->fold, line, l->ends, l->n, count)
+		    : -ENOMEM;
 }
 
-int sliceout__add_events(struct sliceout *so, uint64_t idx, const char *line,
-			 uint64_t events)
+int sliceout__add_events(struct sliceout *so, uint64_t idx,
+			 const struct fold_line *l, uint64_t events)
 {
 	struct slice *s;
 
@@ -213,7 +217,7 @@ int sliceout__add_events(struct sliceout *so, uint64_t idx, const char *line,
 		return -EINVAL;
 	if (!s->events && !(s->events = fold__new()))
 		return -errno;
-	return fold__add(s->events, line, events);
+	return fold__add_frames(s->events, l->buf, l->ends, l->n, events);
 }
 
 struct pprof_ctx {
@@ -297,13 +301,13 @@ static int write_jfr(struct sliceout *so, uint64_t idx, const struct fold *f,
 /* name in the directory, through its fd; errors said naming the file */
 static FILE *create_in_dir(struct sliceout *so, const char *name)
 {
-	FILE *f = safe_fcreate_at(so->dirfd, name);
+	FILE *f = safefile__fcreate_at(so->dirfd, name);
 
 	if (!f) {
 		int err = errno;
 
 		fprintf(stderr, "mixprof: %s/%s: %s: refused\n", so->path, name,
-			safe_strerror(err));
+			safefile__strerror(err));
 		if (!so->err) /* said: write_failed says no more */
 			so->err = -err;
 		errno = err;

@@ -1,11 +1,11 @@
 /*
- * slices: the time arithmetic of a run. BPF counts samples in buckets of
+ * timebase: the time arithmetic of a run. BPF counts samples in buckets of
  * bucket_ns since start_ns (CLOCK_MONOTONIC); a slice is slice_ns long, a
  * whole number of buckets, so every bucket and every sample falls in
  * exactly one slice. Pure functions, no I/O.
  */
-#ifndef MIXPROF_SLICES_H
-#define MIXPROF_SLICES_H
+#ifndef MIXPROF_OUTPUT_TIMEBASE_H
+#define MIXPROF_OUTPUT_TIMEBASE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -50,6 +50,6 @@ bool timebase__slice_bounds(const struct timebase *tb, uint64_t idx,
  * (freq x CPUs x ns in one product overflows 64 bits with an hour at
  * 100 kHz on 52 CPUs).
  */
-uint64_t slices__samples_in(uint64_t freq, uint32_t nr_cpus, uint64_t ns);
+uint64_t timebase__samples_in(uint64_t freq, uint32_t nr_cpus, uint64_t ns);
 
 #endif

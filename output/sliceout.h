@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "slices.h"
+#include "stacks/fold.h"
+#include "timebase.h"
 
 struct sliceout;
 
@@ -20,7 +21,7 @@ struct sliceout;
  * directory (created if missing). Opens it now, so a bad path fails
  * before profiling. Files are made as common/safefile.h says (no link
  * followed, nothing written outside the directory); a refused slice file
- * is said on stderr naming it. NULL and errno (safe_strerror words it).
+ * is said on stderr naming it. NULL and errno (safefile__strerror words it).
  */
 struct sliceout *sliceout__new(const struct timebase *tb, const char *path);
 /*
@@ -56,16 +57,19 @@ void sliceout__top(struct sliceout *so, bool per_thread);
  */
 void sliceout__untier(struct sliceout *so);
 
-/* Count line (count samples) in slice idx. 0 or negative errno. */
-int sliceout__add(struct sliceout *so, uint64_t idx, const char *line,
+/*
+ * Count the stack whose frames l holds (count samples) in slice idx,
+ * kept by its frames (fold__add_frames). 0 or negative errno.
+ */
+int sliceout__add(struct sliceout *so, uint64_t idx, const struct fold_line *l,
 		  uint64_t count);
 /*
- * The events behind line's count (sample_count.events), kept only for a
+ * The events behind its count (sample_count.events), kept only for a
  * pprof meta with events_type (its second value); else ignored. 0 or
  * negative errno.
  */
-int sliceout__add_events(struct sliceout *so, uint64_t idx, const char *line,
-			 uint64_t events);
+int sliceout__add_events(struct sliceout *so, uint64_t idx,
+			 const struct fold_line *l, uint64_t events);
 
 /*
  * Write every slice that ends at or before done_ns. 0 or -errno. A write

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common/cgroup.h"
 #include "linefilter.h"
 
 struct relist {
@@ -117,79 +116,49 @@ static bool any_match(const struct relist *l, const char *s, size_t n,
 }
 
 /*
- * A virtual thread's element ("virtual-ID on CARRIER [tid]",
- * stackfold.c): --thread matches its carrier's name on its own too.
+ * The thread's frame of s: tid listed, name kept? A virtual thread's
+ * ("virtual-ID on CARRIER", stackfold.c): --thread matches its
+ * carrier's name on its own too.
  */
-static bool carrier_match(const struct linefilter *f, const char *s, size_t n,
-			  char *buf, size_t cap)
-{
-	static const char on[] = " on ";
-	const char *p;
-
-	if (n < 8 || memcmp(s, "virtual-", 8))
-		return false;
-	for (p = s + 8; p + sizeof(on) - 1 <= s + n; p++)
-		if (!memcmp(p, on, sizeof(on) - 1))
-			return any_match(&f->thr, p + sizeof(on) - 1,
-					 s + n - (p + sizeof(on) - 1), buf,
-					 cap);
-	return false;
-}
-
-/* The thread element "name [tid]" s[0..n): name kept, tid listed? */
-static bool keep_thread(const struct linefilter *f, const char *s, size_t n,
+static bool keep_thread(const struct linefilter *f, const struct fold_stack *s,
 			char *buf, size_t cap)
 {
-	const char *open = NULL;
-	size_t name = n;
-	uint32_t tid = 0;
+	const char *name;
+	size_t len, i;
 
-	for (size_t i = n; i > 0; i--)
-		if (s[i - 1] == '[') {
-			open = s + i - 1;
-			break;
-		}
-	if (open && open > s && open[-1] == ' ' && s[n - 1] == ']') {
-		name = open - 1 - s;
-		tid = (uint32_t)strtoul(open + 1, NULL, 10);
-	}
 	if (f->ntids) {
-		size_t i;
-
-		for (i = 0; i < f->ntids && f->tids[i] != tid; i++)
+		for (i = 0; i < f->ntids && f->tids[i] != s->tid; i++)
 			;
 		if (i == f->ntids)
 			return false;
 	}
-	return !f->thr.n || any_match(&f->thr, s, name, buf, cap) ||
-	       carrier_match(f, s, name, buf, cap);
+	if (!f->thr.n)
+		return true;
+	name = fold_line__frame(s->line, s->thread, &len);
+	len = s->thread_name;
+	return any_match(&f->thr, name, len, buf, cap) ||
+	       (s->carrier && any_match(&f->thr, name + s->carrier,
+					len - s->carrier, buf, cap));
 }
 
-bool linefilter__keep(const struct linefilter *f, const char *line,
-		      bool per_thread)
+bool linefilter__keep(const struct linefilter *f, const struct fold_stack *s)
 {
-	const char *p = line, *e;
 	bool inc = !f->inc.n;
+	const char *p;
 	char buf[4096];
-	int idx = 0, tidx = 1; /* the thread's frame: after a container's */
+	size_t n;
 
 	if (!linefilter__active(f))
 		return true;
-	for (;; p = e + 1, idx++) {
-		e = strchr(p, ';');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-
-		if (idx == 1 && cgroup__is_frame(p, n))
-			tidx = 2;
-		if (idx == tidx && per_thread && linefilter__wants_threads(f) &&
-		    !keep_thread(f, p, n, buf, sizeof(buf)))
-			return false;
+	if (linefilter__wants_threads(f) &&
+	    (s->thread < 0 || !keep_thread(f, s, buf, sizeof(buf))))
+		return false;
+	for (uint32_t i = 0; i < s->line->n; i++) {
+		p = fold_line__frame(s->line, i, &n);
 		if (f->exc.n && any_match(&f->exc, p, n, buf, sizeof(buf)))
 			return false;
 		if (!inc && any_match(&f->inc, p, n, buf, sizeof(buf)))
 			inc = true;
-		if (!e)
-			break;
 	}
-	return inc && (!linefilter__wants_threads(f) || idx >= tidx);
+	return inc;
 }
