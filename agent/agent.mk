@@ -1,7 +1,7 @@
 # libjmap.so, the JVMTI agent, and its unit tests.
 # Position-independent and hidden by default: only Agent_* is exported.
 # Never sanitized (SAN_FLAGS, test-asan): a JVM cannot load an ASan library.
-# options.o is also linked into mixprof (profiler/attach.mk) to check
+# options.o is also linked into mixprof (attach/attach.mk) to check
 # options before attaching: keep it free of JVMTI.
 CPPFLAGS_agent := -Iagent $(JNI_CFLAGS) -fPIC -fvisibility=hidden
 

@@ -184,7 +184,7 @@ static ssize_t read_at(int dirfd, const char *path, size_t max, char **out)
 	char *buf;
 	int fd;
 
-	fd = safe_open_in(dirfd, path, &in);
+	fd = safefile__open_in(dirfd, path, &in);
 	if (fd < 0)
 		return fd;
 	buf = malloc(max + 1);

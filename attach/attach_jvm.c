@@ -254,7 +254,7 @@ static int ask_listener(struct target *t, long deadline, int timeout_ms,
 				    "cannot create %s for JVM %d in its "
 				    "working directory or /tmp: %s",
 				    t->trigger, (int)t->pid,
-				    safe_strerror(ret));
+				    safefile__strerror(ret));
 	}
 	if (kill(t->pid, SIGQUIT)) {
 		ret = fail(err, errlen, -errno, "cannot signal JVM %d: %s",

@@ -13,8 +13,8 @@
  * Parse hex digits at *p (an optional "0x" when allow_0x) into *out and
  * advance *p. 0, or -1 when there are no digits or more than 16.
  */
-static inline int pu_hex(const char **p, const char *end, uint64_t *out,
-			 bool allow_0x)
+static inline int parse_util__hex(const char **p, const char *end,
+				  uint64_t *out, bool allow_0x)
 {
 	/* digit value + 1; 0: not a hex digit (a table: kallsyms has 10^5) */
 	static const uint8_t val[256] = {
@@ -47,7 +47,8 @@ static inline int pu_hex(const char **p, const char *end, uint64_t *out,
 }
 
 /* Decimal, same contract. */
-static inline int pu_dec(const char **p, const char *end, uint64_t *out)
+static inline int parse_util__dec(const char **p, const char *end,
+				  uint64_t *out)
 {
 	const char *s = *p;
 	uint64_t v = 0;
@@ -65,7 +66,7 @@ static inline int pu_dec(const char **p, const char *end, uint64_t *out)
 	return 0;
 }
 
-static inline void pu_skip_blanks(const char **p, const char *end)
+static inline void parse_util__skip_blanks(const char **p, const char *end)
 {
 	while (*p < end && (**p == ' ' || **p == '\t'))
 		(*p)++;

@@ -14,8 +14,8 @@
 #include "common/parse_util.h"
 #include "common/safefile.h"
 #include "common/procfs.h"
+#include "common/nsec.h"
 
-#define NS_PER_SEC 1000000000ULL
 #define STAT_START_FIELD 22
 
 /* The text after "key:" when line (up to end) starts with it, or NULL. */
@@ -32,8 +32,8 @@ static const char *field(const char *line, const char *end, const char *key)
 static int nth_dec(const char *p, const char *end, int idx, uint64_t *out)
 {
 	for (int i = 0;; i++) {
-		pu_skip_blanks(&p, end);
-		if (pu_dec(&p, end, out))
+		parse_util__skip_blanks(&p, end);
+		if (parse_util__dec(&p, end, out))
 			return -1;
 		if (i == idx)
 			return 0;
@@ -47,10 +47,10 @@ static int last_dec(const char *p, const char *end, uint64_t *out)
 	uint64_t v = 0;
 
 	for (;;) {
-		pu_skip_blanks(&p, end);
+		parse_util__skip_blanks(&p, end);
 		if (p == end)
 			break;
-		if (pu_dec(&p, end, &v))
+		if (parse_util__dec(&p, end, &v))
 			return -1;
 	}
 	if (!v)
@@ -63,7 +63,7 @@ static void copy_name(char *dst, size_t size, const char *p, const char *end)
 {
 	size_t n;
 
-	pu_skip_blanks(&p, end);
+	parse_util__skip_blanks(&p, end);
 	n = (size_t)(end - p) < size - 1 ? (size_t)(end - p) : size - 1;
 	memcpy(dst, p, n);
 	dst[n] = '\0';
@@ -74,8 +74,9 @@ static bool sig_in_mask(const char *p, const char *end, int signo)
 {
 	uint64_t mask = 0;
 
-	pu_skip_blanks(&p, end);
-	return !pu_hex(&p, end, &mask, false) && mask & (1ULL << (signo - 1));
+	parse_util__skip_blanks(&p, end);
+	return !parse_util__hex(&p, end, &mask, false) &&
+	       mask & (1ULL << (signo - 1));
 }
 
 /* A pid or an id: below 2^31 (pid_t, and uid -1 is not an owner). */
@@ -95,7 +96,7 @@ static void status_line(const char *l, const char *le, struct procfs_status *st,
 	if ((v = field(l, le, "Name")))
 		copy_name(st->name, sizeof(st->name), v, le);
 	else if ((v = field(l, le, "State"))) {
-		pu_skip_blanks(&v, le);
+		parse_util__skip_blanks(&v, le);
 		st->state = v < le ? *v : 0;
 	} else if ((v = field(l, le, "Tgid")) && !nth_dec(v, le, 0, &n))
 		id[0] = n;
@@ -158,7 +159,7 @@ int procfs__parse_stat(const char *text, size_t len, struct procfs_stat *st)
 		/* tpgid, priority, nice may be negative */
 		if (p < end && *p == '-')
 			p++;
-		if (pu_dec(&p, end, &v))
+		if (parse_util__dec(&p, end, &v))
 			return -EINVAL;
 		if (f == 4)
 			st->ppid = v > UINT32_MAX ? 0 : (uint32_t)v;
@@ -172,22 +173,23 @@ static int maps_line(const char *p, const char *end, struct procfs_map *m)
 {
 	uint64_t maj, min;
 
-	if (pu_hex(&p, end, &m->start, false) || p >= end || *p++ != '-' ||
-	    pu_hex(&p, end, &m->end, false) || p >= end || *p++ != ' ')
+	if (parse_util__hex(&p, end, &m->start, false) || p >= end ||
+	    *p++ != '-' || parse_util__hex(&p, end, &m->end, false) ||
+	    p >= end || *p++ != ' ')
 		return -1;
 	if (end - p < 5 || p[4] != ' ' || m->end <= m->start)
 		return -1;
 	memcpy(m->perms, p, 4);
 	p += 5;
-	if (pu_hex(&p, end, &m->offset, false) || p >= end || *p++ != ' ' ||
-	    pu_hex(&p, end, &maj, false) || p >= end || *p++ != ':' ||
-	    pu_hex(&p, end, &min, false) || p >= end || *p++ != ' ' ||
-	    pu_dec(&p, end, &m->inode))
+	if (parse_util__hex(&p, end, &m->offset, false) || p >= end ||
+	    *p++ != ' ' || parse_util__hex(&p, end, &maj, false) || p >= end ||
+	    *p++ != ':' || parse_util__hex(&p, end, &min, false) || p >= end ||
+	    *p++ != ' ' || parse_util__dec(&p, end, &m->inode))
 		return -1;
 	if (maj > 0xfff || min > 0xfffff)
 		return -1;
 	m->dev = makedev(maj, min);
-	pu_skip_blanks(&p, end);
+	parse_util__skip_blanks(&p, end);
 	m->path = p;
 	m->path_len = end - p;
 	return 1;
@@ -228,7 +230,7 @@ bool procfs__map_is(const struct procfs_map *m, const char *base)
 int procfs__read(const char *path, size_t max, char **buf, size_t *len)
 {
 	static const struct safe_in proc_file = {.uid = SAFE_ANY_UID};
-	int fd = safe_open_in(AT_FDCWD, path, &proc_file), err = 0;
+	int fd = safefile__open_in(AT_FDCWD, path, &proc_file), err = 0;
 	size_t cap = 4096, n = 0;
 	char *b = NULL, *nb;
 
@@ -329,7 +331,7 @@ uint64_t procfs__ticks_ns(uint64_t ticks)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 
-	return ticks * (NS_PER_SEC / (hz > 0 ? (uint64_t)hz : 100));
+	return ticks * (NSEC_PER_SEC / (hz > 0 ? (uint64_t)hz : 100));
 }
 
 uint64_t procfs__age_ns(uint32_t pid)

@@ -21,7 +21,7 @@ static int clear_nonblock(int fd)
 	return 0;
 }
 
-int safe_check_fd(int fd, const struct safe_in *in)
+int safefile__check_fd(int fd, const struct safe_in *in)
 {
 	struct stat st;
 
@@ -36,7 +36,7 @@ int safe_check_fd(int fd, const struct safe_in *in)
 	return 0;
 }
 
-int safe_open_in(int dirfd, const char *path, const struct safe_in *in)
+int safefile__open_in(int dirfd, const char *path, const struct safe_in *in)
 {
 	int fl = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
 	int fd, err;
@@ -46,7 +46,7 @@ int safe_open_in(int dirfd, const char *path, const struct safe_in *in)
 	fd = openat(dirfd, path, fl);
 	if (fd < 0)
 		return -errno;
-	err = safe_check_fd(fd, in);
+	err = safefile__check_fd(fd, in);
 	if (!err)
 		err = clear_nonblock(fd);
 	if (err) {
@@ -75,12 +75,12 @@ static FILE *as_stream(int fd, const char *mode)
 	return f;
 }
 
-FILE *safe_fopen_in(int dirfd, const char *path, const struct safe_in *in)
+FILE *safefile__fopen_in(int dirfd, const char *path, const struct safe_in *in)
 {
-	return as_stream(safe_open_in(dirfd, path, in), "r");
+	return as_stream(safefile__open_in(dirfd, path, in), "r");
 }
 
-bool safe_name_ok(const char *name)
+bool safefile__name_ok(const char *name)
 {
 	return name[0] && !strchr(name, '/') && strcmp(name, ".") &&
 	       strcmp(name, "..");
@@ -125,7 +125,7 @@ static int follow_trusted(const char *p)
 	return fd;
 }
 
-int safe_outdir(const char *path, bool create)
+int safefile__outdir(const char *path, bool create)
 {
 	char *p = strdup(path);
 	size_t len;
@@ -184,11 +184,11 @@ static int check_out(int dirfd, int fd)
 	return 0;
 }
 
-int safe_create_at(int dirfd, const char *name)
+int safefile__create_at(int dirfd, const char *name)
 {
 	int fd, err;
 
-	if (!safe_name_ok(name))
+	if (!safefile__name_ok(name))
 		return -EXDEV;
 	fd = openat(dirfd, name,
 		    O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
@@ -211,12 +211,12 @@ int safe_create_at(int dirfd, const char *name)
 	return fd;
 }
 
-FILE *safe_fcreate_at(int dirfd, const char *name)
+FILE *safefile__fcreate_at(int dirfd, const char *name)
 {
-	return as_stream(safe_create_at(dirfd, name), "w");
+	return as_stream(safefile__create_at(dirfd, name), "w");
 }
 
-FILE *safe_fcreate(const char *path)
+FILE *safefile__fcreate(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir;
@@ -233,20 +233,20 @@ FILE *safe_fcreate(const char *path)
 		errno = ENOMEM;
 		return NULL;
 	}
-	dfd = safe_outdir(dir, false);
+	dfd = safefile__outdir(dir, false);
 	free(dir);
 	if (dfd < 0) {
 		errno = -dfd;
 		return NULL;
 	}
-	f = safe_fcreate_at(dfd, slash ? slash + 1 : path);
+	f = safefile__fcreate_at(dfd, slash ? slash + 1 : path);
 	err = errno;
 	close(dfd);
 	errno = err;
 	return f;
 }
 
-const char *safe_strerror(int err)
+const char *safefile__strerror(int err)
 {
 	switch (err < 0 ? -err : err) {
 	case ELOOP:

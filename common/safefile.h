@@ -24,7 +24,7 @@
  * someone's file is refused, and nothing can be swapped in between the
  * check and the write: everything goes through the fds.
  *
- * Errors (negative errno; safe_strerror says them in words): -ELOOP a
+ * Errors (negative errno; safefile__strerror says them in words): -ELOOP a
  * symbolic link, -EINVAL not a regular file, -EXDEV a name that is not
  * one plain component (it would leave the directory), -EPERM owned by
  * another user,
@@ -50,33 +50,33 @@ struct safe_in {
 
 /* Open dirfd/path (AT_FDCWD or absolute path as openat) for reading under
  * the rules of *in. Returns an fd (blocking, close-on-exec) or -errno. */
-int safe_open_in(int dirfd, const char *path, const struct safe_in *in);
+int safefile__open_in(int dirfd, const char *path, const struct safe_in *in);
 
 /* The same, as a stdio stream ("re"); NULL with errno set (positive). */
-FILE *safe_fopen_in(int dirfd, const char *path, const struct safe_in *in);
+FILE *safefile__fopen_in(int dirfd, const char *path, const struct safe_in *in);
 
 /* Check an open fd against *in (regular, owner, size). 0 or -errno. */
-int safe_check_fd(int fd, const struct safe_in *in);
+int safefile__check_fd(int fd, const struct safe_in *in);
 
 /* Open directory path for output (made 0755 first when create and it is
  * missing). Returns an O_DIRECTORY fd or -errno. */
-int safe_outdir(const char *path, bool create);
+int safefile__outdir(const char *path, bool create);
 
-/* Create or truncate name (one component, see safe_name_ok) in dirfd for
+/* Create or truncate name (one component, see safefile__name_ok) in dirfd for
  * writing, mode 0644. Returns an fd or -errno. */
-int safe_create_at(int dirfd, const char *name);
+int safefile__create_at(int dirfd, const char *name);
 
-/* safe_create_at as a stdio stream ("we"); NULL with errno set. */
-FILE *safe_fcreate_at(int dirfd, const char *name);
+/* safefile__create_at as a stdio stream ("we"); NULL with errno set. */
+FILE *safefile__fcreate_at(int dirfd, const char *name);
 
-/* Create or truncate path: its directory opened by safe_outdir (never
- * created), the file by safe_create_at. NULL with errno set. */
-FILE *safe_fcreate(const char *path);
+/* Create or truncate path: its directory opened by safefile__outdir (never
+ * created), the file by safefile__create_at. NULL with errno set. */
+FILE *safefile__fcreate(const char *path);
 
 /* Whether name is one plain component: not empty, no '/', not . or .. */
-bool safe_name_ok(const char *name);
+bool safefile__name_ok(const char *name);
 
 /* A short reason for the errors above ("a symbolic link, not followed"). */
-const char *safe_strerror(int err);
+const char *safefile__strerror(int err);
 
 #endif

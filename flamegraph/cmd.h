@@ -57,12 +57,12 @@ enum {
  * Apply shared option c with argument arg. 0 when handled, 1 when c is
  * not a shared option, -EINVAL after printing what is wrong.
  */
-int fg_cmd_option(struct fg_opts *o, int c, const char *arg);
+int cmd__option(struct fg_opts *o, int c, const char *arg);
 
 /* Open path for writing, "-" or NULL being stdout; error printed. */
-FILE *fg_cmd_open_out(const char *path);
-/* Close what fg_cmd_open_out() gave; report err or a failed close
+FILE *cmd__open_out(const char *path);
+/* Close what cmd__open_out() gave; report err or a failed close
  * naming path. Returns the exit status: 0 or 1. */
-int fg_cmd_close_out(FILE *out, const char *path, int err);
+int cmd__close_out(FILE *out, const char *path, int err);
 
 #endif

@@ -41,7 +41,7 @@ static int parse_minwidth(struct fg_opts *o, const char *arg)
 	return 0;
 }
 
-int fg_cmd_option(struct fg_opts *o, int c, const char *arg)
+int cmd__option(struct fg_opts *o, int c, const char *arg)
 {
 	int s;
 
@@ -72,33 +72,33 @@ int fg_cmd_option(struct fg_opts *o, int c, const char *arg)
 		fprintf(stderr, "mixprof: bad --height '%s' (4 to 100)\n", arg);
 		return -EINVAL;
 	case OPT_COLORS:
-		s = fg_scheme_parse(arg);
+		s = palette__scheme_parse(arg);
 		if (s >= 0) {
 			o->scheme = s;
 			return 0;
 		}
 		fprintf(stderr, "mixprof: unknown --colors '%s' (one of: %s)\n",
-			arg, fg_scheme_names());
+			arg, palette__scheme_names());
 		return -EINVAL;
 	}
 	return 1;
 }
 
-FILE *fg_cmd_open_out(const char *path)
+FILE *cmd__open_out(const char *path)
 {
 	FILE *out;
 
 	if (!path || !strcmp(path, "-"))
 		return stdout;
 	/* never through a link or into another user's file (safefile.h) */
-	out = safe_fcreate(path);
+	out = safefile__fcreate(path);
 	if (!out)
 		fprintf(stderr, "mixprof: %s: %s\n", path,
-			safe_strerror(errno));
+			safefile__strerror(errno));
 	return out;
 }
 
-int fg_cmd_close_out(FILE *out, const char *path, int err)
+int cmd__close_out(FILE *out, const char *path, int err)
 {
 	const char *shown = !path || !strcmp(path, "-") ? "<stdout>" : path;
 

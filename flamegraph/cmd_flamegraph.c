@@ -44,10 +44,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
 	int c, ret;
 
-	fg_opts__init(&a->o);
+	opts__init(&a->o);
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		ret = fg_cmd_option(&a->o, c, optarg);
+		ret = cmd__option(&a->o, c, optarg);
 		if (ret <= 0) {
 			if (ret)
 				return ret;
@@ -96,21 +96,21 @@ static int load_inputs(struct fg_tree *t, const struct args *a, int argc,
 	if (a->o.diff) {
 		if (argc - first == 1) {
 			lo.two_counts = true;
-			return fg_load_path(t, argv[first], &lo);
+			return folded__load_path(t, argv[first], &lo);
 		}
 		lo.slot = FG_SLOT_BASE;
-		err = fg_load_path(t, argv[first], &lo);
+		err = folded__load_path(t, argv[first], &lo);
 		lo.slot = FG_SLOT_VALUE;
-		return err ? err : fg_load_path(t, argv[first + 1], &lo);
+		return err ? err : folded__load_path(t, argv[first + 1], &lo);
 	}
 	if (first == argc)
-		return fg_load_path(t, "-", &lo);
+		return folded__load_path(t, "-", &lo);
 	for (i = first; i < argc && !err; i++)
-		err = fg_load_path(t, argv[i], &lo);
+		err = folded__load_path(t, argv[i], &lo);
 	return err;
 }
 
-int flamegraph_cmd(int argc, char **argv)
+int flamegraph__cmd(int argc, char **argv)
 {
 	struct args a = {0};
 	struct fg_tree *t;
@@ -120,13 +120,13 @@ int flamegraph_cmd(int argc, char **argv)
 	err = parse_args(argc, argv, &a);
 	if (err)
 		return err > 0 ? 0 : 2;
-	t = fg_tree__new();
+	t = tree__new();
 	if (!t) {
 		fprintf(stderr, "mixprof: %s\n", strerror(errno));
 		return 1;
 	}
 	err = load_inputs(t, &a, argc, argv, optind);
-	if (!err && !fg_tree__node(t, 0)->total[FG_SLOT_VALUE]) {
+	if (!err && !tree__node(t, 0)->total[FG_SLOT_VALUE]) {
 		fprintf(stderr, "mixprof: %s: no samples\n",
 			argc - optind == 1 ? argv[optind]
 			: argc == optind   ? "<stdin>"
@@ -134,16 +134,16 @@ int flamegraph_cmd(int argc, char **argv)
 		err = -ENODATA;
 	}
 	if (err) {
-		fg_tree__free(t);
+		tree__free(t);
 		return 1;
 	}
-	out = fg_cmd_open_out(a.output);
+	out = cmd__open_out(a.output);
 	if (!out) {
-		fg_tree__free(t);
+		tree__free(t);
 		return 1;
 	}
 	err = a.html ? flamegraph__write_html(t, &a.o, out)
 		     : flamegraph__write_svg(t, &a.o, out);
-	fg_tree__free(t);
-	return fg_cmd_close_out(out, a.output, err);
+	tree__free(t);
+	return cmd__close_out(out, a.output, err);
 }

@@ -19,7 +19,7 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-int heatmap_cmd(int argc, char **argv)
+int heatmap__cmd(int argc, char **argv)
 {
 	const char *output = NULL;
 	struct fg_timed *tm;
@@ -27,10 +27,10 @@ int heatmap_cmd(int argc, char **argv)
 	FILE *out;
 	int c, err;
 
-	fg_opts__init(&o);
+	opts__init(&o);
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		err = fg_cmd_option(&o, c, optarg);
+		err = cmd__option(&o, c, optarg);
 		if (err < 0)
 			return 2;
 		if (!err)
@@ -49,18 +49,18 @@ int heatmap_cmd(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	tm = fg_timed__new();
+	tm = timed__new();
 	if (!tm) {
 		fprintf(stderr, "mixprof: %s\n", strerror(errno));
 		return 1;
 	}
-	err = fg_timed__load_path(tm, optind < argc ? argv[optind] : "-");
-	out = err ? NULL : fg_cmd_open_out(output);
+	err = timed__load_path(tm, optind < argc ? argv[optind] : "-");
+	out = err ? NULL : cmd__open_out(output);
 	if (!out) {
-		fg_timed__free(tm);
+		timed__free(tm);
 		return 1;
 	}
 	err = heatmap__write_html(tm, &o, out);
-	fg_timed__free(tm);
-	return fg_cmd_close_out(out, output, err);
+	timed__free(tm);
+	return cmd__close_out(out, output, err);
 }

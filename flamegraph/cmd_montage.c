@@ -23,16 +23,16 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-int montage_cmd(int argc, char **argv)
+int montage__cmd(int argc, char **argv)
 {
 	struct fg_opts o;
 	bool html = false;
 	int c, err;
 
-	fg_opts__init(&o);
+	opts__init(&o);
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		err = fg_cmd_option(&o, c, optarg);
+		err = cmd__option(&o, c, optarg);
 		if (err < 0)
 			return 2;
 		if (!err)

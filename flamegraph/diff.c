@@ -4,16 +4,16 @@
 #include <math.h>
 #include "diff.h"
 
-double fg_diff__delta(const struct fg_diff *d, const struct fg_node *n)
+double diff__delta(const struct fg_diff *d, const struct fg_node *n)
 {
 	return (double)n->total[FG_SLOT_VALUE] -
 	       d->scale * (double)n->total[FG_SLOT_BASE];
 }
 
-void fg_diff__init(struct fg_diff *d, const struct fg_tree *t, bool normalize)
+void diff__init(struct fg_diff *d, const struct fg_tree *t, bool normalize)
 {
-	const struct fg_node *root = fg_tree__node(t, 0), *n;
-	size_t i, nr = fg_tree__nr_nodes(t);
+	const struct fg_node *root = tree__node(t, 0), *n;
+	size_t i, nr = tree__nr_nodes(t);
 	double v;
 
 	d->scale = 1;
@@ -23,10 +23,10 @@ void fg_diff__init(struct fg_diff *d, const struct fg_tree *t, bool normalize)
 	d->max_delta = 0;
 	/* The root's delta is the change of the total: not a frame's. */
 	for (i = 1; i < nr; i++) {
-		n = fg_tree__node(t, i);
+		n = tree__node(t, i);
 		if (!n->total[FG_SLOT_VALUE])
 			continue;
-		v = fabs(fg_diff__delta(d, n));
+		v = fabs(diff__delta(d, n));
 		if (v > d->max_delta)
 			d->max_delta = v;
 	}

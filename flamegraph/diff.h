@@ -16,7 +16,7 @@ struct fg_diff {
 };
 
 /* Scale and max |delta| over every frame with AFTER samples. */
-void fg_diff__init(struct fg_diff *d, const struct fg_tree *t, bool normalize);
-double fg_diff__delta(const struct fg_diff *d, const struct fg_node *n);
+void diff__init(struct fg_diff *d, const struct fg_tree *t, bool normalize);
+double diff__delta(const struct fg_diff *d, const struct fg_node *n);
 
 #endif

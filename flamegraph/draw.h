@@ -11,12 +11,12 @@
 #define FG_XPAD 10 /* left and right margin, pixels */
 #define FG_FONT 12 /* label font size, pixels */
 
-const char *fg_title(const struct fg_opts *o);
-double fg_plot_width(const struct fg_opts *o);
+const char *opts__title(const struct fg_opts *o);
+double opts__plot_width(const struct fg_opts *o);
 /* The fewest samples a frame needs to be drawn, from o->minwidth. */
-double fg_min_samples(const struct fg_opts *o, uint64_t total);
+double opts__min_samples(const struct fg_opts *o, uint64_t total);
 /* 0xRRGGBB of node id; d is only read for diff graphs. */
-uint32_t fg_frame_color(const struct fg_tree *t, uint32_t id,
-			const struct fg_opts *o, const struct fg_diff *d);
+uint32_t opts__frame_color(const struct fg_tree *t, uint32_t id,
+			   const struct fg_opts *o, const struct fg_diff *d);
 
 #endif

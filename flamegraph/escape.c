@@ -26,7 +26,7 @@ static const char *safe(const char *s, size_t len, char *buf, size_t cap,
 	return buf;
 }
 
-void fg_put_xml(FILE *out, const char *s, size_t len)
+void escape__xml(FILE *out, const char *s, size_t len)
 {
 	char buf[1024], *heap;
 	const char *p = safe(s, len, buf, sizeof(buf), &heap);
@@ -55,7 +55,7 @@ void fg_put_xml(FILE *out, const char *s, size_t len)
 	free(heap);
 }
 
-void fg_put_json(FILE *out, const char *s)
+void escape__json(FILE *out, const char *s)
 {
 	char buf[1024], *heap;
 	const char *p = safe(s, strlen(s), buf, sizeof(buf), &heap);
@@ -76,11 +76,11 @@ void fg_put_json(FILE *out, const char *s)
 	free(heap);
 }
 
-void fg_put_json_key(FILE *out, const char *key, const char *val)
+void escape__json_key(FILE *out, const char *key, const char *val)
 {
 	fprintf(out, "\"%s\":", key);
 	if (val)
-		fg_put_json(out, val);
+		escape__json(out, val);
 	else
 		fputs("null", out);
 	putc(',', out);

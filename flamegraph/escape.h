@@ -13,10 +13,10 @@
 #include <stdio.h>
 
 /* len bytes of s as XML/HTML text or attribute content. */
-void fg_put_xml(FILE *out, const char *s, size_t len);
+void escape__xml(FILE *out, const char *s, size_t len);
 /* s as a JSON string, quotes included, safe inside an HTML <script>. */
-void fg_put_json(FILE *out, const char *s);
+void escape__json(FILE *out, const char *s);
 /* "key":"val", (or "key":null, when val is NULL), trailing comma included. */
-void fg_put_json_key(FILE *out, const char *key, const char *val);
+void escape__json_key(FILE *out, const char *key, const char *val);
 
 #endif

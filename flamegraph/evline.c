@@ -6,7 +6,7 @@
 #include <string.h>
 #include "evline.h"
 
-bool fg_evline__parse(char *line, struct fg_evline *e)
+bool evline__parse(char *line, struct fg_evline *e)
 {
 	static const char *const drawn[] = {"gc", "safepoint", "compile",
 					    "deopt"};

@@ -19,6 +19,6 @@ struct fg_evline {
  * line (its newline removed, tabs cut) into *e: true when it parses and
  * its kind is one the pictures draw (gc, safepoint, compile, deopt).
  */
-bool fg_evline__parse(char *line, struct fg_evline *e);
+bool evline__parse(char *line, struct fg_evline *e);
 
 #endif

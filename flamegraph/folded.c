@@ -43,8 +43,8 @@ static const char *last_token(const char *line, const char *e)
 	return p > line ? p : NULL;
 }
 
-int fg_parse_line(const char *line, size_t len, size_t *stack_len,
-		  uint64_t *count, const char **why)
+int folded__parse_line(const char *line, size_t len, size_t *stack_len,
+		       uint64_t *count, const char **why)
 {
 	const char *e = rtrim(line, line + len), *tok, *s;
 
@@ -68,14 +68,14 @@ int fg_parse_line(const char *line, size_t len, size_t *stack_len,
 	return 0;
 }
 
-int fg_parse_line2(const char *line, size_t len, size_t *stack_len,
-		   uint64_t *before, uint64_t *after, const char **why)
+int folded__parse_line2(const char *line, size_t len, size_t *stack_len,
+			uint64_t *before, uint64_t *after, const char **why)
 {
 	const char *tok;
 	size_t l;
 	int ret;
 
-	ret = fg_parse_line(line, len, &l, after, why);
+	ret = folded__parse_line(line, len, &l, after, why);
 	if (ret)
 		return ret;
 	*before = 0;
@@ -109,9 +109,9 @@ static int load_line(struct fg_tree *t, const char *buf, size_t len,
 	int ret;
 
 	if (o->two_counts)
-		ret = fg_parse_line2(buf, len, &l, &before, &after, &why);
+		ret = folded__parse_line2(buf, len, &l, &before, &after, &why);
 	else
-		ret = fg_parse_line(buf, len, &l, &after, &why);
+		ret = folded__parse_line(buf, len, &l, &after, &why);
 	if (ret == 1)
 		return 0;
 	if (ret < 0) {
@@ -120,11 +120,10 @@ static int load_line(struct fg_tree *t, const char *buf, size_t len,
 	}
 	st->used++;
 	if (o->two_counts && before &&
-	    fg_tree__add(t, buf, l, before, FG_SLOT_BASE, o->reverse))
+	    tree__add(t, buf, l, before, FG_SLOT_BASE, o->reverse))
 		return -ENOMEM;
-	return fg_tree__add(t, buf, l, after,
-			    o->two_counts ? FG_SLOT_VALUE : o->slot,
-			    o->reverse);
+	return tree__add(t, buf, l, after,
+			 o->two_counts ? FG_SLOT_VALUE : o->slot, o->reverse);
 }
 
 struct pprof_load {
@@ -140,9 +139,9 @@ static int pprof_line(const char *line, size_t len, uint64_t count, void *ctx)
 
 	pl->st->lines++;
 	pl->st->used++;
-	return fg_tree__add(pl->t, line, len, count,
-			    pl->o->two_counts ? FG_SLOT_VALUE : pl->o->slot,
-			    pl->o->reverse);
+	return tree__add(pl->t, line, len, count,
+			 pl->o->two_counts ? FG_SLOT_VALUE : pl->o->slot,
+			 pl->o->reverse);
 }
 
 /* A reader of a whole binary profile: pprof__read, jfr__read. */
@@ -225,8 +224,8 @@ static int unpeek(char **buf, size_t *cap, ssize_t *n, const char *head,
 	return 0;
 }
 
-int fg_load_folded(struct fg_tree *t, FILE *in, const struct fg_load_opts *o,
-		   struct fg_load_stats *st)
+int folded__load(struct fg_tree *t, FILE *in, const struct fg_load_opts *o,
+		 struct fg_load_stats *st)
 {
 	char *buf = NULL, head[4];
 	size_t cap = 0, nh;
@@ -260,7 +259,7 @@ int fg_load_folded(struct fg_tree *t, FILE *in, const struct fg_load_opts *o,
 	return err;
 }
 
-FILE *fg_open_input(const char *path, const char **shown)
+FILE *folded__open_input(const char *path, const char **shown)
 {
 	bool std = !strcmp(path, "-");
 	FILE *in = std ? stdin : fopen(path, "r");
@@ -276,23 +275,23 @@ FILE *fg_open_input(const char *path, const char **shown)
 	return in;
 }
 
-int fg_load_path(struct fg_tree *t, const char *path,
-		 const struct fg_load_opts *o)
+int folded__load_path(struct fg_tree *t, const char *path,
+		      const struct fg_load_opts *o)
 {
 	const char *shown;
 	struct fg_load_stats st;
-	FILE *in = fg_open_input(path, &shown);
+	FILE *in = folded__open_input(path, &shown);
 	int err;
 
 	if (!in)
 		return -errno;
-	err = fg_load_folded(t, in, o, &st);
+	err = folded__load(t, in, o, &st);
 	if (in != stdin)
 		fclose(in);
-	return fg_load_report(shown, err, &st, "no usable folded lines", true);
+	return folded__report(shown, err, &st, "no usable folded lines", true);
 }
 
-int fg_load_report(const char *shown, int err, const struct fg_load_stats *st,
+int folded__report(const char *shown, int err, const struct fg_load_stats *st,
 		   const char *none, bool empty_ok)
 {
 	if (err) {

@@ -27,14 +27,14 @@ static void put_events(const struct fg_timed *tm, FILE *ev, FILE *out)
 	rewind(ev);
 	fputs(",\"events\":[", out);
 	while (n < EVENTS_MAX && getline(&line, &cap, ev) > 0) {
-		if (!fg_evline__parse(line, &e) || e.t0 < tm->start_ns)
+		if (!evline__parse(line, &e) || e.t0 < tm->start_ns)
 			continue;
 		fprintf(out, "%s[%.3f,%.3f,", n++ ? "," : "",
 			(e.t0 - tm->start_ns) / 1e6,
 			(e.t1 - tm->start_ns) / 1e6);
-		fg_put_json(out, e.kind);
+		escape__json(out, e.kind);
 		putc(',', out);
-		fg_put_json(out, e.detail);
+		escape__json(out, e.detail);
 		putc(']', out);
 	}
 	putc(']', out);
@@ -45,23 +45,23 @@ static void put_json(const struct fg_timed *tm, const struct fg_opts *o,
 		     FILE *out)
 {
 	const struct fg_tree *t = tm->tree;
-	size_t i, nodes = fg_tree__nr_nodes(t);
+	size_t i, nodes = tree__nr_nodes(t);
 
 	putc('{', out);
-	fg_put_json_key(out, "title", o->title ? o->title : "Heat Map");
-	fg_put_json_key(out, "subtitle", o->subtitle);
-	fg_put_json_key(out, "countname", o->countname);
+	escape__json_key(out, "title", o->title ? o->title : "Heat Map");
+	escape__json_key(out, "subtitle", o->subtitle);
+	escape__json_key(out, "countname", o->countname);
 	fprintf(out,
 		"\"bucket_ms\":%" PRIu64 ",\"start_ns\":%" PRIu64
 		",\"total\":%" PRIu64 ",\"inverted\":%d,\"names\":[",
 		tm->bucket_ms, tm->start_ns, tm->total, o->inverted);
-	fg_json_put_names(out, t, o->scheme);
+	json__put_names(out, t, o->scheme);
 	fputs("],\"parent\":[", out);
 	for (i = 0; i < nodes; i++)
-		fprintf(out, "%s%u", i ? "," : "", fg_tree__node(t, i)->parent);
+		fprintf(out, "%s%u", i ? "," : "", tree__node(t, i)->parent);
 	fputs("],\"name\":[", out);
 	for (i = 0; i < nodes; i++)
-		fprintf(out, "%s%u", i ? "," : "", fg_tree__node(t, i)->name);
+		fprintf(out, "%s%u", i ? "," : "", tree__node(t, i)->name);
 	fputs("],\"samples\":[", out);
 	for (i = 0; i < tm->nr; i++)
 		fprintf(out, "%s%" PRIu64 ",%u,%" PRIu64, i ? "," : "",
@@ -82,7 +82,7 @@ int heatmap__write_html(const struct fg_timed *tm, const struct fg_opts *o,
 	    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	    "\n<title>",
 	    out);
-	fg_put_xml(out, title, strlen(title));
+	escape__xml(out, title, strlen(title));
 	fprintf(out,
 		"</title>\n<style>\n%s</style>\n</head>\n<body>\n"
 		"<div id=\"hm\"></div>\n<div id=\"hm-flame\"></div>\n"

@@ -13,20 +13,20 @@
 int flamegraph__write_html(struct fg_tree *t, const struct fg_opts *o,
 			   FILE *out)
 {
-	const char *title = fg_title(o);
+	const char *title = opts__title(o);
 	int err;
 
 	fputs(
 	    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	    "\n<title>",
 	    out);
-	fg_put_xml(out, title, strlen(title));
+	escape__xml(out, title, strlen(title));
 	fprintf(out,
 		"</title>\n<style>\n%s</style>\n</head>\n<body>\n"
 		"<div id=\"fg\" class=\"fg\"></div>\n"
 		"<script type=\"application/json\" id=\"fg-data\">",
 		fg_asset_page_css);
-	err = fg_json_write_tree(t, o, out);
+	err = json__write_tree(t, o, out);
 	if (err)
 		return err;
 	fprintf(out,

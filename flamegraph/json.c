@@ -20,7 +20,7 @@ static int column_cb(const struct fg_tree *t, uint32_t id, uint64_t x,
 		     void *ctx)
 {
 	struct col *c = ctx;
-	const struct fg_node *n = fg_tree__node(t, id);
+	const struct fg_node *n = tree__node(t, id);
 
 	if (!c->first)
 		putc(',', c->out);
@@ -43,29 +43,28 @@ static int column_cb(const struct fg_tree *t, uint32_t id, uint64_t x,
 			c->diff->scale * n->total[FG_SLOT_BASE]);
 		break;
 	case COL_C:
-		fprintf(c->out, "%u", fg_frame_color(t, id, c->o, c->diff));
+		fprintf(c->out, "%u", opts__frame_color(t, id, c->o, c->diff));
 		break;
 	}
 	return 0;
 }
 
-void fg_json_put_names(FILE *out, const struct fg_tree *t,
-		       enum fg_scheme scheme)
+void json__put_names(FILE *out, const struct fg_tree *t, enum fg_scheme scheme)
 {
-	size_t i, nr = fg_tree__nr_names(t);
+	size_t i, nr = tree__nr_names(t);
 
 	for (i = 0; i < nr; i++) {
 		if (i)
 			putc(',', out);
-		fg_put_json(out, fg_tree__name(t, i));
+		escape__json(out, tree__name(t, i));
 	}
 	fputs("],\"colors\":[", out);
 	for (i = 0; i < nr; i++)
 		fprintf(out, "%s%u", i ? "," : "",
-			fg_color(scheme, fg_tree__name(t, i)));
+			palette__color(scheme, tree__name(t, i)));
 }
 
-int fg_json_write_tree(struct fg_tree *t, const struct fg_opts *o, FILE *out)
+int json__write_tree(struct fg_tree *t, const struct fg_opts *o, FILE *out)
 {
 	static const char *const keys[] = {"n", "v", "x", "d", "b", "c"};
 	struct fg_diff diff = {.scale = 1};
@@ -73,27 +72,26 @@ int fg_json_write_tree(struct fg_tree *t, const struct fg_opts *o, FILE *out)
 	double min;
 	int err, k;
 
-	err = fg_tree__sort(t);
+	err = tree__sort(t);
 	if (err)
 		return err;
 	if (o->diff)
-		fg_diff__init(&diff, t, o->normalize);
-	min = fg_min_samples(o, fg_tree__node(t, 0)->total[FG_SLOT_VALUE]);
+		diff__init(&diff, t, o->normalize);
+	min = opts__min_samples(o, tree__node(t, 0)->total[FG_SLOT_VALUE]);
 	putc('{', out);
-	fg_put_json_key(out, "title", fg_title(o));
-	fg_put_json_key(out, "subtitle", o->subtitle);
-	fg_put_json_key(out, "countname", o->countname);
+	escape__json_key(out, "title", opts__title(o));
+	escape__json_key(out, "subtitle", o->subtitle);
+	escape__json_key(out, "countname", o->countname);
 	fprintf(out,
 		"\"inverted\":%d,\"diff\":%d,\"total\":%" PRIu64 ",\"names\":[",
-		o->inverted, o->diff,
-		fg_tree__node(t, 0)->total[FG_SLOT_VALUE]);
-	fg_json_put_names(out, t, o->scheme);
+		o->inverted, o->diff, tree__node(t, 0)->total[FG_SLOT_VALUE]);
+	json__put_names(out, t, o->scheme);
 	putc(']', out);
 	for (k = COL_N; k <= (o->diff ? COL_C : COL_D); k++) {
 		fprintf(out, ",\"%s\":[", keys[k]);
 		c.which = k;
 		c.first = true;
-		err = fg_tree__walk(t, min, column_cb, &c);
+		err = tree__walk(t, min, column_cb, &c);
 		if (err)
 			return err;
 		putc(']', out);

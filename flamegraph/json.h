@@ -17,10 +17,9 @@
 
 /* The "names" array's items, then `],"colors":[` and its items: the two
  * arrays every page draws from (the caller writes the brackets around). */
-void fg_json_put_names(FILE *out, const struct fg_tree *t,
-		       enum fg_scheme scheme);
+void json__put_names(FILE *out, const struct fg_tree *t, enum fg_scheme scheme);
 
 /* 0, or -ENOMEM; output errors are left in ferror(out). Sorts t. */
-int fg_json_write_tree(struct fg_tree *t, const struct fg_opts *o, FILE *out);
+int json__write_tree(struct fg_tree *t, const struct fg_opts *o, FILE *out);
 
 #endif

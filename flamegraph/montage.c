@@ -81,7 +81,7 @@ static void put_secs(FILE *out, uint64_t ns)
 /* The TOP_FRAMES names with the most self samples (ties by name id). */
 static void top_self(const struct fg_tree *t, struct top top[TOP_FRAMES])
 {
-	size_t nr = fg_tree__nr_nodes(t), names = fg_tree__nr_names(t), i;
+	size_t nr = tree__nr_nodes(t), names = tree__nr_names(t), i;
 	uint64_t *self = calloc(names, sizeof(*self));
 	int k, j;
 
@@ -89,8 +89,8 @@ static void top_self(const struct fg_tree *t, struct top top[TOP_FRAMES])
 	if (!self)
 		return;
 	for (i = 1; i < nr; i++)
-		self[fg_tree__node(t, i)->name] +=
-		    fg_tree__node(t, i)->self[FG_SLOT_VALUE];
+		self[tree__node(t, i)->name] +=
+		    tree__node(t, i)->self[FG_SLOT_VALUE];
 	for (i = 1; i < names; i++) {
 		for (k = 0; k < TOP_FRAMES && top[k].self >= self[i]; k++)
 			;
@@ -107,12 +107,13 @@ static void top_self(const struct fg_tree *t, struct top top[TOP_FRAMES])
 static int write_graph(struct fg_tree *t, const struct fg_opts *o, int dfd,
 		       const char *name, const char *path, bool html)
 {
-	FILE *out = safe_fcreate_at(dfd, name);
+	FILE *out = safefile__fcreate_at(dfd, name);
 	int err;
 
 	if (!out) {
 		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", path, safe_strerror(err));
+		fprintf(stderr, "mixprof: %s: %s\n", path,
+			safefile__strerror(err));
 		return err;
 	}
 	err = html ? flamegraph__write_html(t, o, out)
@@ -145,7 +146,7 @@ static void put_events(FILE *out, FILE *ev, const struct fg_slice *s)
 
 	rewind(ev);
 	while (getline(&line, &cap, ev) > 0) {
-		if (!fg_evline__parse(line, &e) || e.t0 < s->start_ns ||
+		if (!evline__parse(line, &e) || e.t0 < s->start_ns ||
 		    e.t0 >= s->end_ns)
 			continue;
 		if (!strcmp(e.kind, "gc"))
@@ -175,7 +176,7 @@ static void put_events(FILE *out, FILE *ev, const struct fg_slice *s)
 /* One grid cell: label, thumbnail link, samples, top self frames. */
 static int put_card(FILE *out, const struct card *c, struct fg_tree *t)
 {
-	uint64_t total = fg_tree__node(t, 0)->total[FG_SLOT_VALUE];
+	uint64_t total = tree__node(t, 0)->total[FG_SLOT_VALUE];
 	struct fg_opts th = *c->o;
 	struct top top[TOP_FRAMES];
 	const char *name;
@@ -197,24 +198,24 @@ static int put_card(FILE *out, const struct card *c, struct fg_tree *t)
 	if (c->s->partial)
 		fputs(" <span class=\"mt-partial\">(partial)</span>", out);
 	fputs("</h2>\n<a class=\"mt-thumb\" href=\"", out);
-	fg_put_xml(out, c->href, strlen(c->href));
+	escape__xml(out, c->href, strlen(c->href));
 	fputs("\" title=\"Open the flame graph\">", out);
 	err = flamegraph__write_svg(t, &th, out);
 	if (err)
 		return err;
 	fprintf(out, "</a>\n<div class=\"mt-meta\">%" PRIu64 " ", total);
-	fg_put_xml(out, c->o->countname, strlen(c->o->countname));
+	escape__xml(out, c->o->countname, strlen(c->o->countname));
 	fputs(" &middot; top self frames:</div>\n", out);
 	if (c->o->events)
 		put_events(out, c->o->events, c->s);
 	fputs("<ol class=\"mt-top\">", out);
 	top_self(t, top);
 	for (k = 0; k < TOP_FRAMES && top[k].self; k++) {
-		name = fg_tree__name(t, top[k].name);
+		name = tree__name(t, top[k].name);
 		fputs("<li title=\"", out);
-		fg_put_xml(out, name, strlen(name));
+		escape__xml(out, name, strlen(name));
 		fprintf(out, "\">%.1f%% ", 100.0 * top[k].self / total);
-		fg_put_xml(out, name, fg_strip_len(name));
+		escape__xml(out, name, palette__strip_len(name));
 		fputs("</li>", out);
 	}
 	fputs("</ol></div>\n", out);
@@ -227,7 +228,7 @@ static int load_slice(struct fg_tree *t, int dfd, const struct fg_slice *s,
 {
 	struct fg_load_opts lo = {.slot = FG_SLOT_VALUE};
 	struct fg_load_stats st;
-	FILE *f = safe_fopen_in(dfd, s->file, &dir_file);
+	FILE *f = safefile__fopen_in(dfd, s->file, &dir_file);
 	int err;
 
 	/* An idle slice may have no file: an empty graph, not an error. */
@@ -240,12 +241,12 @@ static int load_slice(struct fg_tree *t, int dfd, const struct fg_slice *s,
 		/* a name from slices.tsv: whoever wrote it chose it */
 		fprintf(stderr, "mixprof: %s: %s\n",
 			safename__show(shown, sizeof(shown), in),
-			safe_strerror(err));
+			safefile__strerror(err));
 		return err;
 	}
-	err = fg_load_folded(t, f, &lo, &st);
+	err = folded__load(t, f, &lo, &st);
 	fclose(f);
-	return fg_load_report(in, err, &st, "no usable folded lines", true);
+	return folded__report(in, err, &st, "no usable folded lines", true);
 }
 
 /* Load, render and describe slice s; errors printed. */
@@ -257,7 +258,7 @@ static int do_slice(int dfd, const char *dir, const struct card *tmpl,
 	char *in = join(dir, c.s->file),
 	     *name = out_name(c.s->file, html ? ".html" : ".svg"), *path = NULL,
 	     sub[96];
-	struct fg_tree *t = fg_tree__new();
+	struct fg_tree *t = tree__new();
 	int err = -ENOMEM;
 
 	if (!in || !name || !t || !(path = join(dir, name)))
@@ -278,7 +279,7 @@ static int do_slice(int dfd, const char *dir, const struct card *tmpl,
 out:
 	if (err == -ENOMEM)
 		fprintf(stderr, "mixprof: %s: %s\n", dir, strerror(ENOMEM));
-	fg_tree__free(t);
+	tree__free(t);
 	free(path);
 	free(name);
 	free(in);
@@ -305,7 +306,7 @@ static void put_index_head(FILE *out, int dfd, const char *dir,
 	    out);
 	fputs(fg_asset_page_css, out);
 	fputs("</style>\n</head>\n<body>\n<h1>Warmup montage: ", out);
-	fg_put_xml(out, title, strlen(title));
+	escape__xml(out, title, strlen(title));
 	fprintf(out,
 		"</h1>\n<div class=\"fg-sub\">%zu slices; time from the "
 		"first slice's start; click a graph to open it",
@@ -322,7 +323,7 @@ static void put_index_head(FILE *out, int dfd, const char *dir,
 static int check_names(const struct fg_slicetab *st, const char *tsv)
 {
 	for (size_t i = 0; i < st->nr; i++) {
-		if (safe_name_ok(st->v[i].file))
+		if (safefile__name_ok(st->v[i].file))
 			continue;
 		fprintf(stderr,
 			"mixprof: %s: slice %llu: file '%s' is not a plain "
@@ -345,21 +346,23 @@ int montage__write(const char *dir, const struct fg_opts *o, bool html)
 	int err = -ENOMEM, failed = 0, dfd;
 	size_t i;
 
-	dfd = safe_outdir(dir, false);
+	dfd = safefile__outdir(dir, false);
 	if (dfd < 0) {
-		fprintf(stderr, "mixprof: %s: %s\n", dir, safe_strerror(dfd));
+		fprintf(stderr, "mixprof: %s: %s\n", dir,
+			safefile__strerror(dfd));
 		err = dfd;
 		goto out;
 	}
 	if (!tsv || !idx)
 		goto out;
-	in = safe_fopen_in(dfd, "slices.tsv", &tsv_in);
+	in = safefile__fopen_in(dfd, "slices.tsv", &tsv_in);
 	if (!in) {
 		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", tsv, safe_strerror(err));
+		fprintf(stderr, "mixprof: %s: %s\n", tsv,
+			safefile__strerror(err));
 		goto out;
 	}
-	err = fg_slicetab__load(&st, in, tsv);
+	err = slicetab__load(&st, in, tsv);
 	if (err)
 		goto out;
 	if (!st.nr) {
@@ -370,11 +373,12 @@ int montage__write(const char *dir, const struct fg_opts *o, bool html)
 	err = check_names(&st, tsv);
 	if (err)
 		goto out;
-	fg_slicetab__sort(&st);
-	out = safe_fcreate_at(dfd, "index.html");
+	slicetab__sort(&st);
+	out = safefile__fcreate_at(dfd, "index.html");
 	if (!out) {
 		err = -errno;
-		fprintf(stderr, "mixprof: %s: %s\n", idx, safe_strerror(err));
+		fprintf(stderr, "mixprof: %s: %s\n", idx,
+			safefile__strerror(err));
 		goto out;
 	}
 	put_index_head(out, dfd, dir, &st, o);
@@ -399,7 +403,7 @@ out:
 		fclose(in);
 	if (dfd >= 0)
 		close(dfd);
-	fg_slicetab__release(&st);
+	slicetab__release(&st);
 	free(tsv);
 	free(idx);
 	return err;

@@ -3,7 +3,7 @@
  */
 #include "draw.h"
 
-void fg_opts__init(struct fg_opts *o)
+void opts__init(struct fg_opts *o)
 {
 	*o = (struct fg_opts){
 	    .countname = "samples",
@@ -14,7 +14,7 @@ void fg_opts__init(struct fg_opts *o)
 	};
 }
 
-const char *fg_title(const struct fg_opts *o)
+const char *opts__title(const struct fg_opts *o)
 {
 	if (o->title)
 		return o->title;
@@ -23,26 +23,26 @@ const char *fg_title(const struct fg_opts *o)
 	return o->inverted ? "Icicle Graph" : "Flame Graph";
 }
 
-double fg_plot_width(const struct fg_opts *o)
+double opts__plot_width(const struct fg_opts *o)
 {
 	double w = (double)o->width - 2 * FG_XPAD;
 
 	return w > 1 ? w : 1;
 }
 
-double fg_min_samples(const struct fg_opts *o, uint64_t total)
+double opts__min_samples(const struct fg_opts *o, uint64_t total)
 {
 	if (o->minwidth_pct)
 		return total * o->minwidth / 100.0;
-	return total * o->minwidth / fg_plot_width(o);
+	return total * o->minwidth / opts__plot_width(o);
 }
 
-uint32_t fg_frame_color(const struct fg_tree *t, uint32_t id,
-			const struct fg_opts *o, const struct fg_diff *d)
+uint32_t opts__frame_color(const struct fg_tree *t, uint32_t id,
+			   const struct fg_opts *o, const struct fg_diff *d)
 {
-	const struct fg_node *n = fg_tree__node(t, id);
+	const struct fg_node *n = tree__node(t, id);
 
 	if (o->diff)
-		return fg_diff_color(fg_diff__delta(d, n), d->max_delta);
-	return fg_color(o->scheme, fg_tree__name(t, n->name));
+		return palette__diff_color(diff__delta(d, n), d->max_delta);
+	return palette__color(o->scheme, tree__name(t, n->name));
 }

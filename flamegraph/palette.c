@@ -14,7 +14,7 @@ static const char *const scheme_names[] = {
     [FG_SCHEME_YELLOW] = "yellow", [FG_SCHEME_ORANGE] = "orange",
 };
 
-int fg_scheme_parse(const char *name)
+int palette__scheme_parse(const char *name)
 {
 	size_t i;
 
@@ -24,7 +24,7 @@ int fg_scheme_parse(const char *name)
 	return -EINVAL;
 }
 
-const char *fg_scheme_names(void)
+const char *palette__scheme_names(void)
 {
 	return "java, hot, mem, io, red, green, blue, aqua, yellow, orange";
 }
@@ -36,7 +36,7 @@ static int ends_with(const char *s, size_t len, const char *suffix)
 	return len >= n && !memcmp(s + len - n, suffix, n);
 }
 
-size_t fg_strip_len(const char *name)
+size_t palette__strip_len(const char *name)
 {
 	size_t len = strlen(name);
 
@@ -65,7 +65,7 @@ static int java_package(const char *name)
 	return 0;
 }
 
-enum fg_kind fg_classify(const char *name)
+enum fg_kind palette__classify(const char *name)
 {
 	size_t len = strlen(name);
 
@@ -95,7 +95,7 @@ enum fg_kind fg_classify(const char *name)
  */
 static void name_shades(const char *name, double v[3])
 {
-	size_t len = fg_strip_len(name), i;
+	size_t len = palette__strip_len(name), i;
 	uint32_t h = 2166136261u;
 	int k;
 
@@ -141,7 +141,7 @@ static uint32_t family(int f, const double v[3])
 	}
 }
 
-uint32_t fg_color(enum fg_scheme s, const char *name)
+uint32_t palette__color(enum fg_scheme s, const char *name)
 {
 	static const int java_family[] = {
 	    [FG_KIND_NATIVE] = FG_SCHEME_RED,
@@ -156,7 +156,7 @@ uint32_t fg_color(enum fg_scheme s, const char *name)
 	name_shades(name, v);
 	if (s != FG_SCHEME_JAVA)
 		return family(s, v);
-	k = fg_classify(name);
+	k = palette__classify(name);
 	if (k == FG_KIND_DELIM)
 		return 0xa0a0a0;
 	/* the tiers apart from C2's green, in async-profiler's hues */
@@ -167,7 +167,7 @@ uint32_t fg_color(enum fg_scheme s, const char *name)
 	return family(java_family[k], v);
 }
 
-uint32_t fg_diff_color(double delta, double max_delta)
+uint32_t palette__diff_color(double delta, double max_delta)
 {
 	double f = max_delta > 0 ? fabs(delta) / max_delta : 0;
 	uint32_t fade;

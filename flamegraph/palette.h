@@ -39,23 +39,23 @@ enum fg_scheme {
 };
 
 /* The scheme called name, or -EINVAL. */
-int fg_scheme_parse(const char *name);
+int palette__scheme_parse(const char *name);
 /* The comma-separated list of scheme names, for usage text. */
-const char *fg_scheme_names(void);
+const char *palette__scheme_names(void);
 
-enum fg_kind fg_classify(const char *name);
+enum fg_kind palette__classify(const char *name);
 
 /* The length of name without a trailing "_[j]"/"_[i]"/"_[k]"/"_[0]"/"_[1]". */
-size_t fg_strip_len(const char *name);
+size_t palette__strip_len(const char *name);
 
 /* 0xRRGGBB for a frame. */
-uint32_t fg_color(enum fg_scheme s, const char *name);
+uint32_t palette__color(enum fg_scheme s, const char *name);
 
 /*
  * A differential frame's colour: white when unchanged, redder as it grew,
  * bluer as it shrank; intensity is |delta| / max_delta (both in the same
  * unit, e.g. samples or normalised shares), saturating at 1.
  */
-uint32_t fg_diff_color(double delta, double max_delta);
+uint32_t palette__diff_color(double delta, double max_delta);
 
 #endif

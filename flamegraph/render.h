@@ -5,15 +5,15 @@
  *
  * Typical use from C:
  *
- *	struct fg_tree *t = fg_tree__new();		(tree.h)
- *	fg_tree__add(t, "java;main_[j];foo_[i]", 21, 5, FG_SLOT_VALUE, false);
+ *	struct fg_tree *t = tree__new();		(tree.h)
+ *	tree__add(t, "java;main_[j];foo_[i]", 21, 5, FG_SLOT_VALUE, false);
  *	struct fg_opts o;
- *	fg_opts__init(&o);
+ *	opts__init(&o);
  *	err = flamegraph__write_svg(t, &o, out);
- *	fg_tree__free(t);
+ *	tree__free(t);
  *
  * From the symbolizer's struct fold: fold__write() it into an
- * open_memstream()/fmemopen() buffer and fg_load_folded() that (folded.h).
+ * open_memstream()/fmemopen() buffer and folded__load() that (folded.h).
  *
  * Writers return 0 or a negative errno (-EIO when out failed) and print
  * nothing; the caller names the output in its message. They sort the
@@ -47,7 +47,7 @@ struct fg_opts {
 	FILE *events;
 };
 
-void fg_opts__init(struct fg_opts *o);
+void opts__init(struct fg_opts *o);
 
 /* A standalone interactive SVG (or a bare thumbnail with o->thumbnail). */
 int flamegraph__write_svg(struct fg_tree *t, const struct fg_opts *o,
@@ -69,8 +69,8 @@ int heatmap__write_html(const struct fg_timed *tm, const struct fg_opts *o,
 int montage__write(const char *dir, const struct fg_opts *o, bool html);
 
 /* The subcommands; argv[0] is the subcommand name. Exit status. */
-int flamegraph_cmd(int argc, char **argv);
-int heatmap_cmd(int argc, char **argv);
-int montage_cmd(int argc, char **argv);
+int flamegraph__cmd(int argc, char **argv);
+int heatmap__cmd(int argc, char **argv);
+int montage__cmd(int argc, char **argv);
 
 #endif

@@ -43,8 +43,8 @@ static bool parse_u64(const char *s, size_t len, uint64_t *v)
 	return true;
 }
 
-int fg_slicetab__parse_line(struct fg_slicetab *st, const char *line,
-			    size_t len, unsigned long lineno, const char **why)
+int slicetab__parse_line(struct fg_slicetab *st, const char *line, size_t len,
+			 unsigned long lineno, const char **why)
 {
 	const char *e = line + len, *col[MAX_COLS];
 	size_t clen[MAX_COLS];
@@ -101,7 +101,7 @@ int fg_slicetab__parse_line(struct fg_slicetab *st, const char *line,
 	return 0;
 }
 
-int fg_slicetab__load(struct fg_slicetab *st, FILE *in, const char *name)
+int slicetab__load(struct fg_slicetab *st, FILE *in, const char *name)
 {
 	const char *why = NULL;
 	unsigned long lineno = 0;
@@ -111,7 +111,7 @@ int fg_slicetab__load(struct fg_slicetab *st, FILE *in, const char *name)
 	int ret = 0;
 
 	while ((n = getline(&buf, &cap, in)) >= 0) {
-		ret = fg_slicetab__parse_line(st, buf, n, ++lineno, &why);
+		ret = slicetab__parse_line(st, buf, n, ++lineno, &why);
 		if (ret == -ENOMEM) {
 			fprintf(stderr, "mixprof: %s: %s\n", name,
 				strerror(ENOMEM));
@@ -141,13 +141,13 @@ static int by_start(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-void fg_slicetab__sort(struct fg_slicetab *st)
+void slicetab__sort(struct fg_slicetab *st)
 {
 	if (st->nr)
 		qsort(st->v, st->nr, sizeof(*st->v), by_start);
 }
 
-void fg_slicetab__release(struct fg_slicetab *st)
+void slicetab__release(struct fg_slicetab *st)
 {
 	size_t i;
 

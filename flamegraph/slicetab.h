@@ -32,16 +32,16 @@ struct fg_slicetab {
  * (-EINVAL a missing or bad column, -ENOMEM). lineno is 1-based, for the
  * header rule.
  */
-int fg_slicetab__parse_line(struct fg_slicetab *st, const char *line,
-			    size_t len, unsigned long lineno, const char **why);
+int slicetab__parse_line(struct fg_slicetab *st, const char *line, size_t len,
+			 unsigned long lineno, const char **why);
 
 /* Every line of in; errors printed naming name and the line. 0 or -errno
  * (-EINVAL at the first bad line: a broken table is not guessed at). */
-int fg_slicetab__load(struct fg_slicetab *st, FILE *in, const char *name);
+int slicetab__load(struct fg_slicetab *st, FILE *in, const char *name);
 
 /* Sort slices by start time (then index). */
-void fg_slicetab__sort(struct fg_slicetab *st);
+void slicetab__sort(struct fg_slicetab *st);
 
-void fg_slicetab__release(struct fg_slicetab *st);
+void slicetab__release(struct fg_slicetab *st);
 
 #endif

@@ -27,7 +27,7 @@ static int max_depth_cb(const struct fg_tree *t, uint32_t id, uint64_t x,
 			void *ctx)
 {
 	struct svg *s = ctx;
-	uint32_t d = fg_tree__node(t, id)->depth;
+	uint32_t d = tree__node(t, id)->depth;
 
 	if (d > s->depth)
 		s->depth = d;
@@ -37,35 +37,35 @@ static int max_depth_cb(const struct fg_tree *t, uint32_t id, uint64_t x,
 /* The label that fits w pixels: whole name, cut with "..", or none. */
 static void put_label(FILE *out, const char *name, double w)
 {
-	size_t len = fg_strip_len(name), fit = (w - 6) / (FG_FONT * 0.59);
+	size_t len = palette__strip_len(name), fit = (w - 6) / (FG_FONT * 0.59);
 
 	if (fit < 3)
 		return;
 	if (len <= fit) {
-		fg_put_xml(out, name, len);
+		escape__xml(out, name, len);
 		return;
 	}
 	/* Do not cut a UTF-8 sequence in half. */
 	fit -= 2;
 	while (fit > 0 && ((unsigned char)name[fit] & 0xc0) == 0x80)
 		fit--;
-	fg_put_xml(out, name, fit);
+	escape__xml(out, name, fit);
 	fputs("..", out);
 }
 
 static void put_title(struct svg *s, const struct fg_tree *t,
 		      const struct fg_node *n)
 {
-	const char *name = fg_tree__name(t, n->name);
+	const char *name = tree__name(t, n->name);
 	uint64_t v = n->total[FG_SLOT_VALUE];
 	double delta;
 
-	fg_put_xml(s->out, name, strlen(name));
+	escape__xml(s->out, name, strlen(name));
 	fprintf(s->out, " (%" PRIu64 " ", v);
-	fg_put_xml(s->out, s->o->countname, strlen(s->o->countname));
+	escape__xml(s->out, s->o->countname, strlen(s->o->countname));
 	fprintf(s->out, ", %.2f%%", s->total ? 100.0 * v / s->total : 0.0);
 	if (s->o->diff) {
-		delta = fg_diff__delta(&s->diff, n);
+		delta = diff__delta(&s->diff, n);
 		fprintf(s->out, ", %+.0f", delta);
 	}
 	fputc(')', s->out);
@@ -74,14 +74,14 @@ static void put_title(struct svg *s, const struct fg_tree *t,
 static int frame_cb(const struct fg_tree *t, uint32_t id, uint64_t x, void *ctx)
 {
 	struct svg *s = ctx;
-	const struct fg_node *n = fg_tree__node(t, id);
+	const struct fg_node *n = tree__node(t, id);
 	unsigned int fh = s->o->frame_height;
 	double px = FG_XPAD + x * s->scale;
 	double w = n->total[FG_SLOT_VALUE] * s->scale;
-	double room = fg_plot_width(s->o) - x * s->scale;
+	double room = opts__plot_width(s->o) - x * s->scale;
 	unsigned int y = s->o->inverted ? s->top + n->depth * fh
 					: s->top + (s->depth - n->depth) * fh;
-	uint32_t c = fg_frame_color(t, id, s->o, &s->diff);
+	uint32_t c = opts__frame_color(t, id, s->o, &s->diff);
 
 	/* saturated counts can add up past the root's: stay in the plot */
 	if (w > room)
@@ -103,7 +103,7 @@ static int frame_cb(const struct fg_tree *t, uint32_t id, uint64_t x, void *ctx)
 	if (!s->o->thumbnail) {
 		fprintf(s->out, "<text x=\"%.1f\" y=\"%.1f\">", px + 3,
 			y + fh / 2.0 + FG_FONT * 0.35);
-		put_label(s->out, fg_tree__name(t, n->name), w);
+		put_label(s->out, tree__name(t, n->name), w);
 		fputs("</text>", s->out);
 	}
 	fputs("</g>\n", s->out);
@@ -115,7 +115,7 @@ static void put_head(struct svg *s)
 {
 	const struct fg_opts *o = s->o;
 	FILE *out = s->out;
-	const char *title = fg_title(o);
+	const char *title = opts__title(o);
 
 	/* A thumbnail is inlined into HTML, where a declaration is an error. */
 	if (!o->thumbnail)
@@ -131,7 +131,7 @@ static void put_head(struct svg *s)
 		o->thumbnail ? " thumb" : "", o->width, s->height,
 		o->thumbnail ? "none" : "xMidYMid meet", o->width, s->height,
 		s->total, o->inverted, FG_XPAD);
-	fg_put_xml(out, o->countname, strlen(o->countname));
+	escape__xml(out, o->countname, strlen(o->countname));
 	fputs("\">\n", out);
 	if (o->thumbnail)
 		return;
@@ -144,12 +144,12 @@ static void put_head(struct svg *s)
 		"<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%u\" "
 		"height=\"%u\"/>\n<text id=\"title\" x=\"%u\" y=\"24\">",
 		o->width, s->height, o->width / 2);
-	fg_put_xml(out, title, strlen(title));
+	escape__xml(out, title, strlen(title));
 	fputs("</text>\n", out);
 	if (o->subtitle) {
 		fprintf(out, "<text id=\"subtitle\" x=\"%u\" y=\"42\">",
 			o->width / 2);
-		fg_put_xml(out, o->subtitle, strlen(o->subtitle));
+		escape__xml(out, o->subtitle, strlen(o->subtitle));
 		fputs("</text>\n", out);
 	}
 	fprintf(
@@ -168,15 +168,15 @@ int flamegraph__write_svg(struct fg_tree *t, const struct fg_opts *o, FILE *out)
 	double min;
 	int err;
 
-	err = fg_tree__sort(t);
+	err = tree__sort(t);
 	if (err)
 		return err;
-	s.total = fg_tree__node(t, 0)->total[FG_SLOT_VALUE];
-	s.scale = s.total ? fg_plot_width(o) / s.total : 0;
-	min = fg_min_samples(o, s.total);
+	s.total = tree__node(t, 0)->total[FG_SLOT_VALUE];
+	s.scale = s.total ? opts__plot_width(o) / s.total : 0;
+	min = opts__min_samples(o, s.total);
 	if (o->diff)
-		fg_diff__init(&s.diff, t, o->normalize);
-	err = fg_tree__walk(t, min, max_depth_cb, &s);
+		diff__init(&s.diff, t, o->normalize);
+	err = tree__walk(t, min, max_depth_cb, &s);
 	if (err)
 		return err;
 	if (o->thumbnail) {
@@ -189,7 +189,7 @@ int flamegraph__write_svg(struct fg_tree *t, const struct fg_opts *o, FILE *out)
 	put_head(&s);
 	/* Thumbnails share one page: no ids there. */
 	fputs(o->thumbnail ? "<g>\n" : "<g id=\"frames\">\n", out);
-	err = fg_tree__walk(t, min, frame_cb, &s);
+	err = tree__walk(t, min, frame_cb, &s);
 	if (err)
 		return err;
 	fputs("</g>\n</svg>\n", out);

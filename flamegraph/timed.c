@@ -6,13 +6,13 @@
 #include <string.h>
 #include "timed.h"
 
-struct fg_timed *fg_timed__new(void)
+struct fg_timed *timed__new(void)
 {
 	struct fg_timed *tm = calloc(1, sizeof(*tm));
 
 	if (!tm)
 		return NULL;
-	tm->tree = fg_tree__new();
+	tm->tree = tree__new();
 	if (!tm->tree) {
 		free(tm);
 		errno = ENOMEM;
@@ -22,11 +22,11 @@ struct fg_timed *fg_timed__new(void)
 	return tm;
 }
 
-void fg_timed__free(struct fg_timed *tm)
+void timed__free(struct fg_timed *tm)
 {
 	if (!tm)
 		return;
-	fg_tree__free(tm->tree);
+	tree__free(tm->tree);
 	free(tm->samples);
 	free(tm);
 }
@@ -73,12 +73,12 @@ static int push_sample(struct fg_timed *tm, uint64_t ms, uint32_t node,
 		tm->cap = cap;
 	}
 	tm->samples[tm->nr++] = (struct fg_tsample){ms, node, count};
-	tm->total = fg_sat_add(tm->total, count);
+	tm->total = tree__sat_add(tm->total, count);
 	return 0;
 }
 
-int fg_timed__parse_line(struct fg_timed *tm, const char *line, size_t len,
-			 const char **why)
+int timed__parse_line(struct fg_timed *tm, const char *line, size_t len,
+		      const char **why)
 {
 	static const char magic[] = "# mixprof-timed";
 	const char *p = line, *e = line + len;
@@ -114,19 +114,19 @@ int fg_timed__parse_line(struct fg_timed *tm, const char *line, size_t len,
 	}
 	while (p < e && (*p == ' ' || *p == '\t'))
 		p++;
-	ret = fg_parse_line(p, e - p, &stack_len, &count, why);
+	ret = folded__parse_line(p, e - p, &stack_len, &count, why);
 	if (ret == 1) {
 		*why = "no stack";
 		return -ENODATA;
 	}
 	if (ret < 0)
 		return ret;
-	ret = fg_tree__add_at(tm->tree, p, stack_len, count, FG_SLOT_VALUE,
-			      false, &leaf);
+	ret = tree__add_at(tm->tree, p, stack_len, count, FG_SLOT_VALUE, false,
+			   &leaf);
 	return ret ? ret : push_sample(tm, ms, leaf, count);
 }
 
-int fg_timed__load(struct fg_timed *tm, FILE *in, struct fg_load_stats *st)
+int timed__load(struct fg_timed *tm, FILE *in, struct fg_load_stats *st)
 {
 	const char *why = NULL;
 	char *buf = NULL;
@@ -137,7 +137,7 @@ int fg_timed__load(struct fg_timed *tm, FILE *in, struct fg_load_stats *st)
 	memset(st, 0, sizeof(*st));
 	while ((n = getline(&buf, &cap, in)) >= 0) {
 		st->lines++;
-		ret = fg_timed__parse_line(tm, buf, n, &why);
+		ret = timed__parse_line(tm, buf, n, &why);
 		if (ret == -ENOMEM)
 			break;
 		if (ret == 0)
@@ -154,17 +154,17 @@ int fg_timed__load(struct fg_timed *tm, FILE *in, struct fg_load_stats *st)
 	return ret;
 }
 
-int fg_timed__load_path(struct fg_timed *tm, const char *path)
+int timed__load_path(struct fg_timed *tm, const char *path)
 {
 	const char *shown;
 	struct fg_load_stats st;
-	FILE *in = fg_open_input(path, &shown);
+	FILE *in = folded__open_input(path, &shown);
 	int err;
 
 	if (!in)
 		return -errno;
-	err = fg_timed__load(tm, in, &st);
+	err = timed__load(tm, in, &st);
 	if (in != stdin)
 		fclose(in);
-	return fg_load_report(shown, err, &st, "no timed samples", false);
+	return folded__report(shown, err, &st, "no timed samples", false);
 }

@@ -34,22 +34,22 @@ struct fg_timed {
 	uint64_t total; /* samples of all lines */
 };
 
-struct fg_timed *fg_timed__new(void); /* NULL and errno on failure */
-void fg_timed__free(struct fg_timed *tm);
+struct fg_timed *timed__new(void); /* NULL and errno on failure */
+void timed__free(struct fg_timed *tm);
 
 /*
  * One line (len bytes). 0 when added, 1 when ignored (blank, comment,
  * header), else negative with *why set: -EINVAL/-ERANGE bad offset or
  * count, -ENODATA empty stack; -ENOMEM.
  */
-int fg_timed__parse_line(struct fg_timed *tm, const char *line, size_t len,
-			 const char **why);
+int timed__parse_line(struct fg_timed *tm, const char *line, size_t len,
+		      const char **why);
 
 /* Every line of in; bad lines counted in *st. 0, -ENOMEM or -EIO. */
-int fg_timed__load(struct fg_timed *tm, FILE *in, struct fg_load_stats *st);
+int timed__load(struct fg_timed *tm, FILE *in, struct fg_load_stats *st);
 
 /* Open path ("-" is stdin) and load it; problems printed once naming it.
  * -ENODATA when no line was usable. */
-int fg_timed__load_path(struct fg_timed *tm, const char *path);
+int timed__load_path(struct fg_timed *tm, const char *path);
 
 #endif

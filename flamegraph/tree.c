@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tree.h"
+#include "common/array.h"
 
 /* The key lives in the slot so a lookup touches one cache line, not the
  * slot and then the node. */
@@ -90,34 +91,18 @@ static int child_tab_grow(struct fg_tree *t)
 	return 0;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
-struct fg_tree *fg_tree__new(void)
+struct fg_tree *tree__new(void)
 {
 	struct fg_tree *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
 	/* The root is named "all", as flame graph readers expect. */
-	if (fg_tree__intern(t, "all", 3) < 0 ||
-	    grow((void **)&t->nodes, &t->cap_nodes, 1, sizeof(*t->nodes)) ||
+	if (tree__intern(t, "all", 3) < 0 ||
+	    array__grow((void **)&t->nodes, &t->cap_nodes, 1,
+			sizeof(*t->nodes)) ||
 	    child_tab_grow(t)) {
-		fg_tree__free(t);
+		tree__free(t);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -126,7 +111,7 @@ struct fg_tree *fg_tree__new(void)
 	return t;
 }
 
-void fg_tree__free(struct fg_tree *t)
+void tree__free(struct fg_tree *t)
 {
 	size_t i;
 
@@ -142,7 +127,7 @@ void fg_tree__free(struct fg_tree *t)
 	free(t);
 }
 
-int64_t fg_tree__intern(struct fg_tree *t, const char *name, size_t len)
+int64_t tree__intern(struct fg_tree *t, const char *name, size_t len)
 {
 	size_t j, n = t->nr_names;
 	char *copy;
@@ -156,8 +141,10 @@ int64_t fg_tree__intern(struct fg_tree *t, const char *name, size_t len)
 		if (t->name_len[id] == len && !memcmp(t->names[id], name, len))
 			return id;
 	}
-	if (grow((void **)&t->names, &t->cap_names, n + 1, sizeof(char *)) ||
-	    grow((void **)&t->name_len, &t->cap_len, n + 1, sizeof(uint32_t)))
+	if (array__grow((void **)&t->names, &t->cap_names, n + 1,
+			sizeof(char *)) ||
+	    array__grow((void **)&t->name_len, &t->cap_len, n + 1,
+			sizeof(uint32_t)))
 		return -ENOMEM;
 	copy = malloc(len + 1);
 	if (!copy)
@@ -197,8 +184,8 @@ static uint32_t child_get(struct fg_tree *t, uint32_t parent, uint32_t name)
 	if (t->child_tab[j].id)
 		return t->child_tab[j].id;
 	if (t->nr_nodes >= UINT32_MAX - 1 ||
-	    grow((void **)&t->nodes, &t->cap_nodes, t->nr_nodes + 1,
-		 sizeof(*t->nodes)))
+	    array__grow((void **)&t->nodes, &t->cap_nodes, t->nr_nodes + 1,
+			sizeof(*t->nodes)))
 		return 0;
 	id = t->nr_nodes++;
 	p = &t->nodes[parent];
@@ -223,33 +210,33 @@ static int add_frame(struct fg_tree *t, uint32_t *cur, const char *s, size_t l,
 
 	if (!l)
 		return 0;
-	name = fg_tree__intern(t, s, l);
+	name = tree__intern(t, s, l);
 	if (name < 0)
 		return -ENOMEM;
 	*cur = child_get(t, *cur, name);
 	if (!*cur)
 		return -ENOMEM;
 	t->nodes[*cur].total[slot] =
-	    fg_sat_add(t->nodes[*cur].total[slot], count);
+	    tree__sat_add(t->nodes[*cur].total[slot], count);
 	return 0;
 }
 
-int fg_tree__add(struct fg_tree *t, const char *stack, size_t len,
-		 uint64_t count, int slot, bool reverse)
+int tree__add(struct fg_tree *t, const char *stack, size_t len, uint64_t count,
+	      int slot, bool reverse)
 {
 	uint32_t leaf;
 
-	return fg_tree__add_at(t, stack, len, count, slot, reverse, &leaf);
+	return tree__add_at(t, stack, len, count, slot, reverse, &leaf);
 }
 
-int fg_tree__add_at(struct fg_tree *t, const char *stack, size_t len,
-		    uint64_t count, int slot, bool reverse, uint32_t *leaf)
+int tree__add_at(struct fg_tree *t, const char *stack, size_t len,
+		 uint64_t count, int slot, bool reverse, uint32_t *leaf)
 {
 	const char *end = stack + len, *p, *q;
 	uint32_t cur = 0;
 	int err = 0;
 
-	t->nodes[0].total[slot] = fg_sat_add(t->nodes[0].total[slot], count);
+	t->nodes[0].total[slot] = tree__sat_add(t->nodes[0].total[slot], count);
 	if (!reverse) {
 		for (p = stack; p <= end && !err; p = q + 1) {
 			q = memchr(p, ';', end - p);
@@ -267,8 +254,26 @@ int fg_tree__add_at(struct fg_tree *t, const char *stack, size_t len,
 	}
 	if (err)
 		return err;
-	t->nodes[cur].self[slot] = fg_sat_add(t->nodes[cur].self[slot], count);
+	t->nodes[cur].self[slot] =
+	    tree__sat_add(t->nodes[cur].self[slot], count);
 	*leaf = cur;
+	return 0;
+}
+
+int tree__add_frames(struct fg_tree *t, const char *text, const uint32_t *ends,
+		     uint32_t n, uint64_t count, int slot)
+{
+	uint32_t cur = 0, start = 0;
+	int err = 0;
+
+	t->nodes[0].total[slot] = tree__sat_add(t->nodes[0].total[slot], count);
+	for (uint32_t i = 0; i < n && !err; start = ends[i++] + 1)
+		err = add_frame(t, &cur, text + start, ends[i] - start, count,
+				slot);
+	if (err)
+		return err;
+	t->nodes[cur].self[slot] =
+	    tree__sat_add(t->nodes[cur].self[slot], count);
 	return 0;
 }
 
@@ -282,7 +287,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(sort_tree->names[x->name], sort_tree->names[y->name]);
 }
 
-int fg_tree__sort(struct fg_tree *t)
+int tree__sort(struct fg_tree *t)
 {
 	uint32_t *ids = NULL, c;
 	size_t cap = 0, n, i, k;
@@ -290,7 +295,8 @@ int fg_tree__sort(struct fg_tree *t)
 	for (i = 0; i < t->nr_nodes; i++) {
 		n = 0;
 		for (c = t->nodes[i].child; c; c = t->nodes[c].next) {
-			if (grow((void **)&ids, &cap, n + 1, sizeof(*ids))) {
+			if (array__grow((void **)&ids, &cap, n + 1,
+					sizeof(*ids))) {
 				free(ids);
 				return -ENOMEM;
 			}
@@ -308,33 +314,33 @@ int fg_tree__sort(struct fg_tree *t)
 	return 0;
 }
 
-size_t fg_tree__nr_nodes(const struct fg_tree *t)
+size_t tree__nr_nodes(const struct fg_tree *t)
 {
 	return t->nr_nodes;
 }
 
-size_t fg_tree__nr_names(const struct fg_tree *t)
+size_t tree__nr_names(const struct fg_tree *t)
 {
 	return t->nr_names;
 }
 
-uint32_t fg_tree__max_depth(const struct fg_tree *t)
+uint32_t tree__max_depth(const struct fg_tree *t)
 {
 	return t->max_depth;
 }
 
-const struct fg_node *fg_tree__node(const struct fg_tree *t, uint32_t id)
+const struct fg_node *tree__node(const struct fg_tree *t, uint32_t id)
 {
 	return id < t->nr_nodes ? &t->nodes[id] : NULL;
 }
 
-const char *fg_tree__name(const struct fg_tree *t, uint32_t name)
+const char *tree__name(const struct fg_tree *t, uint32_t name)
 {
 	return name < t->nr_names ? t->names[name] : NULL;
 }
 
-uint32_t fg_tree__find(const struct fg_tree *t, uint32_t parent,
-		       const char *name, size_t len)
+uint32_t tree__find(const struct fg_tree *t, uint32_t parent, const char *name,
+		    size_t len)
 {
 	uint32_t c;
 
@@ -345,8 +351,7 @@ uint32_t fg_tree__find(const struct fg_tree *t, uint32_t parent,
 	return 0;
 }
 
-int fg_tree__walk(const struct fg_tree *t, double min, fg_visit_fn fn,
-		  void *ctx)
+int tree__walk(const struct fg_tree *t, double min, fg_visit_fn fn, void *ctx)
 {
 	struct cursor {
 		uint32_t next; /* the next child to look at */
@@ -372,7 +377,7 @@ int fg_tree__walk(const struct fg_tree *t, double min, fg_visit_fn fn,
 		c = &t->nodes[id];
 		st[sp].next = c->next;
 		x = st[sp].x; /* saturated counts: x never wraps back */
-		st[sp].x = fg_sat_add(x, c->total[FG_SLOT_VALUE]);
+		st[sp].x = tree__sat_add(x, c->total[FG_SLOT_VALUE]);
 		if (!c->total[FG_SLOT_VALUE] || c->total[FG_SLOT_VALUE] < min)
 			continue;
 		ret = fn(t, id, x, ctx);

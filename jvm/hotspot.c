@@ -714,7 +714,7 @@ static int libjvm_open(uint32_t pid, uint64_t *start)
 	if (ret)
 		return ret;
 	snprintf(fn, sizeof(fn), "/proc/%u/root%s", pid, path);
-	return safe_open_in(AT_FDCWD, fn, &libjvm_file);
+	return safefile__open_in(AT_FDCWD, fn, &libjvm_file);
 }
 
 /*

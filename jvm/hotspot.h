@@ -220,7 +220,7 @@ int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 void hotspot__free(struct hotspot *h);
 /*
  * A JVM whose layout was read already, reading memory through m (copied;
- * its ctx must outlive h): what interp.h's open_jvm gives the naming
+ * its ctx must outlive h): what jvms.h's open_jvm gives the naming
  * tests. NULL and errno (ENOMEM).
  */
 struct hotspot *hotspot__from_mem(uint32_t pid, const struct hotspot_mem *m,

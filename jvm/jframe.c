@@ -6,13 +6,13 @@
  * colours "_[j]" green, "_[i]" aqua and "_[k]" orange; "_[0]" and "_[1]"
  * it does not know, so those frames get its unannotated rule (green when
  * the name starts with java/, javax/, jdk/, net/, org/, com/, io/ or
- * sun/, else red): hence jframe_untier for folded text.
+ * sun/, else red): hence jframe__untier for folded text.
  */
 #include <errno.h>
 #include <stdio.h>
 #include "jframe.h"
 
-const char *jframe_suffix(enum jframe_kind kind, int comp_level)
+const char *jframe__suffix(enum jframe_kind kind, int comp_level)
 {
 	switch (kind) {
 	case JF_INTERPRETED:
@@ -27,13 +27,13 @@ const char *jframe_suffix(enum jframe_kind kind, int comp_level)
 	return "";
 }
 
-void jframe_chain_kinds(int n, enum jframe_kind *kinds)
+void jframe__chain_kinds(int n, enum jframe_kind *kinds)
 {
 	for (int i = 0; i < n; i++)
 		kinds[i] = i == n - 1 ? JF_COMPILED : JF_INLINED;
 }
 
-int jframe_with_line(char *out, size_t cap, const char *name, int line)
+int jframe__with_line(char *out, size_t cap, const char *name, int line)
 {
 	int n = line > 0 ? snprintf(out, cap, "%s:%d", name, line)
 			 : snprintf(out, cap, "%s", name);
@@ -41,7 +41,7 @@ int jframe_with_line(char *out, size_t cap, const char *name, int line)
 	return n < 0 || (size_t)n >= cap ? -ENOSPC : n;
 }
 
-size_t jframe_untier(char *s, size_t len)
+size_t jframe__untier(char *s, size_t len)
 {
 	size_t n = 0;
 

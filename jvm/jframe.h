@@ -9,7 +9,7 @@
  * and "Class.method:LINE" for --lines. Pure; nothing here reads a JVM.
  *
  * The tiers (_[0], _[1]) are made here and kept in our own graphs and
- * pprof; folded text leaves them out by default (jframe_untier): the
+ * pprof; folded text leaves them out by default (jframe__untier): the
  * palette of flamegraph.pl --color=java knows only _[j], _[i] and _[k],
  * and colours any other frame by its package prefix (java/, org/,
  * com/...), so an interpreted or C1 frame of a class in the default
@@ -33,25 +33,25 @@ enum jframe_kind {
  * wrapper, compiled code that is not a compilation of bytecodes) "_[j]"
  * too. "" for a kind we do not know.
  */
-const char *jframe_suffix(enum jframe_kind kind, int comp_level);
+const char *jframe__suffix(enum jframe_kind kind, int comp_level);
 
 /*
  * The kind of each frame of an inline chain of n methods, innermost
- * first (as nm_scope_chain gives them): all JF_INLINED but the last.
+ * first (as nmethod__scope_chain gives them): all JF_INLINED but the last.
  */
-void jframe_chain_kinds(int n, enum jframe_kind *kinds);
+void jframe__chain_kinds(int n, enum jframe_kind *kinds);
 
 /*
  * "name:line" into out, or name alone when line <= 0 (no line table):
  * the length, or -ENOSPC.
  */
-int jframe_with_line(char *out, size_t cap, const char *name, int line);
+int jframe__with_line(char *out, size_t cap, const char *name, int line);
 
 /*
  * In the folded line s (len bytes), every frame that ends in a tier's
  * suffix, "_[0]" or "_[1]" before a ';' or the end, ends in "_[j]"
  * instead: the same length, so in place. The number of frames changed.
  */
-size_t jframe_untier(char *s, size_t len);
+size_t jframe__untier(char *s, size_t len);
 
 #endif

@@ -26,7 +26,7 @@ static int cut_short(const uint8_t *buf, size_t len, size_t from, int x)
 	return -E2BIG;
 }
 
-int jline_decode(const uint8_t *buf, size_t len, int x, int bci)
+int jline__decode(const uint8_t *buf, size_t len, int x, int bci)
 {
 	int64_t cur_bci = 0, cur_line = 0;
 	int line = -ENOENT;
@@ -44,8 +44,8 @@ int jline_decode(const uint8_t *buf, size_t len, int x, int bci)
 		if (next == 0xff) {
 			size_t esc = pos;
 
-			if (u5_read(buf, len, &pos, x, &a) ||
-			    u5_read(buf, len, &pos, x, &b))
+			if (nmethod__u5_read(buf, len, &pos, x, &a) ||
+			    nmethod__u5_read(buf, len, &pos, x, &b))
 				return cut_short(buf, len, esc, x);
 			cur_bci += decode_sign(a);
 			cur_line += decode_sign(b);
@@ -148,7 +148,7 @@ int jline__at(const struct hotspot_mem *m, const struct jline_layout *jl,
 			ret = -EFAULT;
 			break;
 		}
-		ret = jline_decode(p, len, jl->x, bci);
+		ret = jline__decode(p, len, jl->x, bci);
 		if (ret != -E2BIG || len < tries[i])
 			break;
 	}

@@ -10,7 +10,7 @@
  * CompressedLineNumberReadStream). The line of bci is the one of the
  * last entry at or before it (Method::line_number_from_bci).
  *
- * jline_decode is pure and bounded by its buffer. Nothing here prints.
+ * jline__decode is pure and bounded by its buffer. Nothing here prints.
  */
 #ifndef MIXPROF_JLINES_H
 #define MIXPROF_JLINES_H
@@ -26,7 +26,7 @@
  * (> 0), -ENOENT (no entry at or before bci), -EINVAL (garbage), or
  * -E2BIG (the buffer ended before the table did: read more).
  */
-int jline_decode(const uint8_t *buf, size_t len, int x, int bci);
+int jline__decode(const uint8_t *buf, size_t len, int x, int bci);
 
 /* Where the table lies, for one libjvm.so build. */
 struct jline_layout {
@@ -40,7 +40,7 @@ struct jline_layout {
 /* 0, or -ENOENT (a field or constant missing). */
 int jline_layout__init(struct jline_layout *jl, const struct vmstructs *vs,
 		       int u5_x);
-/* The line of bci in Method* method, read now: as jline_decode, or
+/* The line of bci in Method* method, read now: as jline__decode, or
  * -EFAULT. */
 int jline__at(const struct hotspot_mem *m, const struct jline_layout *jl,
 	      uint64_t method, int bci);

@@ -73,7 +73,8 @@ struct jnamer *jnamer__open(struct hotspot *h, uint32_t pid, int flags)
 		goto fail;
 	}
 	j->major = vmstructs__jdk_major(j->vs, j->m);
-	ret = j->major < 0 ? j->major : nm_layout__init(&j->l, j->vs, j->major);
+	ret = j->major < 0 ? j->major
+			   : nmethod__layout_init(&j->l, j->vs, j->major);
 	if (ret)
 		goto fail;
 	j->lines_ok = !jline_layout__init(&j->jl, j->vs, j->l.u5_x);
@@ -97,7 +98,7 @@ void jnamer__free(struct jnamer *j)
 	if (!j)
 		return;
 	for (int i = 0; i < LOADED; i++)
-		nm_debug__release(&j->loaded[i]);
+		nmethod__debug_release(&j->loaded[i]);
 	u64map__clear(&j->chains, free_val);
 	u64map__release(&j->chains);
 	u64map__release(&j->threads);
@@ -154,7 +155,7 @@ static int debug_of(struct jnamer *j, uint64_t nm, int32_t cid,
 	if (u64map__find(&j->failed, key_of(nm, cid, FAILED_PC)))
 		return -ESTALE; /* failed before: not again */
 	d = &j->loaded[j->next_slot++ % LOADED];
-	nm_debug__release(d);
+	nmethod__debug_release(d);
 	memset(d, 0, sizeof(*d));
 	ret = nmethod__load(j->m, &j->l, nm, d);
 	j->st.loads++;
@@ -164,7 +165,7 @@ static int debug_of(struct jnamer *j, uint64_t nm, int32_t cid,
 		bool added;
 		void **fs = NULL;
 
-		nm_debug__release(d);
+		nmethod__debug_release(d);
 		memset(d, 0, sizeof(*d));
 		if (readbudget__over(&j->rb))
 			return -EDQUOT;
@@ -188,7 +189,7 @@ static int name_chain(struct jnamer *j, const struct nm_debug *d,
 	enum jframe_kind kinds[NM_MAX_SCOPES];
 	char name[1024];
 
-	jframe_chain_kinds(n, kinds);
+	jframe__chain_kinds(n, kinds);
 	for (int i = 0; i < n; i++) {
 		int len = hotspot__method_name(j->m, j->hl, s[i].method, name,
 					       sizeof(name));
@@ -209,7 +210,7 @@ static int name_chain(struct jnamer *j, const struct nm_debug *d,
 }
 
 /* A chain's pc key: its offset in the nmethod, the top bit for a return
- * address (named by its exact PcDesc only, nm_chain_at_return). */
+ * address (named by its exact PcDesc only, nmethod__chain_at_return). */
 static int32_t pc_key(uint64_t nm, uint64_t pc, bool ret_pc)
 {
 	return (int32_t)(((uint32_t)(pc - nm) & 0x7fffffffu) |
@@ -228,8 +229,8 @@ static int resolve(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 	ret = debug_of(j, nm, cid, &d);
 	if (ret)
 		return ret;
-	n = ret_pc ? nm_chain_at_return(&j->l, d, pc, s, NM_MAX_SCOPES)
-		   : nm_chain_at(&j->l, d, pc, s, NM_MAX_SCOPES);
+	n = ret_pc ? nmethod__chain_at_return(&j->l, d, pc, s, NM_MAX_SCOPES)
+		   : nmethod__chain_at(&j->l, d, pc, s, NM_MAX_SCOPES);
 	if (n <= 0)
 		return n == -ERANGE ? n : -EINVAL;
 	c = calloc(1, sizeof(*c) + n * sizeof(c->f[0]));

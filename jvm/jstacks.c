@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/hash.h"
 #include "common/safename.h"
 #include "common/strpool.h"
 #include "common/u64map.h"
@@ -99,27 +100,21 @@ struct jstacks {
 	char text[JN_MAX * (NAME_CAP / 4)];
 };
 
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return h;
-}
-
 static uint64_t name_key(uint32_t pid, uint64_t k, uint64_t n, int64_t h)
 {
-	return mix(pid ^ mix(k ^ mix(n ^ mix((uint64_t)h)))) | 1;
+	return hash__mix(pid ^
+			 hash__mix(k ^ hash__mix(n ^ hash__mix((uint64_t)h)))) |
+	       1;
 }
 
 static uint64_t list_key(uint32_t pid, uint64_t id)
 {
-	return mix(id ^ mix(pid)) | 1;
+	return hash__mix(id ^ hash__mix(pid)) | 1;
 }
 
 static uint64_t stub_key(uint32_t pid, uint64_t pc)
 {
-	return mix(pc ^ mix(pid)) | 1;
+	return hash__mix(pc ^ hash__mix(pid)) | 1;
 }
 
 struct jstacks *jstacks__new(const struct stacksrc *src, struct jvms *jv)
@@ -286,8 +281,8 @@ static void renamed(struct jstacks *js, struct list_ent *e)
 	uint64_t sum = e->nr;
 
 	for (uint32_t i = 0; i < e->nr; i++)
-		sum = mix(sum ^ e->f[i].idx ^ e->f[i].ip ^
-			  (uint64_t)(uintptr_t)e->f[i].name);
+		sum = hash__mix(sum ^ e->f[i].idx ^ e->f[i].ip ^
+				(uint64_t)(uintptr_t)e->f[i].name);
 	if (!e->serial || sum != e->sum) {
 		e->sum = sum;
 		e->serial = ++js->serial;
@@ -306,7 +301,7 @@ static const char *with_line(struct jstacks *js, struct jvm *j,
 
 	if (!j->jn || (line = jnamer__line(j->jn, method, bci)) <= 0)
 		return name;
-	n = jframe_with_line(js->text, sizeof(js->text), name, line);
+	n = jframe__with_line(js->text, sizeof(js->text), name, line);
 	if (n < 0)
 		return name;
 	return strpool__intern(js->pool, js->text, n) ?: name;
@@ -649,11 +644,11 @@ static int chain_push(struct jstacks *js, size_t *len,
 	if (safename__copy(safe, sizeof(safe), x->name, strlen(x->name),
 			   SAFENAME_FOLD) >= sizeof(safe))
 		return -1;
-	m = jframe_with_line(o, cap, safe, js->lines ? x->line : 0);
+	m = jframe__with_line(o, cap, safe, js->lines ? x->line : 0);
 	if (m < 0)
 		return -1;
 	if (js->annotate) {
-		const char *sfx = jframe_suffix(x->kind, x->comp_level);
+		const char *sfx = jframe__suffix(x->kind, x->comp_level);
 		size_t sl = strlen(sfx);
 
 		if (m + sl >= cap)

@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "jvms.h"
-#include "sampler/stacksrc.h"
+#include "stacks/stacksrc.h"
 
 struct jstacks;
 

@@ -45,18 +45,20 @@
 
 /* ---- pure decoders ----------------------------------------------------- */
 
-int jfields_stream(const uint8_t *buf, size_t len, int x,
-		   const struct jfield_flags *ff, struct jfield *out, int max)
+int jthreads__fields_stream(const uint8_t *buf, size_t len, int x,
+			    const struct jfield_flags *ff, struct jfield *out,
+			    int max)
 {
 	uint32_t java, injected, v[5], skip;
 	size_t pos = 0;
 
-	if (u5_read(buf, len, &pos, x, &java) ||
-	    u5_read(buf, len, &pos, x, &injected) || java > (uint32_t)max)
+	if (nmethod__u5_read(buf, len, &pos, x, &java) ||
+	    nmethod__u5_read(buf, len, &pos, x, &injected) ||
+	    java > (uint32_t)max)
 		return -EINVAL;
 	for (uint32_t i = 0; i < java; i++) {
 		for (int k = 0; k < 5; k++)
-			if (u5_read(buf, len, &pos, x, &v[k]))
+			if (nmethod__u5_read(buf, len, &pos, x, &v[k]))
 				return -EINVAL;
 		if (v[0] > 0xffff || v[1] > 0xffff)
 			return -EINVAL;
@@ -65,14 +67,14 @@ int jfields_stream(const uint8_t *buf, size_t len, int x,
 		       !!(v[4] & (1u << ff->generic)) +
 		       !!(v[4] & (1u << ff->contended));
 		while (skip--)
-			if (u5_read(buf, len, &pos, x, &v[0]))
+			if (nmethod__u5_read(buf, len, &pos, x, &v[0]))
 				return -EINVAL;
 	}
 	return (int)java;
 }
 
-int jfields_u2(const uint16_t *a, size_t n, int java_count,
-	       const struct jfield_u2 *f, struct jfield *out, int max)
+int jthreads__fields_u2(const uint16_t *a, size_t n, int java_count,
+			const struct jfield_u2 *f, struct jfield *out, int max)
 {
 	uint32_t mask = (1u << f->tag_size) - 1, packed;
 
@@ -118,7 +120,8 @@ static bool put_utf8(uint32_t c, char **p, const char *end)
 	return true;
 }
 
-int jstring_utf8(const uint8_t *b, size_t len, int coder, char *out, size_t cap)
+int jthreads__string_utf8(const uint8_t *b, size_t len, int coder, char *out,
+			  size_t cap)
 {
 	char *p = out, *end = out + cap - 1;
 	size_t i = 0;
@@ -452,11 +455,13 @@ static int klass_fields(struct jthreads *t, uint64_t k, struct jfield *f,
 	if (t->ik_stream != NM_NONE)
 		n = rd(t->m, arr + t->arr_u1_data, buf, want)
 			? -EFAULT
-			: jfields_stream(buf, want, t->x, &t->ff, f, max);
+			: jthreads__fields_stream(buf, want, t->x, &t->ff, f,
+						  max);
 	else
 		n = want && rd(t->m, arr + t->arr_u2_data, buf, want)
 			? -EFAULT
-			: jfields_u2(buf, want / 2, cnt, &t->fu2, f, max);
+			: jthreads__fields_u2(buf, want / 2, cnt, &t->fu2, f,
+					      max);
 	free(buf);
 	return n;
 }
@@ -555,7 +560,7 @@ static int read_string(struct jthreads *t, uint64_t s, char *out, size_t cap)
 		return -ENOMEM;
 	ret = rd(t->m, val + t->arr_base, b, len)
 		  ? -EFAULT
-		  : jstring_utf8(b, len, coder, out, cap);
+		  : jthreads__string_utf8(b, len, coder, out, cap);
 	free(b);
 	return ret;
 }

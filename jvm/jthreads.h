@@ -41,8 +41,9 @@ struct jfield_flags {
  * buf[0..len) into out[0..max): their count, or -EINVAL (garbage, or more
  * than max).
  */
-int jfields_stream(const uint8_t *buf, size_t len, int x,
-		   const struct jfield_flags *ff, struct jfield *out, int max);
+int jthreads__fields_stream(const uint8_t *buf, size_t len, int x,
+			    const struct jfield_flags *ff, struct jfield *out,
+			    int max);
 /*
  * The same from a JDK 17 Array<u2> of n slots holding java_count fields
  * of `slots` u2s each (FieldInfo::field_slots), name, signature, low and
@@ -52,8 +53,8 @@ int jfields_stream(const uint8_t *buf, size_t len, int x,
 struct jfield_u2 {
 	int slots, name, sig, low, high, tag_size, tag_offset;
 };
-int jfields_u2(const uint16_t *a, size_t n, int java_count,
-	       const struct jfield_u2 *f, struct jfield *out, int max);
+int jthreads__fields_u2(const uint16_t *a, size_t n, int java_count,
+			const struct jfield_u2 *f, struct jfield *out, int max);
 
 /*
  * A java.lang.String's value bytes (coder 0: LATIN1, 1: UTF16 little
@@ -61,8 +62,8 @@ int jfields_u2(const uint16_t *a, size_t n, int java_count,
  * at cap - 1, at a character boundary, still NUL-terminated), -EINVAL
  * (odd UTF16 length, or a coder we do not know).
  */
-int jstring_utf8(const uint8_t *b, size_t len, int coder, char *out,
-		 size_t cap);
+int jthreads__string_utf8(const uint8_t *b, size_t len, int coder, char *out,
+			  size_t cap);
 
 /* ---- a live JVM -------------------------------------------------------- */
 

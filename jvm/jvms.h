@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "jthreadsync.h"
-#include "sampler/stacksrc.h"
+#include "stacks/stacksrc.h"
 
 struct jvms;
 struct hotspot;

@@ -112,7 +112,8 @@ static bool header_fits(const struct nm_layout *l)
 	return true;
 }
 
-int nm_layout__init(struct nm_layout *l, const struct vmstructs *vs, int major)
+int nmethod__layout_init(struct nm_layout *l, const struct vmstructs *vs,
+			 int major)
 {
 	uint64_t v;
 	int ret = 0;
@@ -279,7 +280,7 @@ int nmethod__same(const struct hotspot_mem *m, const struct nm_layout *l,
 	return c == cid && (!method || mt == method) && used;
 }
 
-void nm_debug__release(struct nm_debug *d)
+void nmethod__debug_release(struct nm_debug *d)
 {
 	if (!d)
 		return;
@@ -327,7 +328,7 @@ int nmethod__load(const struct hotspot_mem *m, const struct nm_layout *l,
 	    !(d->scopes = copy_out(m, i->scopes_begin, i->scopes_end, &ret)) ||
 	    !(d->meta = copy_out(m, i->meta_begin, i->meta_begin + d->nmeta * 8,
 				 &ret))) {
-		nm_debug__release(d);
+		nmethod__debug_release(d);
 		return ret;
 	}
 	return 0;
@@ -335,7 +336,8 @@ int nmethod__load(const struct hotspot_mem *m, const struct nm_layout *l,
 
 /* ---- decoding ---------------------------------------------------------- */
 
-int u5_read(const uint8_t *buf, size_t len, size_t *pos, int x, uint32_t *v)
+int nmethod__u5_read(const uint8_t *buf, size_t len, size_t *pos, int x,
+		     uint32_t *v)
 {
 	const uint32_t lg_h = 6, low = 256 - 64 - (uint32_t)x;
 	uint32_t sum = 0, b;
@@ -370,8 +372,8 @@ static struct nm_pcdesc pcdesc_at(const struct nm_layout *l, const uint8_t *pcs,
 	};
 }
 
-int nm_pcdesc_find(const struct nm_layout *l, const uint8_t *pcs, size_t len,
-		   int32_t pc_off, struct nm_pcdesc *out)
+int nmethod__pcdesc_find(const struct nm_layout *l, const uint8_t *pcs,
+			 size_t len, int32_t pc_off, struct nm_pcdesc *out)
 {
 	size_t n, lo = 0, hi;
 
@@ -407,9 +409,9 @@ static int scope_at(const struct nm_debug *d, int x, uint32_t off,
 	uint32_t midx, bci;
 
 	if (off >= d->scopes_len ||
-	    u5_read(d->scopes, d->scopes_len, &pos, x, sender) ||
-	    u5_read(d->scopes, d->scopes_len, &pos, x, &midx) ||
-	    u5_read(d->scopes, d->scopes_len, &pos, x, &bci))
+	    nmethod__u5_read(d->scopes, d->scopes_len, &pos, x, sender) ||
+	    nmethod__u5_read(d->scopes, d->scopes_len, &pos, x, &midx) ||
+	    nmethod__u5_read(d->scopes, d->scopes_len, &pos, x, &bci))
 		return -EINVAL;
 	if (!midx || midx > d->nmeta)
 		return -EINVAL; /* a Java scope always names its method */
@@ -418,8 +420,8 @@ static int scope_at(const struct nm_debug *d, int x, uint32_t off,
 	return s->method ? 0 : -EINVAL;
 }
 
-int nm_scope_chain(const struct nm_debug *d, int x, int32_t decode_off,
-		   struct nm_scope *out, int max)
+int nmethod__scope_chain(const struct nm_debug *d, int x, int32_t decode_off,
+			 struct nm_scope *out, int max)
 {
 	uint32_t off = (uint32_t)decode_off, sender;
 	int n = 0;
@@ -439,8 +441,8 @@ int nm_scope_chain(const struct nm_debug *d, int x, int32_t decode_off,
 	return n;
 }
 
-int nm_chain_at(const struct nm_layout *l, const struct nm_debug *d,
-		uint64_t pc, struct nm_scope *out, int max)
+int nmethod__chain_at(const struct nm_layout *l, const struct nm_debug *d,
+		      uint64_t pc, struct nm_scope *out, int max)
 {
 	struct nm_pcdesc pd;
 	int ret;
@@ -454,26 +456,29 @@ int nm_chain_at(const struct nm_layout *l, const struct nm_debug *d,
 		out[0] = (struct nm_scope){d->info.method, -1};
 		return 1;
 	}
-	ret = nm_pcdesc_find(l, d->pcs, d->pcs_len,
-			     (int32_t)(pc - d->info.code_begin), &pd);
+	ret = nmethod__pcdesc_find(l, d->pcs, d->pcs_len,
+				   (int32_t)(pc - d->info.code_begin), &pd);
 	if (ret)
 		return ret;
-	return nm_scope_chain(d, l->u5_x, pd.scope_decode_offset, out, max);
+	return nmethod__scope_chain(d, l->u5_x, pd.scope_decode_offset, out,
+				    max);
 }
 
-int nm_chain_at_return(const struct nm_layout *l, const struct nm_debug *d,
-		       uint64_t ret_pc, struct nm_scope *out, int max)
+int nmethod__chain_at_return(const struct nm_layout *l,
+			     const struct nm_debug *d, uint64_t ret_pc,
+			     struct nm_scope *out, int max)
 {
 	struct nm_pcdesc pd;
 
 	if (ret_pc < d->info.code_begin || ret_pc >= d->info.code_end)
 		return -ERANGE;
 	if ((d->pcs_len || d->scopes_len) &&
-	    !nm_pcdesc_find(l, d->pcs, d->pcs_len,
-			    (int32_t)(ret_pc - d->info.code_begin), &pd) &&
+	    !nmethod__pcdesc_find(l, d->pcs, d->pcs_len,
+				  (int32_t)(ret_pc - d->info.code_begin),
+				  &pd) &&
 	    pd.pc_offset == (int32_t)(ret_pc - d->info.code_begin))
-		return nm_scope_chain(d, l->u5_x, pd.scope_decode_offset, out,
-				      max);
+		return nmethod__scope_chain(d, l->u5_x, pd.scope_decode_offset,
+					    out, max);
 	/* no PcDesc of its own: a call without debug info (a leaf runtime
 	 * call, an intrinsic's stub), whose scope is not recorded; the
 	 * next PcDesc may be another inlined method's (a bimorphic call's

@@ -5,10 +5,10 @@
  * bytecode indexes, innermost first (PcDesc + scopes debug data).
  *
  * Three layers, so the decoding is testable on bytes:
- *  - nm_layout: where the fields lie, from VMStructs (nm_layout__init);
+ *  - nm_layout: where the fields lie, from VMStructs (nmethod__layout_init);
  *  - nmethod__read / nmethod__load: read one nmethod's header, then its
  *    PcDesc array, scopes data and metadata table into a struct nm_debug;
- *  - nm_pcdesc_find / nm_scope_chain / u5_read: pure decoders over those
+ *  - nmethod__pcdesc_find / nmethod__scope_chain / nmethod__u5_read: pure decoders over those
  *    bytes, bounded by the buffers' lengths (a JVM's memory is untrusted:
  *    garbage gives -EINVAL, never a read past a buffer or an endless loop).
  *
@@ -54,7 +54,8 @@ struct nm_layout {
 /* 0; -ENOENT (a field missing: a layout we do not know); -ENOTSUP (a JDK
  * whose debug stream encoding is unchecked: 18 to 20). major: the JVM's
  * Abstract_VM_Version::_vm_major_version. */
-int nm_layout__init(struct nm_layout *l, const struct vmstructs *vs, int major);
+int nmethod__layout_init(struct nm_layout *l, const struct vmstructs *vs,
+			 int major);
 
 /* The header of one nmethod, addresses in the target. */
 struct nm_info {
@@ -93,13 +94,14 @@ struct nm_debug {
  * The caller checks nmethod__same() afterwards. */
 int nmethod__load(const struct hotspot_mem *m, const struct nm_layout *l,
 		  uint64_t nm, struct nm_debug *d);
-void nm_debug__release(struct nm_debug *d);
+void nmethod__debug_release(struct nm_debug *d);
 
 /* ---- pure decoders ----------------------------------------------------- */
 
 /* One UNSIGNED5 value at *pos of buf[0..len) (x excluded bytes: 0 or 1):
  * 0 and *pos advanced, or -EINVAL (truncated, or an excluded byte). */
-int u5_read(const uint8_t *buf, size_t len, size_t *pos, int x, uint32_t *v);
+int nmethod__u5_read(const uint8_t *buf, size_t len, size_t *pos, int x,
+		     uint32_t *v);
 
 struct nm_pcdesc {
 	int32_t pc_offset, scope_decode_offset, obj_decode_offset, flags;
@@ -107,8 +109,8 @@ struct nm_pcdesc {
 /* The PcDesc for code offset pc_off, HotSpot's approximate match: the
  * first with pc_offset >= pc_off. 0, or -ENOENT (past the last one),
  * -EINVAL (no whole entry). Binary search: O(log n) reads at most. */
-int nm_pcdesc_find(const struct nm_layout *l, const uint8_t *pcs, size_t len,
-		   int32_t pc_off, struct nm_pcdesc *out);
+int nmethod__pcdesc_find(const struct nm_layout *l, const uint8_t *pcs,
+			 size_t len, int32_t pc_off, struct nm_pcdesc *out);
 
 struct nm_scope {
 	uint64_t method; /* Method* */
@@ -121,8 +123,8 @@ struct nm_scope {
  * of the table, a chain longer than max). decode_off 0 is HotSpot's
  * "serialized null": the nmethod's own method at its entry (outer).
  */
-int nm_scope_chain(const struct nm_debug *d, int x, int32_t decode_off,
-		   struct nm_scope *out, int max);
+int nmethod__scope_chain(const struct nm_debug *d, int x, int32_t decode_off,
+			 struct nm_scope *out, int max);
 
 /* The chain at pc (an address in d's code): count, or -errno as above. */
 /*
@@ -130,9 +132,10 @@ int nm_scope_chain(const struct nm_debug *d, int x, int32_t decode_off,
  * PcDesc at the return address of every call with debug info, so only
  * that one is used; without one, the nmethod's method alone (1).
  */
-int nm_chain_at_return(const struct nm_layout *l, const struct nm_debug *d,
-		       uint64_t ret_pc, struct nm_scope *out, int max);
-int nm_chain_at(const struct nm_layout *l, const struct nm_debug *d,
-		uint64_t pc, struct nm_scope *out, int max);
+int nmethod__chain_at_return(const struct nm_layout *l,
+			     const struct nm_debug *d, uint64_t ret_pc,
+			     struct nm_scope *out, int max);
+int nmethod__chain_at(const struct nm_layout *l, const struct nm_debug *d,
+		      uint64_t pc, struct nm_scope *out, int max);
 
 #endif

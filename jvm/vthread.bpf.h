@@ -272,22 +272,19 @@ __noinline int vthread__enter(const struct interp_proc *p)
 }
 
 /*
- * --per-thread: the java.lang.Thread.tid of the virtual thread mounted on
- * the sampled carrier (walk_state's thread), or 0 (none mounted: its
- * JavaThread's _vthread is its own _threadObj; or not told). Both are
- * OopHandles: the address of a full-width oop.
+ * The java.lang.Thread.tid of the virtual thread mounted on thread tid of
+ * JVM p (tgid), or 0 (none mounted: its JavaThread's _vthread is its own
+ * _threadObj; or not told). Both are OopHandles: the address of a
+ * full-width oop. For --per-thread and the waits (sampler/vtwait.bpf.h).
  */
-static __always_inline __u64 vthread__id(const struct interp_proc *p)
+static __always_inline __u64 vthread__mounted(const struct interp_proc *p,
+					      __u32 tgid, __u32 tid)
 {
-	__u32 zero = 0;
-	struct wstate *s = bpf_map_lookup_elem(&walk_state, &zero);
-	struct java_thread_key k = {};
+	struct java_thread_key k = {.tgid = tgid, .tid = tid};
 	__u64 *jt, vt, self;
 
-	if (!p || !s || !p->off_jt_vthread)
+	if (!p || !p->off_jt_vthread)
 		return 0;
-	k.tgid = s->tgid;
-	k.tid = s->tid;
 	jt = bpf_map_lookup_elem(&java_threads, &k);
 	if (!jt)
 		return 0;
@@ -296,6 +293,15 @@ static __always_inline __u64 vthread__id(const struct interp_proc *p)
 	if (!vt || vt == self)
 		return 0;
 	return read_u64(vt + p->off_thread_tid);
+}
+
+/* The same for the sampled carrier (walk_state's thread). */
+static __always_inline __u64 vthread__id(const struct interp_proc *p)
+{
+	__u32 zero = 0;
+	struct wstate *s = bpf_map_lookup_elem(&walk_state, &zero);
+
+	return s ? vthread__mounted(p, s->tgid, s->tid) : 0;
 }
 
 /*

@@ -13,6 +13,8 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include "common/procfs.h"
 #include "vthread.h"
 #include "vmstructs.h"
 
@@ -187,4 +189,69 @@ int vthread__read(const struct hotspot_mem *m, const struct vthread_syms *syms,
 
 	*chunk_err = ret ? ret : chunks(m, syms, out);
 	return ret;
+}
+
+const char *const vthread_wait_names[VW_NR_SYMS] = {
+    [VW_FREEZE] = "_ZL12freeze_entry",
+    [VW_THAW] = "_ZL10thaw_entry",
+};
+const char *const vthread_preempt_name = "_ZL20freeze_preempt_entry";
+
+/*
+ * The offsets in libjvm.so's file of the code at addr[0..n) of pid, by
+ * its executable mapping in /proc/PID/maps: 0, -EINVAL (one is not in
+ * it), -ESRCH.
+ */
+static int file_offsets(uint32_t pid, const uint64_t *addr, uint64_t *off,
+			int n)
+{
+	const char *p, *end;
+	struct procfs_map m;
+	int left = n, r;
+	size_t len;
+	char *buf;
+
+	if (procfs__read_pid(pid, "maps", PROCFS_MAPS_MAX, &buf, &len))
+		return -ESRCH;
+	for (p = buf, end = buf + len;
+	     left && (r = procfs__maps_next(&p, end, &m));) {
+		if (r < 0 || m.perms[2] != 'x' || m.path_len < 10 ||
+		    memcmp(m.path + m.path_len - 10, "/libjvm.so", 10))
+			continue;
+		for (int i = 0; i < n; i++)
+			if (addr[i] >= m.start && addr[i] < m.end) {
+				off[i] = addr[i] - m.start + m.offset;
+				left--;
+			}
+	}
+	free(buf);
+	return left ? -EINVAL : 0;
+}
+
+int vthread__wait_probes(const struct hotspot_mem *m, uint32_t pid,
+			 struct vthread_probes *out)
+{
+	uint64_t syms[VW_NR_SYMS], pre, fn[3] = {0}, off[3] = {0};
+	int ret = hotspot__jvm_syms(pid, vthread_wait_names, VW_NR_SYMS, syms);
+	int n = 2;
+
+	if (ret)
+		return ret;
+	if (rd(m, syms[VW_FREEZE], &fn[0], 8) ||
+	    rd(m, syms[VW_THAW], &fn[1], 8))
+		return -EFAULT;
+	if (!fn[0] || !fn[1])
+		return -EAGAIN;
+	/* JDK 24+ only; set with the others (Continuation::init) */
+	if (!hotspot__jvm_syms(pid, &vthread_preempt_name, 1, &pre) &&
+	    !rd(m, pre, &fn[2], 8) && fn[2])
+		n = 3;
+	ret = file_offsets(pid, fn, off, n);
+	if (ret)
+		return ret;
+	out->freeze[0] = off[0];
+	out->thaw = off[1];
+	out->freeze[1] = off[2];
+	out->nfreeze = n - 1;
+	return 0;
 }

@@ -117,4 +117,37 @@ void vthread__syms(uint32_t pid, struct vthread_syms *syms);
 int vthread__read(const struct hotspot_mem *m, const struct vthread_syms *syms,
 		  struct vthread_layout *out, int *chunk_err);
 
+/*
+ * --off-cpu and --wall: where libjvm.so freezes a virtual thread (its
+ * frames into the heap: it unmounts) and thaws it (it mounts again), for
+ * uprobes. The functions are templates instantiated per GC and oop kind;
+ * HotSpot keeps the ones it chose in statics of continuationFreezeThaw.cpp
+ * (.symtab locals): freeze_entry (the yield's), freeze_preempt_entry
+ * (JDK 24+: a virtual thread unmounted while blocking on a monitor) and
+ * thaw_entry, thaw<ConfigT>(JavaThread *, int kind).
+ */
+enum vthread_wait_sym {
+	VW_FREEZE, /* address freeze_entry */
+	VW_THAW, /* address thaw_entry */
+	VW_NR_SYMS,
+};
+extern const char *const vthread_wait_names[VW_NR_SYMS];
+extern const char *const vthread_preempt_name; /* freeze_preempt_entry */
+
+/* the functions' offsets in the libjvm.so file, for its uprobes */
+struct vthread_probes {
+	uint64_t freeze[2]; /* freeze_entry's, freeze_preempt_entry's */
+	int nfreeze;
+	uint64_t thaw;
+};
+
+/*
+ * The probes of JVM pid (its memory read through m) into out: 0; -ENOENT
+ * (no such statics: JDK < 21, or a libjvm.so without .symtab), -EAGAIN
+ * (not set yet: a JVM starting), -EFAULT, -EINVAL (a function outside
+ * libjvm.so's code), -ESRCH.
+ */
+int vthread__wait_probes(const struct hotspot_mem *m, uint32_t pid,
+			 struct vthread_probes *out);
+
 #endif

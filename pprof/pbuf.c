@@ -120,7 +120,7 @@ static int get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 	return -EINVAL;
 }
 
-int pb_next(struct pb_reader *r, struct pb_field *f)
+int pbuf__next(struct pb_reader *r, struct pb_field *f)
 {
 	uint64_t tag, n;
 
@@ -158,8 +158,8 @@ int pb_next(struct pb_reader *r, struct pb_field *f)
 	}
 }
 
-int pb_each_varint(const struct pb_field *f, int (*fn)(uint64_t v, void *ctx),
-		   void *ctx)
+int pbuf__each_varint(const struct pb_field *f,
+		      int (*fn)(uint64_t v, void *ctx), void *ctx)
 {
 	const uint8_t *p = f->data, *end = f->data + f->len;
 	uint64_t v;

@@ -44,13 +44,13 @@ struct pb_reader {
 };
 
 /* 1 with *f filled, 0 at the end of the range, -EINVAL on bad input. */
-int pb_next(struct pb_reader *r, struct pb_field *f);
+int pbuf__next(struct pb_reader *r, struct pb_field *f);
 /*
  * The values of a repeated varint field, packed (a LEN field) or not (one
  * varint): calls fn for each; stops at fn's non-zero return and returns
  * it, or -EINVAL on a bad varint.
  */
-int pb_each_varint(const struct pb_field *f, int (*fn)(uint64_t v, void *ctx),
-		   void *ctx);
+int pbuf__each_varint(const struct pb_field *f,
+		      int (*fn)(uint64_t v, void *ctx), void *ctx);
 
 #endif

@@ -129,7 +129,7 @@ static int scan_profile(struct rd *r, const uint8_t *p, size_t n)
 	struct vec *to;
 	int ret;
 
-	while ((ret = pb_next(&pr, &f)) == 1) {
+	while ((ret = pbuf__next(&pr, &f)) == 1) {
 		to = NULL;
 		switch (f.num) {
 		case 1:
@@ -171,7 +171,7 @@ static int msg_varint(const struct span *s, uint32_t num, uint64_t *v)
 	int ret;
 
 	*v = 0;
-	while ((ret = pb_next(&pr, &f)) == 1)
+	while ((ret = pbuf__next(&pr, &f)) == 1)
 		if (f.num == num && f.wire == PB_VARINT)
 			*v = f.v;
 	return ret;
@@ -221,7 +221,7 @@ static int read_lines(struct rd *r, const struct span *s, struct loc *l)
 
 	l->first = r->loc_funcs.n;
 	l->nr = 0;
-	while ((ret = pb_next(&pr, &f)) == 1) {
+	while ((ret = pbuf__next(&pr, &f)) == 1) {
 		struct span line = {f.data, f.len};
 		uint64_t fid;
 
@@ -439,11 +439,11 @@ static int read_sample(struct rd *r, const struct span *s, size_t which,
 	int ret;
 
 	r->ids.n = r->vals.n = r->len = 0;
-	while ((ret = pb_next(&pr, &f)) == 1) {
+	while ((ret = pbuf__next(&pr, &f)) == 1) {
 		if (f.num == 1)
-			ret = pb_each_varint(&f, collect, &r->ids);
+			ret = pbuf__each_varint(&f, collect, &r->ids);
 		else if (f.num == 2)
-			ret = pb_each_varint(&f, collect, &r->vals);
+			ret = pbuf__each_varint(&f, collect, &r->vals);
 		else if (f.num == 3 && f.wire == PB_LEN)
 			ret = read_label(r, &f, &lb);
 		else

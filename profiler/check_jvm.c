@@ -14,11 +14,11 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "check.h"
+#include "check/check.h"
 #include "common/safefile.h"
-#include "hints.h"
+#include "check/hints.h"
 #include "jvm/hotspot.h"
-#include "stackfold.h"
+#include "stacks/stackfold.h"
 #include "targets.h"
 
 #define MAX_JDKS 32
@@ -43,7 +43,7 @@ static void jdk_release(const char *home, char *ver, char *who, size_t len)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/release", home);
-	f = safe_fopen_in(AT_FDCWD, path, &release);
+	f = safefile__fopen_in(AT_FDCWD, path, &release);
 	while (f && fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "JAVA_VERSION=\"", 14))
 			snprintf(ver, len, "%.*s",

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "attach/attach.h"
-#include "check.h"
+#include "check/check.h"
 #include "profile.h"
 #include "flamegraph/render.h"
 #include "profiler/version.h"
@@ -17,9 +17,9 @@ struct subcmd {
 };
 
 static const struct subcmd subcmds[] = {
-    {"attach", attach__cmd},	    {"check", check__cmd},
-    {"flamegraph", flamegraph_cmd}, {"heatmap", heatmap_cmd},
-    {"montage", montage_cmd},	    {NULL, NULL},
+    {"attach", attach__cmd},	     {"check", check__cmd},
+    {"flamegraph", flamegraph__cmd}, {"heatmap", heatmap__cmd},
+    {"montage", montage__cmd},	     {NULL, NULL},
 };
 
 static const struct subcmd *subcmd_of(const char *name)

@@ -17,16 +17,17 @@
 #include <bpf/libbpf.h>
 #include "common/stop.h"
 #include "containers.h"
-#include "hints.h"
+#include "check/hints.h"
 #include "jvmkids.h"
 #include "jvmprep.h"
-#include "probes_run.h"
+#include "probes/probes_run.h"
 #include "profile.h"
-#include "render_out.h"
+#include "output/render_out.h"
 #include "run.h"
 #include "run_child.h"
 #include "run_events.h"
 #include "run_lock.h"
+#include "run_vtwait.h"
 #include "run_cpu.h"
 #include "run_probe.h"
 #include "run_report.h"
@@ -35,8 +36,8 @@
 #include "sampler/cpus.h"
 #include "sampler/ksymbpf.h"
 #include "sampler/sampler_ctl.h"
-#include "sliceout.h"
-#include "stackfold.h"
+#include "output/sliceout.h"
+#include "stacks/stackfold.h"
 #include "targets.h"
 
 static bool verbose;
@@ -233,12 +234,13 @@ static void teardown(struct run *r)
 		fclose(r->table);
 	stackfold__free(r->sf);
 	run_lock__free(r);
+	run_vtwait__free(r);
 	jstacks__free(r->jstacks);
 	jvms__free(r->jvms);
 	sampler__free(r->smp);
 	symbolizer__free(r->sym);
 	ksymbpf__free(r->ksym);
-	pidset__free(r->pids);
+	targets__free(r->pids);
 	containers__free(r->ct);
 	sliceout__free(r->out);
 	renderout__free(r->ro);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "linefilter.h"
+#include "stacks/linefilter.h"
 #include "profile_opts.h"
 
 enum {

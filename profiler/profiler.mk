@@ -1,6 +1,6 @@
-# profiler/: the run (options, modes, naming of stacks, output sinks, the
-# report) and main.c, linked with every other part into mixprof. Module
-# lists are extended by the fragments included here.
+# profiler/: the command line and the run (options, modes, the drain
+# loop, the report) and main.c, linked with every other part into
+# mixprof. Module lists are extended by the fragments included here.
 CPPFLAGS_profiler := $(MIXPROF_CPPFLAGS)
 MIXPROF_OBJS := $(BUILD)/profiler/main.o
 MIXPROF_LIBS :=
@@ -10,16 +10,16 @@ include events/events.mk
 include pprof/pprof.mk
 include jfr/jfr.mk
 include flamegraph/flamegraph.mk
+include stacks/stacks.mk
+include check/check.mk
+include output/output.mk
+include probes/probes.mk
 
-PROFILE_SRCS := profile.c hints.c check.c check_jvm.c run_setup.c run_child.c run_cpu.c run_probe.c \
-	run_tick.c run_report.c profile_opts.c slices.c launch.c stackfold.c \
-	namecache.c targets.c jvmkids.c sliceout.c jvmprep.c fold.c \
-	foldtab.c unwindcheck.c containers.c \
-	run_lock.c
+PROFILE_SRCS := profile.c check_jvm.c run_setup.c run_child.c run_cpu.c \
+	run_probe.c run_tick.c run_report.c profile_opts.c launch.c \
+	targets.c jvmkids.c jvmprep.c unwindcheck.c \
+	containers.c run_lock.c status.c run_vtwait.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
-# folded lines and their aggregate, for the tests that link them alone
-FOLD_OBJS := $(BUILD)/profiler/fold.o $(BUILD)/profiler/foldtab.o \
-	$(BUILD)/common/strpool.o $(BUILD)/common/safename.o
 MIXPROF_OBJS += $(PROFILE_OBJS)
 # they include the sampler's skeletons (through sampler_int.h)
 $(PROFILE_OBJS): $(SAMPLER_SKELS)
@@ -38,17 +38,12 @@ $(BUILD)/profiler/main.o: $(BUILD)/profiler/version.h
 FORCE:
 
 # Unit tests: pure modules only (no BPF, no symbolizer).
-UNIT_TESTS += $(BUILD)/tests/unit/test_prof_options \
-	$(BUILD)/tests/unit/test_prof_slices \
-	$(BUILD)/tests/unit/test_prof_namecache
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_options
 $(BUILD)/tests/unit/test_prof_options: $(BUILD)/tests/unit/test_prof_options.o \
 		$(BUILD)/profiler/profile_opts.o $(BUILD)/sampler/cpus.o \
-		$(BUILD)/profiler/launch.o $(BUILD)/profiler/linefilter.o \
+		$(BUILD)/profiler/launch.o $(BUILD)/stacks/linefilter.o \
+		$(FOLD_OBJS) \
 		$(COMMON_OBJS)
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^
-$(BUILD)/tests/unit/test_prof_slices: $(BUILD)/tests/unit/test_prof_slices.o \
-		$(BUILD)/profiler/slices.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
@@ -65,73 +60,22 @@ $(BUILD)/tests/unit/test_prof_targets: $(BUILD)/tests/unit/test_prof_targets.o \
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
-$(BUILD)/tests/unit/test_prof_namecache: \
-		$(BUILD)/tests/unit/test_prof_namecache.o \
-		$(BUILD)/profiler/namecache.o $(BUILD)/common/u64map.o
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^
-
-# Naming on a fake sampler (stacksrc.h): no root, no BPF.
-UNIT_TESTS += $(BUILD)/tests/unit/test_prof_stackfold
-$(BUILD)/tests/unit/test_prof_stackfold: \
-		$(BUILD)/tests/unit/test_prof_stackfold.o \
-		$(BUILD)/profiler/stackfold.o \
-		$(BUILD)/profiler/unwindcheck.o \
-		$(BUILD)/profiler/namecache.o $(FOLD_OBJS) \
-		$(BUILD)/profiler/targets.o $(BUILD)/attach/procinfo.o \
-		$(JVM_OBJS) $(COMMON_OBJS) $(SYMBOLIZER_OBJS)
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)
 
 # What the run says as text: the line filter (-I -X --tid --thread), the
 # start and status lines, the top-N table for a terminal. Pure modules.
-PROFILE_CLI_OBJS := $(BUILD)/profiler/linefilter.o $(BUILD)/profiler/topn.o \
-	$(BUILD)/profiler/status.o
-MIXPROF_OBJS += $(PROFILE_CLI_OBJS)
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_textout
 $(BUILD)/tests/unit/test_prof_textout: $(BUILD)/tests/unit/test_prof_textout.o \
-		$(PROFILE_CLI_OBJS) $(FOLD_OBJS) $(BUILD)/common/cgroup.o \
+		$(BUILD)/stacks/linefilter.o $(BUILD)/output/topn.o \
+		$(BUILD)/profiler/status.o $(FOLD_OBJS) $(BUILD)/common/cgroup.o \
 		$(BUILD)/common/procfs.o $(BUILD)/common/safefile.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
-# The profile command's renderings (--svg, --html, --heatmap, --montage).
-PROFILE_RENDER_OBJS := $(BUILD)/profiler/timedout.o \
-	$(BUILD)/profiler/render_out.o
-MIXPROF_OBJS += $(PROFILE_RENDER_OBJS)
-
 # --events beside a run (events/: HotSpot's USDT probes), --ttsp.
 MIXPROF_OBJS += $(BUILD)/profiler/run_events.o
-
-# `mixprof -e`: the probe run's agent connection and its --count table.
-PROFILE_PROBE_OBJS := $(BUILD)/profiler/probes_run.o \
-	$(BUILD)/profiler/probe_count.o
-MIXPROF_OBJS += $(PROFILE_PROBE_OBJS)
-UNIT_TESTS += $(BUILD)/tests/unit/test_prof_probe_count
-$(BUILD)/tests/unit/test_prof_probe_count: \
-		$(BUILD)/tests/unit/test_prof_probe_count.o \
-		$(BUILD)/profiler/probe_count.o $(BUILD)/common/safename.o
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^
-
-
-# The symbolizer's symtab test checks demangled names in a folded line.
-$(BUILD)/tests/unit/test_sym_symtab: $(FOLD_OBJS)
-UNIT_TESTS += $(BUILD)/tests/unit/test_prof_fold
-$(BUILD)/tests/unit/test_prof_fold: $(BUILD)/tests/unit/test_prof_fold.o \
-		$(FOLD_OBJS) $(SYMBOLIZER_OBJS)
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYMBOLIZER_LIBS)
 
 # Last: every fragment above has extended MIXPROF_OBJS by now.
 BINS += $(BUILD)/mixprof
 $(BUILD)/mixprof: $(MIXPROF_OBJS) $(UNWIND_OBJS) $(JVM_OBJS) $(SYMBOLIZER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(MIXPROF_LIBS) -ldw -lpthread $(SYMBOLIZER_LIBS)
-
-# The fixes named for each failure (hints.c), on made-up hosts.
-UNIT_TESTS += $(BUILD)/tests/unit/test_prof_hints
-$(BUILD)/tests/unit/test_prof_hints: $(BUILD)/tests/unit/test_prof_hints.o \
-		$(BUILD)/profiler/hints.o
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^

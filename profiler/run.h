@@ -26,7 +26,7 @@
 #include "common/nsec.h"
 #include "launch.h"
 #include "profile_opts.h"
-#include "slices.h"
+#include "output/timebase.h"
 #include "status.h"
 
 #define TICK_MS 100
@@ -87,7 +87,7 @@ struct run {
 	struct jvms *jvms; /* JVMs learnt and given to BPF; or NULL */
 	struct jstacks *jstacks; /* their Java frames named; or NULL */
 	struct stackfold *sf;
-	struct pidset *pids;
+	struct targets *pids;
 	struct containers *ct; /* --per-container, else NULL */
 	struct sliceout *out;
 	struct renderout *ro; /* --svg, --html, --heatmap, --montage */
@@ -103,6 +103,8 @@ struct run {
 				 * j.u.c.'s class, again */
 	const char *lock_why; /* what of it could not be read, */
 	int lock_err; /* and why (a negative errno) */
+	struct vtwaits *vtw; /* --off-cpu, --wall: virtual threads' probes
+			      * (run_vtwait.h), or NULL */
 	FILE *table; /* -e --count: where the table goes */
 	time_t wall_start; /* for the graphs' subtitle */
 	struct launch child;

@@ -12,18 +12,19 @@
 #include <unistd.h>
 #include "common/safename.h"
 #include "common/stop.h"
-#include "hints.h"
+#include "check/hints.h"
 #include "jvm/hotspot.h"
 #include "run.h"
 #include "run_child.h"
 #include "run_cpu.h"
 #include "run_events.h"
 #include "run_lock.h"
+#include "run_vtwait.h"
 #include "run_setup.h"
 #include "sampler/sampler_ctl.h"
 #include "run_report.h"
-#include "sliceout.h"
-#include "stackfold.h"
+#include "output/sliceout.h"
+#include "stacks/stackfold.h"
 #include "targets.h"
 
 #define ROWS_WAIT_NS (200 * NSEC_PER_MSEC) /* start-up wait for unwind rows */
@@ -200,6 +201,12 @@ static void offcpu_summary(struct run *r, const uint64_t *st, double secs)
 		"mixprof:   %" PRIu64 " waits still open at the end, counted "
 		"up to it\n",
 		r->open_waits);
+	if (st[STAT_VT_WAITS])
+		fprintf(stderr,
+			"mixprof:   %" PRIu64 " virtual threads' waits counted "
+			"(unmounted, from freeze to mount, under the stack "
+			"they froze)\n",
+			st[STAT_VT_WAITS]);
 	if (r->o.min_block_ns || r->o.max_block_ns)
 		fprintf(stderr,
 			"mixprof:   blocks of %" PRIu64 " us to %s%" PRIu64
@@ -260,6 +267,8 @@ static void tick(struct run *r, unsigned int n)
 	show_status(r);
 	if (r->o.lock && !r->err)
 		r->err = run_lock__tick(r);
+	if ((r->o.off_cpu || r->o.wall) && !r->err)
+		r->err = run_vtwait__tick(r);
 }
 
 const struct run_mode run_cpu_mode = {

@@ -110,7 +110,7 @@ static int open_file(struct run *r, struct runev *ev)
 {
 	char comm[32] = "java";
 
-	ev->f = safe_fcreate(r->o.events);
+	ev->f = safefile__fcreate(r->o.events);
 	if (!ev->f) {
 		fprintf(stderr, "mixprof: --events %s: %s\n", r->o.events,
 			strerror(errno));
@@ -121,8 +121,9 @@ static int open_file(struct run *r, struct runev *ev)
 	/* a launched command is not exec'ed yet: its name, as comm will be */
 	if (r->launched)
 		snprintf(comm, sizeof(comm), "%.15s",
-			 strrchr(r->o.cmd[0], '/') ? strrchr(r->o.cmd[0], '/') + 1
-						   : r->o.cmd[0]);
+			 strrchr(r->o.cmd[0], '/')
+			     ? strrchr(r->o.cmd[0], '/') + 1
+			     : r->o.cmd[0]);
 	else
 		procfs__read_comm(ev->pid, comm);
 	ev->pp = evpprof__new(comm);
@@ -205,8 +206,9 @@ int run_events__stop(struct run *r)
 	if (ev->pp)
 		ret = evpprof__write(ev->pp, ev->f);
 	/* a write that failed earlier (a full disk) counts too */
-	if (((ferror(ev->f) | fclose(ev->f)) || ret) &&
-	    (ret = ret ? ret : errno ? -errno : -EIO))
+	if (((ferror(ev->f) | fclose(ev->f)) || ret) && (ret = ret     ? ret
+							       : errno ? -errno
+								       : -EIO))
 		fprintf(stderr, "mixprof: --events %s: %s\n", r->o.events,
 			strerror(-ret));
 	ev->f = NULL;

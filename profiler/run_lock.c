@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/safename.h"
-#include "hints.h"
+#include "check/hints.h"
 #include "jvm/jvms.h"
 #include "jvm/hotspot.h"
 #include "jvm/locknames.h"
@@ -15,8 +15,8 @@
 #include "run_lock.h"
 #include "sampler/lock.h"
 #include "sampler/sampler_ctl.h"
-#include "sliceout.h"
-#include "stackfold.h"
+#include "output/sliceout.h"
+#include "stacks/stackfold.h"
 
 /* AbstractOwnableSynchronizer not loaded yet, or a JVM whose lock view
  * could not be read: looked at again this often */

@@ -12,17 +12,17 @@
 #include "attach/probectl.h"
 #include "common/stop.h"
 #include "pprof/pprof.h"
-#include "probe_count.h"
-#include "hints.h"
-#include "probes_run.h"
+#include "probes/probe_count.h"
+#include "check/hints.h"
+#include "probes/probes_run.h"
 #include "common/safename.h"
 #include "run.h"
 #include "run_child.h"
 #include "run_probe.h"
 #include "run_report.h"
 #include "sampler/sampler_ctl.h"
-#include "sliceout.h"
-#include "stackfold.h"
+#include "output/sliceout.h"
+#include "stacks/stackfold.h"
 #include "targets.h"
 
 /* -e: how long a JVM may take to show its agent's control socket */
@@ -53,7 +53,7 @@ static void track_jvm(struct run *r, int pid)
 
 	if (r->jvms)
 		jvms__seen(r->jvms, pid, nsec__now());
-	pi = pidset__get(r->pids, pid, &added);
+	pi = targets__get(r->pids, pid, &added);
 	if (!pi || !added)
 		return;
 	pi->jit = pi->user = true;

@@ -10,12 +10,12 @@
 #include "common/safename.h"
 #include "jvm/jvms.h"
 #include "jvmkids.h"
-#include "render_out.h"
+#include "output/render_out.h"
 #include "run.h"
 #include "run_report.h"
 #include "sampler/sampler_ctl.h"
-#include "sliceout.h"
-#include "stackfold.h"
+#include "output/sliceout.h"
+#include "stacks/stackfold.h"
 #include "targets.h"
 #include "unwind/loader.h"
 #include "unwindcheck.h"
@@ -413,9 +413,8 @@ void run_report__summary(struct run *r)
 	ss.frames += fs->interp_named; /* named by jvm/jstacks.c, not symbolizer */
 	ss.frames += fs->frames; /* named from stackfold's cache */
 	ss.frames_unknown += fs->frames_unknown;
-	ss.frames_unknown -= fs->stubs_fresh < ss.frames_unknown
-				 ? fs->stubs_fresh
-				 : ss.frames_unknown;
+	ss.frames_unknown =
+	    stackfold__less_stubs(ss.frames_unknown, fs->stubs_fresh);
 	if (r->mode->summary(r, st, secs))
 		return;
 	if (!st[STAT_SAMPLES])

@@ -9,17 +9,17 @@
 #include <unistd.h>
 #include "common/safefile.h"
 #include "containers.h"
-#include "hints.h"
+#include "check/hints.h"
 #include "jfr/jfr.h"
 #include "pprof/pprof.h"
-#include "render_out.h"
+#include "output/render_out.h"
 #include "run.h"
 #include "run_setup.h"
 #include "sampler/ksymbpf.h"
 #include "sampler/maxstack.h"
 #include "sampler/sampler_ctl.h"
-#include "sliceout.h"
-#include "stackfold.h"
+#include "output/sliceout.h"
+#include "stacks/stackfold.h"
 #include "targets.h"
 
 /* what an --off-cpu count is, in graphs and tooltips */
@@ -70,7 +70,7 @@ static uint32_t auto_counts_size(const struct run *r)
 {
 	uint64_t alive_ns =
 	    r->tb.bucket_ns + GUARD_NS + (DRAIN_MS + TICK_MS) * NSEC_PER_MSEC;
-	uint64_t keys = slices__samples_in(r->o.freq, r->nr_cpus, alive_ns);
+	uint64_t keys = timebase__samples_in(r->o.freq, r->nr_cpus, alive_ns);
 	uint32_t size = 4096;
 
 	while (size < keys && size < (1U << 24))
@@ -195,7 +195,7 @@ int run_setup__naming(struct run *r)
 
 	stacksrc__sampler(&src, r->smp);
 	r->sym = symbolizer__new(NULL);
-	r->pids = pidset__new();
+	r->pids = targets__new();
 	if (fc.user && !fc.no_hotspot) {
 		r->jvms = jvms__new(&src, NULL, fc.lines ? JVMS_LINES : 0);
 		r->jstacks = r->jvms ? jstacks__new(&src, r->jvms) : NULL;
@@ -240,10 +240,10 @@ static int setup_table(struct run *r)
 {
 	if (!r->o.count)
 		return 0;
-	r->table = r->o.output ? safe_fcreate(r->o.output) : stdout;
+	r->table = r->o.output ? safefile__fcreate(r->o.output) : stdout;
 	if (!r->table) {
 		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
-			safe_strerror(errno));
+			safefile__strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -313,7 +313,7 @@ int run_setup__outputs(struct run *r)
 		int err = errno;
 
 		fprintf(stderr, "mixprof: %s: %s\n", r->o.output,
-			safe_strerror(err));
+			safefile__strerror(err));
 		return -err;
 	}
 	/* folded text for flamegraph.pl; a montage's slices are our own

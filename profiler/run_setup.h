@@ -20,7 +20,7 @@ int run_setup__pids(struct run *r);
 void run_setup__depth(const struct run *r);
 /* Load the BPF sampler (r->smp) and add the -p targets with their rows. */
 int run_setup__bpf(struct run *r);
-/* The symbolizer, the pidset and stackfold (r->sym, r->pids, r->sf). */
+/* The symbolizer, the targets and stackfold (r->sym, r->pids, r->sf). */
 int run_setup__naming(struct run *r);
 /*
  * The outputs, created before the run so a bad path fails at once: the

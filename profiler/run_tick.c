@@ -8,14 +8,14 @@
 #include "common/stop.h"
 #include "containers.h"
 #include "jvm/jstacks.h"
-#include "linefilter.h"
-#include "render_out.h"
+#include "stacks/linefilter.h"
+#include "output/render_out.h"
 #include "run.h"
 #include "run_events.h"
 #include "run_tick.h"
 #include "sampler/sampler_ctl.h"
-#include "sliceout.h"
-#include "stackfold.h"
+#include "output/sliceout.h"
+#include "stacks/stackfold.h"
 #include "targets.h"
 
 /*
@@ -35,7 +35,7 @@ static void on_seen(struct run *r, const struct sample_key *k)
 	}
 	if (r->locks)
 		stackfold__lock_seen(r->sf, k);
-	pi = pidset__get(r->pids, k->pid, &added);
+	pi = targets__get(r->pids, k->pid, &added);
 	if (!pi)
 		return;
 	pi->seen_ns = r->now_ns;
@@ -68,30 +68,28 @@ static void on_seen(struct run *r, const struct sample_key *k)
 static void on_take(struct run *r, const struct sample_key *k, uint64_t count,
 		    uint64_t events)
 {
-	struct pid_info *pi = pidset__find(r->pids, k->pid);
+	struct pid_info *pi = targets__find(r->pids, k->pid);
 	uint64_t when = timebase__bucket_end(&r->tb, k->bucket);
-	const char *line;
+	const struct fold_stack *s;
 	int ret;
 
 	if (!run_events__keep(r, when - r->tb.bucket_ns, when, count))
 		return;
-	line = stackfold__line_in(r->sf, k, count, when, pi ? pi->comm : NULL,
-				  pi ? pi->container : NULL);
-	if (line && r->o.filter &&
-	    !linefilter__keep(r->o.filter, line, r->o.per_thread)) {
+	s = stackfold__stack(r->sf, k, count, when, pi ? pi->comm : NULL,
+			     pi ? pi->container : NULL);
+	if (s && r->o.filter && !linefilter__keep(r->o.filter, s)) {
 		r->filtered += count;
 		return;
 	}
-	ret = line
-		  ? sliceout__add(r->out, timebase__slice_of(&r->tb, k->bucket),
-				  line, count)
-		  : -errno;
+	ret = s ? sliceout__add(r->out, timebase__slice_of(&r->tb, k->bucket),
+				s->line, count)
+		: -errno;
 	if (!ret)
 		ret = sliceout__add_events(
-		    r->out, timebase__slice_of(&r->tb, k->bucket), line,
+		    r->out, timebase__slice_of(&r->tb, k->bucket), s->line,
 		    events);
 	if (!ret && r->ro)
-		ret = renderout__add(r->ro, k->bucket, line, count);
+		ret = renderout__add(r->ro, k->bucket, s, count);
 	if (ret && !r->err)
 		r->err = ret;
 }
@@ -198,7 +196,7 @@ void run_tick__expire(struct run *r)
 {
 	if (r->now_ns <= expire_wait(r))
 		return;
-	pidset__filter(r->pids, keep_pid, r);
+	targets__filter(r->pids, keep_pid, r);
 	symbolizer__expire(r->sym, r->now_ns - expire_wait(r));
 	/* what was freed lies between live blocks: give its pages back
 	 * (a host-wide run's heap was 40% free chunks) */
@@ -221,10 +219,10 @@ static void unwind_one(struct pid_info *pi, void *ctx)
 
 void run_tick__refresh(struct run *r)
 {
-	pidset__for_each(r->pids, refresh_one, r);
+	targets__for_each(r->pids, refresh_one, r);
 }
 
 void run_tick__unwind(struct run *r)
 {
-	pidset__for_each(r->pids, unwind_one, r);
+	targets__for_each(r->pids, unwind_one, r);
 }

@@ -11,16 +11,16 @@
 #include "common/u64map.h"
 #include "targets.h"
 
-struct pidset {
+struct targets {
 	struct u64map m; /* pid -> struct pid_info * (pid 0 is no key) */
 };
 
-struct pidset *pidset__new(void)
+struct targets *targets__new(void)
 {
-	return calloc(1, sizeof(struct pidset));
+	return calloc(1, sizeof(struct targets));
 }
 
-void pidset__free(struct pidset *p)
+void targets__free(struct targets *p)
 {
 	if (!p)
 		return;
@@ -29,14 +29,14 @@ void pidset__free(struct pidset *p)
 	free(p);
 }
 
-struct pid_info *pidset__find(struct pidset *p, uint32_t pid)
+struct pid_info *targets__find(struct targets *p, uint32_t pid)
 {
 	void **slot = u64map__find(&p->m, pid);
 
 	return slot ? *slot : NULL;
 }
 
-struct pid_info *pidset__get(struct pidset *p, uint32_t pid, bool *added)
+struct pid_info *targets__get(struct targets *p, uint32_t pid, bool *added)
 {
 	struct pid_info *pi;
 	void **slot = u64map__find(&p->m, pid);
@@ -58,8 +58,8 @@ struct pid_info *pidset__get(struct pidset *p, uint32_t pid, bool *added)
 	return pi;
 }
 
-int pidset__filter(struct pidset *p,
-		   bool (*keep)(struct pid_info *pi, void *ctx), void *ctx)
+int targets__filter(struct targets *p,
+		    bool (*keep)(struct pid_info *pi, void *ctx), void *ctx)
 {
 	/* keys to drop, gathered first: no delete while walking the table */
 	uint64_t *drop = malloc((p->m.n ? p->m.n : 1) * sizeof(*drop));
@@ -76,8 +76,8 @@ int pidset__filter(struct pidset *p,
 	return 0;
 }
 
-void pidset__for_each(struct pidset *p,
-		      void (*fn)(struct pid_info *pi, void *ctx), void *ctx)
+void targets__for_each(struct targets *p,
+		       void (*fn)(struct pid_info *pi, void *ctx), void *ctx)
 {
 	for (size_t i = 0; i < p->m.cap; i++)
 		if (p->m.keys[i])

@@ -20,27 +20,27 @@ struct pid_info {
 	const char *container; /* --per-container: its id (containers.h) */
 };
 
-struct pidset;
+struct targets;
 
-struct pidset *pidset__new(void); /* NULL and errno */
-void pidset__free(struct pidset *p);
+struct targets *targets__new(void); /* NULL and errno */
+void targets__free(struct targets *p);
 
 /* The entry for pid, added (zeroed but pid, *added = true) if new; NULL
  * for pid 0 or without memory. An entry stays where it is until
- * pidset__filter drops it or the set is freed. */
-struct pid_info *pidset__get(struct pidset *p, uint32_t pid, bool *added);
+ * targets__filter drops it or the set is freed. */
+struct pid_info *targets__get(struct targets *p, uint32_t pid, bool *added);
 /* The entry for pid, or NULL. */
-struct pid_info *pidset__find(struct pidset *p, uint32_t pid);
+struct pid_info *targets__find(struct targets *p, uint32_t pid);
 
 /*
  * Keep only the entries keep() says true of (it may act on the others
  * first). 0 or -ENOMEM (all kept).
  */
-int pidset__filter(struct pidset *p,
-		   bool (*keep)(struct pid_info *pi, void *ctx), void *ctx);
+int targets__filter(struct targets *p,
+		    bool (*keep)(struct pid_info *pi, void *ctx), void *ctx);
 /* Call fn for each entry. */
-void pidset__for_each(struct pidset *p,
-		      void (*fn)(struct pid_info *pi, void *ctx), void *ctx);
+void targets__for_each(struct targets *p,
+		       void (*fn)(struct pid_info *pi, void *ctx), void *ctx);
 
 /* true when pid runs (exists and is not a zombie). */
 bool targets__alive(uint32_t pid);

@@ -1834,5 +1834,7 @@ int BPF_USDT(mixprof_entry, int site, int probe)
 #include "alloc.bpf.h"
 /* --lock: uprobes on libjvm's contended monitor entry and park */
 #include "lock.bpf.h"
+/* --off-cpu, --wall: virtual threads' waits, uprobes on freeze and thaw */
+#include "vtwait.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -3,6 +3,7 @@
  * each online CPU (see sampler_ctl.h); the drain is in drain.c.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <linux/perf_event.h>
@@ -78,6 +79,9 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	bpf_map__set_max_entries(skel->maps.unwind_rows, UNWIND_MAX_ROWS);
 	bpf_map__set_max_entries(skel->maps.lock_waits,
 				 cfg->lock ? LOCK_WAITS : 1);
+	/* an LRU map takes at least one entry per CPU */
+	bpf_map__set_max_entries(skel->maps.vt_waits,
+				 cfg->off_cpu || cfg->wall ? VT_WAITS : ncpu);
 	return 0;
 }
 
@@ -277,6 +281,10 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 	bpf_program__set_autoload(skel->progs.mixprof_offcpu_end,
 				  cfg->off_cpu || cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_wall, cfg->wall);
+	bpf_program__set_autoload(skel->progs.mixprof_vt_freeze,
+				  cfg->off_cpu || cfg->wall);
+	bpf_program__set_autoload(skel->progs.mixprof_vt_thaw,
+				  cfg->off_cpu || cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_alloc_tlab, cfg->alloc);
 	bpf_program__set_autoload(skel->progs.mixprof_alloc_outside,
 				  cfg->alloc);
@@ -548,6 +556,49 @@ int sampler__attach_lock(struct sampler *s, uint64_t start_ns, int pid,
 	return ret; /* links destroyed by the detach */
 }
 
+/* A uprobe of prog at file offset off of libjvm in pid, kept in s. */
+static int vt_probe(struct sampler *s, struct bpf_program *prog, int pid,
+		    const char *libjvm, uint64_t off)
+{
+	struct bpf_link **l;
+
+	if (s->nvt == s->vt_cap) {
+		int cap = s->vt_cap ? 2 * s->vt_cap : 8;
+
+		l = realloc(s->vt_links, cap * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		s->vt_links = l;
+		s->vt_cap = cap;
+	}
+	l = &s->vt_links[s->nvt];
+	*l = bpf_program__attach_uprobe(prog, false, pid, libjvm, off);
+	if (!*l)
+		return fail_at(&s->fail, SAMPLER_STEP_UPROBE,
+			       bpf_program__name(prog), errno,
+			       "uprobe at 0x%" PRIx64 " of %s", off, libjvm);
+	s->nvt++;
+	return 0;
+}
+
+int sampler__attach_vtwait(struct sampler *s, int pid, const char *libjvm,
+			   const uint64_t *freeze, int nfreeze, uint64_t thaw)
+{
+	struct sampler_bpf *k = s->skel;
+	int ret, n0 = s->nvt;
+
+	if (!s->off_cpu)
+		return -EINVAL;
+	/* the thaw first: a wait begun is ended */
+	ret = vt_probe(s, k->progs.mixprof_vt_thaw, pid, libjvm, thaw);
+	for (int i = 0; !ret && i < nfreeze; i++)
+		ret = vt_probe(s, k->progs.mixprof_vt_freeze, pid, libjvm,
+			       freeze[i]);
+	while (ret && s->nvt > n0) /* all or none */
+		bpf_link__destroy(s->vt_links[--s->nvt]);
+	return ret;
+}
+
 void sampler__lock_juc(struct sampler *s, const struct lock_cfg *cfg)
 {
 	struct lock_cfg *c = &s->skel->bss->lock_cfg;
@@ -590,6 +641,8 @@ void sampler__detach(struct sampler *s)
 		sampler_bpf__detach(s->skel);
 	bpf_link__destroy(s->lock_park_end);
 	s->lock_park_end = NULL;
+	while (s->nvt > 0)
+		bpf_link__destroy(s->vt_links[--s->nvt]);
 	if (s->fork)
 		fork_bpf__detach(s->fork);
 }
@@ -605,6 +658,7 @@ void sampler__free(struct sampler *s)
 	sampler_bpf__destroy(s->skel);
 	free(s->links);
 	free(s->fds);
+	free(s->vt_links);
 	free(s);
 }
 

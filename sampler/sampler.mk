@@ -7,7 +7,7 @@
 #   fork.bpf.c    -> the same, the fork hook of -p and launch runs
 #   sources that include a skeleton depend on it.
 SAMPLER_SRCS := sampler.c cpus.c maxstack.c stackcache.c ksymbpf.c drain.c \
-	offcpu_end.c stacksrc.c
+	offcpu_end.c
 SAMPLER_OBJS := $(SAMPLER_SRCS:%.c=$(BUILD)/sampler/%.o)
 SAMPLER_SKELS := $(BUILD)/sampler/sampler.skel.h $(BUILD)/sampler/ksym.skel.h \
 	$(BUILD)/sampler/fork.skel.h
@@ -27,7 +27,7 @@ $(BUILD)/sampler/vmlinux.h:
 
 $(BUILD)/sampler/%.bpf.o: sampler/%.bpf.c sampler/sampler_abi.h \
 		sampler/ksym.h sampler/targets.bpf.h sampler/offcpu.bpf.h \
-		sampler/alloc.bpf.h sampler/alloc.h sampler/lock.bpf.h sampler/lock.h unwind/unwind.bpf.h unwind/rows.h \
+		sampler/alloc.bpf.h sampler/alloc.h sampler/lock.bpf.h sampler/lock.h sampler/vtwait.bpf.h jvm/vthread.bpf.h unwind/unwind.bpf.h unwind/rows.h \
 		$(BUILD)/sampler/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)

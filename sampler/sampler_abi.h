@@ -70,10 +70,10 @@ struct sample_count {
  * Interpreted frames. User space tells BPF, per JVM, where the template
  * interpreter's code lies and the VMStructs offsets below (interp_procs:
  * tgid -> struct interp_proc). The user stack of such a process is not
- * taken by the kernel: the BPF program walks the frame-pointer chain the
- * way the kernel's perf_callchain_user does (regs->ip, then the return
- * address above each saved rbp; it also stops at a frame pointer that
- * does not grow) and, in the same walk, for each frame whose pc lies in
+ * taken by the kernel: the BPF program walks it itself, with the HotSpot
+ * unwinder (below: interpreted frames by their fp, compiled ones by
+ * their CodeBlob's frame size, native code by its .eh_frame rows, unwind/,
+ * else by fp) and, in the same walk, for each frame whose pc lies in
  * the interpreter, reads the Method* HotSpot keeps at rbp + method_slot
  * and from it the Symbol* of the holder class name and of the method
  * name, at sample time (so a Method* freed and reused later cannot rename
@@ -263,6 +263,9 @@ enum unwind_reason {
  * thread's java.lang.Thread.tid, 48 bits. User space names the thread
  * "virtual-ID on CARRIER" and drops the word.
  */
+/* --off-cpu, --wall: virtual threads unmounted at once (vtwait.bpf.h) */
+#define VT_WAITS 16384
+
 #define VTHREAD_MARK_BASE 0xdeab000000000000ULL
 #define VTHREAD_MARK(id) (VTHREAD_MARK_BASE | ((id)&0xffffffffffffULL))
 #define VTHREAD_IS_MARK(ip) (((ip) >> 48) == 0xdeab)
@@ -389,6 +392,9 @@ enum sampler_stat {
 	 * whose walk met a file whose rows are not built yet (its native
 	 * frames walked by fp; the file's demand counted: unwind.bpf.h) */
 	STAT_ROWS_NOT_READY,
+	/* --off-cpu, --wall: virtual threads' unmounted waits counted
+	 * (vtwait.bpf.h) */
+	STAT_VT_WAITS,
 	STAT_NR,
 };
 

@@ -125,6 +125,16 @@ struct lock_cfg;
 int sampler__attach_lock(struct sampler *s, uint64_t start_ns, int pid,
 			 const char *libjvm, const struct lock_cfg *cfg);
 /*
+ * --off-cpu, --wall: count the waits of process pid's virtual threads,
+ * unmounted from their freeze to their next mount, under their stack at
+ * the freeze (vtwait.bpf.h), through uprobes at these file offsets of
+ * libjvm (its path as the host sees it): its freeze functions (nfreeze
+ * of them) and its thaw. All or none; undone by sampler__detach. 0 or
+ * negative errno (-EINVAL: not an off-CPU run).
+ */
+int sampler__attach_vtwait(struct sampler *s, int pid, const char *libjvm,
+			   const uint64_t *freeze, int nfreeze, uint64_t thaw);
+/*
  * AbstractOwnableSynchronizer's Klass* and owner field in cfg, found after
  * the attach (the class was not loaded then): j.u.c. locks are counted
  * from now on.

@@ -35,6 +35,10 @@ struct sampler {
 	/* --lock's return probe on Unsafe_Park: mixprof_lock_end's second
 	 * link (the skeleton keeps one a program) */
 	struct bpf_link *lock_park_end;
+	/* --off-cpu, --wall: virtual threads' freeze and thaw probes, a
+	 * few per JVM (sampler__attach_vtwait) */
+	struct bpf_link **vt_links;
+	int nvt, vt_cap;
 	struct sampler_fail fail; /* the step that failed last */
 	char fallback[96]; /* what was taken instead, or "" */
 	/* the drain (drain.c) */

@@ -23,7 +23,7 @@ static int try_file(const struct debuginfo_want *w, const char *path,
 {
 	const struct safe_in in = {
 	    .uid = SAFE_ANY_UID, .max_size = DEBUG_MAX, .follow = follow};
-	int fd = safe_open_in(AT_FDCWD, path, &in);
+	int fd = safefile__open_in(AT_FDCWD, path, &in);
 	int err;
 
 	if (fd < 0)

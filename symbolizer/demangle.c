@@ -77,7 +77,7 @@ static void strip_clones(char *s)
 		*c = '\0';
 }
 
-char *demangle(const char *mangled)
+char *demangle__name(const char *mangled)
 {
 	int status = 0;
 	char *s;

@@ -16,6 +16,6 @@
 #ifndef MIXPROF_DEMANGLE_H
 #define MIXPROF_DEMANGLE_H
 
-char *demangle(const char *mangled);
+char *demangle__name(const char *mangled);
 
 #endif

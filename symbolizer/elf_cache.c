@@ -66,10 +66,10 @@ static struct elfsyms *load(struct symbolizer *s, const char *open_path,
 				    named = {.uid = SAFE_ANY_UID,
 					     .max_size = ELF_MAX};
 	struct elfsyms *e;
-	int fd = safe_open_in(AT_FDCWD, open_path, &mapped);
+	int fd = safefile__open_in(AT_FDCWD, open_path, &mapped);
 
 	if (fd < 0 && alt_path)
-		fd = safe_open_in(AT_FDCWD, alt_path, &named);
+		fd = safefile__open_in(AT_FDCWD, alt_path, &named);
 	if (fd < 0)
 		return NULL;
 	e = elfsyms__from_fd(fd);
@@ -163,7 +163,7 @@ long elf_cache__sweep(struct symbolizer *s)
 	size_t cap = s->elfs_cap, j;
 	long gone = 0;
 
-	proc__for_each(s, collect, &l);
+	process__for_each(s, collect, &l);
 	if (l.err || !cap) {
 		free(l.v);
 		return l.err;

@@ -260,7 +260,7 @@ static int add_syms(struct symtab *t, Elf *elf, Elf64_Word want, int *next_base)
 	return 0;
 }
 
-void elfsyms_read_build_id(Elf *elf, uint8_t *out, size_t *len)
+void elfsyms__read_build_id(Elf *elf, uint8_t *out, size_t *len)
 {
 	Elf_Scn *scn = NULL;
 
@@ -287,7 +287,7 @@ void elfsyms_read_build_id(Elf *elf, uint8_t *out, size_t *len)
 	}
 }
 
-char *elfsyms_read_debuglink(Elf *elf)
+char *elfsyms__read_debuglink(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -352,8 +352,8 @@ static struct elfsyms *from_elf(Elf *elf)
 		return NULL;
 	}
 	e->has_symtab = has_section(elf, SHT_SYMTAB);
-	elfsyms_read_build_id(elf, e->build_id, &e->build_id_len);
-	e->debuglink = elfsyms_read_debuglink(elf);
+	elfsyms__read_build_id(elf, e->build_id, &e->build_id_len);
+	e->debuglink = elfsyms__read_debuglink(elf);
 	return e;
 }
 
@@ -482,7 +482,7 @@ static int check_debug(struct elfsyms *e, Elf *elf)
 
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		return -ENOEXEC;
-	elfsyms_read_build_id(elf, id, &len);
+	elfsyms__read_build_id(elf, id, &len);
 	if (len && e->build_id_len &&
 	    (len != e->build_id_len || memcmp(id, e->build_id, len)))
 		return -ESTALE;

@@ -60,8 +60,8 @@ int elfsyms__add_debug_fd(struct elfsyms *e, int fd);
  * .gnu_debuglink name, malloc'd (the caller frees it), or NULL.
  */
 struct Elf;
-void elfsyms_read_build_id(struct Elf *elf, uint8_t *out, size_t *len);
-char *elfsyms_read_debuglink(struct Elf *elf);
+void elfsyms__read_build_id(struct Elf *elf, uint8_t *out, size_t *len);
+char *elfsyms__read_debuglink(struct Elf *elf);
 
 /* Settle the table; call once, after any debug file. 0 or -ENOMEM. */
 int elfsyms__finish(struct elfsyms *e);

@@ -10,15 +10,15 @@ int jitline__parse(const char *p, size_t len, struct jitline *out)
 {
 	const char *end = p + len, *name;
 
-	pu_skip_blanks(&p, end);
-	if (pu_hex(&p, end, &out->start, true) || p >= end ||
+	parse_util__skip_blanks(&p, end);
+	if (parse_util__hex(&p, end, &out->start, true) || p >= end ||
 	    (*p != ' ' && *p != '\t'))
 		return -EINVAL;
-	pu_skip_blanks(&p, end);
-	if (pu_hex(&p, end, &out->size, true) || p >= end ||
+	parse_util__skip_blanks(&p, end);
+	if (parse_util__hex(&p, end, &out->size, true) || p >= end ||
 	    (*p != ' ' && *p != '\t'))
 		return -EINVAL;
-	pu_skip_blanks(&p, end);
+	parse_util__skip_blanks(&p, end);
 	name = p;
 	while (end > name &&
 	       (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))

@@ -24,7 +24,7 @@ static int parse_line(struct symtab *t, const char *p, const char *end)
 	uint64_t addr;
 	char type;
 
-	if (pu_hex(&p, end, &addr, false) || p >= end || *p != ' ')
+	if (parse_util__hex(&p, end, &addr, false) || p >= end || *p != ' ')
 		return -1;
 	p++;
 	if (p + 2 > end || p[1] != ' ')

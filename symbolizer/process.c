@@ -75,7 +75,7 @@ static void proc_reset(struct proc *p)
 	p->gone = false;
 }
 
-void proc__free(struct proc *p)
+void process__free(struct proc *p)
 {
 	if (!p)
 		return;
@@ -83,7 +83,7 @@ void proc__free(struct proc *p)
 	free(p);
 }
 
-void proc__changed(struct symbolizer *s, struct proc *p)
+void process__changed(struct symbolizer *s, struct proc *p)
 {
 	p->version = ++s->serial;
 }
@@ -91,13 +91,13 @@ void proc__changed(struct symbolizer *s, struct proc *p)
 /* A u64map key: never 0, whatever the pid. */
 #define PROC_KEY(pid) ((uint64_t)(pid) | 1ULL << 32)
 
-void proc__forget(struct symbolizer *s, uint32_t pid)
+void process__forget(struct symbolizer *s, uint32_t pid)
 {
 	struct proc *p = u64map__del(&s->procs, PROC_KEY(pid));
 
 	if (p && s->last == p)
 		s->last = NULL;
-	proc__free(p);
+	process__free(p);
 }
 
 struct each_ctx {
@@ -114,9 +114,10 @@ static void each_one(uint64_t key, void *val, void *ctx)
 	e->fn(e->s, val, e->ctx);
 }
 
-void proc__for_each(struct symbolizer *s,
-		    void (*fn)(struct symbolizer *s, struct proc *p, void *ctx),
-		    void *ctx)
+void process__for_each(struct symbolizer *s,
+		       void (*fn)(struct symbolizer *s, struct proc *p,
+				  void *ctx),
+		       void *ctx)
 {
 	struct each_ctx e = {s, fn, ctx};
 
@@ -124,7 +125,7 @@ void proc__for_each(struct symbolizer *s,
 }
 
 /* Find or add the record of pid; NULL only when memory ran out. */
-struct proc *proc__get(struct symbolizer *s, uint32_t pid)
+struct proc *process__get(struct symbolizer *s, uint32_t pid)
 {
 	struct proc *p;
 	bool added;
@@ -224,7 +225,7 @@ static bool same_vmas(const struct pvma *a, size_t na, const struct pvma *b,
 	return true;
 }
 
-int proc__read_maps(struct symbolizer *s, struct proc *p)
+int process__read_maps(struct symbolizer *s, struct proc *p)
 {
 	struct procmaps *pm;
 	struct pvma *v;
@@ -262,7 +263,7 @@ int proc__read_maps(struct symbolizer *s, struct proc *p)
 	for (size_t i = 0; i < pm->n; i++)
 		resolve_vma(s, p, &pm->v[i], &v[i]);
 	if (!same_vmas(p->v, p->nv, v, pm->n))
-		proc__changed(s, p);
+		process__changed(s, p);
 	free(p->v);
 	p->v = v;
 	p->nv = pm->n;
@@ -322,7 +323,7 @@ static uint64_t head_hash(int fd, uint64_t upto)
 static int jit_open(struct symbolizer *s, struct proc *p, const char *path)
 {
 	struct safe_in in = {.uid = p->uid, .max_size = JIT_MAP_MAX};
-	int fd = safe_open_in(AT_FDCWD, path, &in);
+	int fd = safefile__open_in(AT_FDCWD, path, &in);
 
 	if (fd >= 0 || p->jit_refused ||
 	    (fd != -ELOOP && fd != -EINVAL && fd != -EPERM && fd != -EFBIG))
@@ -336,7 +337,7 @@ static int jit_open(struct symbolizer *s, struct proc *p, const char *path)
 			path, (unsigned)p->uid);
 	else
 		fprintf(stderr, "mixprof: %s: %s: ignored\n", path,
-			safe_strerror(fd));
+			safefile__strerror(fd));
 	return fd;
 }
 
@@ -374,7 +375,7 @@ static int jit_refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 		p->jit_stale = false;
 		if (p->jit)
 			jitmap__drop_partial(p->jit);
-		proc__changed(s, p);
+		process__changed(s, p);
 	}
 	mtime = st.st_mtim.tv_sec * 1000000000ULL + st.st_mtim.tv_nsec;
 	/* starttime has clock-tick resolution: allow two ticks */
@@ -383,14 +384,14 @@ static int jit_refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 	if (mtime + 2 * tick < p->start_real_ns) {
 		if (!p->jit_stale) {
 			s->st.maps_stale++;
-			proc__changed(s, p);
+			process__changed(s, p);
 		}
 		p->jit_stale = true;
 		close(fd);
 		return 0;
 	}
 	if (p->jit_stale)
-		proc__changed(s, p);
+		process__changed(s, p);
 	p->jit_stale = false;
 	err = 0;
 	if (!p->jit)
@@ -427,7 +428,7 @@ static bool maps_changed(const struct proc *p, uint64_t now_ns,
 	       now_ns < p->maps_read_ns;
 }
 
-int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
+int process__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 {
 	struct procfs_stat pst;
 	uint64_t starttime, vm_exec;
@@ -454,7 +455,7 @@ int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 	starttime = pst.start_ticks;
 	if (known && starttime != p->starttime) {
 		proc_reset(p); /* the pid now names another process */
-		proc__changed(s, p);
+		process__changed(s, p);
 	}
 	nspid = read_status(p->pid, &vm_exec, &uid);
 	/* setuid() changes it without a new process; unknown: root only */
@@ -468,7 +469,7 @@ int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns)
 	p->miss_reread = false;
 	if (maps_changed(p, now_ns, vm_exec)) {
 		p->vm_exec = vm_exec;
-		if (proc__read_maps(s, p) == -ENOMEM)
+		if (process__read_maps(s, p) == -ENOMEM)
 			return -ENOMEM;
 		p->maps_read_ns = now_ns;
 	}

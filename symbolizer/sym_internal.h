@@ -90,18 +90,19 @@ int sym__one(struct symbolizer *s, struct frame *out, const char *name,
 void kernel__free(struct symbolizer *s);
 
 /* process.c */
-struct proc *proc__get(struct symbolizer *s, uint32_t pid);
-int proc__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns);
-int proc__read_maps(struct symbolizer *s, struct proc *p);
-void proc__free(struct proc *p);
+struct proc *process__get(struct symbolizer *s, uint32_t pid);
+int process__refresh(struct symbolizer *s, struct proc *p, uint64_t now_ns);
+int process__read_maps(struct symbolizer *s, struct proc *p);
+void process__free(struct proc *p);
 /* Free pid's record and take it out of the table (if it has one). */
-void proc__forget(struct symbolizer *s, uint32_t pid);
+void process__forget(struct symbolizer *s, uint32_t pid);
 /* Call fn for every process record. */
-void proc__for_each(struct symbolizer *s,
-		    void (*fn)(struct symbolizer *s, struct proc *p, void *ctx),
-		    void *ctx);
+void process__for_each(struct symbolizer *s,
+		       void (*fn)(struct symbolizer *s, struct proc *p,
+				  void *ctx),
+		       void *ctx);
 /* p's names may have changed: give it a new version. */
-void proc__changed(struct symbolizer *s, struct proc *p);
+void process__changed(struct symbolizer *s, struct proc *p);
 
 /* elf_cache.c: the parsed ELF for (dev, ino), opening it via open_path. */
 struct elfsyms *elf_cache__get(struct symbolizer *s, uint64_t dev, uint64_t ino,

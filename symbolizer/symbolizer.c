@@ -59,7 +59,7 @@ fail:
 
 static void proc_free_val(void *p)
 {
-	proc__free(p);
+	process__free(p);
 }
 
 void symbolizer__free(struct symbolizer *s)
@@ -84,10 +84,10 @@ int symbolizer__refresh(struct symbolizer *s, uint32_t pid, uint64_t now_ns)
 	/* told to stop, past the grace: names come from what is known */
 	if (stop__hurry())
 		return -EINTR;
-	p = proc__get(s, pid);
+	p = process__get(s, pid);
 	if (!p)
 		return -ENOMEM;
-	return proc__refresh(s, p, now_ns);
+	return process__refresh(s, p, now_ns);
 }
 
 static const struct pvma *find_vma(const struct proc *p, uint64_t ip)
@@ -157,7 +157,7 @@ static bool impossible(uint64_t ip)
 int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 		     uint64_t when_ns, struct frame *out, int max)
 {
-	struct proc *p = proc__get(s, pid);
+	struct proc *p = process__get(s, pid);
 	int n;
 
 	if (!p || max < 1)
@@ -167,7 +167,7 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 	if (p->gone && !p->maps_hash && !p->jit_seen && !p->miss_reread &&
 	    !stop__hurry()) {
 		p->miss_reread = true;
-		proc__refresh(s, p, when_ns);
+		process__refresh(s, p, when_ns);
 	}
 	n = resolve(s, p, ip, when_ns, out, max);
 	if (n)
@@ -176,7 +176,7 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 	 * refresh; re-read once per refresh while the process lives */
 	if (!p->gone && !p->miss_reread && !impossible(ip) && !stop__hurry()) {
 		p->miss_reread = true;
-		if (!proc__read_maps(s, p))
+		if (!process__read_maps(s, p))
 			n = resolve(s, p, ip, when_ns, out, max);
 		if (n)
 			return n;
@@ -187,7 +187,7 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 void symbolizer__version(struct symbolizer *s, uint32_t pid, uint64_t when_ns,
 			 struct symbolizer_version *v)
 {
-	struct proc *p = proc__get(s, pid);
+	struct proc *p = process__get(s, pid);
 	uint64_t limit = when_ns + s->slack_ns;
 
 	v->gen = p ? p->version : 0;
@@ -203,7 +203,7 @@ bool symbolizer__same_names(struct symbolizer *s, uint32_t pid,
 			    const struct symbolizer_version *b,
 			    const uint64_t *ips, size_t n)
 {
-	struct proc *p = proc__get(s, pid);
+	struct proc *p = process__get(s, pid);
 	size_t from = a->jit < b->jit ? a->jit : b->jit,
 	       to = a->jit < b->jit ? b->jit : a->jit;
 
@@ -221,7 +221,7 @@ void symbolizer__forget(struct symbolizer *s, uint32_t pid)
 {
 	size_t before = s->procs.n;
 
-	proc__forget(s, pid);
+	process__forget(s, pid);
 	s->st.procs_forgotten += before - s->procs.n;
 }
 
@@ -254,7 +254,7 @@ void symbolizer__expire(struct symbolizer *s, uint64_t before_ns)
 {
 	long gone;
 
-	proc__for_each(s, expire_one, &before_ns);
+	process__for_each(s, expire_one, &before_ns);
 	if (++s->expiries % ELF_SWEEP_EVERY)
 		return;
 	gone = elf_cache__sweep(s);

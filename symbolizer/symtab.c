@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "demangle.h"
 #include "symtab.h"
+#include "common/array.h"
 
 /*
  * 16 bytes a symbol: the kernel alone has over 100,000, and a big C++
@@ -84,35 +85,12 @@ void symtab__free(struct symtab *t)
 	free(t);
 }
 
-/*
- * Doubling growth. Big arrays are mmap'ed by malloc and realloc moves
- * them with mremap, so growth copies nothing and leaves no second copy.
- */
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 64;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	/* a corrupt ELF can claim any size: refuse what cannot be allocated */
-	if (need > SIZE_MAX / 2 / size)
-		return -ENOMEM;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(*p, ncap * size);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 int symtab__reserve(struct symtab *t, size_t nsyms, size_t name_bytes)
 {
-	if (grow((void **)&t->syms, &t->cap, t->n + nsyms, sizeof(*t->syms)) ||
-	    grow((void **)&t->names, &t->names_cap, t->names_len + name_bytes,
-		 1))
+	if (array__grow((void **)&t->syms, &t->cap, t->n + nsyms,
+			sizeof(*t->syms)) ||
+	    array__grow((void **)&t->names, &t->names_cap,
+			t->names_len + name_bytes, 1))
 		return -ENOMEM;
 	return 0;
 }
@@ -136,7 +114,7 @@ static struct sym *new_sym(struct symtab *t, uint64_t start, uint64_t end)
 {
 	struct sym *s;
 
-	if (grow((void **)&t->syms, &t->cap, t->n + 1, sizeof(*t->syms)))
+	if (array__grow((void **)&t->syms, &t->cap, t->n + 1, sizeof(*t->syms)))
 		return NULL;
 	s = &t->syms[t->n++];
 	s->start = start;
@@ -167,8 +145,8 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t end,
 
 	if (t->names_len + name_len + 1 > OFF_MAX)
 		return -ENOMEM;
-	if (grow((void **)&t->names, &t->names_cap, t->names_len + name_len + 1,
-		 1) ||
+	if (array__grow((void **)&t->names, &t->names_cap,
+			t->names_len + name_len + 1, 1) ||
 	    !(s = new_sym(t, start, end)))
 		return -ENOMEM;
 	s->off = t->names_len | (mangled ? MANGLED : 0);
@@ -445,7 +423,7 @@ static const char *sym_name(struct symtab *t, size_t i)
 	if (!raw || (!which && !mangled))
 		return raw;
 	if (mangled && !strncmp(raw, "_Z", 2))
-		d = demangle(raw);
+		d = demangle__name(raw);
 	if (!d && which)
 		d = strdup(raw);
 	s->off &= ~MANGLED; /* try once; keep the raw name on failure */

@@ -58,7 +58,7 @@ static int take(int fd, void *arg)
 
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		goto no;
-	elfsyms_read_build_id(elf, id, &len);
+	elfsyms__read_build_id(elf, id, &len);
 	if (len && w->id_len && (len != w->id_len || memcmp(id, w->id, len)))
 		goto no;
 	if (!debugfile__has_frame(elf))
@@ -82,10 +82,10 @@ Elf *debugfile__open(Elf *elf, int pid, const char *path, int *fd)
 
 	if (debugfile__has_frame(elf))
 		return NULL;
-	elfsyms_read_build_id(elf, id, &w.id_len);
+	elfsyms__read_build_id(elf, id, &w.id_len);
 	dw.id = w.id_len ? id : NULL;
 	dw.id_len = w.id_len;
-	dw.link = elfsyms_read_debuglink(elf);
+	dw.link = elfsyms__read_debuglink(elf);
 	if (!dw.id && !dw.link)
 		return NULL;
 	snprintf(root, sizeof(root), "/proc/%d/root", pid);

@@ -2,7 +2,7 @@
 /*
  * loader.c: rows per file, tables per process, into the BPF maps
  * (loader.h). Everything read here belongs to a target: /proc/PID/maps
- * and the mapped files go through safe_open_in with size limits.
+ * and the mapped files go through safefile__open_in with size limits.
  */
 #include <bpf/bpf.h>
 #include <pthread.h>
@@ -337,7 +337,7 @@ static int open_mapping(int pid, uint64_t start, uint64_t end, uint64_t dev,
 
 	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", pid,
 		 (unsigned long long)start, (unsigned long long)end);
-	fd = safe_open_in(AT_FDCWD, path, &in);
+	fd = safefile__open_in(AT_FDCWD, path, &in);
 	if (fd < 0)
 		return fd; /* gone, or not a file */
 	/* the file the mapping holds, not one swapped in since */

@@ -142,7 +142,7 @@ int rowcache__key(int fd, char *key, size_t cap)
 	int at;
 
 	if (elf && elf_kind(elf) == ELF_K_ELF)
-		elfsyms_read_build_id(elf, id, &len);
+		elfsyms__read_build_id(elf, id, &len);
 	elf_end(elf);
 	if (len > sizeof(id))
 		len = 0;
@@ -193,7 +193,7 @@ int rowcache__get(struct rowcache *c, const char *key, struct unwind_row **rows,
 	struct head h;
 	struct stat st;
 	struct unwind_row *r = NULL;
-	int fd = safe_open_in(c->dfd, key, &in), err;
+	int fd = safefile__open_in(c->dfd, key, &in), err;
 
 	if (fd < 0)
 		return fd == -ENOENT ? -ENOENT : fd;

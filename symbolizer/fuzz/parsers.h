@@ -59,17 +59,17 @@ static inline void sym_fuzz_java(const uint8_t *data, size_t len)
 		size_t pos = 0;
 		uint32_t v;
 
-		while (!u5_read(data, len, &pos, x, &v))
+		while (!nmethod__u5_read(data, len, &pos, x, &v))
 			;
 		for (size_t i = 0; i < len && i < 32; i++)
-			nm_scope_chain(&d, x, (int32_t)i, s, 8);
-		jline_decode(data, len, x, len ? data[0] : 0);
-		jfields_stream(data, len, x, &ff, f, 16);
+			nmethod__scope_chain(&d, x, (int32_t)i, s, 8);
+		jline__decode(data, len, x, len ? data[0] : 0);
+		jthreads__fields_stream(data, len, x, &ff, f, 16);
 	}
-	nm_pcdesc_find(&l, data, len, len ? (int8_t)data[0] : 0, &pd);
-	jfields_u2((const uint16_t *)data, len / 2, len ? data[0] % 4 : 0, &fu2,
-		   f, 16);
-	jstring_utf8(data, len, len & 1, out, sizeof(out));
+	nmethod__pcdesc_find(&l, data, len, len ? (int8_t)data[0] : 0, &pd);
+	jthreads__fields_u2((const uint16_t *)data, len / 2,
+			    len ? data[0] % 4 : 0, &fu2, f, 16);
+	jthreads__string_utf8(data, len, len & 1, out, sizeof(out));
 }
 
 /* The bytes as a target's memory at FUZZ_BASE; anything else faults. */
@@ -197,9 +197,9 @@ static inline void sym_fuzz_jvm_mem(const uint8_t *data, size_t len)
 		nmethod__same(&m, &l, a, 1, 0);
 		if (nmethod__load(&m, &l, a, &d))
 			continue;
-		nm_chain_at(&l, &d, d.info.code_begin + i, s, 8);
-		nm_chain_at_return(&l, &d, d.info.code_begin + i, s, 8);
-		nm_debug__release(&d);
+		nmethod__chain_at(&l, &d, d.info.code_begin + i, s, 8);
+		nmethod__chain_at_return(&l, &d, d.info.code_begin + i, s, 8);
+		nmethod__debug_release(&d);
 	}
 	{
 		struct hotspot_unwind u = hl.u;

@@ -4,9 +4,10 @@
 # same folder, of any header (another module's API), or a name listed in
 # tests/lib/external_names; a module__verb name anywhere is a name in the
 # code (a libbpf skeleton's NAME_bpf__* types are made by the build).
-# For docs/ and the top README, any of the code will do. Names that went
-# stale (a callback renamed, a function removed) fail here, not in a
-# reader's head. Needs no root and no build.
+# For docs/ and the top README, any of the code will do. A file they name
+# by its path from the top ("stacks/fold.c") is in the tree. Names that
+# went stale (a callback renamed, a function removed, a file moved) fail
+# here, not in a reader's head. Needs no root and no build.
 . "$(dirname "$0")/../lib/common.sh"
 
 cd "$TOP"
@@ -62,4 +63,34 @@ git ls-files -z -- '*.md' '*.c' '*.h' |
 	}
 	END { exit bad }' "$TMPD/names" - ||
 	die "comments or READMEs name functions that do not exist"
+
+# Every file they name by its path from the top ("stacks/fold.c",
+# "output/sliceout.[ch]") exists, so a file moved or renamed leaves no
+# stale path behind. Files the build makes (BPF skeletons, vmlinux.h,
+# version.h) are not in the tree.
+tops=$(git ls-files | sed -n 's|/.*||p' | sort -u | paste -sd'|')
+git ls-files -z -- '*.md' '*.c' '*.h' '*.sh' '*.mk' Makefile |
+	xargs -0 grep -HnoE "(^|[^A-Za-z0-9_./-])($tops)/[A-Za-z0-9_./-]*\.(\[ch\]|(c|h|md|sh|mk|java|js|css|S)\b)" |
+	sed -E 's/^([^:]*):([0-9]+):[^A-Za-z.]?/\1 \2 /' |
+	grep -vE ' [^ ]*(\.skel\.h|/vmlinux\.h|/version\.h)$' >"$TMPD/paths" || true
+[ "$(wc -l <"$TMPD/paths")" -gt 300 ] || die "too few paths read from the docs"
+bad=0
+while read -r f ln path; do
+	case $path in
+	*'.[ch]') [ -e "${path%'[ch]'}c" ] || [ -e "${path%'[ch]'}h" ] ;;
+	*) [ -e "$path" ] ;;
+	esac || { echo "$f:$ln: names $path, which is not in the tree"; bad=1; }
+done <"$TMPD/paths"
+[ $bad = 0 ] || die "comments or READMEs name files that do not exist"
+
+# What a header declares is <module>__<verb> (the README's rule): the
+# agent (its own jmap_ names, built apart), the tests, the BPF side and
+# the fuzz harness aside.
+git ls-files -- '*.h' | grep -vE '^(agent|tests)/|\.bpf\.h$|/sampler_abi\.h$|/fuzz/' |
+	xargs grep -HnoE '^(static inline )?[a-z][a-z0-9_ *]*[ *][a-z_][a-z0-9_]*\(' |
+	sed -E 's/^([^:]*:[0-9]+):.*[ *]([a-z_][a-z0-9_]*)\($/\1: \2/' |
+	grep -v '__' >"$TMPD/flat" && {
+	sed 's/$/ is not <module>__<verb>/' "$TMPD/flat"
+	die "headers declare functions outside the naming rule"
+}
 echo ok

@@ -38,8 +38,12 @@ chmod -R a+rX "$TMPD/kit"
 # under load; -p names it from the start: 2 s
 D=4 DP=2
 
-# at a higher priority: enough of its samples on a loaded host
-nice -n -5 java -cp "$SAMPLES" Ratio 600 >"$TMPD/ratio.log" 2>&1 &
+# at a higher priority: enough of its samples on a loaded host. Under a
+# name of its own (its process frame): a host-wide profile holds every
+# JVM of the host, and another test's Ratio beside this one (a launched
+# one named before its tables are read, an -Xint one) is not this one's
+ln -s "$(readlink -f "$(command -v java)")" "$TMPD/hjratio"
+nice -n -5 "$TMPD/hjratio" -cp "$SAMPLES" Ratio 600 >"$TMPD/ratio.log" 2>&1 &
 rpid=$!
 PIDS_TO_KILL+=("$rpid")
 wait_for 30 grep -q . "$TMPD/ratio.log" || die "Ratio did not start"
@@ -61,13 +65,13 @@ run() {
 	grep "JVM metadata" "$TMPD/$name.err" || true
 	# Ratio's worker: whole from its thread's root to its own frames
 	awk -v name="$name" -v rss="$rss" '
-	$0 ~ /Ratio\.(one|two|three|lambda)/ {
+	/^hjratio;/ && /Ratio\.(one|two|three|lambda)/ {
 		n = $NF
 		# walked before the host-wide rows of its libraries were
 		# loaded (as unwind_host.sh: when depends on the host load)
 		if ($0 ~ /\[unwind: no rows yet\]/) { early += n; next }
 		t += n
-		if ($0 ~ /^java;([^;]* \[[0-9]+\];)?(__clone3;)?start_thread;thread_native_entry;.*Ratio\.lambda.main.0/ &&
+		if ($0 ~ /^hjratio;([^;]* \[[0-9]+\];)?(__clone3;)?start_thread;thread_native_entry;.*Ratio\.lambda.main.0/ &&
 		    $0 !~ /\[unwind:/)
 			w += n
 		else if (bad++ < 3)

@@ -18,15 +18,19 @@ FIX=$BUILD/tests/fixtures/unwind
 for f in nofp nofp_split nofp_split.debug; do
 	[ -f "$FIX/$f" ] || die "$FIX/$f not built (make)"
 done
-cp "$FIX/nofp" "$TMPD/nofp_strip"
-strip "$TMPD/nofp_strip" || die "strip failed"
+# each under a name of its own (its process frame; links but for the
+# stripped copy): host-wide, another test's nofp is not one of these
+cp "$FIX/nofp" "$TMPD/uhnofp_strip"
+strip "$TMPD/uhnofp_strip" || die "strip failed"
 cp "$(command -v bash)" "$TMPD/busyloop"
+ln -s "$FIX/nofp" "$TMPD/uhnofp"
+ln -s "$FIX/nofp_split" "$TMPD/uhnofp_split"
 
-"$FIX/nofp" 16 &
+"$TMPD/uhnofp" 16 &
 PIDS_TO_KILL+=($!)
-"$TMPD/nofp_strip" 16 &
+"$TMPD/uhnofp_strip" 16 &
 PIDS_TO_KILL+=($!)
-"$FIX/nofp_split" 16 &
+"$TMPD/uhnofp_split" 16 &
 PIDS_TO_KILL+=($!)
 "$TMPD/busyloop" -c 'while :; do :; done' &
 PIDS_TO_KILL+=($!)
@@ -47,7 +51,7 @@ grep -q "processes with unwind rows: [1-9][0-9]* of" "$TMPD/err" ||
 # (a broken walk of such a sample ends with [unwind: no rows yet]; when,
 # depends on the host's load)
 cat "$TMPD"/host/slice-*.folded >"$TMPD/all.folded"
-for c in nofp nofp_strip nofp_split; do
+for c in uhnofp uhnofp_strip uhnofp_split; do
 	awk -v c="$c" '
 	$1 ~ "^" c ";" {
 		n = $NF

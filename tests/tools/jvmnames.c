@@ -277,7 +277,7 @@ static void check_record(struct ctx *c, struct line *ls, size_t r, size_t end)
 		check_pc(c, &d, s + z - 1, ls[i].name);
 	}
 out:
-	nm_debug__release(&d);
+	nmethod__debug_release(&d);
 }
 
 /* Whether a later record's code overlaps record r's (r is stale then). */
@@ -396,7 +396,7 @@ static int churn(struct ctx *c, const char *map, int ms)
 			fprintf(stderr, "%" PRIx64 " cid %d: want %s, got %s\n",
 				r[i].nm, r[i].cid, r[i].name, name);
 		}
-		nm_debug__release(&d);
+		nmethod__debug_release(&d);
 	}
 	free_map(ls, n);
 	printf("churn: %zu live nmethods recorded, after %d ms: %ld gone "
@@ -497,7 +497,7 @@ int main(int argc, char **argv)
 	c.hl = hotspot__layout(h);
 	vs = vmstructs__open(pid, c.m);
 	major = vs ? vmstructs__jdk_major(vs, c.m) : -errno;
-	ret = major < 0 ? major : nm_layout__init(&c.l, vs, major);
+	ret = major < 0 ? major : nmethod__layout_init(&c.l, vs, major);
 	c.jn = ret ? NULL : jnamer__open(h, pid, JN_LINES);
 	if (!ret && !c.jn)
 		ret = -errno;

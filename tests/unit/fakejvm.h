@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <linux/types.h>
 #include "jvm/hotspot.h"
-#include "sampler/stacksrc.h"
+#include "stacks/stacksrc.h"
 
 #define JIT 0x100000ULL /* compiled code, named by the perf map */
 #define INTERP 0x200000ULL /* the fake JVM's interpreter */

@@ -57,7 +57,7 @@ static void test_read(void)
 
 	put("map", "1 2 a\n");
 	put("secret", "secret\n");
-	fd = safe_open_in(AT_FDCWD, at("map"), &any);
+	fd = safefile__open_in(AT_FDCWD, at("map"), &any);
 	CHECK(fd >= 0);
 	CHECK_INT(read(fd, buf, sizeof(buf)), 6);
 	/* O_NONBLOCK cleared once the checks passed */
@@ -66,35 +66,35 @@ static void test_read(void)
 	close(fd);
 
 	symlink(at("secret"), at("link.map"));
-	CHECK_INT(safe_open_in(AT_FDCWD, at("link.map"), &any), -ELOOP);
-	fd = safe_open_in(AT_FDCWD, at("link.map"), &follow);
+	CHECK_INT(safefile__open_in(AT_FDCWD, at("link.map"), &any), -ELOOP);
+	fd = safefile__open_in(AT_FDCWD, at("link.map"), &follow);
 	CHECK(fd >= 0);
 	close(fd);
 
 	/* a FIFO nobody writes: refused at once, not waited on */
 	mkfifo(at("fifo.map"), 0666);
-	CHECK_INT(safe_open_in(AT_FDCWD, at("fifo.map"), &any), -EINVAL);
-	CHECK_INT(safe_open_in(AT_FDCWD, dir, &any), -EINVAL);
+	CHECK_INT(safefile__open_in(AT_FDCWD, at("fifo.map"), &any), -EINVAL);
+	CHECK_INT(safefile__open_in(AT_FDCWD, dir, &any), -EINVAL);
 
 	/* root's files pass any owner rule; another user's do not */
-	CHECK(safe_check_fd(fd = open(at("map"), O_RDONLY), &mine) == 0);
+	CHECK(safefile__check_fd(fd = open(at("map"), O_RDONLY), &mine) == 0);
 	close(fd);
 	chown(at("map"), OTHER_UID, OTHER_UID);
-	CHECK_INT(safe_open_in(AT_FDCWD, at("map"), &mine), -EPERM);
+	CHECK_INT(safefile__open_in(AT_FDCWD, at("map"), &mine), -EPERM);
 	mine.uid = OTHER_UID;
-	fd = safe_open_in(AT_FDCWD, at("map"), &mine);
+	fd = safefile__open_in(AT_FDCWD, at("map"), &mine);
 	CHECK(fd >= 0);
 	close(fd);
 
-	CHECK_INT(safe_open_in(AT_FDCWD, at("map"), &small), -EFBIG);
-	CHECK(safe_fopen_in(AT_FDCWD, at("fifo.map"), &any) == NULL &&
+	CHECK_INT(safefile__open_in(AT_FDCWD, at("map"), &small), -EFBIG);
+	CHECK(safefile__fopen_in(AT_FDCWD, at("fifo.map"), &any) == NULL &&
 	      errno == EINVAL);
-	CHECK_INT(safe_open_in(AT_FDCWD, at("none"), &any), -ENOENT);
+	CHECK_INT(safefile__open_in(AT_FDCWD, at("none"), &any), -ENOENT);
 }
 
 static void test_write(void)
 {
-	int dfd = safe_outdir(dir, false), fd;
+	int dfd = safefile__outdir(dir, false), fd;
 	FILE *f;
 
 	CHECK(dfd >= 0);
@@ -103,46 +103,47 @@ static void test_write(void)
 
 	/* a planted symlink: refused, its target untouched */
 	symlink(at("victim"), at("out.svg"));
-	CHECK_INT(safe_create_at(dfd, "out.svg"), -ELOOP);
+	CHECK_INT(safefile__create_at(dfd, "out.svg"), -ELOOP);
 	CHECK_STR(get("victim"), "root's\n");
 
 	/* a hard link to someone's file: refused before any truncation */
 	link(at("victim"), at("hard.svg"));
-	CHECK_INT(safe_create_at(dfd, "hard.svg"), -EMLINK);
+	CHECK_INT(safefile__create_at(dfd, "hard.svg"), -EMLINK);
 	CHECK_STR(get("victim"), "root's\n");
 
 	mkfifo(at("fifo.svg"), 0666);
-	CHECK_INT(safe_create_at(dfd, "fifo.svg"), -EINVAL);
+	CHECK_INT(safefile__create_at(dfd, "fifo.svg"), -EINVAL);
 
 	/* another user's file in a directory that is not theirs */
 	put("theirs.svg", "x\n");
 	chown(at("theirs.svg"), OTHER_UID, OTHER_UID);
-	CHECK_INT(safe_create_at(dfd, "theirs.svg"), -EPERM);
+	CHECK_INT(safefile__create_at(dfd, "theirs.svg"), -EPERM);
 	CHECK_STR(get("theirs.svg"), "x\n");
 
-	CHECK_INT(safe_create_at(dfd, "../x.svg"), -EXDEV);
-	CHECK_INT(safe_create_at(dfd, ".."), -EXDEV);
-	CHECK_INT(safe_create_at(dfd, ""), -EXDEV);
-	CHECK(!safe_name_ok("/etc/passwd") && safe_name_ok("slice-0001.svg"));
+	CHECK_INT(safefile__create_at(dfd, "../x.svg"), -EXDEV);
+	CHECK_INT(safefile__create_at(dfd, ".."), -EXDEV);
+	CHECK_INT(safefile__create_at(dfd, ""), -EXDEV);
+	CHECK(!safefile__name_ok("/etc/passwd") &&
+	      safefile__name_ok("slice-0001.svg"));
 
 	/* ours: created, and an old one truncated */
 	put("old.svg", "a long old content\n");
-	f = safe_fcreate_at(dfd, "old.svg");
+	f = safefile__fcreate_at(dfd, "old.svg");
 	CHECK(f != NULL);
 	if (f) {
 		fputs("new\n", f);
 		fclose(f);
 	}
 	CHECK_STR(get("old.svg"), "new\n");
-	fd = safe_create_at(dfd, "fresh.svg");
+	fd = safefile__create_at(dfd, "fresh.svg");
 	CHECK(fd >= 0);
 	close(fd);
-	f = safe_fcreate(at("byname.svg"));
+	f = safefile__fcreate(at("byname.svg"));
 	CHECK(f != NULL);
 	if (f)
 		fclose(f);
-	CHECK(safe_fcreate(at("out.svg")) == NULL && errno == ELOOP);
-	f = safe_fcreate("/dev/null"); /* an operator's usual sink */
+	CHECK(safefile__fcreate(at("out.svg")) == NULL && errno == ELOOP);
+	f = safefile__fcreate("/dev/null"); /* an operator's usual sink */
 	CHECK(f != NULL);
 	if (f)
 		fclose(f);
@@ -157,35 +158,35 @@ static void test_dirs(void)
 	/* a directory named by another user's link is not opened */
 	symlink("/etc", at("linkdir"));
 	lchown(at("linkdir"), OTHER_UID, OTHER_UID);
-	CHECK_INT(safe_outdir(at("linkdir"), true), -ELOOP);
-	CHECK_INT(safe_outdir(at("linkdir/"), false), -ELOOP);
+	CHECK_INT(safefile__outdir(at("linkdir"), true), -ELOOP);
+	CHECK_INT(safefile__outdir(at("linkdir/"), false), -ELOOP);
 	/* ours (or root's) is followed */
 	symlink(dir, at("ourlink"));
-	fd = safe_outdir(at("ourlink"), false);
+	fd = safefile__outdir(at("ourlink"), false);
 	CHECK(fd >= 0);
 	close(fd);
 	/* but not where another user could swap it (0777, not sticky) */
 	mkdir(at("open"), 0777);
 	chmod(at("open"), 0777);
 	symlink(dir, at("open/link"));
-	CHECK_INT(safe_outdir(at("open/link"), false), -ELOOP);
-	CHECK_INT(safe_outdir(at("victim"), false), -ENOTDIR);
+	CHECK_INT(safefile__outdir(at("open/link"), false), -ELOOP);
+	CHECK_INT(safefile__outdir(at("victim"), false), -ENOTDIR);
 	snprintf(sub, sizeof(sub), "%s/made", dir);
-	fd = safe_outdir(sub, true);
+	fd = safefile__outdir(sub, true);
 	CHECK(fd >= 0);
 	close(fd);
-	fd = safe_outdir(sub, true); /* already there: fine */
+	fd = safefile__outdir(sub, true); /* already there: fine */
 	CHECK(fd >= 0);
 
 	/* a user's own directory: their plain file may be replaced */
 	fchown(fd, OTHER_UID, OTHER_UID);
 	put("made/users.svg", "u\n");
 	chown(at("made/users.svg"), OTHER_UID, OTHER_UID);
-	CHECK(safe_create_at(fd, "users.svg") >= 0);
+	CHECK(safefile__create_at(fd, "users.svg") >= 0);
 	CHECK_STR(get("made/users.svg"), "");
 	close(fd);
-	CHECK_STR(safe_strerror(-ELOOP), "a symbolic link, not followed");
-	CHECK_STR(safe_strerror(-ENOENT), "No such file or directory");
+	CHECK_STR(safefile__strerror(-ELOOP), "a symbolic link, not followed");
+	CHECK_STR(safefile__strerror(-ENOENT), "No such file or directory");
 }
 
 int main(void)

@@ -5,36 +5,35 @@
 
 int main(void)
 {
-	struct fg_tree *t = fg_tree__new();
+	struct fg_tree *t = tree__new();
 	const struct fg_node *a, *b, *c;
 	struct fg_diff d;
 
 	/* BEFORE: a;b 10, a;c 10.  AFTER: a;b 30, a;c 5. */
-	fg_tree__add(t, "a;b", 3, 10, FG_SLOT_BASE, false);
-	fg_tree__add(t, "a;c", 3, 10, FG_SLOT_BASE, false);
-	fg_tree__add(t, "a;b", 3, 30, FG_SLOT_VALUE, false);
-	fg_tree__add(t, "a;c", 3, 5, FG_SLOT_VALUE, false);
-	a = fg_tree__node(t, fg_tree__find(t, 0, "a", 1));
-	b = fg_tree__node(
-	    t, fg_tree__find(t, fg_tree__find(t, 0, "a", 1), "b", 1));
-	c = fg_tree__node(
-	    t, fg_tree__find(t, fg_tree__find(t, 0, "a", 1), "c", 1));
-	fg_diff__init(&d, t, false);
+	tree__add(t, "a;b", 3, 10, FG_SLOT_BASE, false);
+	tree__add(t, "a;c", 3, 10, FG_SLOT_BASE, false);
+	tree__add(t, "a;b", 3, 30, FG_SLOT_VALUE, false);
+	tree__add(t, "a;c", 3, 5, FG_SLOT_VALUE, false);
+	a = tree__node(t, tree__find(t, 0, "a", 1));
+	b = tree__node(t, tree__find(t, tree__find(t, 0, "a", 1), "b", 1));
+	c = tree__node(t, tree__find(t, tree__find(t, 0, "a", 1), "c", 1));
+	diff__init(&d, t, false);
 	CHECK(d.scale == 1);
-	CHECK(fg_diff__delta(&d, b) == 20);
-	CHECK(fg_diff__delta(&d, c) == -5);
-	CHECK(fg_diff__delta(&d, a) == 15);
+	CHECK(diff__delta(&d, b) == 20);
+	CHECK(diff__delta(&d, c) == -5);
+	CHECK(diff__delta(&d, a) == 15);
 	CHECK(d.max_delta == 20);
-	CHECK(fg_diff_color(fg_diff__delta(&d, b), d.max_delta) >> 16 == 255);
-	CHECK((fg_diff_color(fg_diff__delta(&d, c), d.max_delta) & 0xff) ==
+	CHECK(palette__diff_color(diff__delta(&d, b), d.max_delta) >> 16 ==
+	      255);
+	CHECK((palette__diff_color(diff__delta(&d, c), d.max_delta) & 0xff) ==
 	      255);
 
 	/* Normalised: BEFORE scaled to AFTER's 35 samples (x1.75). */
-	fg_diff__init(&d, t, true);
+	diff__init(&d, t, true);
 	CHECK(d.scale == 1.75);
-	CHECK(fg_diff__delta(&d, b) == 30 - 17.5);
-	CHECK(fg_diff__delta(&d, a) == 0);
-	CHECK(fg_diff_color(fg_diff__delta(&d, a), d.max_delta) == 0xffffff);
-	fg_tree__free(t);
+	CHECK(diff__delta(&d, b) == 30 - 17.5);
+	CHECK(diff__delta(&d, a) == 0);
+	CHECK(palette__diff_color(diff__delta(&d, a), d.max_delta) == 0xffffff);
+	tree__free(t);
 	return check_report();
 }

@@ -11,7 +11,7 @@ static bool parse(const char *text, struct fg_evline *e)
 	static char buf[256];
 
 	snprintf(buf, sizeof(buf), "%s", text);
-	return fg_evline__parse(buf, e);
+	return evline__parse(buf, e);
 }
 
 int main(void)

@@ -6,7 +6,7 @@
 static int line(struct fg_slicetab *st, const char *s, unsigned long n,
 		const char **why)
 {
-	return fg_slicetab__parse_line(st, s, strlen(s), n, why);
+	return slicetab__parse_line(st, s, strlen(s), n, why);
 }
 
 int main(void)
@@ -33,14 +33,14 @@ int main(void)
 	CHECK_INT(line(&st, "3\t5\t2\t3\tf\n", 6, &why), -EINVAL);
 	CHECK_INT(line(&st, "3\t1\t2\tz\tf\n", 6, &why), -EINVAL);
 	CHECK_INT(st.nr, 3);
-	fg_slicetab__sort(&st);
+	slicetab__sort(&st);
 	CHECK_INT(st.v[0].index, 0);
 	CHECK_INT(st.v[0].start_ns, 1000);
 	CHECK_STR(st.v[1].file, "slice-0001.folded");
 	CHECK(!st.v[1].partial);
 	CHECK(st.v[2].partial);
 	CHECK_INT(st.v[2].samples, 1);
-	fg_slicetab__release(&st);
+	slicetab__release(&st);
 	CHECK_INT(st.nr, 0);
 	return check_report();
 }

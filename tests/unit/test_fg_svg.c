@@ -10,7 +10,7 @@ static char *render(struct fg_tree *t, const struct fg_opts *o, bool json)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	int err = json ? fg_json_write_tree(t, o, out)
+	int err = json ? json__write_tree(t, o, out)
 		       : flamegraph__write_svg(t, o, out);
 
 	fclose(out);
@@ -31,16 +31,16 @@ static int count(const char *s, const char *needle)
 
 int main(void)
 {
-	struct fg_tree *t = fg_tree__new();
+	struct fg_tree *t = tree__new();
 	struct fg_opts o;
 	char *s;
 	int i;
 
-	fg_opts__init(&o);
-	fg_tree__add(t, "java;main_[j];big_[j]", 21, 9990, 0, false);
-	fg_tree__add(t, "java;main_[j];tiny_[j]", 22, 1, 0, false);
-	fg_tree__add(t, "java;a<b>&\"c\"", 14, 9, 0, false);
-	fg_tree__add(t, "java;bad\xff\x01name", 14, 9, 0, false);
+	opts__init(&o);
+	tree__add(t, "java;main_[j];big_[j]", 21, 9990, 0, false);
+	tree__add(t, "java;main_[j];tiny_[j]", 22, 1, 0, false);
+	tree__add(t, "java;a<b>&\"c\"", 14, 9, 0, false);
+	tree__add(t, "java;bad\xff\x01name", 14, 9, 0, false);
 	/* 1 px of 1180: frames under ~8.5 samples are left out */
 	o.minwidth = 1;
 	s = render(t, &o, false);
@@ -71,9 +71,9 @@ int main(void)
 	free(s);
 
 	/* JSON: parallel arrays, names escaped for a <script> block. */
-	fg_opts__init(&o);
+	opts__init(&o);
 	o.minwidth = 0;
-	fg_tree__add(t, "java;</script>", 14, 1, 0, false);
+	tree__add(t, "java;</script>", 14, 1, 0, false);
 	s = render(t, &o, true);
 	CHECK(strstr(s, "\"v\":[10010,10010,1,9,9,9991,9990,1]") != NULL);
 	CHECK(strstr(s, "</script>") == NULL);
@@ -86,7 +86,7 @@ int main(void)
 	free(s);
 
 	/* Inverted: the root row is at the top. */
-	fg_opts__init(&o);
+	opts__init(&o);
 	o.inverted = true;
 	s = render(t, &o, false);
 	CHECK(strstr(s, "Icicle Graph") != NULL);
@@ -94,15 +94,15 @@ int main(void)
 	CHECK(i);
 	CHECK(strstr(s, "y=\"36\" width=\"1180.0\"") != NULL);
 	free(s);
-	fg_tree__free(t);
+	tree__free(t);
 
 	/* Counts near 2^64 (a hand-made file): the total saturates instead
 	 * of wrapping, and no frame is drawn past the plot (1180 px). */
-	t = fg_tree__new();
-	fg_tree__add(t, "java;a", 6, 1ULL << 63, 0, false);
-	fg_tree__add(t, "java;b", 6, 1ULL << 63, 0, false);
-	fg_tree__add(t, "java;c", 6, 5, 0, false);
-	fg_opts__init(&o);
+	t = tree__new();
+	tree__add(t, "java;a", 6, 1ULL << 63, 0, false);
+	tree__add(t, "java;b", 6, 1ULL << 63, 0, false);
+	tree__add(t, "java;c", 6, 5, 0, false);
+	opts__init(&o);
 	s = render(t, &o, false);
 	CHECK(strstr(s, "data-total=\"18446744073709551615\"") != NULL);
 	CHECK(strstr(s, "all (18446744073709551615 samples, 100.00%)") != NULL);
@@ -120,6 +120,6 @@ int main(void)
 		CHECK(worst > 1000 && worst <= 10 + 1180 + 0.05);
 	}
 	free(s);
-	fg_tree__free(t);
+	tree__free(t);
 	return check_report();
 }

@@ -5,12 +5,12 @@
 
 static int line(struct fg_timed *tm, const char *s, const char **why)
 {
-	return fg_timed__parse_line(tm, s, strlen(s), why);
+	return timed__parse_line(tm, s, strlen(s), why);
 }
 
 int main(void)
 {
-	struct fg_timed *tm = fg_timed__new();
+	struct fg_timed *tm = timed__new();
 	struct fg_load_stats st;
 	const char *why = NULL;
 	const char *text = "# mixprof-timed v1 bucket_ms=10 start_ns=123\n"
@@ -33,10 +33,9 @@ int main(void)
 	CHECK_INT(tm->nr, 1);
 	CHECK_INT(tm->samples[0].ms, 20);
 	CHECK_INT(tm->samples[0].count, 7);
-	CHECK_STR(
-	    fg_tree__name(tm->tree,
-			  fg_tree__node(tm->tree, tm->samples[0].node)->name),
-	    "f");
+	CHECK_STR(tree__name(tm->tree,
+			     tree__node(tm->tree, tm->samples[0].node)->name),
+		  "f");
 	CHECK_INT(line(tm, "abc java;f 7", &why), -EINVAL);
 	CHECK_STR(why, "bad offset");
 	CHECK_INT(line(tm, "20", &why), -EINVAL);
@@ -44,11 +43,11 @@ int main(void)
 	CHECK_INT(line(tm, "20 java;f zz", &why), -ERANGE);
 	CHECK_INT(line(tm, "20x java;f 1", &why), -EINVAL);
 	CHECK_INT(line(tm, "", &why), 1);
-	fg_timed__free(tm);
+	timed__free(tm);
 
-	tm = fg_timed__new();
+	tm = timed__new();
 	in = fmemopen((void *)text, strlen(text), "r");
-	CHECK_INT(fg_timed__load(tm, in, &st), 0);
+	CHECK_INT(timed__load(tm, in, &st), 0);
 	fclose(in);
 	CHECK_INT(st.used, 4);
 	CHECK_INT(st.skipped, 1);
@@ -59,11 +58,10 @@ int main(void)
 	/* Same stack, same leaf node: the page sums per node. */
 	CHECK_INT(tm->samples[0].node, tm->samples[2].node);
 	CHECK_INT(tm->samples[3].ms, 1030);
-	CHECK_STR(
-	    fg_tree__name(tm->tree,
-			  fg_tree__node(tm->tree, tm->samples[3].node)->name),
-	    "c d");
-	fg_timed__free(tm);
-	fg_timed__free(NULL);
+	CHECK_STR(tree__name(tm->tree,
+			     tree__node(tm->tree, tm->samples[3].node)->name),
+		  "c d");
+	timed__free(tm);
+	timed__free(NULL);
 	return check_report();
 }

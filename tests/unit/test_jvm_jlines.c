@@ -66,19 +66,19 @@ static void test_decode(void)
 	for (int x = 0; x <= 1; x++) {
 		size_t len = encode(buf, pairs, 8, x);
 
-		CHECK_INT(jline_decode(buf, len, x, 0), 27);
-		CHECK_INT(jline_decode(buf, len, x, -1), 27); /* entry */
-		CHECK_INT(jline_decode(buf, len, x, 3), 27);
-		CHECK_INT(jline_decode(buf, len, x, 4), 28);
-		CHECK_INT(jline_decode(buf, len, x, 49), 29);
-		CHECK_INT(jline_decode(buf, len, x, 55), 900);
-		CHECK_INT(jline_decode(buf, len, x, 60), 31);
-		CHECK_INT(jline_decode(buf, len, x, 121), 32);
-		CHECK_INT(jline_decode(buf, len, x, 122), 39);
-		CHECK_INT(jline_decode(buf, len, x, 65535), 70000);
+		CHECK_INT(jline__decode(buf, len, x, 0), 27);
+		CHECK_INT(jline__decode(buf, len, x, -1), 27); /* entry */
+		CHECK_INT(jline__decode(buf, len, x, 3), 27);
+		CHECK_INT(jline__decode(buf, len, x, 4), 28);
+		CHECK_INT(jline__decode(buf, len, x, 49), 29);
+		CHECK_INT(jline__decode(buf, len, x, 55), 900);
+		CHECK_INT(jline__decode(buf, len, x, 60), 31);
+		CHECK_INT(jline__decode(buf, len, x, 121), 32);
+		CHECK_INT(jline__decode(buf, len, x, 122), 39);
+		CHECK_INT(jline__decode(buf, len, x, 65535), 70000);
 		/* cut before its end: ask for more */
-		CHECK_INT(jline_decode(buf, len - 1, x, 0), -E2BIG);
-		CHECK_INT(jline_decode(buf, 3, x, 0), -E2BIG);
+		CHECK_INT(jline__decode(buf, len - 1, x, 0), -E2BIG);
+		CHECK_INT(jline__decode(buf, 3, x, 0), -E2BIG);
 	}
 }
 
@@ -89,29 +89,29 @@ static void test_garbage(void)
 	size_t len = encode(buf, late, 1, 1);
 
 	/* the first entry after bci: no line */
-	CHECK_INT(jline_decode(buf, len, 1, 3), -ENOENT);
+	CHECK_INT(jline__decode(buf, len, 1, 3), -ENOENT);
 	buf[0] = 0; /* empty: just the end */
-	CHECK_INT(jline_decode(buf, 1, 1, 3), -ENOENT);
+	CHECK_INT(jline__decode(buf, 1, 1, 3), -ENOENT);
 	/* lines below 1, bcis past 65535: not a table */
 	buf[0] = 0xff;
 	len = 1 + u5_put(buf + 1, sign(0), 1);
 	len += u5_put(buf + len, sign(-4), 1);
 	buf[len++] = 0;
-	CHECK_INT(jline_decode(buf, len, 1, 3), -EINVAL);
+	CHECK_INT(jline__decode(buf, len, 1, 3), -EINVAL);
 	len = 1 + u5_put(buf + 1, sign(70000), 1);
 	len += u5_put(buf + len, sign(1), 1);
 	buf[len++] = 0;
-	CHECK_INT(jline_decode(buf, len, 1, 3), -EINVAL);
+	CHECK_INT(jline__decode(buf, len, 1, 3), -EINVAL);
 	/* an excluded byte inside an escape */
 	memcpy(buf, "\xff\x00\x00", 3);
-	CHECK_INT(jline_decode(buf, 3, 1, 3), -EINVAL);
+	CHECK_INT(jline__decode(buf, 3, 1, 3), -EINVAL);
 	/* all 0xff: escapes of five-byte values, never a terminator */
 	memset(buf, 0xff, sizeof(buf));
-	CHECK(jline_decode(buf, sizeof(buf), 1, 3) < 0);
+	CHECK(jline__decode(buf, sizeof(buf), 1, 3) < 0);
 	/* all one-byte entries with no terminator */
 	memset(buf, 0x09, sizeof(buf));
-	CHECK_INT(jline_decode(buf, sizeof(buf), 1, 3), -E2BIG);
-	CHECK_INT(jline_decode(buf, 0, 1, 3), -E2BIG);
+	CHECK_INT(jline__decode(buf, sizeof(buf), 1, 3), -E2BIG);
+	CHECK_INT(jline__decode(buf, 0, 1, 3), -E2BIG);
 }
 
 int main(void)

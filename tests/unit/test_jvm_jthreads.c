@@ -55,7 +55,7 @@ static void test_stream(void)
 	n += put_field(buf + n, 300, 301, 20, 1 | 4 | 16 | 8);
 	n += put_field(buf + n, 14, 15, 24, 2 /* injected bit: no item */);
 	n += put_field(buf + n, 99, 98, 28, 0); /* the injected one */
-	CHECK_INT(jfields_stream(buf, n, 1, &ff, f, 8), 3);
+	CHECK_INT(jthreads__fields_stream(buf, n, 1, &ff, f, 8), 3);
 	CHECK_INT(f[0].name_index, 12);
 	CHECK_INT(f[0].offset, 16);
 	CHECK_INT(f[1].name_index, 300);
@@ -64,13 +64,15 @@ static void test_stream(void)
 	CHECK_INT(f[2].name_index, 14);
 	CHECK_INT(f[2].offset, 24);
 	/* more fields than room, a cut stream, zero bytes, 0xff bytes */
-	CHECK_INT(jfields_stream(buf, n, 1, &ff, f, 2), -EINVAL);
-	CHECK_INT(jfields_stream(buf, 10, 1, &ff, f, 8), -EINVAL);
+	CHECK_INT(jthreads__fields_stream(buf, n, 1, &ff, f, 2), -EINVAL);
+	CHECK_INT(jthreads__fields_stream(buf, 10, 1, &ff, f, 8), -EINVAL);
 	memset(buf, 0, sizeof(buf));
-	CHECK_INT(jfields_stream(buf, sizeof(buf), 1, &ff, f, 8), -EINVAL);
+	CHECK_INT(jthreads__fields_stream(buf, sizeof(buf), 1, &ff, f, 8),
+		  -EINVAL);
 	memset(buf, 0xff, sizeof(buf));
-	CHECK_INT(jfields_stream(buf, sizeof(buf), 1, &ff, f, 8), -EINVAL);
-	CHECK_INT(jfields_stream(buf, 0, 1, &ff, f, 8), -EINVAL);
+	CHECK_INT(jthreads__fields_stream(buf, sizeof(buf), 1, &ff, f, 8),
+		  -EINVAL);
+	CHECK_INT(jthreads__fields_stream(buf, 0, 1, &ff, f, 8), -EINVAL);
 }
 
 static void test_u2(void)
@@ -100,15 +102,17 @@ static void test_u2(void)
 	};
 	struct jfield f[4];
 
-	CHECK_INT(jfields_u2(a, 18, 2, &l, f, 4), 2);
+	CHECK_INT(jthreads__fields_u2(a, 18, 2, &l, f, 4), 2);
 	CHECK_INT(f[0].name_index, 20);
 	CHECK_INT(f[0].offset, 12);
 	CHECK_INT(f[1].sig_index, 23);
 	CHECK_INT(f[1].offset, 0x12345);
-	CHECK_INT(jfields_u2(a, 11, 2, &l, f, 4), -EINVAL); /* too short */
-	CHECK_INT(jfields_u2(a, 18, 3, &l, f, 4), -EINVAL); /* tag 0 */
-	CHECK_INT(jfields_u2(a, 18, 2, &l, f, 1), -EINVAL); /* no room */
-	CHECK_INT(jfields_u2(a, 18, -1, &l, f, 4), -EINVAL);
+	CHECK_INT(jthreads__fields_u2(a, 11, 2, &l, f, 4),
+		  -EINVAL); /* too short */
+	CHECK_INT(jthreads__fields_u2(a, 18, 3, &l, f, 4), -EINVAL); /* tag 0 */
+	CHECK_INT(jthreads__fields_u2(a, 18, 2, &l, f, 1),
+		  -EINVAL); /* no room */
+	CHECK_INT(jthreads__fields_u2(a, 18, -1, &l, f, 4), -EINVAL);
 }
 
 static void test_string(void)
@@ -120,21 +124,27 @@ static void test_string(void)
 				 0,   'e', 0,	 '-',  0,    0x22, 0x6f,
 				 '-', 0,   0x3d, 0xd8, 0x00, 0xde};
 
-	CHECK_INT(jstring_utf8(latin1, sizeof(latin1) - 1, 0, out, sizeof(out)),
+	CHECK_INT(jthreads__string_utf8(latin1, sizeof(latin1) - 1, 0, out,
+					sizeof(out)),
 		  23);
 	CHECK_STR(out, "http-nio-8080-exec-10\xc3\xa9");
-	CHECK_INT(jstring_utf8(utf16, sizeof(utf16), 1, out, sizeof(out)), 16);
+	CHECK_INT(
+	    jthreads__string_utf8(utf16, sizeof(utf16), 1, out, sizeof(out)),
+	    16);
 	CHECK_STR(out, "Gr\xc3\xbc\xc3\x9f"
 		       "e-\xe6\xbc\xa2-\xf0\x9f\x98\x80");
 	/* a lone surrogate, an odd length, an unknown coder */
-	CHECK_INT(jstring_utf8(utf16 + 16, 2, 1, out, sizeof(out)), 3);
+	CHECK_INT(jthreads__string_utf8(utf16 + 16, 2, 1, out, sizeof(out)), 3);
 	CHECK_STR(out, "\xef\xbf\xbd");
-	CHECK_INT(jstring_utf8(utf16, 3, 1, out, sizeof(out)), -EINVAL);
-	CHECK_INT(jstring_utf8(utf16, 2, 2, out, sizeof(out)), -EINVAL);
+	CHECK_INT(jthreads__string_utf8(utf16, 3, 1, out, sizeof(out)),
+		  -EINVAL);
+	CHECK_INT(jthreads__string_utf8(utf16, 2, 2, out, sizeof(out)),
+		  -EINVAL);
 	/* cut at a character boundary */
-	CHECK_INT(jstring_utf8(utf16, sizeof(utf16), 1, out, 5), -ENOSPC);
+	CHECK_INT(jthreads__string_utf8(utf16, sizeof(utf16), 1, out, 5),
+		  -ENOSPC);
 	CHECK_STR(out, "Gr\xc3\xbc");
-	CHECK_INT(jstring_utf8(latin1, 0, 0, out, sizeof(out)), 0);
+	CHECK_INT(jthreads__string_utf8(latin1, 0, 0, out, sizeof(out)), 0);
 	CHECK_STR(out, "");
 }
 

@@ -46,7 +46,7 @@ static void test_u5_vectors(void)
 		uint32_t got = 0;
 
 		CHECK_INT(n, vec[i].len);
-		CHECK_INT(u5_read(b, n, &pos, 1, &got), 0);
+		CHECK_INT(nmethod__u5_read(b, n, &pos, 1, &got), 0);
 		CHECK_INT(got, vec[i].v);
 		CHECK_INT(pos, n);
 		for (size_t k = 0; k < n; k++)
@@ -59,13 +59,13 @@ static void test_u5_vectors(void)
 		size_t pos = 0;
 		uint32_t v;
 
-		CHECK_INT(u5_read(a, 2, &pos, 1, &v), 0);
+		CHECK_INT(nmethod__u5_read(a, 2, &pos, 1, &v), 0);
 		CHECK_INT(v, 191);
 		pos = 0;
-		CHECK_INT(u5_read(c, 1, &pos, 0, &v), 0);
+		CHECK_INT(nmethod__u5_read(c, 1, &pos, 0, &v), 0);
 		CHECK_INT(v, 191);
 		pos = 0;
-		CHECK_INT(u5_read(d, 2, &pos, 0, &v), 0);
+		CHECK_INT(nmethod__u5_read(d, 2, &pos, 0, &v), 0);
 		CHECK_INT(v, 192);
 	}
 }
@@ -80,7 +80,7 @@ static void test_u5_roundtrip(void)
 			uint32_t got;
 
 			CHECK(n >= 1 && n <= 5);
-			CHECK_INT(u5_read(b, n, &pos, x, &got), 0);
+			CHECK_INT(nmethod__u5_read(b, n, &pos, x, &got), 0);
 			CHECK_INT(got, (uint32_t)v);
 		}
 }
@@ -91,16 +91,19 @@ static void test_u5_garbage(void)
 	size_t pos = 0;
 	uint32_t v;
 
-	CHECK_INT(u5_read(high, 0, &pos, 1, &v), -EINVAL); /* empty */
-	CHECK_INT(u5_read(high, 3, &pos, 1, &v), -EINVAL); /* cut short */
+	CHECK_INT(nmethod__u5_read(high, 0, &pos, 1, &v), -EINVAL); /* empty */
+	CHECK_INT(nmethod__u5_read(high, 3, &pos, 1, &v),
+		  -EINVAL); /* cut short */
 	CHECK_INT(pos, 0);
-	CHECK_INT(u5_read(zero, 1, &pos, 1, &v), -EINVAL); /* excluded */
+	CHECK_INT(nmethod__u5_read(zero, 1, &pos, 1, &v),
+		  -EINVAL); /* excluded */
 	pos = 2;
-	CHECK_INT(u5_read(high, 3, &pos, 1, &v), -EINVAL); /* at the end */
+	CHECK_INT(nmethod__u5_read(high, 3, &pos, 1, &v),
+		  -EINVAL); /* at the end */
 	/* five high bytes: the fifth ends the value whatever it is */
 	memset(five, 0xff, sizeof(five));
 	pos = 0;
-	CHECK_INT(u5_read(five, 6, &pos, 1, &v), 0);
+	CHECK_INT(nmethod__u5_read(five, 6, &pos, 1, &v), 0);
 	CHECK_INT(pos, 5);
 }
 
@@ -138,24 +141,24 @@ static void test_pcdesc(void)
 	put_pc(pcs + 32, 0x20, 22);
 	put_pc(pcs + 48, 0x40, 33);
 	put_pc(pcs + 64, INT_MAX, 0);
-	CHECK_INT(nm_pcdesc_find(&l, pcs, sizeof(pcs), 0x20, &pd), 0);
+	CHECK_INT(nmethod__pcdesc_find(&l, pcs, sizeof(pcs), 0x20, &pd), 0);
 	CHECK_INT(pd.scope_decode_offset, 22); /* exact */
-	CHECK_INT(nm_pcdesc_find(&l, pcs, sizeof(pcs), 0x11, &pd), 0);
+	CHECK_INT(nmethod__pcdesc_find(&l, pcs, sizeof(pcs), 0x11, &pd), 0);
 	CHECK_INT(pd.pc_offset, 0x20); /* the next debug point */
-	CHECK_INT(nm_pcdesc_find(&l, pcs, sizeof(pcs), 0, &pd), 0);
+	CHECK_INT(nmethod__pcdesc_find(&l, pcs, sizeof(pcs), 0, &pd), 0);
 	CHECK_INT(pd.pc_offset, 0x10);
-	CHECK_INT(nm_pcdesc_find(&l, pcs, sizeof(pcs), 0x41, &pd), 0);
+	CHECK_INT(nmethod__pcdesc_find(&l, pcs, sizeof(pcs), 0x41, &pd), 0);
 	CHECK_INT(pd.pc_offset, INT_MAX);
 	CHECK_INT(pd.scope_decode_offset, 0);
-	CHECK_INT(nm_pcdesc_find(&l, pcs, 4 * 16, 0x41, &pd), -ENOENT);
-	CHECK_INT(nm_pcdesc_find(&l, pcs, 15, 0, &pd), -EINVAL);
-	CHECK_INT(nm_pcdesc_find(&l, pcs, 0, 0, &pd), -EINVAL);
+	CHECK_INT(nmethod__pcdesc_find(&l, pcs, 4 * 16, 0x41, &pd), -ENOENT);
+	CHECK_INT(nmethod__pcdesc_find(&l, pcs, 15, 0, &pd), -EINVAL);
+	CHECK_INT(nmethod__pcdesc_find(&l, pcs, 0, 0, &pd), -EINVAL);
 	/* unsorted garbage: some entry, and no trouble */
 	put_pc(pcs + 16, 0x7fff0000, 1);
-	CHECK(nm_pcdesc_find(&l, pcs, sizeof(pcs), 0x30, &pd) == 0);
+	CHECK(nmethod__pcdesc_find(&l, pcs, sizeof(pcs), 0x30, &pd) == 0);
 	/* a layout whose fields do not fit its size */
 	l.pc_flags = 14;
-	CHECK_INT(nm_pcdesc_find(&l, pcs, sizeof(pcs), 0, &pd), -EINVAL);
+	CHECK_INT(nmethod__pcdesc_find(&l, pcs, sizeof(pcs), 0, &pd), -EINVAL);
 }
 
 /* One scope: sender, metadata index, bci + 1, three offsets. */
@@ -206,7 +209,8 @@ static void test_scope_chain(void)
 	for (int x = 0; x <= 1; x++) {
 		struct nm_debug d = chain_debug(buf, x, &inner, &deepest);
 
-		CHECK_INT(nm_scope_chain(&d, x, deepest, s, NM_MAX_SCOPES), 3);
+		CHECK_INT(
+		    nmethod__scope_chain(&d, x, deepest, s, NM_MAX_SCOPES), 3);
 		CHECK_INT(s[0].method, 0x1000);
 		CHECK_INT(s[0].bci, -1);
 		CHECK_INT(s[1].method, 0x2000);
@@ -214,18 +218,21 @@ static void test_scope_chain(void)
 		CHECK_INT(s[2].method, 0x1000);
 		CHECK_INT(s[2].bci, 5);
 		/* serialized null: the nmethod's own method at its entry */
-		CHECK_INT(nm_scope_chain(&d, x, 0, s, NM_MAX_SCOPES), 1);
+		CHECK_INT(nmethod__scope_chain(&d, x, 0, s, NM_MAX_SCOPES), 1);
 		CHECK_INT(s[0].method, 0x1000);
 		CHECK_INT(s[0].bci, -1);
 		/* too small an output */
-		CHECK_INT(nm_scope_chain(&d, x, deepest, s, 2), -EINVAL);
-		CHECK_INT(nm_scope_chain(&d, x, -5, s, NM_MAX_SCOPES), -EINVAL);
-		CHECK_INT(nm_scope_chain(&d, x, d.scopes_len, s, NM_MAX_SCOPES),
+		CHECK_INT(nmethod__scope_chain(&d, x, deepest, s, 2), -EINVAL);
+		CHECK_INT(nmethod__scope_chain(&d, x, -5, s, NM_MAX_SCOPES),
 			  -EINVAL);
+		CHECK_INT(
+		    nmethod__scope_chain(&d, x, d.scopes_len, s, NM_MAX_SCOPES),
+		    -EINVAL);
 		/* cut short: the last scope loses its tail */
 		d.scopes_len = deepest + 2;
-		CHECK_INT(nm_scope_chain(&d, x, deepest, s, NM_MAX_SCOPES),
-			  -EINVAL);
+		CHECK_INT(
+		    nmethod__scope_chain(&d, x, deepest, s, NM_MAX_SCOPES),
+		    -EINVAL);
 	}
 }
 
@@ -243,25 +250,25 @@ static void test_scope_garbage(void)
 	/* a metadata index past the table, and index 0 (null) */
 	n = 1 + put_scope(buf + 1, 0, 3, 0, 1);
 	d.scopes_len = n;
-	CHECK_INT(nm_scope_chain(&d, 1, 1, s, NM_MAX_SCOPES), -EINVAL);
+	CHECK_INT(nmethod__scope_chain(&d, 1, 1, s, NM_MAX_SCOPES), -EINVAL);
 	put_scope(buf + 1, 0, 0, 0, 1);
-	CHECK_INT(nm_scope_chain(&d, 1, 1, s, NM_MAX_SCOPES), -EINVAL);
+	CHECK_INT(nmethod__scope_chain(&d, 1, 1, s, NM_MAX_SCOPES), -EINVAL);
 	/* a null Method* in the table */
 	d.nmeta = 3;
 	put_scope(buf + 1, 0, 3, 0, 1);
-	CHECK_INT(nm_scope_chain(&d, 1, 1, s, NM_MAX_SCOPES), -EINVAL);
+	CHECK_INT(nmethod__scope_chain(&d, 1, 1, s, NM_MAX_SCOPES), -EINVAL);
 	/* a scope that is its own sender: a cycle ends at the limit */
 	d.nmeta = 2;
 	n = 1 + put_scope(buf + 1, 1, 1, 0, 1);
 	d.scopes_len = n;
-	CHECK_INT(nm_scope_chain(&d, 1, 1, s, NM_MAX_SCOPES), -EINVAL);
+	CHECK_INT(nmethod__scope_chain(&d, 1, 1, s, NM_MAX_SCOPES), -EINVAL);
 	/* all 0xff: five-byte values, then out of bounds */
 	memset(buf, 0xff, sizeof(buf));
 	d.scopes_len = sizeof(buf);
-	CHECK(nm_scope_chain(&d, 1, 1, s, NM_MAX_SCOPES) < 0);
+	CHECK(nmethod__scope_chain(&d, 1, 1, s, NM_MAX_SCOPES) < 0);
 	/* all zero bytes are excluded with the JDK 21+ bias */
 	memset(buf, 0, sizeof(buf));
-	CHECK_INT(nm_scope_chain(&d, 1, 1, s, NM_MAX_SCOPES), -EINVAL);
+	CHECK_INT(nmethod__scope_chain(&d, 1, 1, s, NM_MAX_SCOPES), -EINVAL);
 }
 
 /* ---- whole nmethods in a fake image ------------------------------------ */
@@ -383,19 +390,24 @@ static void check_nmethod(const struct nm_layout *l, uint64_t nm)
 	CHECK_INT(d.info.verified_entry, nm + 0x220);
 	CHECK_INT(d.pcs_len, 48);
 	CHECK_INT(d.nmeta, 2);
-	CHECK_INT(nm_chain_at(l, &d, nm + 0x200 + 0x08, s, NM_MAX_SCOPES), 3);
+	CHECK_INT(nmethod__chain_at(l, &d, nm + 0x200 + 0x08, s, NM_MAX_SCOPES),
+		  3);
 	CHECK_INT(s[1].method, 0x2000);
 	CHECK_INT(s[1].bci, 300);
-	CHECK_INT(nm_chain_at(l, &d, nm + 0x200 + 0x11, s, NM_MAX_SCOPES), 1);
-	CHECK_INT(nm_chain_at(l, &d, nm + 0x10, s, NM_MAX_SCOPES), -ERANGE);
+	CHECK_INT(nmethod__chain_at(l, &d, nm + 0x200 + 0x11, s, NM_MAX_SCOPES),
+		  1);
+	CHECK_INT(nmethod__chain_at(l, &d, nm + 0x10, s, NM_MAX_SCOPES),
+		  -ERANGE);
 	/* a return address: its own PcDesc (code + 0x10) or the method */
-	CHECK_INT(
-	    nm_chain_at_return(l, &d, nm + 0x200 + 0x10, s, NM_MAX_SCOPES), 3);
-	CHECK_INT(
-	    nm_chain_at_return(l, &d, nm + 0x200 + 0x08, s, NM_MAX_SCOPES), 1);
+	CHECK_INT(nmethod__chain_at_return(l, &d, nm + 0x200 + 0x10, s,
+					   NM_MAX_SCOPES),
+		  3);
+	CHECK_INT(nmethod__chain_at_return(l, &d, nm + 0x200 + 0x08, s,
+					   NM_MAX_SCOPES),
+		  1);
 	CHECK_INT(s[0].method, 0x1000);
 	CHECK_INT(s[0].bci, -1);
-	CHECK_INT(nm_chain_at_return(l, &d, nm + 0x10, s, NM_MAX_SCOPES),
+	CHECK_INT(nmethod__chain_at_return(l, &d, nm + 0x10, s, NM_MAX_SCOPES),
 		  -ERANGE);
 	CHECK_INT(nmethod__same(&mem, l, nm, 77, 0x1000), 1);
 	CHECK_INT(nmethod__same(&mem, l, nm, 78, 0x1000), 0);
@@ -404,8 +416,8 @@ static void check_nmethod(const struct nm_layout *l, uint64_t nm)
 	/* its code heap block freed: gone, whatever the header says */
 	img[nm - (uintptr_t)img - l->hb_size + l->hb_used] = 0;
 	CHECK_INT(nmethod__same(&mem, l, nm, 77, 0x1000), 0);
-	nm_debug__release(&d);
-	nm_debug__release(NULL);
+	nmethod__debug_release(&d);
+	nmethod__debug_release(NULL);
 }
 
 static void test_nmethod_17(void)
@@ -490,10 +502,10 @@ static void test_nmethod_25(void)
 		struct nm_scope s[2];
 
 		CHECK_INT(nmethod__load(&mem, &l, at(nm), &d), 0);
-		CHECK_INT(nm_chain_at(&l, &d, at(nm + 0x210), s, 2), 1);
+		CHECK_INT(nmethod__chain_at(&l, &d, at(nm + 0x210), s, 2), 1);
 		CHECK_INT(s[0].method, 0x1000);
 		CHECK_INT(s[0].bci, -1);
-		nm_debug__release(&d);
+		nmethod__debug_release(&d);
 	}
 	/* relocations larger than the block */
 	img[nm - l.hb_size + l.hb_used] = 1;

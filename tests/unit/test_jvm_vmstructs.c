@@ -3,7 +3,7 @@
  * own memory, read through a memcpy "target"; then across pages of a
  * mapping with holes, read as process_vm_readv reads): fields, statics, type
  * sizes, field sizes through their C type, int and long constants; then
- * nm_layout__init and jline_layout__init on a JDK 17 and a JDK 25 set of
+ * nmethod__layout_init and jline_layout__init on a JDK 17 and a JDK 25 set of
  * names, and what they refuse.
  */
 #include <errno.h>
@@ -261,13 +261,13 @@ static void test_layouts(void)
 	CHECK(vs != NULL);
 	if (!vs)
 		return;
-	CHECK_INT(nm_layout__init(&l, vs, 17), 0);
+	CHECK_INT(nmethod__layout_init(&l, vs, 17), 0);
 	CHECK_INT(l.immutable, 0);
 	CHECK_INT(l.u5_x, 0);
 	CHECK_INT(l.comp_level_size, 4);
 	CHECK_INT(l.metadata_offset, 260);
 	CHECK_INT(l.immutable_data, NM_NONE);
-	CHECK_INT(nm_layout__init(&l, vs, 19), -ENOTSUP);
+	CHECK_INT(nmethod__layout_init(&l, vs, 19), -ENOTSUP);
 	CHECK_INT(jline_layout__init(&jl, vs, 0), 0);
 	CHECK_INT(jl.flags_size, 2);
 	CHECK_INT(jl.off_code_size, 32);
@@ -278,7 +278,7 @@ static void test_layouts(void)
 	CHECK(vs != NULL);
 	if (!vs)
 		return;
-	CHECK_INT(nm_layout__init(&l, vs, 25), 0);
+	CHECK_INT(nmethod__layout_init(&l, vs, 25), 0);
 	CHECK_INT(l.immutable, 1);
 	CHECK_INT(l.u5_x, 1);
 	CHECK_INT(l.comp_level_size, 1);
@@ -295,7 +295,7 @@ static void test_layouts(void)
 	vmstructs__free(vs);
 	s25[12].field = "_scopes_pcs_offsetX";
 	vs = open_tables(s25, ints25);
-	CHECK(vs && nm_layout__init(&l, vs, 25) == -ENOENT);
+	CHECK(vs && nmethod__layout_init(&l, vs, 25) == -ENOENT);
 	vmstructs__free(vs);
 	s25[12].field = "_scopes_pcs_offset";
 }

@@ -4,18 +4,58 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "check.h"
-#include "profiler/fold.h"
-#include "profiler/linefilter.h"
+#include "stacks/fold.h"
+#include "stacks/linefilter.h"
 #include "profiler/status.h"
-#include "profiler/topn.h"
+#include "output/topn.h"
 
 static char err[256];
 
 #define CT                                                                     \
 	"[container "                                                          \
 	"8e126766ee34e1d3b203c0a7cfc2a619c49d482a2ecc99a190fff577111a4dca]"
+
+/*
+ * Does f keep the stack written as folded text (the fixture's way to
+ * say its frames)? Its thread frame is frame thread ("NAME [TID]", or
+ * "virtual-ID on CARRIER [TID]"), when the stack has that many.
+ */
+static bool keep(const struct linefilter *f, const char *text, int thread)
+{
+	struct fold_line l;
+	struct fold_stack s = {.line = &l, .pid = 1, .thread = -1};
+	char name[512];
+	const char *p = text, *e, *t;
+	size_t len;
+	bool ret;
+
+	fold_line__init(&l, false);
+	for (int i = 0;; i++, p = e + 1) {
+		e = strchr(p, ';');
+		len = e ? (size_t)(e - p) : strlen(p);
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		CHECK_INT(fold_line__push_name(&l, name), 0);
+		t = strstr(name, " [");
+		if (i == thread && t) {
+			s.thread = i;
+			s.thread_name = t - name;
+			s.tid = strtoul(t + 2, NULL, 10);
+			t = strstr(name, " on ");
+			s.carrier = !strncmp(name, "virtual-", 8) && t
+					? t + 4 - name
+					: 0;
+		}
+		if (!e)
+			break;
+	}
+	ret = linefilter__keep(f, &s);
+	fold_line__release(&l);
+	return ret;
+}
 
 static void test_filter(void)
 {
@@ -24,17 +64,17 @@ static void test_filter(void)
 	const char *b = "java;pool-1-thread-1 [8];Work.run_[j];read_[k]";
 	const char *c = "java;http-nio-8080-exec-10 [9];Tomcat.serve_[j]";
 
-	CHECK(linefilter__keep(f, a, true)); /* empty: keeps all */
+	CHECK(keep(f, a, 1)); /* empty: keeps all */
 	CHECK_INT(
 	    linefilter__add_regex(f, LF_INCLUDE, "^Work\\.", err, sizeof(err)),
 	    0);
-	CHECK(linefilter__keep(f, a, true));
-	CHECK(!linefilter__keep(f, c, true));
+	CHECK(keep(f, a, 1));
+	CHECK(!keep(f, c, 1));
 	CHECK_INT(
 	    linefilter__add_regex(f, LF_EXCLUDE, "_\\[k\\]$", err, sizeof(err)),
 	    0);
-	CHECK(linefilter__keep(f, a, true));
-	CHECK(!linefilter__keep(f, b, true));
+	CHECK(keep(f, a, 1));
+	CHECK(!keep(f, b, 1));
 	CHECK_INT(linefilter__add_regex(f, LF_INCLUDE, "(", err, sizeof(err)),
 		  -EINVAL);
 	CHECK(err[0] != 0);
@@ -45,22 +85,21 @@ static void test_filter(void)
 	CHECK(!linefilter__wants_threads(f));
 	CHECK_INT(linefilter__add_tids(f, "8,9", err, sizeof(err)), 0);
 	CHECK(linefilter__wants_threads(f));
-	CHECK(!linefilter__keep(f, a, true));
-	CHECK(linefilter__keep(f, b, true));
-	CHECK(linefilter__keep(f, c, true));
+	CHECK(!keep(f, a, 1));
+	CHECK(keep(f, b, 1));
+	CHECK(keep(f, c, 1));
 	CHECK_INT(
 	    linefilter__add_regex(f, LF_THREAD, "exec-10$", err, sizeof(err)),
 	    0);
-	CHECK(!linefilter__keep(f, b, true));
-	CHECK(linefilter__keep(f, c, true));
+	CHECK(!keep(f, b, 1));
+	CHECK(keep(f, c, 1));
 	CHECK_INT(linefilter__add_tids(f, "8,x", err, sizeof(err)), -EINVAL);
 	CHECK_INT(linefilter__add_tids(f, "", err, sizeof(err)), -EINVAL);
 	CHECK_INT(linefilter__add_tids(f, "0", err, sizeof(err)), -EINVAL);
 	/* --per-container: the thread is the frame after the container's */
-	CHECK(linefilter__keep(f, "java;" CT ";http-nio-8080-exec-10 [9];x_[j]",
-			       true));
-	CHECK(!linefilter__keep(f, "java;" CT ";main [7];x_[j]", true));
-	CHECK(!linefilter__keep(f, "java;" CT, true)); /* no thread */
+	CHECK(keep(f, "java;" CT ";http-nio-8080-exec-10 [9];x_[j]", 2));
+	CHECK(!keep(f, "java;" CT ";main [7];x_[j]", 2));
+	CHECK(!keep(f, "java;" CT, 2)); /* no thread */
 	linefilter__free(f);
 
 	/* a virtual thread's element: its own name, or its carrier's */
@@ -68,20 +107,16 @@ static void test_filter(void)
 	CHECK_INT(
 	    linefilter__add_regex(f, LF_THREAD, "worker-1$", err, sizeof(err)),
 	    0);
-	CHECK(linefilter__keep(f, "java;virtual-31 on pool-worker-1 [9];a_[j]",
-			       true));
-	CHECK(!linefilter__keep(f, "java;virtual-31 on pool-worker-2 [9];a_[j]",
-				true));
-	CHECK(!linefilter__keep(f, "java;virtual-1 on w-1x [9];a_[j]", true));
+	CHECK(keep(f, "java;virtual-31 on pool-worker-1 [9];a_[j]", 1));
+	CHECK(!keep(f, "java;virtual-31 on pool-worker-2 [9];a_[j]", 1));
+	CHECK(!keep(f, "java;virtual-1 on w-1x [9];a_[j]", 1));
 	linefilter__free(f);
 	f = linefilter__new();
 	CHECK_INT(linefilter__add_regex(f, LF_THREAD, "^virtual-31 ", err,
 					sizeof(err)),
 		  0);
-	CHECK(linefilter__keep(f, "java;virtual-31 on pool-worker-1 [9];a_[j]",
-			       true));
-	CHECK(!linefilter__keep(f, "java;virtual-3 on pool-worker-1 [9];a_[j]",
-				true));
+	CHECK(keep(f, "java;virtual-31 on pool-worker-1 [9];a_[j]", 1));
+	CHECK(!keep(f, "java;virtual-3 on pool-worker-1 [9];a_[j]", 1));
 	linefilter__free(f);
 }
 

@@ -232,7 +232,7 @@ static void check_debug_mismatch(void)
 
 static void check_demangle_one(const char *in, const char *want)
 {
-	char *got = demangle(in);
+	char *got = demangle__name(in);
 
 	CHECK_STR(got, want);
 	free(got);
@@ -253,8 +253,8 @@ static void check_demangle(void)
 	check_demangle_one("_Z3fooi.constprop.1", "foo");
 	check_demangle_one("_ZN9JavaCalls11call_helperEv.isra.0.cold",
 			   "JavaCalls::call_helper");
-	CHECK(demangle("main") == NULL);
-	CHECK(demangle("_Zgarbage!") == NULL);
+	CHECK(demangle__name("main") == NULL);
+	CHECK(demangle__name("_Zgarbage!") == NULL);
 }
 
 int main(void)

@@ -1,5 +1,5 @@
 /*
- * The symbolizer's process table when records go (proc__forget): every
+ * The symbolizer's process table when records go (process__forget): every
  * record left is still found after removals in the middle of collision
  * runs, removed ones are gone, and the table keeps working as it grows.
  */
@@ -16,17 +16,17 @@ static void test_table(void)
 	int lost = 0, kept = 0;
 
 	for (pid = 1; pid <= N; pid++) {
-		p = proc__get(s, pid);
+		p = process__get(s, pid);
 		CHECK(p != NULL);
 		if (p)
 			p->starttime = pid; /* a mark a new record lacks */
 	}
 	for (pid = 3; pid <= N; pid += 3)
-		proc__forget(s, pid);
-	proc__forget(s, N + 7); /* never known */
+		process__forget(s, pid);
+	process__forget(s, N + 7); /* never known */
 	CHECK_INT(s->procs.n, N - N / 3);
 	for (pid = 1; pid <= N; pid++) {
-		p = proc__get(s, pid);
+		p = process__get(s, pid);
 		if (pid % 3 == 0)
 			lost += p && p->starttime == 0;
 		else

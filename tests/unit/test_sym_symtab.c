@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "symbolizer/demangle.h"
-#include "profiler/fold.h"
+#include "stacks/fold.h"
 #include "symbolizer/kallsyms.h"
 #include "symbolizer/symtab.h"
 
@@ -166,16 +166,16 @@ static void check_clones(void)
 	struct frame f = {.kind = FRAME_NATIVE};
 	char *d;
 
-	d = demangle("_Z3fooi.constprop.1");
+	d = demangle__name("_Z3fooi.constprop.1");
 	CHECK_STR(d, "foo");
 	free(d);
-	d = demangle("_ZN2ns5Klass3barEv.isra.0");
+	d = demangle__name("_ZN2ns5Klass3barEv.isra.0");
 	CHECK_STR(d, "ns::Klass::bar");
 	free(d);
-	d = demangle("_ZNK2ns5Klass6memberEd.part.0.cold");
+	d = demangle__name("_ZNK2ns5Klass6memberEd.part.0.cold");
 	CHECK_STR(d, "ns::Klass::member");
 	free(d);
-	d = demangle("_ZN2ns5twiceIiEET_S1_.cold");
+	d = demangle__name("_ZN2ns5twiceIiEET_S1_.cold");
 	CHECK_STR(d, "ns::twice<int>");
 	free(d);
 
