@@ -12,8 +12,10 @@
 /* more than the ~300 codelets of any interpreter we know: a bound */
 #define MAX_CODELETS 4096
 #define MAX_QUEUE (16u << 20)
-/* what every method entry codelet's description starts with */
+/* what every method entry codelet's description starts with (JDK 21+
+ * names the native kinds' "native method entry point (kind = ...)") */
 static const char entry_desc[] = "method entry point (";
+static const char native_desc[] = "native ";
 
 static int rd(const struct hotspot_mem *m, uint64_t addr, void *buf, size_t len)
 {
@@ -26,16 +28,19 @@ static int codelet_read(const struct hotspot_mem *m,
 			const struct hotspot_layout *l, uint64_t c,
 			int32_t *size)
 {
-	char d[sizeof(entry_desc) - 1];
+	char d[sizeof(native_desc) + sizeof(entry_desc)] = "";
+	size_t skip = 0;
 	uint64_t desc;
 	int ret;
 
 	if ((ret = rd(m, c + l->off_codelet_size, size, sizeof(*size))) ||
 	    (ret = rd(m, c + l->off_codelet_desc, &desc, sizeof(desc))))
 		return ret;
-	if (!desc || rd(m, desc, d, sizeof(d)))
+	if (!desc || rd(m, desc, d, sizeof(d) - 1))
 		return 0; /* no description: not an entry */
-	return !memcmp(d, entry_desc, sizeof(d));
+	if (!memcmp(d, native_desc, sizeof(native_desc) - 1))
+		skip = sizeof(native_desc) - 1;
+	return !memcmp(d + skip, entry_desc, sizeof(entry_desc) - 1);
 }
 
 int icodelets__entries(const struct hotspot_mem *m,
