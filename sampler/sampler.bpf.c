@@ -751,23 +751,28 @@ static __always_inline bool user_regs(__u64 *t, __u64 ip, __u64 sp)
 /*
  * A leaf at ip, sp, fp in the interpreter's method entries, r13 the
  * sampled frame's (templateInterpreterGenerator_x86.cpp): until
- * generate_fixed_frame pushes the frame, rbx holds the Method* and r13
- * the caller's sp; the return address is at sp until the entry pops it
- * into rax to push the locals, then in rax, then pushed again under the
- * frame record ("push rax; enter": once that record is there, rbp lies
- * between sp and r13). rbx and rax are the user registers the kernel
- * saved, taken only when their pc and sp are the sample's. 0: the
- * Method* (its names' chain read) in the walk's scratch word 4, the
- * caller's fp, pc and sp in words 5 to 7; -1: not such a leaf. A global
- * function: verified once.
+ * generate_fixed_frame pushes the Method*, rbx holds it. Until the frame
+ * record is pushed r13 is the caller's sp ("push rax; enter; push r13"):
+ * the return address is at sp until the entry pops it into rax to push
+ * the locals, then in rax, then under the record (rbp lies between sp
+ * and r13 once "enter" ran). Then r13 becomes the bcp, with the record
+ * and the sender sp pushed but not yet the Method* (rbp less than 3
+ * words above sp). rbx and rax are the user registers the kernel saved,
+ * taken only when their pc and sp are the sample's. 0: the Method* (its
+ * names' chain read) in the walk's scratch word 4, the caller's fp, pc
+ * and sp in words 5 to 7; -1: not such a leaf. A global function:
+ * verified once.
  */
 __noinline int entry_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
 			    __u64 fp, __u64 r13)
 {
-	__u64 *t =
-	    bpf_map_lookup_elem(&walk_scratch, (const void *)&percpu_key);
+	__u64 *t = bpf_map_lookup_elem(&walk_scratch, (const void *)&percpu_key);
+	bool early;
 
-	if (!p || !t || !entry_leaf(p, ip, sp, r13))
+	if (!p || !t || ip < p->ientry_lo || ip >= p->ientry_hi)
+		return -1;
+	early = entry_leaf(p, ip, sp, r13);
+	if (!early && (fp < sp + 8 || fp >= sp + 24))
 		return -1;
 	if (!user_regs(t, ip, sp))
 		return -1;
@@ -777,12 +782,13 @@ __noinline int entry_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
 	t[2] = t[1] ? read_u64(t[1] + p->off_pool_holder) : 0;
 	if (!t[2] || !read_u64(t[2] + p->off_klass_name))
 		return -1;
-	t[7] = r13;
-	if (fp >= sp && fp < r13) { /* "enter" ran: its record */
+	if (!early || (fp >= sp && fp < r13)) { /* "enter" ran: its record */
 		if (bpf_probe_read_user(&t[5], 16, (const void *)fp))
 			return -1;
-		return java_ret(p, t[6]) ? 0 : -1;
+		t[7] = early ? r13 : read_u64(fp - 8);
+		return java_ret(p, t[6]) && t[7] > fp ? 0 : -1;
 	}
+	t[7] = r13;
 	t[5] = fp;
 	t[6] = read_u64(sp);
 	if (!java_ret(p, t[6]))
