@@ -766,7 +766,8 @@ static __always_inline bool user_regs(__u64 *t, __u64 ip, __u64 sp)
 __noinline int entry_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
 			    __u64 fp, __u64 r13)
 {
-	__u64 *t = bpf_map_lookup_elem(&walk_scratch, (const void *)&percpu_key);
+	__u64 *t =
+	    bpf_map_lookup_elem(&walk_scratch, (const void *)&percpu_key);
 	bool early;
 
 	if (!p || !t || ip < p->ientry_lo || ip >= p->ientry_hi)
@@ -1254,6 +1255,66 @@ __noinline int adapter_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
 	return 0;
 }
 
+/* Words above a stub leaf's sp searched for its return address */
+#define STUB_SCAN_WORDS 8
+#define X86_CALL_REL32 0xe8
+
+/*
+ * A leaf in a stub without a frame size that is not one of the known
+ * frameless ones: StubRoutines (most build a frame with "enter") and
+ * C1's Runtime1 stubs that only push the registers they use
+ * (slow_subtype_check: "push rdi; push rsi; push rcx; push rax"). Its
+ * return address is the first of the STUB_SCAN_WORDS words at sp that
+ * returns from a "call rel32" to this very blob [blob, end) (compiled
+ * code calls stubs directly: the code cache lies within 2 GB). The
+ * index of that word in the walk's scratch (read there), or -1. A
+ * global function: verified once.
+ */
+__noinline int stub_ret(const struct interp_proc *p, __u64 blob, __u64 end,
+			__u64 sp)
+{
+	__u64 *t =
+	    bpf_map_lookup_elem(&walk_scratch, (const void *)&percpu_key);
+	__u8 c[8];
+	__s32 rel;
+	int k;
+
+	if (!p || !t ||
+	    bpf_probe_read_user(t, STUB_SCAN_WORDS * 8, (const void *)sp))
+		return -1;
+	for (k = 0; k < STUB_SCAN_WORDS; k++) {
+		if (!in_code(p, t[k]) ||
+		    bpf_probe_read_user(c, sizeof(c),
+					(const void *)(t[k] - 5)) ||
+		    c[0] != X86_CALL_REL32)
+			continue;
+		__builtin_memcpy(&rel, c + 1, sizeof(rel));
+		if (t[k] + (__s64)rel >= blob && t[k] + (__s64)rel < end)
+			return k;
+	}
+	return -1;
+}
+
+/*
+ * The caller of a stub leaf found by stub_ret: the word after its
+ * return address is the caller's sp; a frame record right under it
+ * ("enter") holds the caller's rbp. STEP_ON, or -1: not found.
+ */
+static __always_inline int stub_step(struct walk *w, __u64 blob, __s32 size)
+{
+	int k = stub_ret(w->p, blob, blob + size, w->sp);
+	__u64 slot;
+
+	if (k < 0 || k >= STUB_SCAN_WORDS)
+		return -1;
+	slot = w->sp + (__u64)k * 8;
+	w->ip = w->t[k & (STUB_SCAN_WORDS - 1)];
+	if (k && w->fp == slot - 8)
+		w->fp = w->t[(k - 1) & (STUB_SCAN_WORDS - 1)];
+	w->sp = slot + 8;
+	return STEP_ON;
+}
+
 static __always_inline int adapter_step(struct walk *w)
 {
 	__u64 sp = w->sp, r13 = w->s->bcp0;
@@ -1423,7 +1484,12 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 		return fp_step(w);
 	if (e == EDGE_SP || e == EDGE_SP8)
 		return ret_at(w, e == EDGE_SP8);
-	if (bi.frame_size <= 0) /* the call stub and other stub routines */
+	/* the call stub and other stub routines: a leaf by its return
+	 * address when it is plain, else by its frame pointer */
+	if (bi.frame_size <= 0 && !idx && e == EDGE_NONE &&
+	    stub_step(w, blob, bi.size) == STEP_ON)
+		return STEP_ON;
+	if (bi.frame_size <= 0)
 		return native_step(w);
 	ssp = w->sp + (__u64)bi.frame_size * 8;
 	if (bpf_probe_read_user(fr, 16, (const void *)(ssp - 16)))
@@ -1439,6 +1505,16 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 		if (!in_code(w->p, fr[1]))
 			return leaf_slots(w);
 		ssp += 8;
+	} else if (!in_code(w->p, fr[1]) && idx == 1 &&
+		   !bpf_probe_read_user(fr, 16, (const void *)ssp) &&
+		   in_code(w->p, fr[1])) {
+		/*
+		 * The caller of a stub leaf that takes its arguments on the
+		 * stack, pushed under the caller's frame (C1's
+		 * slow_subtype_check: "push klass; push super; call"): the
+		 * record two words further
+		 */
+		ssp += 16;
 	}
 	if (!in_code(w->p, fr[1]))
 		return -UNWIND_BAD_PC;
