@@ -1255,8 +1255,9 @@ __noinline int adapter_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
 	return 0;
 }
 
-/* Words above a stub leaf's sp searched for its return address */
-#define STUB_SCAN_WORDS 8
+/* Words above a stub leaf's sp searched for its return address (JDK
+ * 25's slow_subtype_check saves more registers than 17's) */
+#define STUB_SCAN_WORDS 16
 #define X86_CALL_REL32 0xe8
 
 /*
@@ -1277,20 +1278,25 @@ __noinline int stub_ret(const struct interp_proc *p, __u64 blob, __u64 end,
 	    bpf_map_lookup_elem(&walk_scratch, (const void *)&percpu_key);
 	__u8 c[8];
 	__s32 rel;
-	int k;
+	__u32 k;
 
-	if (!p || !t ||
-	    bpf_probe_read_user(t, STUB_SCAN_WORDS * 8, (const void *)sp))
+	if (!p || !t)
 		return -1;
 	for (k = 0; k < STUB_SCAN_WORDS; k++) {
-		if (!in_code(p, t[k]) ||
+		/* WALK_WORDS at a time: the scratch's size */
+		if (!(k % WALK_WORDS) &&
+		    bpf_probe_read_user(t, WALK_WORDS * 8,
+					(const void *)(sp + k * 8)))
+			return -1;
+		if (!in_code(p, t[k % WALK_WORDS]) ||
 		    bpf_probe_read_user(c, sizeof(c),
-					(const void *)(t[k] - 5)) ||
+					(const void *)(t[k % WALK_WORDS] - 5)) ||
 		    c[0] != X86_CALL_REL32)
 			continue;
 		__builtin_memcpy(&rel, c + 1, sizeof(rel));
-		if (t[k] + (__s64)rel >= blob && t[k] + (__s64)rel < end)
-			return k;
+		if (t[k % WALK_WORDS] + (__s64)rel >= blob &&
+		    t[k % WALK_WORDS] + (__s64)rel < end)
+			return (int)k;
 	}
 	return -1;
 }
@@ -1308,9 +1314,9 @@ static __always_inline int stub_step(struct walk *w, __u64 blob, __s32 size)
 	if (k < 0 || k >= STUB_SCAN_WORDS)
 		return -1;
 	slot = w->sp + (__u64)k * 8;
-	w->ip = w->t[k & (STUB_SCAN_WORDS - 1)];
+	w->ip = w->t[(__u32)k % WALK_WORDS];
 	if (k && w->fp == slot - 8)
-		w->fp = w->t[(k - 1) & (STUB_SCAN_WORDS - 1)];
+		w->fp = read_u64(w->fp);
 	w->sp = slot + 8;
 	return STEP_ON;
 }
