@@ -1289,8 +1289,8 @@ __noinline int stub_ret(const struct interp_proc *p, __u64 blob, __u64 end,
 					(const void *)(sp + k * 8)))
 			return -1;
 		if (!in_code(p, t[k % WALK_WORDS]) ||
-		    bpf_probe_read_user(c, sizeof(c),
-					(const void *)(t[k % WALK_WORDS] - 5)) ||
+		    bpf_probe_read_user(
+			c, sizeof(c), (const void *)(t[k % WALK_WORDS] - 5)) ||
 		    c[0] != X86_CALL_REL32)
 			continue;
 		__builtin_memcpy(&rel, c + 1, sizeof(rel));
