@@ -1125,6 +1125,24 @@ static __always_inline __u64 blob_named(const struct interp_proc *p, __u64 blob)
 	return s;
 }
 
+/* Is the blob C1's slow_subtype_check (blobkinds.h)? */
+static __always_inline bool slow_subtype(const struct interp_proc *p,
+					 __u64 blob)
+{
+	__u64 name, s = 0;
+
+	if (p->off_cb_name == INTERP_NO_OFF)
+		return false;
+	name = read_u64(blob + p->off_cb_name);
+	if (!name || bpf_probe_read_user(&s, sizeof(s), (const void *)name))
+		return false;
+	if (s == BLOB_C1_RUNTIME &&
+	    bpf_probe_read_user(&s, sizeof(s),
+				(const void *)(name + BLOB_C1_NAME_AT)))
+		return false;
+	return s == BLOB_SLOW_SUBTYPE;
+}
+
 static __always_inline int frameless_stub(const struct interp_proc *p,
 					  __u64 blob)
 {
@@ -1231,13 +1249,14 @@ __noinline int adapter_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
 	    !bpf_probe_read_user(&t[6], 8, (const void *)(r13 - 8))) {
 		t[7] = r13;
 		/*
-		 * I2C: r13 is the interpreted caller's sp, its call's return
-		 * address right under it, whatever sp the adapter moved to:
-		 * at sp too, or in rax while sp moves (a C2I adapter's r13
-		 * before it sets it is a compiled frame's: any value, an
-		 * older interpreted caller's sp among them)
+		 * I2C: r13 is the interpreted caller's sp (or the call
+		 * stub's), its call's return address right under it,
+		 * whatever sp the adapter moved to: at sp too, or in rax
+		 * while sp moves (a C2I adapter's r13 before it sets it is
+		 * a compiled frame's: any value, an older interpreted
+		 * caller's sp among them)
 		 */
-		if (in_interp(p, t[6]) &&
+		if (java_ret(p, t[6]) &&
 		    (read_u64(sp) == t[6] ||
 		     (user_regs(t, ip, sp) && t[3] == t[6])))
 			return 0;
@@ -1318,6 +1337,10 @@ static __always_inline int stub_step(struct walk *w, __u64 blob, __s32 size)
 	if (k && w->fp == slot - 8)
 		w->fp = read_u64(w->fp);
 	w->sp = slot + 8;
+	/* its arguments pushed under the caller's frame (blobkinds.h):
+	 * the caller's frame size counts from past them */
+	if (slow_subtype(w->p, blob))
+		w->sp += BLOB_SLOW_SUBTYPE_ARGS;
 	return STEP_ON;
 }
 
@@ -1511,16 +1534,6 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 		if (!in_code(w->p, fr[1]))
 			return leaf_slots(w);
 		ssp += 8;
-	} else if (!in_code(w->p, fr[1]) && idx == 1 &&
-		   !bpf_probe_read_user(fr, 16, (const void *)ssp) &&
-		   in_code(w->p, fr[1])) {
-		/*
-		 * The caller of a stub leaf that takes its arguments on the
-		 * stack, pushed under the caller's frame (C1's
-		 * slow_subtype_check: "push klass; push super; call"): the
-		 * record two words further
-		 */
-		ssp += 16;
 	}
 	if (!in_code(w->p, fr[1]))
 		return -UNWIND_BAD_PC;
