@@ -1,7 +1,7 @@
 # jvm/: a HotSpot JVM's own metadata read from its memory (VMStructs,
 # code heaps, nmethods and their debug info, line tables, threads, frame
 # names): JVM_OBJS, linked into mixprof; the unit tests feed fake tables.
-JVM_SRCS := hotspot vmstructs nmethod jlines jthreads jframe jnamer codeblob \
+JVM_SRCS := hotspot icodelets vmstructs nmethod jlines jthreads jframe jnamer codeblob \
 	vthread \
 	readbudget jlocks
 JVM_OBJS := $(JVM_SRCS:%=$(BUILD)/jvm/%.o) $(COMMON_OBJS)

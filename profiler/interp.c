@@ -311,6 +311,21 @@ static void vthread_fields(struct interp *in, struct jvm *j,
 }
 
 /*
+ * The interpreter's method entries (jvm/icodelets.h), when they are in
+ * its range: a leaf there may not have pushed its frame yet.
+ */
+static void entries_fields(struct jvm *j, struct interp_proc *p)
+{
+	uint64_t lo, hi;
+
+	if (hotspot__interp_entries(j->h, &lo, &hi) || lo < p->code_start ||
+	    hi > p->code_end)
+		return;
+	p->ientry_lo = lo;
+	p->ientry_hi = hi;
+}
+
+/*
  * j's interpreter range again, for its first RANGE_NS: JDK 22+ frees the
  * unused tail of the interpreter's buffer right after generating it, and
  * stubs made later land there (the final stubs, the nmethod entry
@@ -327,10 +342,11 @@ static void refresh_range(struct interp *in, struct jvm *j)
 	if (in->now_ns - j->found_ns > RANGE_NS)
 		return;
 	if (hotspot__interp_range(j->h, &start, &end) ||
-	    (start == j->start && end == j->end))
+	    (start == j->start && end == j->end && p.ientry_hi))
 		return;
 	p.code_start = start;
 	p.code_end = end;
+	entries_fields(j, &p);
 	if (in->src.set_interp(in->src.ctx, j->pid, &p))
 		return;
 	j->proc = p;
@@ -573,6 +589,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	/* --lines: interpreted frames record their bci from the first
 	 * sample on, named with a line once the jnamer is open */
 	p.cm_size = in->lines ? l->cm_size : 0;
+	entries_fields(j, &p);
 	j->anchors = unwind_fields(&l->u, &p);
 	names_fields(&l->u, true, &p);
 	vthread_fields(in, j, &p);

@@ -25,7 +25,7 @@ for jdk in $(jdks); do
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	grep "check:" "$TMPD/err"
-	set -- $(sed -n 's/.*agree on \([0-9]*\) of \([0-9]*\) JVM samples.*blind spots.* \([0-9]*\)\.\([0-9]*\)%$/\2 \3\4/p' \
+	set -- $(sed -n 's/.*agree on [0-9]* of \([0-9]*\) JVM samples (\([0-9]*\)\.\([0-9]*\)%) but for.*/\1 \2\3/p' \
 		"$TMPD/err")
 	[ $# = 2 ] || die "no check line in the summary"
 	[ "$1" -ge 300 ] || die "$jdk: only $1 JVM samples"
@@ -34,7 +34,7 @@ for jdk in $(jdks); do
 			die "$jdk: no sample in $leaf: the workload did not reach them"
 	done
 	if [ "$2" -lt 9950 ]; then
-		grep "^mixprof:     [0-9]" "$TMPD/err" >&2
+		grep "^mixprof:     differ" "$TMPD/err" >&2
 		grep -v "oracle skipped one frame after a \(compiled leaf in\|stub leaf\)" \
 			"$TMPD/v.folded" | grep "\[check:" | sort -t' ' -k2 -rn |
 			head -5 | cut -c1-600 >&2
