@@ -29,7 +29,9 @@ kinds() {
 	}' "$1"
 }
 
-for jdk in $(jdks); do
+# check_jdk JDK: the tiers of one JDK (the JDKs run at the same time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	for mode in -Xint -XX:TieredStopAtLevel=1 -XX:-TieredCompilation; do
 		f=$TMPD/tiers.folded
 		for try in 1 2 3; do # a starved worker (a busy machine): again
@@ -56,5 +58,7 @@ for jdk in $(jdks); do
 				[ "$a1" = 0 ] || die "$mode: hot code not _[j]/_[i]" ;;
 		esac
 	done
-done
+}
+
+each_jdk check_jdk
 echo ok

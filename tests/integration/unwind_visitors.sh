@@ -11,7 +11,10 @@
 # failure, the summary's disagreements by reason and a stack of each.
 . "$(dirname "$0")/../lib/common.sh"
 
-for jdk in $(jdks); do
+# check_jdk JDK: the walks compared on one JDK (the JDKs run at the same
+# time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	: >"$TMPD/java.out"
 	env -u JAVA_TOOL_OPTIONS "$jdk/bin/java" -XX:+PreserveFramePointer \
 		-XX:CompileCommand=quiet '-XX:CompileCommand=exclude,Visitors.interp*' \
@@ -40,5 +43,7 @@ for jdk in $(jdks); do
 			head -5 | cut -c1-600 >&2
 		die "$jdk: the walks agree on $2/10000 with the blind spots"
 	fi
-done
+}
+
+each_jdk check_jdk
 echo ok
