@@ -51,12 +51,13 @@ check() {
 
 SECS=2
 
-i=0
-for jdk in $(jdks); do
+# check_jdk JDK: one JDK's lock split (the JDKs run at the same time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	note "JDK $jdk"
 	: >"$TMPD/out"
 	rm -f "$TMPD/go"
-	if [ $((i++ % 2)) = 0 ]; then
+	if [ $(($(jdk_index "$jdk") % 2)) = 0 ]; then
 		nice -n -15 "$jdk/bin/java" -cp "$SAMPLES" LockSplit $SECS "$TMPD/go" >"$TMPD/out" &
 		pid=$!
 		PIDS_TO_KILL+=($pid)
@@ -82,5 +83,7 @@ for jdk in $(jdks); do
 	[ -n "$truth" ] || die "no truth printed"
 	# shellcheck disable=SC2086 # three numbers
 	check "$TMPD/l.folded" $truth || die "JDK $jdk"
-done
+}
+
+each_jdk check_jdk
 echo ok

@@ -104,6 +104,12 @@ each_jdk() {
 	done
 	[ -z "$failed" ] || die "$1 failed on$failed"
 }
+# jdk_index JDK: JDK's place in jdks(), from 0 (tests that vary a mode
+# from one JDK to the next).
+jdk_index() {
+	jdks | awk -v j="$1" '$0 == j { print NR - 1; exit }'
+}
+
 find_jdks() {
 	local sys j best= best_v=0 v sys_v
 	sys=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
