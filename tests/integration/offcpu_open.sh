@@ -45,9 +45,7 @@ check() {
 	}' "$2" -
 }
 
-# check_jdk JDK: one JDK's open waits (the JDKs run at the same time: each_jdk)
-check_jdk() {
-	local jdk=$1
+for jdk in $(jdks); do
 	note "JDK $jdk"
 	rm -rf "$TMPD/go" "$TMPD/off" "$TMPD/wall"
 	: >"$TMPD/out" # a JVM before wrote "ready" in it
@@ -77,7 +75,5 @@ check_jdk() {
 	done
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
-}
-
-each_jdk check_jdk
+done
 echo ok
