@@ -51,13 +51,12 @@ check() {
 
 SECS=2
 
-# check_jdk JDK: one JDK's lock split (the JDKs run at the same time: each_jdk)
-check_jdk() {
-	local jdk=$1
+i=0
+for jdk in $(jdks); do
 	note "JDK $jdk"
 	: >"$TMPD/out"
 	rm -f "$TMPD/go"
-	if [ $(($(jdk_index "$jdk") % 2)) = 0 ]; then
+	if [ $((i++ % 2)) = 0 ]; then
 		nice -n -15 "$jdk/bin/java" -cp "$SAMPLES" LockSplit $SECS "$TMPD/go" >"$TMPD/out" &
 		pid=$!
 		PIDS_TO_KILL+=($pid)
@@ -83,7 +82,5 @@ check_jdk() {
 	[ -n "$truth" ] || die "no truth printed"
 	# shellcheck disable=SC2086 # three numbers
 	check "$TMPD/l.folded" $truth || die "JDK $jdk"
-}
-
-each_jdk check_jdk
+done
 echo ok

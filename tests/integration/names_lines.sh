@@ -7,16 +7,12 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 src=$TOP/samples/Ratio.java
-RANGES=$TMPD/ranges # the methods' lines, for every JDK
 # the body lines of each method: "name first last"
 awk '/^\tstatic [a-z]+ [a-z]+\(/ { m = $3; sub(/\(.*/, "", m); first = NR }
-     m && /^\t}/ { print m, first, NR; m = "" }' "$src" >"$RANGES"
-grep -q '^one ' "$RANGES" || die "no ranges from $src"
+     m && /^\t}/ { print m, first, NR; m = "" }' "$src" >"$TMPD/ranges"
+grep -q '^one ' "$TMPD/ranges" || die "no ranges from $src"
 
-# check_jdk JDK: one JDK's compiled lines (the JDKs run at the same
-# time: each_jdk)
-check_jdk() {
-	local jdk=$1
+for jdk in $(jdks); do
 	f=$TMPD/lines.folded
 	"$MIXPROF" -F 999 --lines -o "$f" -- "$jdk/bin/java" -cp "$SAMPLES" \
 		Ratio 3 >/dev/null 2>"$TMPD/err" ||
@@ -38,8 +34,6 @@ check_jdk() {
 	END {
 		printf "%d of %d compiled Ratio frames on a line of their method\n", ok, all
 		exit !(all >= 200 && ok >= 0.99 * all)
-	}' "$RANGES" "$f" || die "lines wrong on $jdk"
-}
-
-each_jdk check_jdk
+	}' "$TMPD/ranges" "$f" || die "lines wrong on $jdk"
+done
 echo ok

@@ -29,9 +29,7 @@ kinds() {
 	}' "$1"
 }
 
-# check_jdk JDK: the tiers of one JDK (the JDKs run at the same time: each_jdk)
-check_jdk() {
-	local jdk=$1
+for jdk in $(jdks); do
 	for mode in -Xint -XX:TieredStopAtLevel=1 -XX:-TieredCompilation; do
 		f=$TMPD/tiers.folded
 		for try in 1 2 3; do # a starved worker (a busy machine): again
@@ -58,7 +56,5 @@ check_jdk() {
 				[ "$a1" = 0 ] || die "$mode: hot code not _[j]/_[i]" ;;
 		esac
 	done
-}
-
-each_jdk check_jdk
+done
 echo ok

@@ -67,27 +67,18 @@ pid_run() { # JDK OUT
 	kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 
-# check MODE JDK: one run of MODE on JDK, checked.
-check() {
-	local mode=$1 jdk=$2
-	note "JDK $jdk: $mode mode"
-	${mode}_run "$jdk" "$TMPD/$mode.folded"
-	if ! check_ratio "$TMPD/$mode.folded"; then
-		note "worker stacks outside one/two/three, most first:"
-		grep ';ratio-worker \[' "$TMPD/$mode.folded" |
-			grep -v 'Ratio\.\(one\|two\|three\)_\[' |
-			sort -t' ' -k2 | awk '{ print $NF, $0 }' |
-			sort -nr | head -5 | cut -c1-1500
-		die "$mode mode on $jdk"
-	fi
-}
-
-# launches one JDK at a time: a launched JVM must be identified in its
-# first moments, which another JVM starting beside it delays (JDK 25, at
-# load average 27: 142 of 927 worker samples before it was); the -p runs
-# of the JDKs, on JVMs already up, at the same time
 for jdk in $(jdks); do
-	check launch "$jdk"
+	for mode in launch pid; do
+		note "JDK $jdk: $mode mode"
+		${mode}_run "$jdk" "$TMPD/$mode.folded"
+		if ! check_ratio "$TMPD/$mode.folded"; then
+			note "worker stacks outside one/two/three, most first:"
+			grep ';ratio-worker \[' "$TMPD/$mode.folded" |
+				grep -v 'Ratio\.\(one\|two\|three\)_\[' |
+				sort -t' ' -k2 | awk '{ print $NF, $0 }' |
+				sort -nr | head -5 | cut -c1-1500
+			die "$mode mode on $jdk"
+		fi
+	done
 done
-each_jdk check pid
 echo ok
