@@ -104,6 +104,7 @@ each_jdk() {
 	done
 	[ -z "$failed" ] || die "$1 failed on$failed"
 }
+
 # jdk_index JDK: JDK's place in jdks(), from 0 (tests that vary a mode
 # from one JDK to the next).
 jdk_index() {
