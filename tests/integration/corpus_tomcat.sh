@@ -55,8 +55,9 @@ tomcat_port() {
 	sed -n 's/.*Starting ProtocolHandler \["http-nio-127\.0\.0\.1-auto-[0-9]*-\([0-9]*\)"\].*/\1/p' "$1"
 }
 
-failed=
-for jdk in $(jdks); do
+# check_jdk JDK: Tomcat on one JDK (the JDKs run at the same time: each_jdk)
+check_jdk() {
+	local jdk=$1 failed=
 	major=$(jdk_major "$jdk")
 	note "JDK $jdk ($major)"
 	base=$TMPD/tomcat-$major
@@ -91,9 +92,11 @@ for jdk in $(jdks); do
 	PIDS_TO_KILL=() # both reaped: their pids may be anyone's now
 	grep '^mixprof:  ' "$base/err"
 	corpus_reach "$base/folded" "$REQ" 'java/lang/Thread\.run_\[' 99.5 \
-		"Tomcat request threads on JDK $major" || failed="$failed $major"
+		"Tomcat request threads on JDK $major" || failed=1
 	corpus_unresolved "$base/folded" "$REQ" 0.5 \
-		"Tomcat request threads on JDK $major" || failed="$failed $major"
-done
-[ -z "$failed" ] || die "Tomcat's stacks not whole or not named on JDK$failed"
+		"Tomcat request threads on JDK $major" || failed=1
+	[ -z "$failed" ] || die "Tomcat's stacks not whole or not named on JDK $major"
+}
+
+each_jdk check_jdk
 echo ok
