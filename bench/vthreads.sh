@@ -6,7 +6,9 @@
 # return barrier with [frozen frames]) and the default (it goes on through
 # the stack chunks to the carrier's root). Prints, per mode: BPF run time
 # per sample, mixprof's CPU per sample, its peak RSS, the share of
-# VThreads.work's samples that reach the carrier's root; then the ratios.
+# VThreads.work's samples that reach the carrier's root; then the ratios;
+# then, with --off-cpu, the BPF time of a virtual thread's unmount and
+# mount (its waits' uprobes).
 set -euo pipefail
 : "${BUILD:?BUILD must point at the build directory}"
 SECS=${SECS:-8}
@@ -37,10 +39,25 @@ bench_run stop MIXPROF_NO_VTHREAD_CHUNKS=1
 echo "stop $(whole)" >>"$tmp/whole"
 bench_run chunks
 echo "chunks $(whole)" >>"$tmp/whole"
+# --off-cpu: a virtual thread's unmount (its stack walked at the freeze)
+# and mount (the thaw), read while it runs
+"$BUILD/mixprof" --off-cpu -p "$load" -o "$tmp/off.folded" "$SECS" 2>"$tmp/offerr" &
+mp=$!
+f="0 0" t="0 0"
+while kill -0 "$mp" 2>/dev/null; do
+	s=$(prog_stats "$mp" mixprof_vt_freeze || true)
+	[ -n "$s" ] && f=$s
+	s=$(prog_stats "$mp" mixprof_vt_thaw || true)
+	[ -n "$s" ] && t=$s
+	sleep 0.5
+done
+wait "$mp" || { cat "$tmp/offerr" >&2; exit 1; }
+echo "waits $f $t" >>"$tmp/whole"
 kill "$load"; wait "$load" 2>/dev/null || true
 load=
 
 awk -v secs="$SECS" -v hz="$HZ" -v jdk="$best" '
+FILENAME ~ /whole$/ && $1 == "waits" { fns = $2; fn = $3; tns = $4; tn = $5; next }
 FILENAME ~ /whole$/ { whole[$1] = $2; next }
 {
 	m = $1; ns[m] = $3 ? $2 / $3 : 0; cnt[m] = $3
@@ -53,4 +70,5 @@ END {
 		printf "  %-6s bpf %6.0f ns/sample (%d runs)  mixprof cpu %5.2f s = %5.1f us/sample (%d samples)  peak RSS %d MB  VThreads.work whole %s%%\n", m, ns[m], cnt[m], cpu[m], smp[m] ? 1e6 * cpu[m] / smp[m] : 0, smp[m], rss[m] / 1024, whole[m]
 	}
 	printf "  chunks/stop: bpf %.2fx per sample, mixprof cpu per sample %.2fx\n", ns["stop"] ? ns["chunks"] / ns["stop"] : 0, (cpu["stop"] && smp["chunks"]) ? (cpu["chunks"] / smp["chunks"]) / (cpu["stop"] / smp["stop"]) : 0
+	printf "  --off-cpu, %d s: bpf %.0f ns per unmount (freeze: the stack walked, %d), %.0f ns per mount (thaw, %d)\n", secs, fn ? fns / fn : 0, fn, tn ? tns / tn : 0, tn
 }' "$tmp/whole" "$tmp/res"

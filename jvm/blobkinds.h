@@ -37,6 +37,16 @@
 #define BLOB_IC_BUFFER BLOB_NAME8('I', 'n', 'l', 'i', 'n', 'e', 'C', 'a')
 #define BLOB_MH_ADAPTERS BLOB_NAME8('M', 'e', 't', 'h', 'o', 'd', 'H', 'a')
 /*
+ * C1's slow_subtype_check takes its two arguments on the stack, pushed
+ * by its caller under the caller's frame ("push klass; push super;
+ * call"): "slow_subtype_check Runtime1 stub" (JDK 17), "C1 Runtime
+ * slow_subtype_check_blob" (JDK 25: the 8 bytes at BLOB_C1_NAME_AT).
+ */
+#define BLOB_SLOW_SUBTYPE BLOB_NAME8('s', 'l', 'o', 'w', '_', 's', 'u', 'b')
+#define BLOB_C1_RUNTIME BLOB_NAME8('C', '1', ' ', 'R', 'u', 'n', 't', 'i')
+#define BLOB_C1_NAME_AT 11
+#define BLOB_SLOW_SUBTYPE_ARGS 16
+/*
  * Compiled Java methods' blobs are all named "nmethod" (native wrappers
  * too); the other blobs with a frame size are HotSpot's own stubs: C1's
  * Runtime1 stubs, C2's runtime stubs, and the exception, uncommon trap,

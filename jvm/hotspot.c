@@ -17,7 +17,9 @@
  * For frame anchors: ThreadsSMRSupport::_java_thread_list (static),
  * ThreadsList::_length/_threads, JavaThread::_anchor, JavaThread:: or
  * Thread::_osthread, OSThread::_thread_id, JavaFrameAnchor::
- * _last_Java_sp/_pc/_fp.
+ * _last_Java_sp/_pc/_fp. For the interpreter's method entries
+ * (optional): StubQueue::_queue_begin/_queue_end, InterpreterCodelet::
+ * _size/_description.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +37,7 @@
 #include "common/safefile.h"
 #include "common/stop.h"
 #include "hotspot.h"
+#include "icodelets.h"
 #include "vmstructs.h"
 
 const char *const hotspot_sym_names[HS_NR_SYMS] = {
@@ -103,6 +106,11 @@ enum want {
 	W_FA_SP,
 	W_FA_PC,
 	W_FA_FP,
+	/* the interpreter's codelets (optional: icodelets.h) */
+	W_QUEUE_BEGIN,
+	W_QUEUE_END,
+	W_CODELET_SIZE,
+	W_CODELET_DESC,
 	W_NR,
 };
 
@@ -151,6 +159,10 @@ static const struct {
     [W_FA_SP] = {"JavaFrameAnchor", "_last_Java_sp"},
     [W_FA_PC] = {"JavaFrameAnchor", "_last_Java_pc"},
     [W_FA_FP] = {"JavaFrameAnchor", "_last_Java_fp"},
+    [W_QUEUE_BEGIN] = {"StubQueue", "_queue_begin"},
+    [W_QUEUE_END] = {"StubQueue", "_queue_end"},
+    [W_CODELET_SIZE] = {"InterpreterCodelet", "_size"},
+    [W_CODELET_DESC] = {"InterpreterCodelet", "_description"},
 };
 
 static int rd(const struct hotspot_mem *m, uint64_t addr, void *buf, size_t len)
@@ -269,6 +281,10 @@ static int layout_from(const struct vmstructs *vs, struct hotspot_layout *out)
 	out->interp_code_addr = val[W_INTERP_CODE];
 	out->off_stub_buffer = val[W_STUB_BUFFER];
 	out->off_buffer_limit = val[W_BUFFER_LIMIT];
+	out->off_queue_begin = opt_off(val, found, W_QUEUE_BEGIN);
+	out->off_queue_end = opt_off(val, found, W_QUEUE_END);
+	out->off_codelet_size = opt_off(val, found, W_CODELET_SIZE);
+	out->off_codelet_desc = opt_off(val, found, W_CODELET_DESC);
 	out->cp_size = vmstructs__type_size(vs, "ConstantPool");
 	/* for --lines only: not required */
 	out->cm_size = (uint32_t)vmstructs__type_size(vs, "ConstMethod");
@@ -814,6 +830,15 @@ int hotspot__interp_range(struct hotspot *h, uint64_t *start, uint64_t *end)
 	*start = l.interp_start;
 	*end = l.interp_end;
 	return 0;
+}
+
+int hotspot__interp_entries(struct hotspot *h, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t queue;
+
+	if (rd_u64(&h->mem, h->layout.interp_code_addr, &queue))
+		return -EFAULT;
+	return icodelets__entries(&h->mem, &h->layout, queue, lo, hi);
 }
 
 /*

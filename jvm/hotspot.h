@@ -107,6 +107,10 @@ struct hotspot_layout {
 	uint64_t interp_code_addr; /* &AbstractInterpreter::_code */
 	uint32_t off_stub_buffer; /* StubQueue::_stub_buffer */
 	uint32_t off_buffer_limit; /* StubQueue::_buffer_limit */
+	/* the codelets in it (icodelets.h), or HOTSPOT_NO_OFF */
+	uint32_t off_queue_begin, off_queue_end; /* StubQueue's, ints */
+	uint32_t off_codelet_size; /* InterpreterCodelet::_size (int) */
+	uint32_t off_codelet_desc; /* InterpreterCodelet::_description */
 	struct hotspot_unwind u; /* what unwinding compiled frames needs */
 };
 #define HOTSPOT_NO_OFF 0xffffffffu
@@ -201,6 +205,12 @@ const struct hotspot_layout *hotspot__layout(const struct hotspot *h);
  * -EFAULT / -EAGAIN.
  */
 int hotspot__interp_range(struct hotspot *h, uint64_t *start, uint64_t *end);
+/*
+ * The interpreter's method entries, [*lo, *hi) (icodelets.h): 0, or
+ * -ENOENT (none found, or the layout has no codelet fields), -EAGAIN,
+ * -EFAULT.
+ */
+int hotspot__interp_entries(struct hotspot *h, uint64_t *lo, uint64_t *hi);
 /*
  * Method* -> the Symbol*s of its holder's name and its own name, read now
  * (the chain the BPF walk reads at sample time). 0 or -EFAULT.

@@ -3,8 +3,8 @@
 # tables, threads, frame names), the run's JVMs found and given to the BPF
 # walk (jvms), their stacks' Java frames named (jstacks): JVM_OBJS, linked
 # into mixprof; the unit tests feed fake tables and a fake sampler.
-JVM_SRCS := hotspot vmstructs nmethod jlines jthreads jframe jnamer codeblob \
-	vthread readbudget jlocks jthreadsync jvms jstacks locknames
+JVM_SRCS := hotspot icodelets vmstructs nmethod jlines jthreads jframe jnamer \
+	codeblob vthread readbudget jlocks jthreadsync jvms jstacks locknames
 JVM_OBJS := $(JVM_SRCS:%=$(BUILD)/jvm/%.o) $(COMMON_OBJS)
 CPPFLAGS_jvm := $(MIXPROF_CPPFLAGS)
 # the symbolizer's fuzz test covers the JVM parsers too

@@ -194,6 +194,21 @@ static void vthread_fields(struct jvms *v, struct jvm *j, struct interp_proc *p)
 }
 
 /*
+ * The interpreter's method entries (icodelets.h), when they are in its
+ * range: a leaf there may not have pushed its frame yet.
+ */
+static void entries_fields(struct jvm *j, struct interp_proc *p)
+{
+	uint64_t lo, hi;
+
+	if (hotspot__interp_entries(j->h, &lo, &hi) || lo < p->code_start ||
+	    hi > p->code_end)
+		return;
+	p->ientry_lo = lo;
+	p->ientry_hi = hi;
+}
+
+/*
  * j's interpreter range again, for its first RANGE_NS: JDK 22+ frees the
  * unused tail of the interpreter's buffer right after generating it, and
  * stubs made later land there (the final stubs, the nmethod entry
@@ -210,10 +225,11 @@ static void refresh_range(struct jvms *v, struct jvm *j)
 	if (v->now_ns - j->found_ns > RANGE_NS)
 		return;
 	if (hotspot__interp_range(j->h, &start, &end) ||
-	    (start == j->start && end == j->end))
+	    (start == j->start && end == j->end && p.ientry_hi))
 		return;
 	p.code_start = start;
 	p.code_end = end;
+	entries_fields(j, &p);
 	if (v->src.set_interp(v->src.ctx, j->pid, &p))
 		return;
 	j->proc = p;
@@ -398,6 +414,7 @@ static int jvm_try(struct jvms *v, struct jvm *j, uint64_t now)
 	}
 	l = hotspot__layout(j->h);
 	interp_fields(l, v->flags & JVMS_LINES, &p);
+	entries_fields(j, &p);
 	j->anchors = unwind_fields(&l->u, &p);
 	names_fields(&l->u, &p);
 	vthread_fields(v, j, &p);

@@ -156,7 +156,7 @@ static __always_inline int vt_interp(struct walk *w, struct vthread_walk *v,
 	if (rel <= 0 || fp < w->sp || fp + 16 > v->end)
 		return -UNWIND_CHUNK;
 	w->fp = fp;
-	if (interp_frame(w, idx, fr))
+	if (interp_frame(w, idx, fr, false))
 		return -UNWIND_CHUNK;
 	locals = (__s64)read_u64(fp - 7 * 8);
 	if (fp + locals * 8 + 8 >= v->end) {

@@ -160,15 +160,40 @@ static void roots_with_rows(const struct run *r)
 
 /* What the native unwind rows cost, and the samples that came before. */
 /*
- * Check mode's line: how often the two walks agree, how often the oracle
- * could not see a frame, and the differences by code, most first.
+ * Check mode's differences of one side (the oracle's blind spots, or
+ * the rest) by code, most first, each on a line of its own.
+ */
+static void check_codes(const uint64_t *d, bool blind, const char *what)
+{
+	bool shown[CHECK_CODES] = {0};
+	uint32_t c, best;
+
+	for (;;) {
+		best = CHECK_CODES;
+		for (c = 0; c < CHECK_CODES; c++)
+			if (d[c] && !shown[c] &&
+			    unwindcheck__blind(c) == blind &&
+			    (best == CHECK_CODES || d[c] > d[best]))
+				best = c;
+		if (best == CHECK_CODES)
+			break;
+		fprintf(stderr, "mixprof:     %s: %" PRIu64 " %s\n", what,
+			d[best], unwindcheck__why(best));
+		shown[best] = true;
+	}
+}
+
+/*
+ * Check mode's line: how often the two walks agree, leaving out only
+ * the samples where the oracle provably cannot see a frame (each such
+ * reason counted), and frame for frame; then the oracle's blind spots
+ * and the real differences by code.
  */
 static void check_summary(const uint64_t *st)
 {
 	const uint64_t *d = st + STAT_CHECK_DIFF;
 	uint64_t n = st[STAT_CHECK_SAME], blind = 0;
-	bool shown[CHECK_CODES] = {0};
-	uint32_t c, best;
+	uint32_t c;
 
 	for (c = 0; c < CHECK_CODES; c++) {
 		n += d[c];
@@ -177,25 +202,15 @@ static void check_summary(const uint64_t *st)
 	}
 	fprintf(stderr,
 		"mixprof:   check: the HotSpot and frame-pointer walks agree "
-		"on %" PRIu64 " of %" PRIu64 " JVM samples (%.2f%%); with "
-		"the oracle's blind spots (the same stack but for a frame the "
-		"frame-pointer walk cannot see) %.2f%%\n",
-		st[STAT_CHECK_SAME], n,
-		n ? 100.0 * st[STAT_CHECK_SAME] / n : 0.0,
-		n ? 100.0 * (st[STAT_CHECK_SAME] + blind) / n : 0.0);
-	/* the codes by count, most first (a selection: they are few) */
-	for (;;) {
-		best = CHECK_CODES;
-		for (c = 0; c < CHECK_CODES; c++)
-			if (d[c] && !shown[c] &&
-			    (best == CHECK_CODES || d[c] > d[best]))
-				best = c;
-		if (best == CHECK_CODES)
-			break;
-		fprintf(stderr, "mixprof:     %" PRIu64 " %s\n", d[best],
-			unwindcheck__why(best));
-		shown[best] = true;
-	}
+		"on %" PRIu64 " of %" PRIu64 " JVM samples (%.2f%%) but for "
+		"the oracle's blind spots (%" PRIu64 " samples where the "
+		"frame-pointer walk cannot see a frame); frame for frame on "
+		"%" PRIu64 " (%.2f%%)\n",
+		st[STAT_CHECK_SAME] + blind, n,
+		n ? 100.0 * (st[STAT_CHECK_SAME] + blind) / n : 0.0, blind,
+		st[STAT_CHECK_SAME], n ? 100.0 * st[STAT_CHECK_SAME] / n : 0.0);
+	check_codes(d, false, "differ");
+	check_codes(d, true, "blind spot");
 }
 
 static void unwind_summary(const struct run *r, const uint64_t *st)

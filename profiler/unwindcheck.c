@@ -27,6 +27,9 @@ static const char *const kinds[CHECK_KINDS][2] = {
     [CHECK_STUB] = {"a stub without frame size",
 		    "a stub leaf without frame size"},
     [CHECK_NATIVE] = {"a native frame", "a native leaf"},
+    [CHECK_IENTRY] = {"an interpreted frame",
+		      "an interpreted leaf in its method's entry, before "
+		      "its frame"},
 };
 
 /* one string per code, built once: the callers keep the pointer */
@@ -52,9 +55,10 @@ bool unwindcheck__blind(uint32_t code)
 
 	if (code >= CHECK_CODES)
 		return false;
-	/* the leaf keeps no frame record: the oracle skips its caller */
+	/* the leaf keeps no frame record (yet, or any more): the oracle
+	 * skips its caller */
 	if (why == CHECK_SKIP && leaf &&
-	    (kind == CHECK_EDGE || kind == CHECK_STUB))
+	    (kind == CHECK_EDGE || kind == CHECK_STUB || kind == CHECK_IENTRY))
 		return true;
 	/* HotSpot's blobs that build a frame without a frame pointer */
 	if (why == CHECK_SKIP && kind == CHECK_RTSTUB)

@@ -574,15 +574,22 @@ static __always_inline void list_mix(struct walk *w,
 	w->s->h = mix(w->s->h, f->nm ^ (__u64)(__u32)f->cid << 32);
 }
 
-/* Keep the frame at w->ip/w->fp as interpreted; its caller's in fr. */
-static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
+/*
+ * Keep the frame at w->ip/w->fp as interpreted; its caller's in fr.
+ * entry: a leaf in its method's entry (entry_caller), its Method* in
+ * w->t[4] and its caller's fp, pc and sp in fr already.
+ */
+static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr,
+					bool entry)
 {
 	struct interp_frame *f;
 	__u64 method = 0;
 
-	if (!w->fp)
+	if (entry)
+		method = w->t[4];
+	else if (!w->fp)
 		return -1;
-	if (read_interp_frame(w, &method, fr)) {
+	else if (read_interp_frame(w, &method, fr)) {
 		/* the slot unreadable: still the frame record, as the
 		 * kernel would read it */
 		method = 0;
@@ -605,10 +612,12 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr)
 	f->nm = 0;
 	f->cid = 0;
 	f->level = 0;
+	/* an entry's bcp is not set yet (r13 is the caller's sp) */
 	if (method && w->p->off_const_method)
-		read_names(w->p, f, idx ? 0 : w->s->bcp0,
-			   w->p->cm_size ? read_u64(w->fp + INTERP_BCP_SLOT)
-					 : 0);
+		read_names(w->p, f, idx || entry ? 0 : w->s->bcp0,
+			   w->p->cm_size && !entry
+			       ? read_u64(w->fp + INTERP_BCP_SLOT)
+			       : 0);
 	list_mix(w, f);
 	return 0;
 }
@@ -693,6 +702,101 @@ static __always_inline void compiled_frame(struct walk *w, __u32 idx,
 #define STEP_END 1
 #define STEP_ROOT 2
 
+/* Is ip in one of the JVM's code heaps? */
+static __always_inline bool in_code(const struct interp_proc *p, __u64 ip)
+{
+	for (int i = 0; i < UNWIND_HEAPS; i++)
+		if (i < p->nheaps && ip >= p->heap[i].lo && ip < p->heap[i].hi)
+			return true;
+	return false;
+}
+
+static __always_inline bool in_interp(const struct interp_proc *p, __u64 ip)
+{
+	return ip >= p->code_start && ip < p->code_end;
+}
+
+/* Is ip code a Java frame returns to: the interpreter, a code heap? */
+static __always_inline bool java_ret(const struct interp_proc *p, __u64 ip)
+{
+	return in_interp(p, ip) || in_code(p, ip);
+}
+
+/* Is a leaf in the interpreter's method entries with its caller's sp in
+ * r13 (jvm/icodelets.h)? Its frame is not pushed yet. */
+static __always_inline bool entry_leaf(const struct interp_proc *p, __u64 ip,
+				       __u64 sp, __u64 r13)
+{
+	return ip >= p->ientry_lo && ip < p->ientry_hi && r13 > sp &&
+	       r13 - sp <= UNWIND_MAX_FRAME && !(r13 & 7);
+}
+
+/*
+ * The sampled thread's user rax and rbx, as the kernel saved them, in
+ * t[3] and t[4] (t[0] and t[1] used), when its pc and sp there are the
+ * leaf's ip and sp (the walk's registers came from the same place, or
+ * the perf event's copy of it): true, else false.
+ */
+static __always_inline bool user_regs(__u64 *t, __u64 ip, __u64 sp)
+{
+	struct pt_regs *regs =
+	    (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+	return !bpf_probe_read_kernel(&t[0], 8, &regs->rip) && t[0] == ip &&
+	       !bpf_probe_read_kernel(&t[1], 8, &regs->rsp) && t[1] == sp &&
+	       !bpf_probe_read_kernel(&t[3], 8, &regs->rax) &&
+	       !bpf_probe_read_kernel(&t[4], 8, &regs->rbx);
+}
+
+/*
+ * A leaf at ip, sp, fp in the interpreter's method entries, r13 the
+ * sampled frame's (templateInterpreterGenerator_x86.cpp): until
+ * generate_fixed_frame pushes the Method*, rbx holds it. Until the frame
+ * record is pushed r13 is the caller's sp ("push rax; enter; push r13"):
+ * the return address is at sp until the entry pops it into rax to push
+ * the locals, then in rax, then under the record (rbp lies between sp
+ * and r13 once "enter" ran). Then r13 becomes the bcp, with the record
+ * and the sender sp pushed but not yet the Method* (rbp less than 3
+ * words above sp). rbx and rax are the user registers the kernel saved,
+ * taken only when their pc and sp are the sample's. 0: the Method* (its
+ * names' chain read) in the walk's scratch word 4, the caller's fp, pc
+ * and sp in words 5 to 7; -1: not such a leaf. A global function:
+ * verified once.
+ */
+__noinline int entry_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
+			    __u64 fp, __u64 r13)
+{
+	__u64 *t =
+	    bpf_map_lookup_elem(&walk_scratch, (const void *)&percpu_key);
+	bool early;
+
+	if (!p || !t || ip < p->ientry_lo || ip >= p->ientry_hi)
+		return -1;
+	early = entry_leaf(p, ip, sp, r13);
+	if (!early && (fp < sp + 8 || fp >= sp + 24))
+		return -1;
+	if (!user_regs(t, ip, sp))
+		return -1;
+	/* the Method*: the chain read_names follows readable to a name */
+	t[0] = read_u64(t[4] + p->off_const_method);
+	t[1] = t[0] ? read_u64(t[0] + p->off_constants) : 0;
+	t[2] = t[1] ? read_u64(t[1] + p->off_pool_holder) : 0;
+	if (!t[2] || !read_u64(t[2] + p->off_klass_name))
+		return -1;
+	if (!early || (fp >= sp && fp < r13)) { /* "enter" ran: its record */
+		if (bpf_probe_read_user(&t[5], 16, (const void *)fp))
+			return -1;
+		t[7] = early ? r13 : read_u64(fp - 8);
+		return java_ret(p, t[6]) && t[7] > fp ? 0 : -1;
+	}
+	t[7] = r13;
+	t[5] = fp;
+	t[6] = read_u64(sp);
+	if (!java_ret(p, t[6]))
+		t[6] = t[3];
+	return java_ret(p, t[6]) ? 0 : -1;
+}
+
 /*
  * An interpreted frame: named, then left through its frame record. Its
  * caller's sp is the sender sp HotSpot saved (a compiled caller's frame
@@ -706,24 +810,26 @@ static __always_inline int interp_step(struct walk *w, __u32 idx)
 	__u64 *fr = w->t + 5;
 	/* a JVM not read yet: every frame is walked as if interpreted */
 	int fail = w->p->off_const_method ? 0 : -UNWIND_EARLY;
+	bool entry = !idx && w->ip >= w->p->ientry_lo &&
+		     w->ip < w->p->ientry_hi &&
+		     !entry_caller(w->p, w->ip, w->sp, w->fp, w->s->bcp0);
 
+	if (entry) {
+		if (interp_frame(w, idx, fr, true))
+			return -UNWIND_READ;
+		w->sp = fr[2];
+		w->ip = fr[1];
+		w->fp = fr[0];
+		return STEP_ON;
+	}
 	if (w->fp < w->sp)
 		return fail ?: -UNWIND_BAD_FP;
-	if (interp_frame(w, idx, fr))
+	if (interp_frame(w, idx, fr, false))
 		return fail ?: -UNWIND_READ;
 	w->sp = fr[2] > w->fp ? fr[2] : w->fp + 16;
 	w->ip = fr[1];
 	w->fp = fr[0];
 	return STEP_ON;
-}
-
-/* Is ip in one of the JVM's code heaps? */
-static __always_inline bool in_code(const struct interp_proc *p, __u64 ip)
-{
-	for (int i = 0; i < UNWIND_HEAPS; i++)
-		if (i < p->nheaps && ip >= p->heap[i].lo && ip < p->heap[i].hi)
-			return true;
-	return false;
 }
 
 /* Hops followed within find_blob's first window: one for a block of
@@ -1001,6 +1107,9 @@ __noinline int prologue_state(__u64 ip, __u64 begin)
 #define EDGE_KEEP_FP 2 /* the frame size rule, rbp still the caller's */
 /* at sp, the caller's sp in r13 once the adapter moved sp (blobkinds.h) */
 #define EDGE_ADAPTER 3
+/* by its frame pointer: a stub whose frame size holds only at its calls
+ * (C1's Runtime1 stubs, c1_Runtime1_x86.cpp's StubFrame: "enter" first) */
+#define EDGE_FP 4
 
 /* The first 8 bytes of a blob's CodeBlob::_name (blobkinds.h), or 0. */
 static __always_inline __u64 blob_named(const struct interp_proc *p, __u64 blob)
@@ -1014,6 +1123,24 @@ static __always_inline __u64 blob_named(const struct interp_proc *p, __u64 blob)
 	if (!name || bpf_probe_read_user(&s, sizeof(s), (const void *)name))
 		return 0;
 	return s;
+}
+
+/* Is the blob C1's slow_subtype_check (blobkinds.h)? */
+static __always_inline bool slow_subtype(const struct interp_proc *p,
+					 __u64 blob)
+{
+	__u64 name, s = 0;
+
+	if (p->off_cb_name == INTERP_NO_OFF)
+		return false;
+	name = read_u64(blob + p->off_cb_name);
+	if (!name || bpf_probe_read_user(&s, sizeof(s), (const void *)name))
+		return false;
+	if (s == BLOB_C1_RUNTIME &&
+	    bpf_probe_read_user(&s, sizeof(s),
+				(const void *)(name + BLOB_C1_NAME_AT)))
+		return false;
+	return s == BLOB_SLOW_SUBTYPE;
 }
 
 static __always_inline int frameless_stub(const struct interp_proc *p,
@@ -1037,7 +1164,10 @@ static __always_inline int frameless_stub(const struct interp_proc *p,
  * frame_complete): after "sub rsp, N" the frame size rule (its rbp saved
  * in the frame once "mov rbp, rsp" ran: before, EDGE_KEEP_FP); after
  * "push rbp" alone EDGE_SP8; before either EDGE_SP. In its epilogue: at
- * "pop rbp" EDGE_SP8; at the return poll or "ret" EDGE_SP. A global
+ * "pop rbp" EDGE_SP8; at the return poll or "ret" EDGE_SP. A stub
+ * blob never safe to walk but at its calls (frame_complete <= 0) that
+ * starts with "push rbp; mov rbp, rsp": EDGE_SP and EDGE_SP8 on those,
+ * then EDGE_FP. A global
  * function: verified once, not once per state of the walk.
  */
 __noinline int leaf_edge(const struct interp_proc *p,
@@ -1075,9 +1205,30 @@ __noinline int leaf_edge(const struct interp_proc *p,
 		return EDGE_SP8;
 	if (b[0] == X86_RET || X86_IS_POLL_CMP(b) || X86_IS_POLL_JA(b))
 		return EDGE_SP;
-	return EDGE_NONE;
+	/* a stub that is never safe to walk but at its calls (C1's
+	 * Runtime1 stubs) and builds its frame with "enter" first */
+	if (bi->frame_complete > 0 ||
+	    bpf_probe_read_user(b, sizeof(b), (const void *)bi->code_begin) ||
+	    b[0] != X86_PUSH_RBP || !X86_IS_MOV_RBP_RSP(b + 1))
+		return EDGE_NONE;
+	if (ip == bi->code_begin)
+		return EDGE_SP;
+	return ip < bi->code_begin + 4 ? EDGE_SP8 : EDGE_FP;
 }
 
+/*
+ * A leaf in the I2C/C2I adapters (jvm/blobkinds.h; sharedRuntime_x86_64.cpp,
+ * gen_i2c_adapter and gen_c2i_adapter), where the word at sp is not the
+ * return address for a few instructions (a stale word there, taken as
+ * the caller, was a wrong caller): the I2C adapter pops it, realigns sp
+ * and pushes it again, while r13 keeps the interpreted caller's sp with
+ * the return address right under it; the C2I adapter pops it into rax,
+ * sets r13 to the caller's sp, moves sp down and stores it at sp. 0: the
+ * caller's pc and sp in the walk's scratch words 6 and 7, from r13 (and
+ * rax, which must be the word under r13 then); -1: neither, the word at
+ * sp is the return address (adapter_step). A global function: verified
+ * once.
+ */
 /*
  * A leaf in the I2C/C2I adapters (jvm/blobkinds.h): its return address
  * at sp. The C2I adapter moves sp down below the interpreter's arguments
@@ -1086,13 +1237,128 @@ __noinline int leaf_edge(const struct interp_proc *p,
  * caller's sp when it lies a little above sp (at the adapter's entry,
  * before it is set, r13 is a compiled frame's register: any value).
  */
+__noinline int adapter_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
+			      __u64 r13)
+{
+	__u64 *t =
+	    bpf_map_lookup_elem(&walk_scratch, (const void *)&percpu_key);
+
+	if (!p || !t)
+		return -1;
+	if (r13 >= sp && r13 - sp <= ADAPTER_MAX_ARGS && !(r13 & 7) &&
+	    !bpf_probe_read_user(&t[6], 8, (const void *)(r13 - 8))) {
+		t[7] = r13;
+		/*
+		 * I2C: r13 is the interpreted caller's sp (or the call
+		 * stub's), its call's return address right under it,
+		 * whatever sp the adapter moved to: at sp too, or in rax
+		 * while sp moves (a C2I adapter's r13 before it sets it is
+		 * a compiled frame's: any value, an older interpreted
+		 * caller's sp among them)
+		 */
+		if (java_ret(p, t[6]) &&
+		    (read_u64(sp) == t[6] ||
+		     (user_regs(t, ip, sp) && t[3] == t[6])))
+			return 0;
+		/* C2I: the return address popped into rax, still the word
+		 * under the caller's sp until the arguments are moved */
+		if (user_regs(t, ip, sp) && t[3] == t[6] && in_code(p, t[6]))
+			return 0;
+	}
+	/* C2I between popping it and setting r13: sp is the caller's */
+	if (!user_regs(t, ip, sp) || !in_code(p, t[3]) ||
+	    bpf_probe_read_user(&t[6], 8, (const void *)(sp - 8)) ||
+	    t[6] != t[3])
+		return -1;
+	t[7] = sp;
+	return 0;
+}
+
+/* Words above a stub leaf's sp searched for its return address (JDK
+ * 25's slow_subtype_check saves more registers than 17's) */
+#define STUB_SCAN_WORDS 16
+#define X86_CALL_REL32 0xe8
+
+/*
+ * A leaf in a stub without a frame size that is not one of the known
+ * frameless ones: StubRoutines (most build a frame with "enter") and
+ * C1's Runtime1 stubs that only push the registers they use
+ * (slow_subtype_check: "push rdi; push rsi; push rcx; push rax"). Its
+ * return address is the first of the STUB_SCAN_WORDS words at sp that
+ * returns from a "call rel32" to this very blob [blob, end) (compiled
+ * code calls stubs directly: the code cache lies within 2 GB). The
+ * index of that word in the walk's scratch (read there), or -1. A
+ * global function: verified once.
+ */
+__noinline int stub_ret(const struct interp_proc *p, __u64 blob, __u64 end,
+			__u64 sp)
+{
+	__u64 *t =
+	    bpf_map_lookup_elem(&walk_scratch, (const void *)&percpu_key);
+	__u8 c[8];
+	__s32 rel;
+	__u32 k;
+
+	if (!p || !t)
+		return -1;
+	for (k = 0; k < STUB_SCAN_WORDS; k++) {
+		/* WALK_WORDS at a time: the scratch's size */
+		if (!(k % WALK_WORDS) &&
+		    bpf_probe_read_user(t, WALK_WORDS * 8,
+					(const void *)(sp + k * 8)))
+			return -1;
+		if (!in_code(p, t[k % WALK_WORDS]) ||
+		    bpf_probe_read_user(
+			c, sizeof(c), (const void *)(t[k % WALK_WORDS] - 5)) ||
+		    c[0] != X86_CALL_REL32)
+			continue;
+		__builtin_memcpy(&rel, c + 1, sizeof(rel));
+		if (t[k % WALK_WORDS] + (__s64)rel >= blob &&
+		    t[k % WALK_WORDS] + (__s64)rel < end)
+			return (int)k;
+	}
+	return -1;
+}
+
+/*
+ * The caller of a stub leaf found by stub_ret: the word after its
+ * return address is the caller's sp; a frame record right under it
+ * ("enter") holds the caller's rbp. STEP_ON, or -1: not found.
+ */
+static __always_inline int stub_step(struct walk *w, __u64 blob, __s32 size)
+{
+	int k = stub_ret(w->p, blob, blob + size, w->sp);
+	__u64 slot;
+
+	if (k < 0 || k >= STUB_SCAN_WORDS)
+		return -1;
+	slot = w->sp + (__u64)k * 8;
+	w->ip = w->t[(__u32)k % WALK_WORDS];
+	if (k && w->fp == slot - 8)
+		w->fp = read_u64(w->fp);
+	w->sp = slot + 8;
+	/* its arguments pushed under the caller's frame (blobkinds.h):
+	 * the caller's frame size counts from past them */
+	if (slow_subtype(w->p, blob))
+		w->sp += BLOB_SLOW_SUBTYPE_ARGS;
+	return STEP_ON;
+}
+
 static __always_inline int adapter_step(struct walk *w)
 {
 	__u64 sp = w->sp, r13 = w->s->bcp0;
-	int r = ret_at(w, false);
+	int r;
 
+	if (!adapter_caller(w->p, w->ip, sp, r13)) {
+		w->ip = w->t[6];
+		w->sp = w->t[7];
+		return STEP_ON;
+	}
+	r = ret_at(w, false);
+	/* r13 the C2I adapter's caller's sp, unless it is an older
+	 * interpreted caller's, left in r13 by compiled code */
 	if (r == STEP_ON && r13 > sp + 8 && r13 - sp <= ADAPTER_MAX_ARGS &&
-	    !(r13 & 7))
+	    !(r13 & 7) && !in_interp(w->p, read_u64(r13 - 8)))
 		w->sp = r13;
 	return r;
 }
@@ -1243,9 +1509,16 @@ static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
 		return -UNWIND_READ;
 	if (e == EDGE_ADAPTER)
 		return adapter_step(w);
+	if (e == EDGE_FP)
+		return fp_step(w);
 	if (e == EDGE_SP || e == EDGE_SP8)
 		return ret_at(w, e == EDGE_SP8);
-	if (bi.frame_size <= 0) /* the call stub and other stub routines */
+	/* the call stub and other stub routines: a leaf by its return
+	 * address when it is plain, else by its frame pointer */
+	if (bi.frame_size <= 0 && !idx && e == EDGE_NONE &&
+	    stub_step(w, blob, bi.size) == STEP_ON)
+		return STEP_ON;
+	if (bi.frame_size <= 0)
 		return native_step(w);
 	ssp = w->sp + (__u64)bi.frame_size * 8;
 	if (bpf_probe_read_user(fr, 16, (const void *)(ssp - 16)))
@@ -1534,6 +1807,10 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 	if (c.w.s->a_state == A_USED && c.w.s->a_idx == prev)
 		c.why = CHECK_ANCHOR + 1;
 	kind = check_kind(c.w.p, c.w.ips[prev], prev);
+	/* the leaf's frame not pushed yet: the walk named it from rbx */
+	if (!prev && kind == CHECK_INTERP &&
+	    entry_leaf(c.w.p, ip, sp, c.w.s->bcp0))
+		kind = CHECK_IENTRY;
 	/*
 	 * A frameless leaf whose callers repeat a pc (a recursion, or
 	 * interpreted frames returning to the same entry of the
@@ -1543,7 +1820,11 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 	 */
 	if (c.why == CHECK_SKIP + 1 && at > 1 && c.w.ips[1] == c.w.ips[2]) {
 		leaf = check_kind(c.w.p, c.w.ips[0], 0);
-		if (leaf == CHECK_STUB || leaf == CHECK_EDGE) {
+		if (leaf == CHECK_INTERP &&
+		    entry_leaf(c.w.p, ip, sp, c.w.s->bcp0))
+			leaf = CHECK_IENTRY;
+		if (leaf == CHECK_STUB || leaf == CHECK_EDGE ||
+		    leaf == CHECK_IENTRY) {
 			at = 1;
 			kind = leaf;
 		}

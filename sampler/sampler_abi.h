@@ -165,6 +165,11 @@ struct interp_proc {
 	 * JavaThread::_vthread and _threadObj (OopHandles: the oop at the
 	 * address they hold), java.lang.Thread.tid; 0: not told */
 	__u32 off_jt_vthread, off_jt_threadobj, off_thread_tid;
+	__u32 pad_vt;
+	/* the interpreter's method entries, [lo, hi) (jvm/icodelets.h; 0,
+	 * 0: unknown): a leaf there whose r13 is still its caller's sp has
+	 * not pushed its frame yet, its Method* is in rbx */
+	__u64 ientry_lo, ientry_hi;
 };
 #define INTERP_NO_OFF 0xffffffffu
 
@@ -308,6 +313,9 @@ enum check_kind {
 	CHECK_RTSTUB, /* a CodeBlob with a frame size that is no nmethod */
 	CHECK_STUB, /* a CodeBlob without one (stub routines, adapters) */
 	CHECK_NATIVE, /* outside the code cache */
+	/* an interpreted leaf in its method's entry, its frame not pushed
+	 * yet (the walk named it from rbx: jvm/icodelets.h) */
+	CHECK_IENTRY,
 	CHECK_KINDS,
 };
 #define CHECK_CODE(why, kind, leaf) (((why)*CHECK_KINDS + (kind)) * 2 + (leaf))

@@ -103,9 +103,9 @@ int BPF_KPROBE(mixprof_vt_freeze)
 	tid = (__u32)bpf_get_current_pid_tgid();
 	key_head(&r->w.key, tgid, tid);
 	r->w.key.kern_stack = STACK_NONE; /* no kernel wait */
-	r->w.key.user_stack = walk_user(interp_proc_of(tgid), tgid, tid,
-					PT_REGS_IP(ctx), PT_REGS_SP(ctx),
-					PT_REGS_FP(ctx), &r->w.key.interp_id);
+	r->w.key.user_stack =
+	    walk_user(interp_proc_of(tgid), tgid, tid, PT_REGS_IP(ctx),
+		      PT_REGS_SP(ctx), PT_REGS_FP(ctx), &r->w.key.interp_id);
 	bpf_map_update_elem(&vt_waits, &r->id, &r->w, BPF_ANY);
 	return 0;
 }

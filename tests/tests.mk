@@ -48,3 +48,11 @@ $(BUILD)/tests/rowsoracle: $(BUILD)/tests/tools/rowsoracle.o \
 		$(BUILD)/tests/tools/rowgen_libdw.o $(ROWGEN_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -ldw -lelf
+
+# Hot lambdas for the agent's naming test (tests/integration/agent_launch.sh),
+# compiled once here rather than by a javac start in every run of the test.
+BINS += $(BUILD)/tests/fixtures/agent/Lambdas.class
+$(BUILD)/tests/fixtures/agent/Lambdas.class: tests/fixtures/agent/Lambdas.java
+	$(call msg,JAVAC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(JAVAC) --release 17 -d $(@D) $<

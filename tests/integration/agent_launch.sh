@@ -9,14 +9,18 @@
 #    two identical runs;
 #  - the agent printed nothing.
 # Then the naming options on the same workload: dotted, sig, lines.
+# The JDKs run at the same time, each in a directory of its own.
 source "$(dirname "$0")/../lib/common.sh"
 source "$TOP/tests/fixtures/agent/helpers.sh"
 
-javac -d "$TMPD" "$TOP/tests/fixtures/agent/Lambdas.java" ||
-	die "cannot compile Lambdas.java"
+LAMBDAS=$BUILD/tests/fixtures/agent # Lambdas.class, built by make
+[ -f "$LAMBDAS/Lambdas.class" ] || die "$LAMBDAS/Lambdas.class not built (make)"
 first_line=$(grep -n 'x = 1;' "$TOP/samples/Ratio.java" | cut -d: -f1)
 
-for jdk in $(jdks); do
+# check_jdk JDK: every check above on one JDK (the JDKs run at the same time:
+# each_jdk).
+check_jdk() {
+	local jdk=$1 map n run want
 	note "JDK $(jdk_name "$jdk"): default options"
 	start_java "$jdk/bin/java" "$TMPD/out" "$TMPD/err" \
 		-agentpath:"$AGENT=dir=$TMPD" -cp "$SAMPLES" Ratio 3
@@ -37,7 +41,7 @@ for jdk in $(jdks); do
 
 	for run in 1 2; do
 		start_java "$jdk/bin/java" "$TMPD/out" "$TMPD/err" \
-			-agentpath:"$AGENT=dir=$TMPD" -cp "$TMPD" Lambdas 2
+			-agentpath:"$AGENT=dir=$TMPD" -cp "$LAMBDAS" Lambdas 2
 		wait "$pid" || die "Lambdas failed"
 		no_jmap_lines "$TMPD/err"
 		map=$TMPD/perf-$pid.map
@@ -65,5 +69,7 @@ for jdk in $(jdks); do
 	grep -qF ' java.lang.String.' "$map" || die "no dotted JDK names"
 	! grep -q -- '->' "$map" || die "noinline still wrote inline ranges"
 	note "found '$want'; no inline ranges"
-done
+}
+
+each_jdk check_jdk
 echo "PASS"

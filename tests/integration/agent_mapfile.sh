@@ -29,9 +29,12 @@ expect_err() {
 		{ cat "$TMPD/err" >&2; die "no message '$1' for $map"; }
 }
 
-echo "precious" >"$TMPD/target"
-for jdk in $(jdks); do
+# check_jdk JDK: the planted files on one JDK (the JDKs run at the same
+# time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	java=$jdk/bin/java
+	echo "precious" >"$TMPD/target"
 	note "JDK $(jdk_name "$jdk")"
 
 	run_planted "$java" 'ln -s "$1/target" "$map"'
@@ -70,5 +73,7 @@ for jdk in $(jdks); do
 	[ "$(grep -c ' Interpreter$' "$map")" -eq 1 ] || die "stubs written twice"
 	note "second copy stood down; one writer"
 	rm -f "$TMPD"/perf-*.map
-done
+}
+
+each_jdk check_jdk
 echo "PASS"

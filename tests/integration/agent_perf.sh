@@ -24,7 +24,10 @@ ratio_frames() { # REPORT: how many samples lines name Ratio.one/two/three
 	grep -cE 'Ratio\.(one|two|three)' "$1" || true
 }
 
-for jdk in $(jdks); do
+# check_jdk JDK: perf's names from one JDK's map and jitdump (the JDKs run at the same
+# time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	note "JDK $(jdk_name "$jdk"): perf map"
 	# runs until killed: a JVM slow to compile Ratio.three under load
 	# must still be there for perf
@@ -74,5 +77,7 @@ for jdk in $(jdks); do
 	note "source lines from DEBUG_INFO:"
 	show '^Ratio\.java +[1-9]' "$TMPD/lines"
 	rm -f "$TMPD"/jit-*.dump "$TMPD"/perf-*.map "$TMPD"/jitted-*.so
-done
+}
+
+each_jdk check_jdk
 echo "PASS"

@@ -14,7 +14,10 @@ as_sq() { setpriv --reuid="$SQ" --regid="$SQ" --clear-groups "$@"; }
 sq_uid=$(id -u "$SQ")
 CALLEE='java:ProbedLoop$Callee.tiny'
 
-for jdk in $(jdks); do
+# check_jdk JDK: squatted files named on one JDK (the JDKs run at the same
+# time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	note "JDK $(jdk_name "$jdk")"
 	start_java "$jdk/bin/java" "$TMPD/jvm.out" "$TMPD/jvm.err" \
 		-cp "$SAMPLES" ProbedLoop 120
@@ -49,4 +52,6 @@ for jdk in $(jdks); do
 	kill "$pid"
 	wait "$pid" 2>/dev/null || true
 	note "squatted map and socket named with their owner; a run after their removal works"
-done
+}
+
+each_jdk check_jdk

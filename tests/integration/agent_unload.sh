@@ -6,7 +6,10 @@
 source "$(dirname "$0")/../lib/common.sh"
 source "$TOP/tests/fixtures/agent/helpers.sh"
 
-for jdk in $(jdks); do
+# check_jdk JDK: one JDK's unloaded classes in its map (the JDKs run at the same
+# time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	for opts in "dir=$TMPD" "dir=$TMPD,lines,sig,dotted,jitdump"; do
 		note "JDK $(jdk_name "$jdk"): Unload with $opts"
 		start_java "$jdk/bin/java" "$TMPD/out" "$TMPD/err" \
@@ -21,5 +24,7 @@ for jdk in $(jdks); do
 		note "$n worker classes mapped"
 		rm -f "$map" "$TMPD"/jit-*.dump
 	done
-done
+}
+
+each_jdk check_jdk
 echo "PASS"

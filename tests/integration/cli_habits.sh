@@ -38,20 +38,28 @@ grep -v '^mixprof: [^ ]*/perf-[0-9]*\.map: ' "$TMPD/q.err" >"$TMPD/q.rest" || tr
 
 # filters on known stacks
 # (a minute: it is killed when the filters are done; a loaded machine
-# stretches the four runs below)
+# stretches the runs below)
 java -cp "$SAMPLES" Ratio 60 >"$TMPD/ready" &
 pid=$!
 PIDS_TO_KILL+=($pid)
 wait_for 10 grep -qs ready "$TMPD/ready" || die "Ratio did not start"
 sleep 1
-"$MIXPROF" -F 499 -p $pid 1 -I 'Ratio\.one_' -o "$TMPD/inc.folded" 2>/dev/null || die "-I run"
+# -I, -X and --thread at the same time: three runs of the same JVM
+"$MIXPROF" -F 499 -p $pid 1 -I 'Ratio\.one_' -o "$TMPD/inc.folded" 2>/dev/null &
+inc=$!
+"$MIXPROF" -F 499 -p $pid 1 -X 'Ratio\.one_' -o "$TMPD/exc.folded" 2>"$TMPD/exc.err" &
+exc=$!
+"$MIXPROF" -F 499 -p $pid 1 --thread '^ratio-worker$' -o "$TMPD/thr.folded" 2>/dev/null &
+thr=$!
+PIDS_TO_KILL+=($inc $exc $thr)
+wait $inc || die "-I run"
+wait $exc || die "-X run"
+wait $thr || die "--thread run"
 [ -s "$TMPD/inc.folded" ] || die "-I kept nothing"
 grep -v 'Ratio\.one_' "$TMPD/inc.folded" && die "-I kept a stack without Ratio.one"
-"$MIXPROF" -F 499 -p $pid 1 -X 'Ratio\.one_' -o "$TMPD/exc.folded" 2>"$TMPD/exc.err" || die "-X run"
 grep -q 'Ratio\.one_' "$TMPD/exc.folded" && die "-X kept a stack with Ratio.one"
 grep -q 'Ratio\.two_' "$TMPD/exc.folded" || die "-X dropped Ratio.two too"
 grep -q 'samples left out by -I/-X' "$TMPD/exc.err" || die "no count of filtered samples"
-"$MIXPROF" -F 499 -p $pid 1 --thread '^ratio-worker$' -o "$TMPD/thr.folded" 2>/dev/null || die "--thread run"
 [ -s "$TMPD/thr.folded" ] || die "--thread kept nothing"
 cut -d';' -f2 "$TMPD/thr.folded" | grep -v '^ratio-worker \[[0-9]*\]$' && die "--thread kept another thread"
 tid=$(cut -d';' -f2 "$TMPD/thr.folded" | sed -n '1s/.*\[\([0-9]*\)\]$/\1/p')

@@ -22,7 +22,10 @@ traces() {
 	END { flush() }'
 }
 
-for jdk in $(jdks); do
+# check_jdk JDK: one JDK's events as pprof (the JDKs run at the same
+# time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	note "JDK $jdk"
 	rm -f "$TMPD/gc.log" "$TMPD/ev.pb.gz"
 	"$MIXPROF" --events "$TMPD/ev.pb.gz" -o /dev/null -- "$jdk/bin/java" \
@@ -49,5 +52,7 @@ for jdk in $(jdks); do
 		die "JDK $jdk: safepoints not split into time to safepoint and operation"
 	grep -q '^[0-9]* compile;C2;JvmEvents\.hot tier=4' "$TMPD/count" ||
 		die "JDK $jdk: no C2 compile of JvmEvents.hot"
-done
+}
+
+each_jdk check_jdk
 echo ok

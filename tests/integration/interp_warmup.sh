@@ -15,19 +15,29 @@ share() {
 	END { if (!t) exit 1; printf "%.2f %d %d\n", 100 * u / t, u, t }' "$1"
 }
 
+# profile MODE JDK: Warmup launched on JDK, into $TMPD/MODE.folded; its
+# share printed
+profile() {
+	local mode=$1 jdk=$2 env=() pct u t
+	[ $mode = before ] && env=(MIXPROF_NO_INTERP=1)
+	env "${env[@]}" nice -n 5 "$MIXPROF" --agent -F 999 -o "$TMPD/$mode.folded" \
+		-- "$jdk/bin/java" -cp "$SAMPLES" Warmup $SECS \
+		>/dev/null 2>"$TMPD/$mode.err"
+	grep -q "exited with status 0" "$TMPD/$mode.err" ||
+		die "Warmup failed: $(cat "$TMPD/$mode.err")"
+	grep "interpreted frames" "$TMPD/$mode.err" || true
+	read -r pct u t < <(share "$TMPD/$mode.folded") || die "empty profile"
+	echo "JDK $(basename "$jdk") $mode: $pct% of $t samples have an unnamed Interpreter frame ($u)"
+}
+
+# without names, the JDKs at the same time (each_jdk: in $TMPD/JDK); with
+# names, one at a time: what is left unnamed is the JVM's first tick,
+# which another JVM starting beside it would make longer
+each_jdk profile before
 for jdk in $(jdks); do
-	for mode in before after; do
-		env=(); [ $mode = before ] && env=(MIXPROF_NO_INTERP=1)
-		env "${env[@]}" nice -n 5 "$MIXPROF" --agent -F 999 -o "$TMPD/$mode.folded" \
-			-- "$jdk/bin/java" -cp "$SAMPLES" Warmup $SECS \
-			>/dev/null 2>"$TMPD/err"
-		grep -q "exited with status 0" "$TMPD/err" ||
-			die "Warmup failed: $(cat "$TMPD/err")"
-		grep "interpreted frames" "$TMPD/err" || true
-		read -r pct u t < <(share "$TMPD/$mode.folded") || die "empty profile"
-		echo "JDK $(basename "$jdk") $mode: $pct% of $t samples have an unnamed Interpreter frame ($u)"
-		eval "${mode}_pct=$pct"
-	done
+	TMPD=$TMPD/$(basename "$jdk") profile after "$jdk"
+	read -r before_pct _ < <(share "$TMPD/$(basename "$jdk")/before.folded")
+	read -r after_pct _ < <(share "$TMPD/$(basename "$jdk")/after.folded")
 	awk -v b="$before_pct" -v a="$after_pct" 'BEGIN { exit !(a < 1 && a < b) }' ||
 		die "JDK $jdk: $after_pct% unnamed with names (before: $before_pct%)"
 done

@@ -14,8 +14,9 @@
 
 GCS=5
 
-browsed=
-for jdk in $(jdks); do
+# check_jdk JDK: one JDK's events (the JDKs run at the same time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	note "JDK $jdk"
 	rm -rf "$TMPD/gc.log" "$TMPD/ev.tsv" "$TMPD/hm"
 	"$MIXPROF" --events "$TMPD/ev.tsv" -i 1 --montage "$TMPD/hm" --heatmap "$TMPD/hm" -- "$jdk/bin/java" \
@@ -41,9 +42,10 @@ for jdk in $(jdks); do
 	grep -P '\tdeopt\treason=class_check action=\w+ method=JvmEvents\.hot tier=4$' \
 		"$TMPD/ev.tsv" | head -1 | grep . ||
 		die "JDK $jdk: no class_check trap in JvmEvents.hot"
-	[ -n "$browsed" ] && continue
+	[ "$(jdk_index "$jdk")" = 0 ] || return 0
 	node "$B/heatmap_events.mjs" "$TMPD/hm" "$TMPD/ev.tsv" ||
 		die "JDK $jdk: the heat map's and montage's events"
-	browsed=1
-done
+}
+
+each_jdk check_jdk
 echo ok

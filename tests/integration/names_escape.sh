@@ -90,10 +90,29 @@ trap 'stop_jvm; cleanup_common' EXIT
 wait_for 15 eval '[ "$(grep -c ready "$TMPD/ready")" -ge 2 ]' ||
 	die "EvilNames did not start"
 
+# the runs, all at the same time (each reads the same two processes):
+# -p on a terminal; -p into folded text, SVG and pprof; the whole host
+# (the same process among all others); the JVM per thread (its thread's
+# name, its method's Symbol) into folded text, SVG and pprof
+script -qec "'$MIXPROF' -F 199 -p $evil 1" "$TMPD/tty.raw" >/dev/null 2>&1 &
+tty=$!
+"$MIXPROF" -F 199 -p "$evil" -o "$TMPD/c.folded" --svg "$TMPD/c.svg" 1 \
+	2>"$TMPD/c.err" &
+c=$!
+"$MIXPROF" -F 199 -p "$evil" -o "$TMPD/c.pb.gz" 1 2>"$TMPD/cp.err" &
+cp=$!
+"$MIXPROF" -F 199 -o "$TMPD/h.folded" 2 2>"$TMPD/h.err" &
+h=$!
+"$MIXPROF" -F 199 --per-thread -p "$jvm" -o "$TMPD/j.folded" \
+	--svg "$TMPD/j.svg" 2 2>"$TMPD/j.err" &
+j=$!
+"$MIXPROF" -F 199 --per-thread -p "$jvm" -o "$TMPD/j.pb.gz" 1 \
+	2>"$TMPD/jp.err" &
+jp=$!
+PIDS_TO_KILL+=($tty $c $cp $h $j $jp)
+
 # -p on a terminal: the start line, the hint, the top-N table
-script -qec "'$MIXPROF' -F 199 -p $evil 1" \
-	"$TMPD/tty.raw" >/dev/null 2>&1 ||
-	{ cat -v "$TMPD/tty.raw"; die "mixprof on a pty failed"; }
+wait $tty || { cat -v "$TMPD/tty.raw"; die "mixprof on a pty failed"; }
 # the tty's \r\n and the status line's own \r and erase-to-end
 perl -pe 's/\r\e\[K//g; s/\r//g' "$TMPD/tty.raw" >"$TMPD/tty.out"
 cat -v "$TMPD/tty.out"
@@ -103,9 +122,7 @@ has "$TMPD/tty.out" "wrapper hint" "pid $evil ($COMM) is not a JVM"
 has "$TMPD/tty.out" "top-N table" "$SYM"
 
 # -p into folded text, SVG and pprof
-"$MIXPROF" -F 199 -p "$evil" -o "$TMPD/c.folded" --svg "$TMPD/c.svg" 1 \
-	2>"$TMPD/c.err" ||
-	{ cat "$TMPD/c.err"; die "mixprof -p failed"; }
+wait $c || { cat "$TMPD/c.err"; die "mixprof -p failed"; }
 clean "$TMPD/c.err" "stderr"
 clean "$TMPD/c.folded" "folded"
 has "$TMPD/c.folded" "folded" "$FCOMM;"
@@ -113,24 +130,20 @@ has "$TMPD/c.folded" "folded" ";$SYM "
 clean "$TMPD/c.svg" "svg" tab
 has "$TMPD/c.svg" "svg" "$SYM"
 has "$TMPD/c.svg" "svg" "$FCOMM"
-"$MIXPROF" -F 199 -p "$evil" -o "$TMPD/c.pb.gz" 1 2>"$TMPD/cp.err" ||
-	{ cat "$TMPD/cp.err"; die "mixprof -p (pprof) failed"; }
+wait $cp || { cat "$TMPD/cp.err"; die "mixprof -p (pprof) failed"; }
 pprof_strings "$TMPD/c.pb.gz" >"$TMPD/c.strings"
 clean "$TMPD/c.strings" "pprof"
 has "$TMPD/c.strings" "pprof" "$SYM"
 
 # the whole host: the same process among all others
-"$MIXPROF" -F 199 -o "$TMPD/h.folded" 2 2>"$TMPD/h.err" ||
-	{ cat "$TMPD/h.err"; die "mixprof host-wide failed"; }
+wait $h || { cat "$TMPD/h.err"; die "mixprof host-wide failed"; }
 clean "$TMPD/h.err" "host-wide stderr"
 clean "$TMPD/h.folded" "host-wide folded"
 has "$TMPD/h.folded" "host-wide folded" "$FCOMM;"
 has "$TMPD/h.folded" "host-wide folded" ";$SYM "
 
 # the JVM per thread: its thread's name, its method's Symbol
-"$MIXPROF" -F 199 --per-thread -p "$jvm" -o "$TMPD/j.folded" \
-	--svg "$TMPD/j.svg" 2 2>"$TMPD/j.err" ||
-	{ cat "$TMPD/j.err"; die "mixprof --per-thread -p JVM failed"; }
+wait $j || { cat "$TMPD/j.err"; die "mixprof --per-thread -p JVM failed"; }
 cat "$TMPD/j.err"
 clean "$TMPD/j.err" "JVM stderr"
 clean "$TMPD/j.folded" "JVM folded"
@@ -138,8 +151,7 @@ has "$TMPD/j.folded" "JVM folded" "java;$THREAD ["
 has "$TMPD/j.folded" "JVM folded" ";$METHOD"
 clean "$TMPD/j.svg" "JVM svg" tab
 has "$TMPD/j.svg" "JVM svg" "$THREAD"
-"$MIXPROF" -F 199 --per-thread -p "$jvm" -o "$TMPD/j.pb.gz" 1 \
-	2>"$TMPD/jp.err" || { cat "$TMPD/jp.err"; die "pprof run failed"; }
+wait $jp || { cat "$TMPD/jp.err"; die "pprof run failed"; }
 pprof_strings "$TMPD/j.pb.gz" >"$TMPD/j.strings"
 clean "$TMPD/j.strings" "JVM pprof"
 has "$TMPD/j.strings" "JVM pprof" "$THREAD"

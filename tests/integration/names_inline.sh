@@ -9,7 +9,10 @@
 # under its whole name, and --thread matches whole names. On every JDK.
 . "$(dirname "$0")/../lib/common.sh"
 
-for jdk in $(jdks); do
+# check_jdk JDK: the names of one JDK's compiled frames (the JDKs run at
+# the same time: each_jdk)
+check_jdk() {
+	local jdk=$1 pid try same total inl w
 	note "JDK $jdk"
 	: >"$TMPD/out" # a JVM before wrote "ready" in it
 	"$jdk/bin/java" -agentpath:"$AGENT" -cp "$SAMPLES" JNames 4 \
@@ -41,7 +44,10 @@ for jdk in $(jdks); do
 		grep -q ";mixprof-names-worker-$w \[[0-9]*\];" "$TMPD/n.folded" ||
 			die "no thread mixprof-names-worker-$w: $(cut -d';' -f2 "$TMPD/n.folded" | sort -u | head)"
 	done
-done
+}
+
+each_jdk check_jdk
+jdk=$(jdks | tail -1)
 # --thread matches the whole names: worker-1 alone, not worker-10
 : >"$TMPD/out" # a JVM before wrote "ready" in it
 "$jdk/bin/java" -cp "$SAMPLES" JNames 4 >"$TMPD/out" 2>"$TMPD/jvm.err" &

@@ -15,16 +15,20 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 src=$TOP/samples/Ratio.java
+RANGES=$TMPD/ranges CALLS=$TMPD/calls # of the source, for every JDK
 # "name first last loop": each method's body and its inner loop's line
 awk '/^\tstatic [a-z]+ [a-z]+\(/ { m = $3; sub(/\(.*/, "", m); first = NR; loop = 0 }
      m && /for \(int i/ { loop = NR }
-     m && /^\t}/ { print m, first, NR, loop; m = "" }' "$src" >"$TMPD/ranges"
+     m && /^\t}/ { print m, first, NR, loop; m = "" }' "$src" >"$RANGES"
 # "name line": the lambda's call of each
-awk '/^\t+(one|two|three)\(/ { sub(/^\t+/, ""); sub(/\(.*/, ""); print $0, NR }' "$src" >"$TMPD/calls"
-[ "$(grep -c . "$TMPD/ranges")" -ge 4 ] && [ "$(grep -c . "$TMPD/calls")" = 3 ] ||
+awk '/^\t+(one|two|three)\(/ { sub(/^\t+/, ""); sub(/\(.*/, ""); print $0, NR }' "$src" >"$CALLS"
+[ "$(grep -c . "$RANGES")" -ge 4 ] && [ "$(grep -c . "$CALLS")" = 3 ] ||
 	die "no ranges or calls from $src"
 
-for jdk in $(jdks); do
+# check_jdk JDK: one JDK's interpreted lines (the JDKs run at the same
+# time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	f=$TMPD/xint.folded
 	"$MIXPROF" -F 999 --lines --tiers -o "$f" -- "$jdk/bin/java" -Xint \
 		-cp "$SAMPLES" Ratio 3 >/dev/null 2>"$TMPD/err" ||
@@ -66,6 +70,8 @@ for jdk in $(jdks); do
 		       all >= 100 && ok >= 0.99 * all && leaf >= 100 &&
 		       inloop >= 0.9 * leaf && callers >= 20 &&
 		       callok >= 0.99 * callers)
-	}' "$TMPD/ranges" "$TMPD/calls" "$f" || die "interpreted lines wrong on $jdk"
-done
+	}' "$RANGES" "$CALLS" "$f" || die "interpreted lines wrong on $jdk"
+}
+
+each_jdk check_jdk
 echo ok

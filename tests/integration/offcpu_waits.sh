@@ -57,7 +57,10 @@ check() {
 	}' "$2" "$1"
 }
 
-for jdk in $(jdks); do
+# check_jdk JDK: one JDK's off-CPU profile (the JDKs run at the same
+# time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	note "JDK $jdk"
 	"$MIXPROF" --off-cpu --per-thread -o "$TMPD/out.folded" -- \
 		"$jdk/bin/java" -cp "$SAMPLES" Waits $SECS \
@@ -76,5 +79,7 @@ for jdk in $(jdks); do
 			sort -nr | head -8 | cut -c1-1200
 		die "JDK $jdk"
 	fi
-done
+}
+
+each_jdk check_jdk
 echo ok

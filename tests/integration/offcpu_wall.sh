@@ -30,7 +30,10 @@ check() {
 	}' "$2" "$1"
 }
 
-for jdk in $(jdks); do
+# check_jdk JDK: one JDK's wall-clock profile (the JDKs run at the same
+# time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	note "JDK $jdk"
 	"$MIXPROF" --wall -F 499 -o "$TMPD/out.folded" -- \
 		"$jdk/bin/java" -cp "$SAMPLES" Waits $SECS \
@@ -45,5 +48,7 @@ for jdk in $(jdks); do
 	grep -q ';waits-sleep \[[0-9]*\];' "$TMPD/out.folded" ||
 		die "no per-thread frames"
 	check "$TMPD/out.folded" "$TMPD/t" || die "JDK $jdk"
-done
+}
+
+each_jdk check_jdk
 echo ok

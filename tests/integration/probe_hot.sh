@@ -32,7 +32,10 @@ strays() {
 	cli status | sed -n 's/^ok 0 0 \([0-9]*\)$/\1/p'
 }
 
-for jdk in $(jdks); do
+# check_jdk JDK: probes on one JDK's hot method (the JDKs run at the same
+# time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	note "JDK $(jdk_name "$jdk")"
 	hot_start "$jdk/bin/java"
 	cli_start "$pid"
@@ -71,4 +74,6 @@ for jdk in $(jdks); do
 	wait "$pid" || die "JVM failed"
 	no_jmap_lines "$TMPD/jvm.err"
 	note "removed while hot: no call reaches the probe afterwards"
-done
+}
+
+each_jdk check_jdk

@@ -27,7 +27,9 @@ check_counts() { # RUNS
 
 status() { cli status | grep '^ok'; }
 
-for jdk in $(jdks); do
+# check_jdk JDK: the probes on one JDK (the JDKs run at the same time: each_jdk)
+check_jdk() {
+	local jdk=$1
 	note "JDK $(jdk_name "$jdk")"
 	ref=$("$jdk/bin/java" -cp "$PROBE_FIX" OddMain) || die "reference run"
 	jvm_start jvm "$jdk/bin/java" -Xverify:all \
@@ -72,4 +74,6 @@ for jdk in $(jdks); do
 	grep -q VerifyError "$TMPD/jvm.err" && die "VerifyError"
 	no_jmap_lines "$TMPD/jvm.err"
 	note "removed on close and on SIGKILL; no VerifyError"
-done
+}
+
+each_jdk check_jdk

@@ -2,8 +2,10 @@
 # Differential test of the HotSpot unwinder against ground truth: on a
 # JVM started with -XX:+PreserveFramePointer, where the frame-pointer walk
 # is right, MIXPROF_UNWIND=check walks every sample both ways in BPF and
-# counts agreement; >= 99% of the samples must get the same frames, on
-# every JDK we test. The same count on a JVM without the flag must be
+# counts agreement; >= 99.5% of the samples must get the same frames but
+# for the oracle's own blind spots (the summary's headline: a frame the
+# frame-pointer walk cannot see, each such reason counted), on every JDK
+# we test (measured 100%, 0-2 blind spots in 270-670 samples a run). The same count on a JVM without the flag must be
 # low (there the frame-pointer walk loses compiled callers): the
 # comparison sees a difference when there is one. Each share is of at
 # least 1000 (300 without the flag) JVM samples: short runs on the same JVM, their counts summed,
@@ -11,10 +13,8 @@
 # less CPU: once 293 in a run of 4 s at 499 Hz).
 . "$(dirname "$0")/../lib/common.sh"
 
-# Samples wanted: with the flag, enough that the oracle's own blind spots
-# (a frame the frame-pointer walk cannot see: 0.4% of the samples over
-# five runs) stay well under the 1% allowed (at 432 samples, 5 once made
-# 98.84%); without it, a share under 50% needs few.
+# Samples wanted: with the flag, enough that one real difference stays
+# under the 0.5% allowed; without it, a share under 50% needs few.
 FLOOR_PFP=1000
 FLOOR=300
 RUNS=8 # at most, of 2 s at 999 Hz: one is enough when the worker gets half a CPU
@@ -49,12 +49,17 @@ agreement() {
 	share=$((same * 10000 / total))
 }
 
-for jdk in $(jdks); do
+# check_jdk JDK: both comparisons on one JDK (the JDKs run at the same
+# time: each_jdk)
+check_jdk() {
+	local jdk=$1 share
 	agreement $FLOOR_PFP "$jdk" -XX:+PreserveFramePointer
-	[ "$share" -ge 9900 ] ||
+	[ "$share" -ge 9950 ] ||
 		die "$jdk: walks agree on $share/10000 with -XX:+PreserveFramePointer"
 	agreement $FLOOR "$jdk"
 	[ "$share" -lt 5000 ] ||
 		die "$jdk: walks agree on $share/10000 without the flag: the check compares nothing"
-done
+}
+
+each_jdk check_jdk
 echo ok

@@ -34,11 +34,12 @@ check() {
 	}' "$1"
 }
 
-n=0
-for jdk in $(jdks); do
+# check_jdk JDK: both modes on one JDK (the JDKs run at the same
+# time: each_jdk)
+check_jdk() {
+	local jdk=$1 mode all run rc
 	for mode in -Xmixed -Xint; do
-		n=$((n + 1))
-		all=$TMPD/deep-$n.folded
+		all=$TMPD/deep$mode.folded
 		: >"$all"
 		for run in $(seq $RUNS); do
 			env -u JAVA_TOOL_OPTIONS "$MIXPROF" -F 499 --per-thread \
@@ -53,5 +54,7 @@ for jdk in $(jdks); do
 		done
 		[ $rc = 0 ] || die "$jdk $mode: deep stacks not whole (or too few in $RUNS launches)"
 	done
-done
+}
+
+each_jdk check_jdk
 echo ok

@@ -52,11 +52,11 @@ run() { # JDK OUT
 	wait "$pid" 2>/dev/null || true
 }
 
-n=0
-for jdk in $(jdks); do
-	n=$((n + 1))
+# check_jdk JDK: one JDK's callers (the JDKs run at the same time: each_jdk)
+check_jdk() {
+	local jdk=$1 try out rc
 	for try in 1 2; do
-		out=$TMPD/callers-$n-$try.folded
+		out=$TMPD/callers-$try.folded
 		run "$jdk" "$out"
 		rc=0
 		check "$out" || rc=$?
@@ -64,5 +64,7 @@ for jdk in $(jdks); do
 		[ $rc = 2 ] && [ $try = 1 ] && continue
 		die "$jdk: unwinding is wrong"
 	done
-done
+}
+
+each_jdk check_jdk
 echo ok

@@ -9,7 +9,8 @@
 # carrier's root through VirtualThread.run (Thread.run on 17), the
 # executor's and the server's frames (ServerImpl$Exchange.run), in that
 # order, with no [frozen frames] or unwind mark; none may show a handler
-# frame right under Continuation.run or a stub (a wrong caller).
+# frame right under Continuation.run or a stub (a wrong caller). On every
+# JDK we test: a fresh CI machine has Debian's 17 only.
 . "$(dirname "$0")/../lib/common.sh"
 
 for jdk in $(jdks); do

@@ -36,12 +36,16 @@ remove_leftovers() {
 }
 remove_leftovers
 
-cleanup_common() {
+kill_started() { # every process of PIDS_TO_KILL, reaped: no longer "alive"
 	local p
 	for p in "${PIDS_TO_KILL[@]}"; do
 		kill -9 "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true # reaped: no longer "alive"
+		wait "$p" 2>/dev/null || true
 	done
+}
+
+cleanup_common() {
+	kill_started
 	remove_leftovers new
 	rm -rf "$TMPD"
 }
@@ -71,6 +75,42 @@ jdks() {
 		find_jdks
 	fi
 }
+
+# each_jdk CMD...: CMD... JDK for every JDK at the same time, each in a
+# subshell of its own (so a die ends that JDK's part only) with TMPD a
+# directory of its own ($TMPD/ the JDK's directory name), that kills the
+# processes it started when it ends. A test's time is mostly JVMs running
+# for a set time, so the JDKs' runs overlap instead of following each
+# other. Each part's output is printed whole, in the order of jdks(),
+# once all have ended; fails when one did. What CMD sets is lost with
+# its subshell.
+each_jdk() {
+	local jdk all=() pids=() failed= i
+	for jdk in $(jdks); do
+		(
+			PIDS_TO_KILL=()
+			trap kill_started EXIT
+			TMPD=$TMPD/$(basename "$jdk")
+			mkdir "$TMPD"
+			"$@" "$jdk"
+		) >"$TMPD/each_jdk.${#all[@]}.log" 2>&1 &
+		pids+=($!)
+		PIDS_TO_KILL+=($!)
+		all+=("$jdk")
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[i]}" || failed="$failed ${all[i]}"
+		cat "$TMPD/each_jdk.$i.log"
+	done
+	[ -z "$failed" ] || die "$1 failed on$failed"
+}
+
+# jdk_index JDK: JDK's place in jdks(), from 0 (tests that vary a mode
+# from one JDK to the next).
+jdk_index() {
+	jdks | awk -v j="$1" '$0 == j { print NR - 1; exit }'
+}
+
 find_jdks() {
 	local sys j best= best_v=0 v sys_v
 	sys=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")

@@ -5,7 +5,7 @@
 # deflate_whole FOLDED SHARE COUNT: of the deflate-worker's zlib samples in
 # FOLDED (--per-thread; COUNT of them at least), the share that keeps
 # Deflater's native method and reaches the thread's root is at least SHARE
-# (0..1).
+# (0..1). Exits 1 when the share is short, 2 when the samples are.
 deflate_whole() {
 	awk -v f="$1" -v min="$2" -v count="$3" '
 	/;deflate-worker \[/ {
@@ -20,7 +20,7 @@ deflate_whole() {
 			whole += n
 	}
 	END {
-		if (z < count) { print f ": only " z " zlib samples"; exit 1 }
+		if (z < count) { print f ": only " z " zlib samples"; exit 2 }
 		printf "%s: %.2f%% of %d zlib samples keep Deflater and the root\n", f, 100*whole/z, z
 		exit !(whole >= min * z)
 	}' "$1"
