@@ -63,9 +63,12 @@ for jdk in $(jdks); do
 	# in containers) is replaced, not trusted
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null || true
-	[ -S "/tmp/.java_pid$pid" ] || die "SIGKILL left no socket to reuse"
+	# kept in our own directory (on /tmp's file system) meanwhile: another
+	# test starting removes a dead JVM's socket it finds in /tmp
+	mv "/tmp/.java_pid$pid" "$TMPD/stale.sock" 2>/dev/null &&
+		[ -S "$TMPD/stale.sock" ] || die "SIGKILL left no socket to reuse"
 	start_jvm "$v-stale" "$jdk"
-	mv "/tmp/.java_pid$pid" "/tmp/.java_pid$JVM_PID"
+	mv "$TMPD/stale.sock" "/tmp/.java_pid$JVM_PID"
 	"$MIXPROF" attach "$JVM_PID" >/dev/null || die "attach over a dead socket failed"
 	[ -s "/tmp/perf-$JVM_PID.map" ] || die "no map after replacing a dead socket"
 	kill "$JVM_PID"

@@ -20,18 +20,6 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/corpus.sh"
 
-# jdk_src_zip JDK: the JDK's sources. Debian links lib/src.zip to where
-# openjdk-N-source once put it; the package now puts it in lib/ of
-# openjdk-N beside the JDK's home.
-jdk_src_zip() {
-	local z
-	for z in "$1/lib/src.zip" \
-		"$(dirname "$1")/openjdk-$(jdk_major "$1")/lib/src.zip"; do
-		[ -r "$z" ] && { echo "$z"; return 0; }
-	done
-	return 1
-}
-
 # kernel_share FOLDED TIME LABEL: the share of the JVM's samples whose
 # leaf is a kernel frame against stime / (utime + stime) from TIME
 # ("USER SYS" seconds); fails when more than 3 points apart.
@@ -54,14 +42,7 @@ for jdk in $(jdks); do
 	note "JDK $jdk ($major)"
 	zip=$(jdk_src_zip "$jdk") || die "no src.zip for $jdk (Debian: openjdk-$major-source)"
 	dir=$TMPD/javac-$major
-	mkdir -p "$dir/out"
-	unzip -l "$zip" 'java.base/java/util/*.java' |
-		awk '$4 ~ /^java\.base\/java\/util\/[^\/]*\.java$/ { print $1, $4 }' |
-		sort -n | head -100 | cut -d' ' -f2 >"$dir/names"
-	[ "$(wc -l <"$dir/names")" -eq 100 ] || die "fewer than 100 sources of java/util in $zip"
-	# shellcheck disable=SC2046 # one argument per file name
-	unzip -q "$zip" $(cat "$dir/names") -d "$dir/src"
-	sed "s|^|$dir/src/|" "$dir/names" >"$dir/files"
+	jdk_util_sources "$zip" 100 "$dir"
 	"$MIXPROF" -F 999 -o "$dir/folded" -- "$jdk/bin/javac" -proc:none \
 		-implicit:none -Xmaxwarns 1 --patch-module "java.base=$dir/src/java.base" \
 		-d "$dir/out" "@$dir/files" >"$dir/log" 2>&1 ||

@@ -20,12 +20,12 @@
 JAR=/usr/share/java/js.jar
 [ -r "$JAR" ] || die "no $JAR: Debian's rhino package is needed"
 
-opts=("" "-opt -1") # by the JDK's place in jdks()
-# check_jdk JDK: rhino on one JDK (the JDKs run at the same time: each_jdk)
-check_jdk() {
-	local jdk=$1 failed=
+failed=
+opts=("" "-opt -1")
+i=0
+for jdk in $(jdks); do
 	major=$(jdk_major "$jdk")
-	opt=${opts[$(($(jdk_index "$jdk") % 2))]}
+	opt=${opts[$((i++ % 2))]}
 	note "JDK $jdk ($major), rhino ${opt:-(default optimizer)}"
 	out=$TMPD/rhino-$major
 	# shellcheck disable=SC2086 # opt is zero or two words
@@ -37,11 +37,9 @@ check_jdk() {
 	grep -q '^done [0-9]* true' "$out.out" || die "the script did not finish: $(cat "$out.out")"
 	corpus_reach "$out.folded" 'org/mozilla/javascript/' \
 		';start_thread;ThreadJavaMain;JavaMain;' 99 \
-		"rhino on JDK $major" || failed=1
+		"rhino on JDK $major" || failed="$failed $major"
 	corpus_unresolved "$out.folded" 'org/mozilla/javascript/' 1.5 \
-		"rhino on JDK $major" || failed=1
-	[ -z "$failed" ] || die "rhino's stacks not whole or not named on JDK $major"
-}
-
-each_jdk check_jdk
+		"rhino on JDK $major" || failed="$failed $major"
+done
+[ -z "$failed" ] || die "rhino's stacks not whole or not named on JDK$failed"
 echo ok

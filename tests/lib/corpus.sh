@@ -136,3 +136,109 @@ corpus_unresolved() {
 		exit !(all > 0 && share <= max)
 	}' "$1"
 }
+
+# Tomcat 10 as Debian installs it, for corpus_tomcat and corpus_oracle
+HOME_TC=/usr/share/tomcat10
+EXAMPLES=/usr/share/tomcat10-examples/examples
+JSP=/examples/jsp/jsp2/el/basic-arithmetic.jsp
+
+# tomcat_base DIR: a CATALINA_BASE of our own. Port 0: the kernel picks a
+# free one, which Tomcat logs; only the webapp's own jars are scanned for
+# TLDs (the class path's are not: seconds of start-up, no TLD in them).
+tomcat_base() {
+	mkdir -p "$1/conf" "$1/logs" "$1/temp" "$1/work" "$1/webapps"
+	cp "$HOME_TC"/etc/{web.xml,catalina.properties,context.xml} "$1/conf/"
+	cat >"$1/conf/server.xml" <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<Server port="-1" shutdown="SHUTDOWN">
+  <Service name="Catalina">
+    <Connector port="0" address="127.0.0.1" protocol="HTTP/1.1"
+               maxThreads="8"/>
+    <Engine name="Catalina" defaultHost="localhost">
+      <Host name="localhost" appBase="webapps" unpackWARs="false"
+            autoDeploy="false">
+        <Context path="/examples" docBase="$EXAMPLES">
+          <JarScanner scanClassPath="false"/>
+        </Context>
+      </Host>
+    </Engine>
+  </Service>
+</Server>
+EOF
+}
+
+# tomcat_done LOG PID: Tomcat started, or will not (its JVM is gone).
+tomcat_done() {
+	grep -q 'Server startup in' "$1" || ! kill -0 "$2" 2>/dev/null
+}
+
+tomcat_port() {
+	sed -n 's/.*Starting ProtocolHandler \["http-nio-127\.0\.0\.1-auto-[0-9]*-\([0-9]*\)"\].*/\1/p' "$1"
+}
+
+# tomcat_start JDK BASE [JVM OPTION...]: Tomcat on JDK from a CATALINA_BASE
+# made in BASE, its JSP compiled, then under ab -c 4 until tomcat_stop;
+# sets pid (Tomcat's JVM) and abpid, both in PIDS_TO_KILL.
+tomcat_start() {
+	local jdk=$1 base=$2 port url
+	shift 2
+	tomcat_base "$base"
+	"$jdk/bin/java" "$@" -Dcatalina.home="$HOME_TC" \
+		-Dcatalina.base="$base" -Djava.io.tmpdir="$base/temp" \
+		-cp "$HOME_TC/bin/bootstrap.jar:$HOME_TC/bin/tomcat-juli.jar" \
+		org.apache.catalina.startup.Bootstrap start >"$base/log" 2>&1 &
+	pid=$!
+	PIDS_TO_KILL+=($pid)
+	wait_for 120 tomcat_done "$base/log" "$pid" &&
+		grep -q 'Server startup in' "$base/log" ||
+		die "Tomcat did not start: $(tail -20 "$base/log")"
+	port=$(tomcat_port "$base/log")
+	[ -n "$port" ] || die "no port in Tomcat's log: $(tail -20 "$base/log")"
+	url=http://127.0.0.1:$port$JSP
+	# the JSP compiled (Jasper's first request) before the load starts
+	ab -q -n 4 "$url" >"$base/ab0" 2>&1 || die "ab failed: $(cat "$base/ab0")"
+	grep -q '^Non-2xx' "$base/ab0" && die "the JSP failed: $(cat "$base/ab0")"
+	ab -q -t 3600 -n 100000000 -c 4 "$url" >"$base/ab" 2>&1 &
+	abpid=$!
+	PIDS_TO_KILL+=($abpid)
+}
+
+# tomcat_stop BASE: ab's figures checked (every request served), then
+# Tomcat killed; both reaped.
+tomcat_stop() {
+	kill -INT "$abpid" # ab prints its figures on SIGINT
+	wait "$abpid" || true
+	grep -E '^(Complete|Failed|Non-2xx|Requests per)' "$1/ab" ||
+		die "ab's load failed: $(tail -5 "$1/ab")"
+	grep -q '^Non-2xx' "$1/ab" && die "requests failed: $(cat "$1/ab")"
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null || true
+	PIDS_TO_KILL=() # both reaped: their pids may be anyone's now
+}
+
+# jdk_src_zip JDK: the JDK's sources. Debian links lib/src.zip to where
+# openjdk-N-source once put it; the package now puts it in lib/ of
+# openjdk-N beside the JDK's home.
+jdk_src_zip() {
+	local z
+	for z in "$1/lib/src.zip" \
+		"$(dirname "$1")/openjdk-$(jdk_major "$1")/lib/src.zip"; do
+		[ -r "$z" ] && { echo "$z"; return 0; }
+	done
+	return 1
+}
+
+# jdk_util_sources ZIP N DIR: the N smallest top-level sources of
+# java/util from ZIP unpacked in DIR/src, their paths in DIR/files (a
+# javac @file), DIR/out made for the classes.
+jdk_util_sources() {
+	local zip=$1 n=$2 dir=$3
+	mkdir -p "$dir/out"
+	unzip -l "$zip" 'java.base/java/util/*.java' |
+		awk '$4 ~ /^java\.base\/java\/util\/[^\/]*\.java$/ { print $1, $4 }' |
+		sort -n | head -"$n" | cut -d' ' -f2 >"$dir/names"
+	[ "$(wc -l <"$dir/names")" -eq "$n" ] || die "fewer than $n sources of java/util in $zip"
+	# shellcheck disable=SC2046 # one argument per file name
+	unzip -q "$zip" $(cat "$dir/names") -d "$dir/src"
+	sed "s|^|$dir/src/|" "$dir/names" >"$dir/files"
+}
