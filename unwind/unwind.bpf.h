@@ -1,11 +1,13 @@
 /*
  * unwind.bpf.h: the native frame step by unwind rows (rows.h), for code
  * of files whose .eh_frame user space turned into rows (loader.c).
- * Included by sampler.bpf.c after struct walk; its native_step asks
- * rows_step first and walks by frame pointer only where it answers
- * ROWS_NONE (a pc in no mapping with rows, a process not loaded); a
- * file whose rows are still to be built is walked by fp in rows_step
- * (wstate.wanted then set).
+ * Included by sampler.bpf.c; takes and leaves a frame's registers in a
+ * struct unwind_regs and answers a step result (both sampler_abi.h,
+ * which the includer includes first, as it does bpf_helpers.h). The
+ * sampler's native step asks rows_step_regs first and walks by frame
+ * pointer only where it answers ROWS_NONE (a pc in no mapping with rows,
+ * a process not loaded) or ROWS_WANTED (a file whose rows are still to
+ * be built: the walk notes it).
  */
 #ifndef MIXPROF_UNWIND_BPF_H
 #define MIXPROF_UNWIND_BPF_H
@@ -114,13 +116,9 @@ find_row(const struct unwind_page *pg, __u32 a)
 	return lo < hi ? NULL : best; /* a run too long to search: none */
 }
 
-/* A frame's registers, in and out of rows_step_regs. */
-struct rows_regs {
-	__u64 ip, sp, fp, sp0;
-};
-
 /*
- * The caller of frame g (frame idx of the walk, 0 the sampled pc) of
+ * The caller of frame g (frame idx of the walk, 0 the sampled pc; words
+ * read land in g->word) of
  * process tgid by its rows: STEP_ON (g updated), STEP_ROOT (an outermost
  * frame: the stack's natural end, a root), -UNWIND_NO_ROW (code of a file with rows, but none we
  * follow), -UNWIND_BAD_SP (a CFA that does not grow or leaves the
@@ -131,7 +129,7 @@ struct rows_regs {
  * a noreturn function). A global function: verified once, not at each
  * of the walk's call sites (start-up under CPU contention).
  */
-__noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
+__noinline int rows_step_regs(struct unwind_regs *g, __u32 tgid, __u32 idx)
 {
 	const struct unwind_proc *pr;
 	const struct unwind_map *m;
@@ -139,15 +137,14 @@ __noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 	const struct unwind_row *r;
 	struct unwind_page_key k;
 	struct unwind_file *f;
-	__u32 zero = 0;
 	__u64 pc, a, cfa, *fr;
 
 	if (!g)
 		return ROWS_NONE;
 	pr = bpf_map_lookup_elem(&unwind_procs, &tgid);
-	fr = bpf_map_lookup_elem(&walk_scratch, &zero);
+	fr = g->word;
 	pc = idx ? g->ip - 1 : g->ip;
-	if (!pr || !fr || !(m = find_map(pr, pc)))
+	if (!pr || !(m = find_map(pr, pc)))
 		return ROWS_NONE;
 	k.file = m->file;
 	f = bpf_map_lookup_elem(&unwind_files, &k.file);
@@ -203,30 +200,6 @@ __noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 	g->ip = a;
 	g->sp = cfa;
 	return a ? STEP_ON : STEP_ROOT;
-}
-
-/*
- * rows_step_regs on the walk's frame w. Code of a file whose rows are
- * still to be built is walked by frame pointer here (fp_step), and the
- * walk record notes it (the sample is marked: walked before the rows it
- * needed): code in a file is no interpreter's, which a pending target's
- * walk would otherwise guess (unwind_step).
- */
-static __always_inline int rows_step(struct walk *w, __u32 tgid, __u32 idx)
-{
-	struct rows_regs g = {w->ip, w->sp, w->fp, w->s->sp0};
-	int r = rows_step_regs(&g, tgid, idx);
-
-	if (r == ROWS_WANTED) {
-		w->s->wanted = 1;
-		return fp_step(w);
-	}
-	if (r == STEP_ON || r == STEP_ROOT) {
-		w->ip = g.ip;
-		w->sp = g.sp;
-		w->fp = g.fp;
-	}
-	return r;
 }
 
 #endif
