@@ -1141,9 +1141,6 @@ static __always_inline int fp_step(struct unwind_regs *g, bool cookie)
 	return STEP_ON;
 }
 
-/* the native step by unwind rows (.eh_frame), before fp: rows_step */
-#include "unwind/unwind.bpf.h"
-
 /*
  * Rows in the HotSpot mode only: the fp mode is the kernel's walk, and
  * check mode compares the HotSpot rules with frame pointers (rows would
@@ -1161,9 +1158,10 @@ static __always_inline bool rows_on(const struct walk *w)
  * it needed): code in a file is no interpreter's, which a pending
  * target's walk would otherwise guess (unwind_step).
  */
-static __always_inline int rows_step(struct walk *w)
+static __always_inline int rows_step(struct walk *w,
+				     const struct unwind_proc *pr)
 {
-	int r = rows_step_regs(&w->r, w->tgid, w->idx);
+	int r = rows_step_regs(&w->r, pr, w->idx);
 
 	if (r == ROWS_WANTED) {
 		w->wanted = 1;
@@ -1208,16 +1206,18 @@ static __always_inline int anchor(struct walk *w, const struct interp_proc *p)
 }
 
 /*
- * A native frame (a JNI library, glibc, the JVM itself), by fp. Native
+ * A native frame (a JNI library, glibc, the JVM itself), by its rows (pr:
+ * the process's table, or NULL) or fp. Native
  * frames of a Java thread that do not lead back (the fp chain breaks or
  * ends), or whose next sp would pass over the thread's last Java frame,
  * give way to that frame: the walk resumes at the anchor, once.
  */
 static __always_inline int native_step(struct walk *w,
-				       const struct interp_proc *p)
+				       const struct interp_proc *p,
+				       const struct unwind_proc *pr)
 {
 	__u64 sp = w->r.sp;
-	int r = rows_on(w) ? rows_step(w) : ROWS_NONE;
+	int r = rows_on(w) ? rows_step(w, pr) : ROWS_NONE;
 
 	if (r == ROWS_NONE)
 		r = fp_step(&w->r, w->hotspot);
@@ -1247,7 +1247,8 @@ static __always_inline int native_step(struct walk *w,
 
 /* A frame of a CodeBlob: by its frame size, or its fp when it has none. */
 static __always_inline int
-blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob)
+blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob,
+	  const struct unwind_proc *pr)
 {
 	struct blob_info bi;
 	__u64 *fr = w->word, ssp;
@@ -1269,7 +1270,7 @@ blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob)
 	if (e == EDGE_SP || e == EDGE_SP8)
 		return ret_at(w, p, e == EDGE_SP8);
 	if (bi.frame_size <= 0) /* the call stub and other stub routines */
-		return native_step(w, p);
+		return native_step(w, p, pr);
 	ssp = w->r.sp + (__u64)bi.frame_size * 8;
 	if (bpf_probe_read_user(fr, 16, (const void *)(ssp - 16)))
 		return -UNWIND_READ;
@@ -1298,8 +1299,8 @@ blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob)
 #include "jvm/vthread.bpf.h"
 
 /*
- * Go from frame idx (the CPU's walk record) of JVM p (or NULL: not a JVM)
- * to its caller by the rules of its code (sampler_abi.h): STEP_ON, STEP_END
+ * Go from frame idx (the CPU's walk record) of JVM p (or NULL: not a JVM),
+ * a process whose unwind table is pr (or NULL: none yet), to its caller by the rules of its code (sampler_abi.h): STEP_ON, STEP_END
  * (the stack's natural end: a zero fp), STEP_ROOT (the same by CFI rows)
  * or -enum unwind_reason. A global function, verified once
  * whatever the caller's state: inlined into the bpf_loop callback, the
@@ -1307,7 +1308,8 @@ blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob)
  * start-up that slow under CPU contention (a JVM at nice -15) missed
  * whole seconds of a -p run.
  */
-__noinline int unwind_step(__u32 idx, const struct interp_proc *p)
+__noinline int unwind_step(__u32 idx, const struct interp_proc *p,
+			   const struct unwind_proc *pr)
 {
 	struct walk *w = walk_rec();
 	__u64 blob;
@@ -1319,18 +1321,18 @@ __noinline int unwind_step(__u32 idx, const struct interp_proc *p)
 	/* a pending target's pc in a file with unwind rows is no
 	 * interpreter's: its rows (unwind.bpf.h) */
 	if (p && !p->off_const_method && rows_on(w) &&
-	    (r = rows_step(w)) != ROWS_NONE)
+	    (r = rows_step(w, pr)) != ROWS_NONE)
 		;
 	else if (w->hotspot && vthread__frozen(p, w->r.ip))
 		r = -UNWIND_FROZEN; /* a leaf in the barrier */
 	else if (p && w->r.ip >= p->code_start && w->r.ip < p->code_end)
 		r = interp_step(w, p, idx);
 	else if (w->hotspot && p && p->nheaps && (blob = find_blob(p, w->r.ip)))
-		r = blob_step(w, p, idx, blob);
+		r = blob_step(w, p, idx, blob, pr);
 	else if (w->hotspot && p && p->nheaps && in_code(p, w->r.ip))
 		r = -UNWIND_NO_BLOB;
 	else
-		r = native_step(w, p);
+		r = native_step(w, p, pr);
 	if (r == STEP_ON && w->r.sp - w->r.sp0 > UNWIND_MAX_SPAN)
 		r = p && !p->off_const_method ? -UNWIND_EARLY : -UNWIND_BAD_SP;
 	/* returning into the barrier: the mark right under this frame */
@@ -1344,6 +1346,8 @@ struct loop {
 	__u64 *ips; /* stack_scratch */
 	struct walk *w;
 	const struct interp_proc *p; /* the JVM, or NULL */
+	/* its unwind table (or NULL): looked up once a sample, not a frame */
+	const struct unwind_proc *pr;
 	__u32 nr; /* frames kept */
 	__u32 end; /* enum unwind_reason that ended the walk, or 0 */
 };
@@ -1382,7 +1386,7 @@ static long walk_step(__u32 i, void *arg)
 	l->ips[j] = l->w->r.ip;
 	l->nr = j + 1;
 	r = vthread__walking() ? vthread__chunk_step(i, l->p)
-			       : unwind_step(i, l->p);
+			       : unwind_step(i, l->p, l->pr);
 	if (r == -UNWIND_FROZEN) /* on into the frozen frames, if it can */
 		r = vthread__enter(l->p);
 	if (r < 0 && -r < UNWIND_NR) {
@@ -1591,8 +1595,10 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	vthread__reset();
 	if (p)
 		stat_inc(STAT_INTERP_WALKS);
+	if (unwind_mode == UNWIND_MODE_HOTSPOT)
+		l.pr = bpf_map_lookup_elem(&unwind_procs, &tgid);
 	if (unwind_mode == UNWIND_MODE_HOTSPOT && ip && (__s64)ip > 0 &&
-	    !bpf_map_lookup_elem(&unwind_procs, &tgid)) {
+	    !l.pr) {
 		stat_inc(STAT_ROWS_NOT_READY);
 		norows = true;
 	}

@@ -118,8 +118,8 @@ find_row(const struct unwind_page *pg, __u32 a)
 
 /*
  * The caller of frame g (frame idx of the walk, 0 the sampled pc; words
- * read land in g->word) of
- * process tgid by its rows: STEP_ON (g updated), STEP_ROOT (an outermost
+ * read land in g->word) of the process whose table is pr (unwind_procs:
+ * looked up once a sample, by the caller) by its rows: STEP_ON (g updated), STEP_ROOT (an outermost
  * frame: the stack's natural end, a root), -UNWIND_NO_ROW (code of a file with rows, but none we
  * follow), -UNWIND_BAD_SP (a CFA that does not grow or leaves the
  * stack), -UNWIND_READ, ROWS_NONE (also for code no FDE describes), or
@@ -129,9 +129,9 @@ find_row(const struct unwind_page *pg, __u32 a)
  * a noreturn function). A global function: verified once, not at each
  * of the walk's call sites (start-up under CPU contention).
  */
-__noinline int rows_step_regs(struct unwind_regs *g, __u32 tgid, __u32 idx)
+__noinline int rows_step_regs(struct unwind_regs *g,
+			      const struct unwind_proc *pr, __u32 idx)
 {
-	const struct unwind_proc *pr;
 	const struct unwind_map *m;
 	const struct unwind_page *pg;
 	const struct unwind_row *r;
@@ -141,7 +141,6 @@ __noinline int rows_step_regs(struct unwind_regs *g, __u32 tgid, __u32 idx)
 
 	if (!g)
 		return ROWS_NONE;
-	pr = bpf_map_lookup_elem(&unwind_procs, &tgid);
 	fr = g->word;
 	pc = idx ? g->ip - 1 : g->ip;
 	if (!pr || !(m = find_map(pr, pc)))
