@@ -250,6 +250,7 @@ struct walk {
 	__u32 wanted; /* met code of a file whose rows are not built yet */
 	__u64 word[WALK_WORDS]; /* words read from the target's stack */
 	__u8 block[BLOCK_BYTES]; /* a block read: names, a CodeBlob, code */
+	struct stack_win win; /* the stack's page in use (unwind.bpf.h) */
 	struct blob_seen blob; /* the frame's CodeBlob (read_blob) */
 	struct interp_stack st; /* the frames listed (sampler_abi.h) */
 };
@@ -529,7 +530,8 @@ static __always_inline int read_interp_frame(struct walk *w,
 	__u64 *v = w->word; /* 5 words; fr: the next 3 */
 
 	if (p->method_slot == INTERP_METHOD_SLOT) {
-		if (bpf_probe_read_user(v, 5 * 8, (const void *)(w->r.fp - 24)))
+		if (stack_win__read(&w->win, v, 5 * 8, w->r.fp - 24,
+				    w->r.sp0))
 			return -1;
 		*method = v[0];
 		fr[0] = v[3];
@@ -1108,10 +1110,12 @@ static __always_inline int adapter_step(struct walk *w,
 
 /*
  * The frame-pointer rules (native code, stubs without a frame size), on
- * g: the walk's frame, or check mode's oracle. cookie: HotSpot's rules
- * (the nmethod entry barrier's -1, below).
+ * g: the walk's frame (its stack read through win), or check mode's
+ * oracle (win NULL). cookie: HotSpot's rules (the nmethod entry
+ * barrier's -1, below).
  */
-static __always_inline int fp_step(struct unwind_regs *g, bool cookie)
+static __always_inline int fp_step(struct unwind_regs *g,
+				   struct stack_win *win, bool cookie)
 {
 	__u64 *fr = g->word;
 
@@ -1121,7 +1125,8 @@ static __always_inline int fp_step(struct unwind_regs *g, bool cookie)
 		return -UNWIND_BAD_FP;
 	if (g->fp - g->sp0 > UNWIND_MAX_SPAN)
 		return -UNWIND_BAD_SP;
-	if (bpf_probe_read_user(fr, 16, (const void *)g->fp))
+	if (win ? stack_win__read(win, fr, 16, g->fp, g->sp0)
+		: bpf_probe_read_user(fr, 16, (const void *)g->fp))
 		return -UNWIND_BAD_FP;
 	g->sp = g->fp + 16;
 	g->ip = fr[1];
@@ -1161,11 +1166,11 @@ static __always_inline bool rows_on(const struct walk *w)
 static __always_inline int rows_step(struct walk *w,
 				     const struct unwind_proc *pr)
 {
-	int r = rows_step_regs(&w->r, pr, w->idx);
+	int r = rows_step_regs(&w->r, pr, &w->win, w->idx);
 
 	if (r == ROWS_WANTED) {
 		w->wanted = 1;
-		return fp_step(&w->r, w->hotspot);
+		return fp_step(&w->r, &w->win, w->hotspot);
 	}
 	return r;
 }
@@ -1220,7 +1225,7 @@ static __always_inline int native_step(struct walk *w,
 	int r = rows_on(w) ? rows_step(w, pr) : ROWS_NONE;
 
 	if (r == ROWS_NONE)
-		r = fp_step(&w->r, w->hotspot);
+		r = fp_step(&w->r, &w->win, w->hotspot);
 
 	if (!p || !w->hotspot || w->a_state == A_USED)
 		return r;
@@ -1272,7 +1277,7 @@ blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob,
 	if (bi.frame_size <= 0) /* the call stub and other stub routines */
 		return native_step(w, p, pr);
 	ssp = w->r.sp + (__u64)bi.frame_size * 8;
-	if (bpf_probe_read_user(fr, 16, (const void *)(ssp - 16)))
+	if (stack_win__read(&w->win, fr, 16, ssp - 16, w->r.sp0))
 		return -UNWIND_READ;
 	if (!in_code(p, fr[1]) && !idx) {
 		/*
@@ -1280,7 +1285,7 @@ blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob,
 		 * String compare intrinsics push a register around their
 		 * loop): the record one word further; else the edge slots.
 		 */
-		if (bpf_probe_read_user(fr, 16, (const void *)(ssp - 8)))
+		if (stack_win__read(&w->win, fr, 16, ssp - 8, w->r.sp0))
 			return -UNWIND_READ;
 		if (!in_code(p, fr[1]))
 			return leaf_slots(w, p);
@@ -1466,7 +1471,7 @@ static long check_step(__u32 i, void *arg)
 	}
 	/* check mode walks by the HotSpot rules: the oracle knows the
 	 * entry barrier's -1 too */
-	if (fp_step(&c->g, true) != STEP_ON)
+	if (fp_step(&c->g, NULL, true) != STEP_ON)
 		return k + 1 == c->n ? 1
 				     : check_differ(c, k + 1, CHECK_FP_END, 0);
 	return 0;
@@ -1592,6 +1597,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	w->a_state = A_UNREAD;
 	w->chunks = 0;
 	w->wanted = 0;
+	w->win.ok = 0;
 	vthread__reset();
 	if (p)
 		stat_inc(STAT_INTERP_WALKS);
