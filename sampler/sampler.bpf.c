@@ -225,6 +225,23 @@ struct blob_seen {
 enum anchor_state { A_UNREAD, A_READ, A_NONE, A_NO_THREAD, A_USED };
 
 /*
+ * A method's names as one walk read them (read_names), for its other
+ * frames in the same stack: a recursion, a visitor's calls back into
+ * itself, javac's tree walks name one Method* many times a sample, and
+ * each naming is six reads of the target's memory. Only within the walk
+ * (walk: the walk that read it): a method with a frame on the stack is
+ * live while the walk runs, but across samples a class unloaded and
+ * loaded again can put another method at the same address (see
+ * blob_facts).
+ */
+#define NAME_MEMO 8 /* methods remembered: a power of 2 */
+#define NAME_MEMO_SLOT(m) (((m) >> 3 ^ (m) >> 11) & (NAME_MEMO - 1))
+struct name_memo {
+	__u64 method, cm, klass_name, name;
+	__u32 hashes, walk;
+};
+
+/*
  * The walk of one user stack: this CPU's record (the walk map), from the
  * sample's registers to its last frame. Each step, and each global
  * function it calls, works on it in place (they find it themselves: a
@@ -251,6 +268,9 @@ struct walk {
 	__u64 word[WALK_WORDS]; /* words read from the target's stack */
 	__u8 block[BLOCK_BYTES]; /* a block read: names, a CodeBlob, code */
 	struct stack_win win; /* the stack's page in use (unwind.bpf.h) */
+	__u32 walks; /* this walk's number: name_memo's walk (never 0) */
+	__u32 pad_memo;
+	struct name_memo memo[NAME_MEMO]; /* by Method* */
 	struct blob_seen blob; /* the frame's CodeBlob (read_blob) */
 	struct interp_stack st; /* the frames listed (sampler_abi.h) */
 };
@@ -480,12 +500,22 @@ static __always_inline __s32 bci_of(const struct interp_proc *p, __u64 cm,
 __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 			  __u64 bcp_reg, __u64 bcp_slot)
 {
+	struct walk *w = walk_rec();
+	struct name_memo *m;
 	__u64 cm, cp, holder;
-	__u32 kh, nh;
 	__u16 ni = 0;
 
-	if (!p || !f) /* a global function: checked on its own */
+	if (!p || !f || !w) /* a global function: checked on its own */
 		return 0;
+	m = &w->memo[NAME_MEMO_SLOT(f->method)];
+	if (m->walk == w->walks && m->method == f->method) {
+		if (p->cm_size && !f->nm)
+			f->cid = bci_of(p, m->cm, bcp_reg, bcp_slot);
+		f->klass_name = m->klass_name;
+		f->name = m->name;
+		f->hashes = m->hashes;
+		return 0;
+	}
 	cm = read_u64(f->method + p->off_const_method);
 	if (cm && p->cm_size && !f->nm)
 		f->cid = bci_of(p, cm, bcp_reg, bcp_slot);
@@ -495,19 +525,32 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 	if (holder)
 		f->klass_name = read_u64(holder + p->off_klass_name);
 	f->name = read_u64(cp + p->cp_base + (__u64)ni * 8);
-	if (p->off_sym_hash == INTERP_NO_OFF || !f->klass_name || !f->name)
+	if (!f->klass_name || !f->name)
 		return 0;
 	/* both hash words, or neither Symbol: user space must not trust
-	 * an old name for a pair it cannot check */
-	if (bpf_probe_read_user(
-		&kh, sizeof(kh),
-		(const void *)(f->klass_name + p->off_sym_hash)) ||
-	    bpf_probe_read_user(&nh, sizeof(nh),
-				(const void *)(f->name + p->off_sym_hash))) {
-		f->klass_name = f->name = 0;
-		return 0;
+	 * an old name for a pair it cannot check. Read into the record's
+	 * words (free while names are read): on this frame they would grow
+	 * the walk's call chain, 512 bytes on 6.1 */
+	if (p->off_sym_hash != INTERP_NO_OFF) {
+		if (bpf_probe_read_user(
+			&w->word[0], 4,
+			(const void *)(f->klass_name + p->off_sym_hash)) ||
+		    bpf_probe_read_user(
+			&w->word[1], 4,
+			(const void *)(f->name + p->off_sym_hash))) {
+			f->klass_name = f->name = 0;
+			return 0;
+		}
+		f->hashes = ((__u32)w->word[0] & 0xffff0000) |
+			    ((__u32)w->word[1] >> 16);
 	}
-	f->hashes = (kh & 0xffff0000) | (nh >> 16);
+	m = &w->memo[NAME_MEMO_SLOT(f->method)];
+	m->method = f->method;
+	m->cm = cm;
+	m->klass_name = f->klass_name;
+	m->name = f->name;
+	m->hashes = f->hashes;
+	m->walk = w->walks;
 	return 0;
 }
 
@@ -1598,6 +1641,8 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	w->chunks = 0;
 	w->wanted = 0;
 	w->win.ok = 0;
+	if (!++w->walks) /* name_memo's 0: never a walk's */
+		w->walks = 1;
 	vthread__reset();
 	if (p)
 		stat_inc(STAT_INTERP_WALKS);
