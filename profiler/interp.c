@@ -48,6 +48,18 @@
 /* one more than a JVM may hold (sampler_abi.h): a list past it is told */
 #define LIST_THREADS (JAVA_THREADS_PER_JVM + 1)
 
+/*
+ * What jvm/ reads and what the BPF walk (sampler_abi.h) takes are the
+ * same things, limited alike: p is filled field by field from jvm/'s.
+ */
+_Static_assert(HOTSPOT_MAX_HEAPS == UNWIND_HEAPS, "code heaps: one limit");
+_Static_assert(CODEBLOB_HOPS == UNWIND_SEGMAP_HOPS,
+	       "a blob the walk finds, user space names");
+_Static_assert(HOTSPOT_NO_OFF == INTERP_NO_OFF, "no field: one value");
+/* a sane thread list (jvm/) holds every thread BPF may know of a JVM */
+_Static_assert(HOTSPOT_MAX_THREADS >= JAVA_THREADS_PER_JVM,
+	       "a list read whole for the threads BPF keeps");
+
 enum jvm_state { J_TRY, J_JVM, J_NOT };
 
 struct jvm {
@@ -585,7 +597,7 @@ static int jvm_try(struct interp *in, struct jvm *j, uint64_t now)
 	p.off_pool_holder = l->off_pool_holder;
 	p.cp_base = l->cp_size;
 	p.off_klass_name = l->off_klass_name;
-	p.off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF == INTERP_NO_OFF */
+	p.off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF: INTERP_NO_OFF */
 	/* --lines: interpreted frames record their bci from the first
 	 * sample on, named with a line once the jnamer is open */
 	p.cm_size = in->lines ? l->cm_size : 0;
