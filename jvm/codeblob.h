@@ -15,7 +15,9 @@
 #include <stdint.h>
 #include "hotspot.h"
 
-#define CODEBLOB_HOPS 32 /* segment map hops back to a block's start */
+/* segment map hops back to a block's start: the BPF walk's
+ * UNWIND_SEGMAP_HOPS (sampler_abi.h, asserted equal in jvm/jvms.c) */
+#define CODEBLOB_HOPS 32
 
 /*
  * The name of the CodeBlob at pc into buf (NUL-terminated, printable

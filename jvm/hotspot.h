@@ -45,7 +45,9 @@ enum hotspot_sym {
 };
 extern const char *const hotspot_sym_names[HS_NR_SYMS];
 
-#define HOTSPOT_MAX_HEAPS 4 /* code heaps: 3 when segmented, else 1 */
+/* code heaps: 3 when segmented, else 1; the BPF walk's UNWIND_HEAPS
+ * (sampler_abi.h, asserted equal in jvm/jvms.c) */
+#define HOTSPOT_MAX_HEAPS 4
 
 /* One CodeHeap: its reserved range and its segment map. */
 struct hotspot_heap {
@@ -113,6 +115,7 @@ struct hotspot_layout {
 	uint32_t off_codelet_desc; /* InterpreterCodelet::_description */
 	struct hotspot_unwind u; /* what unwinding compiled frames needs */
 };
+/* no such field; sampler_abi.h's INTERP_NO_OFF (asserted equal) */
 #define HOTSPOT_NO_OFF 0xffffffffu
 
 /*

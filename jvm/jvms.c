@@ -14,6 +14,7 @@
 #include "common/procfs.h"
 #include "common/stop.h"
 #include "common/u64map.h"
+#include "codeblob.h"
 #include "hotspot.h"
 #include "jnamer.h"
 #include "jvms.h"
@@ -37,6 +38,18 @@
 #define STARTING_NS (120 * 1000 * 1000 * 1000ULL)
 /* one more than a JVM may hold (sampler_abi.h): a list past it is told */
 #define LIST_THREADS (JAVA_THREADS_PER_JVM + 1)
+
+/*
+ * What jvm/ reads and what the BPF walk (sampler_abi.h) takes are the
+ * same things, limited alike: p is filled field by field from jvm/'s.
+ */
+_Static_assert(HOTSPOT_MAX_HEAPS == UNWIND_HEAPS, "code heaps: one limit");
+_Static_assert(CODEBLOB_HOPS == UNWIND_SEGMAP_HOPS,
+	       "a blob the walk finds, user space names");
+_Static_assert(HOTSPOT_NO_OFF == INTERP_NO_OFF, "no field: one value");
+/* a sane thread list (jvm/) holds every thread BPF may know of a JVM */
+_Static_assert(HOTSPOT_MAX_THREADS >= JAVA_THREADS_PER_JVM,
+	       "a list read whole for the threads BPF keeps");
 
 struct jvms {
 	struct stacksrc src;
@@ -334,7 +347,7 @@ static void interp_fields(const struct hotspot_layout *l, bool lines,
 	p->off_pool_holder = l->off_pool_holder;
 	p->cp_base = l->cp_size;
 	p->off_klass_name = l->off_klass_name;
-	p->off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF == INTERP_NO_OFF */
+	p->off_sym_hash = l->off_sym_hash; /* HOTSPOT_NO_OFF: INTERP_NO_OFF */
 	/* --lines: interpreted frames record their bci from the first
 	 * sample on, named with a line once the jnamer is open */
 	p->cm_size = lines ? l->cm_size : 0;

@@ -112,9 +112,9 @@ static __always_inline int vt_chunk_from(const struct interp_proc *p,
 
 	for (int i = 0; i < VT_EMPTY_HOPS; i++) {
 		if (!c) {
-			w->ip = p->entry_pc;
-			w->sp = v->ce;
-			w->fp = 0;
+			w->r.ip = p->entry_pc;
+			w->r.sp = v->ce;
+			w->r.fp = 0;
 			v->chunk = 0;
 			return STEP_ON;
 		}
@@ -129,13 +129,13 @@ static __always_inline int vt_chunk_from(const struct interp_proc *p,
 			start = c + p->off_sc_stack;
 			v->chunk = c;
 			v->end = start + (__u64)bottom * 8;
-			w->sp = v->usp = start + (__u64)sp * 8;
+			w->r.sp = v->usp = start + (__u64)sp * 8;
 			/* below its sp, as for every frame of a chunk; the
 			 * chunk's own copy if that word is not there */
-			w->ip =
-			    read_u64(w->sp - 8) ?: read_u64(c + p->off_sc_pc);
-			w->fp = 0;
-			return w->ip ? STEP_ON : -UNWIND_CHUNK;
+			w->r.ip =
+			    read_u64(w->r.sp - 8) ?: read_u64(c + p->off_sc_pc);
+			w->r.fp = 0;
+			return w->r.ip ? STEP_ON : -UNWIND_CHUNK;
 		}
 		c = vt_oop(p, c + p->off_sc_parent);
 	}
@@ -146,128 +146,114 @@ static __always_inline int vt_chunk_from(const struct interp_proc *p,
  * An interpreted frame in a chunk (see the top): listed, then its
  * caller's pc and sp into w (w->sp = v->end: it was the chunk's last).
  */
-static __always_inline int vt_interp(struct walk *w, struct vthread_walk *v,
-				     __u32 idx)
+static __always_inline int vt_interp(struct walk *w,
+				     const struct interp_proc *p,
+				     struct vthread_walk *v, __u32 idx)
 {
-	__u64 *fr = w->t + 5, fpa = w->sp - 16, fp;
+	__u64 *fr = w->word + 5, fpa = w->r.sp - 16, fp;
 	__s64 rel = (__s64)read_u64(fpa), locals;
 
 	fp = fpa + rel * 8;
-	if (rel <= 0 || fp < w->sp || fp + 16 > v->end)
+	if (rel <= 0 || fp < w->r.sp || fp + 16 > v->end)
 		return -UNWIND_CHUNK;
-	w->fp = fp;
-	if (interp_frame(w, idx, fr, false))
+	w->r.fp = fp;
+	if (interp_frame(w, p, idx, fr, false))
 		return -UNWIND_CHUNK;
 	locals = (__s64)read_u64(fp - 7 * 8);
 	if (fp + locals * 8 + 8 >= v->end) {
-		w->sp = v->end;
+		w->r.sp = v->end;
 		return STEP_ON;
 	}
-	w->sp = fp + 16;
+	w->r.sp = fp + 16;
 	v->usp = fp + (__s64)fr[2] * 8;
-	w->ip = fr[1];
+	w->r.ip = fr[1];
 	return STEP_ON;
 }
 
 /* A compiled frame in a chunk, by its blob's frame size (see the top). */
-static __always_inline int vt_compiled(struct walk *w, struct vthread_walk *v,
-				       __u32 idx)
+static __always_inline int vt_compiled(struct walk *w,
+				       const struct interp_proc *p,
+				       struct vthread_walk *v, __u32 idx)
 {
 	struct blob_info bi;
-	__u64 blob = find_blob(w->p, w->ip), sp;
+	__u64 blob = find_blob(p, w->r.ip), sp;
 
-	if (!blob || read_blob(w->p, blob, &bi) || bi.frame_size <= 0 ||
+	if (!blob || read_blob(p, blob, &bi) || bi.frame_size <= 0 ||
 	    (__u64)bi.frame_size * 8 > UNWIND_MAX_FRAME)
 		return -UNWIND_CHUNK;
-	compiled_frame(w, idx, blob);
+	compiled_frame(w, p, idx, blob);
 	sp = v->usp + (__u64)bi.frame_size * 8;
 	if (sp + 16 >= v->end) {
-		w->sp = v->end;
+		w->r.sp = v->end;
 		return STEP_ON;
 	}
-	w->sp = v->usp = sp;
-	w->ip = read_u64(sp - 8);
+	w->r.sp = v->usp = sp;
+	w->r.ip = read_u64(sp - 8);
 	return STEP_ON;
 }
 
 /*
  * One step of the walk in a chunk (walk_step, while vthread__walking):
- * frame idx listed, the walk state (walk_state) on at its caller.
+ * frame idx listed, the walk record (struct walk) on at its caller.
  * STEP_ON or -enum unwind_reason. A global function, verified once; at
  * unwind_step's depth of the walk's call chain, not below it.
  */
 __noinline int vthread__chunk_step(__u32 idx, const struct interp_proc *p)
 {
-	__u32 zero = 0;
-	struct wstate *s = bpf_map_lookup_elem(&walk_state, &zero);
+	struct walk *w = walk_rec();
 	struct vthread_walk *v = vt_state();
-	struct walk w = {};
 	int r;
 
-	if (!p || !s || !v)
+	if (!p || !w || !v)
 		return -UNWIND_READ;
-	w.t = bpf_map_lookup_elem(&walk_scratch, &zero);
-	w.st = bpf_map_lookup_elem(&interp_scratch, &zero);
-	if (!w.t || !w.st)
-		return -UNWIND_READ;
-	w.p = p;
-	w.s = s;
-	w.ip = s->ip;
-	w.sp = s->sp;
-	w.idx = idx;
-	if (w.ip >= p->code_start && w.ip < p->code_end)
-		r = vt_interp(&w, v, idx);
+	w->idx = idx;
+	w->r.fp = 0; /* a chunk's frames keep none: each finds its own */
+	if (w->r.ip >= p->code_start && w->r.ip < p->code_end)
+		r = vt_interp(w, p, v, idx);
 	else
-		r = vt_compiled(&w, v, idx);
-	if (r == STEP_ON && w.sp >= v->end)
-		r = vt_chunk_from(p, v, &w,
+		r = vt_compiled(w, p, v, idx);
+	if (r == STEP_ON && w->r.sp >= v->end)
+		r = vt_chunk_from(p, v, w,
 				  vt_oop(p, v->chunk + p->off_sc_parent));
-	if (r == STEP_ON && !w.ip)
+	if (r == STEP_ON && !w->r.ip)
 		r = -UNWIND_CHUNK;
-	s->ip = w.ip;
-	s->sp = w.sp;
-	s->fp = w.fp;
 	return r;
 }
 
 /*
  * The walk stopped at the barrier (UNWIND_FROZEN): go on into the
- * carrier's current continuation's chunks, from the walk state. STEP_ON,
+ * carrier's current continuation's chunks, from the walk record. STEP_ON,
  * or -UNWIND_FROZEN: not walked (no layout, not a known Java thread, a
  * second continuation) or -UNWIND_CHUNK. A global function, as above.
  */
 __noinline int vthread__enter(const struct interp_proc *p)
 {
-	__u32 zero = 0;
-	struct wstate *s = bpf_map_lookup_elem(&walk_state, &zero);
+	struct walk *w = walk_rec();
 	struct vthread_walk *v = vt_state();
 	struct java_thread_key k = {};
-	struct walk w = {};
 	__u64 *jt, ce, cont;
 	int r;
 
-	if (!p || !s || !v || !p->off_cont_entry || v->chunks)
+	if (!p || !w || !v || !p->off_cont_entry || v->chunks)
 		return -UNWIND_FROZEN;
-	k.tgid = s->tgid;
-	k.tid = s->tid;
+	k.tgid = w->tgid;
+	k.tid = w->tid;
 	jt = bpf_map_lookup_elem(&java_threads, &k);
 	if (!jt)
 		return -UNWIND_FROZEN;
 	ce = read_u64(*jt + p->off_cont_entry);
-	if (!ce || ce < s->sp || ce - s->sp0 > UNWIND_MAX_SPAN)
+	if (!ce || ce < w->r.sp || ce - w->r.sp0 > UNWIND_MAX_SPAN)
 		return -UNWIND_FROZEN;
 	cont = read_u64(ce + p->off_ce_cont);
 	if (!cont)
 		return -UNWIND_FROZEN;
 	v->ce = ce;
 	v->chunks = 0;
-	r = vt_chunk_from(p, v, &w, vt_oop(p, cont + p->off_tail));
+	/* moves the walk's frame only when it enters */
+	r = vt_chunk_from(p, v, w, vt_oop(p, cont + p->off_tail));
 	if (r != STEP_ON)
 		return r;
 	stat_inc(STAT_VT_CHUNKS);
-	s->ip = w.ip;
-	s->sp = w.sp;
-	s->fp = w.fp;
 	return STEP_ON;
 }
 
@@ -295,13 +281,13 @@ static __always_inline __u64 vthread__mounted(const struct interp_proc *p,
 	return read_u64(vt + p->off_thread_tid);
 }
 
-/* The same for the sampled carrier (walk_state's thread). */
+/* --per-thread: the same for the sampled carrier (the walk record's
+ * thread) */
 static __always_inline __u64 vthread__id(const struct interp_proc *p)
 {
-	__u32 zero = 0;
-	struct wstate *s = bpf_map_lookup_elem(&walk_state, &zero);
+	struct walk *w = walk_rec();
 
-	return s ? vthread__mounted(p, s->tgid, s->tid) : 0;
+	return w ? vthread__mounted(p, w->tgid, w->tid) : 0;
 }
 
 /*
@@ -317,7 +303,7 @@ __noinline __u32 vthread__tag(const struct interp_proc *p, __u32 nr)
 
 	/* checked right where it indexes: nothing spills it in between */
 	asm volatile("" : "+r"(j));
-	if (!ips || !id || !j || j >= max_frames || j >= 65535)
+	if (!ips || !id || !j || j >= max_frames || j >= STACK_MAX_DEPTH)
 		return nr;
 	ips[j] = VTHREAD_MARK(id);
 	return nr + 1;

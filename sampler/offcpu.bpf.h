@@ -152,8 +152,8 @@ static __always_inline __u64 offcpu_kstack_again(struct task_struct *t)
 
 	if (!ips)
 		return STACK_LOST;
-	if (bytes > 65535 * 8)
-		bytes = 65535 * 8;
+	if (bytes > STACK_MAX_DEPTH * 8)
+		bytes = STACK_MAX_DEPTH * 8;
 	n = bpf_get_task_stack(t, ips, bytes, 0);
 	if (n <= 0)
 		return STACK_LOST;

@@ -23,6 +23,8 @@
 #include "sampler_abi.h"
 #include "targets.bpf.h"
 #include "jvm/blobkinds.h"
+/* the native step by unwind rows (.eh_frame), and its maps */
+#include "unwind/unwind.bpf.h"
 
 /* set by user space after load, right before attach: bucket 0 starts here */
 __u64 start_ns = 0;
@@ -123,13 +125,176 @@ struct {
 	__uint(max_entries, 1024);
 } interp_chunks SEC(".maps");
 
-/* one stack under construction per CPU (too big for the BPF stack) */
+/*
+ * How many leading slots of each CPU's stack_scratch may be non-zero: a
+ * stored value must end at its first zero, and clearing only what the
+ * last stack wrote is far cheaper than clearing the whole buffer.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
-	__type(value, struct interp_stack);
+	__type(value, __u32);
 	__uint(max_entries, 1);
-} interp_scratch SEC(".maps");
+} scratch_used SEC(".maps");
+
+/* (tgid, tid) -> JavaThread* of the JVMs being unwound (user space fills
+ * it: each JVM's threads under its own tgid, at most JAVA_THREADS_PER_JVM
+ * of them) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct java_thread_key);
+	__type(value, __u64);
+	__uint(max_entries, JAVA_THREADS_MAX);
+} java_threads SEC(".maps");
+
+/*
+ * What the walk read of a CodeBlob, kept for the next frames that
+ * meet it: a frame's reads of the target's memory (each about as dear
+ * as a whole frame-pointer step) were most of a sample's cost on real
+ * stacks (javac: compiled frames of a few thousand nmethods, met again
+ * and again). An entry is used only where a word the walk reads anyway
+ * shows its object is still the one read then; an LRU, so nothing has
+ * to remove what a JVM freed. Keyed by process too: two JVMs map their
+ * code caches at the same addresses.
+ *
+ * (An interpreted frame's names are still read at each sample: a class
+ * unloaded and loaded again by a new loader, as class churn does, got
+ * its Method*, ConstMethod, constant pool and cache at the very
+ * addresses of the old ones, and only the holder's name Symbol*, four
+ * reads away, told them apart: a cache keyed by the Method* and checked
+ * by the frame's ConstantPoolCache* named UnloadWorker03's frames
+ * UnloadWorker01's, tests/integration/names_churn.sh.)
+ */
+#define WALK_FACTS 16384 /* a large JVM's nmethods */
+
+/*
+ * blob_facts: a CodeBlob (the segment map's answer) and the 4 bytes at
+ * nmethod::_compile_id in it -> its head (read_blob) and, once a frame
+ * of it was named, its nmethod's Method*, tier and names (read_nm). A
+ * compile id is never reused, so a new nmethod at the same address has
+ * a new key; other blobs (stubs, adapters) stay for the JVM's life.
+ * Only where the compile id's offset is known (UNWIND_NAMES).
+ */
+struct blob_key {
+	/* cid: the 4 bytes at blob + off_nm_cid (not the 8 read there:
+	 * the ones after the id may be state that changes) */
+	__u64 blob, cid;
+	__u32 tgid, pad;
+};
+struct blob_fact {
+	__u64 code_begin;
+	__s32 size, frame_size, frame_complete;
+	__u32 named; /* the rest is read */
+	__u64 method, klass_name, name;
+	__s32 cid;
+	__u32 level, hashes, pad;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, struct blob_key);
+	__type(value, struct blob_fact);
+	__uint(max_entries, WALK_FACTS);
+} blob_facts SEC(".maps");
+
+/*
+ * The frame's blob, as read_blob found it, for read_nm (a global
+ * function each: verified once) and for the insert; hit: from
+ * blob_facts, whose entry fact is a copy of. In the walk's record.
+ */
+struct blob_seen {
+	struct blob_key key;
+	struct blob_fact fact;
+	__u64 word; /* the 8 bytes read at off_nm_cid: the id, the tier */
+	__u32 keyed, hit; /* word read; fact from the map */
+};
+/*
+ * Words the walk reads from the target's stack land in the record below,
+ * not on the BPF stack: the verifier's precision tracking of stack slots
+ * written in a bpf_loop callback fails on 6.18 ("callback leftover stack
+ * slots"), and it does not follow values loaded from a map.
+ */
+#define WALK_WORDS 8
+/*
+ * Blocks the name and CodeBlob readers copy from the target: in the
+ * record too, not on their stack frames, which count towards the 512
+ * bytes a program's whole call chain may use before Linux 6.13 (the
+ * verifier refuses the program on 6.1 and 6.12 otherwise).
+ */
+#define BLOCK_BYTES 64
+
+enum anchor_state { A_UNREAD, A_READ, A_NONE, A_NO_THREAD, A_USED };
+
+/*
+ * A method's names as one walk read them (read_names), for its other
+ * frames in the same stack: a recursion, a visitor's calls back into
+ * itself, javac's tree walks name one Method* many times a sample, and
+ * each naming is six reads of the target's memory. Only within the walk
+ * (walk: the walk that read it): a method with a frame on the stack is
+ * live while the walk runs, but across samples a class unloaded and
+ * loaded again can put another method at the same address (see
+ * blob_facts).
+ */
+#define NAME_MEMO 8 /* methods remembered: a power of 2 */
+#define NAME_MEMO_SLOT(m) (((m) >> 3 ^ (m) >> 11) & (NAME_MEMO - 1))
+struct name_memo {
+	__u64 method, cm, klass_name, name;
+	__u32 hashes, walk;
+};
+
+/*
+ * The walk of one user stack: this CPU's record (the walk map), from the
+ * sample's registers to its last frame. Each step, and each global
+ * function it calls, works on it in place (they find it themselves: a
+ * global function gets scalars and pointers to memory, and one lookup of
+ * a one-slot per-CPU array is cheap), so no state is copied in and out
+ * per frame, and the walk's stack frames stay small. One program at a
+ * time fills a CPU's record: perf_event programs do not nest (the
+ * kernel's bpf_prog_active), and a probe run never shares a loaded
+ * object with a sampling one.
+ */
+struct walk {
+	struct unwind_regs r; /* the frame being stepped (sampler_abi.h) */
+	__u64 bcp0; /* the sampled frame's r13 (a bcp if interpreted), or 0 */
+	__u64 h; /* hash of the listed frames: their list's id */
+	__u64 a_sp, a_pc, a_fp; /* the anchor, once read */
+	__u64 check_pc; /* check mode: the oracle's pc where it differs */
+	__u32 tgid, tid; /* the process and thread */
+	__u32 idx; /* the frame being stepped (0: the leaf) */
+	__u32 hotspot; /* the HotSpot rules (not UNWIND_MODE_FP) */
+	__u32 a_state; /* the frame anchor: enum anchor_state */
+	__u32 a_idx; /* the frame whose step resumed at the anchor */
+	__u32 chunks; /* interpreted frames' chunks stored (sampler_abi.h) */
+	__u32 wanted; /* met code of a file whose rows are not built yet */
+	__u64 word[WALK_WORDS]; /* words read from the target's stack */
+	__u8 block[BLOCK_BYTES]; /* a block read: names, a CodeBlob, code */
+	struct stack_win win; /* the stack's page in use (unwind.bpf.h) */
+	__u32 walks; /* this walk's number: name_memo's walk (never 0) */
+	__u32 pad_memo;
+	struct name_memo memo[NAME_MEMO]; /* by Method* */
+	struct blob_seen blob; /* the frame's CodeBlob (read_blob) */
+	struct interp_stack st; /* the frames listed (sampler_abi.h) */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct walk);
+	__uint(max_entries, 1);
+} walk SEC(".maps");
+
+/*
+ * The key of a perf_event program's sample, off its stack: the walk's
+ * call chain below it must fit the 512 bytes of stack that kernels
+ * before 6.13 give a program's whole chain. Two perf_event programs do
+ * not run nested on one CPU (the kernel's bpf_prog_active), so one key a
+ * CPU serves mixprof_sample and mixprof_wall.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct sample_key);
+	__uint(max_entries, 1);
+} perf_key SEC(".maps");
 
 /* Hash state of one stack, shared with the bpf_loop callback. */
 struct stack_hash {
@@ -152,18 +317,6 @@ static long hash_step(__u32 i, void *arg)
 	c->h ^= c->h >> 29;
 	return 0;
 }
-
-/*
- * How many leading slots of each CPU's stack_scratch may be non-zero: a
- * stored value must end at its first zero, and clearing only what the
- * last stack wrote is far cheaper than clearing the whole buffer.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, __u32);
-	__uint(max_entries, 1);
-} scratch_used SEC(".maps");
 
 struct zero_range {
 	__u64 *ips;
@@ -262,148 +415,19 @@ static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
 
 	if (!ips)
 		return STACK_NONE;
-	if (bytes > 65535 * 8)
-		bytes = 65535 * 8;
+	if (bytes > STACK_MAX_DEPTH * 8)
+		bytes = STACK_MAX_DEPTH * 8;
 	n = bpf_get_stack(ctx, ips, bytes, flags);
 	if (n < 0)
 		n = 0; /* and the buffer cleared */
 	return store_stack((__u64)n / 8, lost, true);
 }
 
-/* One step of a user stack walk (unwind_step, check mode's walk). */
-struct walk {
-	const struct interp_proc *p; /* the JVM, or NULL: fp rules alone */
-	struct interp_stack *st;
-	__u64 *ips; /* the stack taken (check mode) */
-	__u64 *t; /* the CPU's walk_scratch */
-	/*
-	 * The rest of the walk's state (wstate, below), read where it is
-	 * used: a copy here made unwind_step's frame too large for the
-	 * 512 bytes of stack a program's whole call chain gets before
-	 * Linux 6.13.
-	 */
-	struct wstate *s;
-	__u64 ip, sp, fp; /* the current frame's pc, sp and frame pointer */
-	__u32 idx; /* the frame's index (0: the leaf) */
-	__u32 pad;
-};
-
-/*
- * What a walk carries from step to step, per CPU: scalars only, so that
- * the step can be a global function (below) that finds its pointers
- * itself.
- */
-struct wstate {
-	__u64 ip, sp, fp;
-	__u64 sp0; /* the sample's sp: the stack's bottom */
-	__u64 bcp0; /* the sampled frame's r13 (a bcp if interpreted), or 0 */
-	__u64 h; /* hash of the kept interpreted frames: their list's id */
-	__u64 a_sp, a_pc, a_fp; /* the anchor, once read */
-	__u32 tgid, tid; /* the process and thread */
-	__u32 hotspot; /* the HotSpot rules (not UNWIND_MODE_FP) */
-	__u32 a_state; /* the frame anchor: enum anchor_state */
-	__u32 chunks; /* interpreted frames' chunks stored (sampler_abi.h) */
-	__u32 wanted; /* met code of a file whose rows are not built yet */
-	__u32 a_idx; /* the frame whose step resumed at the anchor */
-	__u64 check_pc; /* check mode: the oracle's pc where it differs */
-};
-
-enum anchor_state { A_UNREAD, A_READ, A_NONE, A_NO_THREAD, A_USED };
-
-/*
- * Words the walk reads from the target's stack land here, not on the
- * BPF stack: the verifier's precision tracking of stack slots written in
- * a bpf_loop callback fails on 6.18 ("callback leftover stack slots"),
- * and it does not follow values loaded from a map.
- */
-#define WALK_WORDS 8
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, __u64[WALK_WORDS]);
-	__uint(max_entries, 1);
-} walk_scratch SEC(".maps");
-
-/*
- * Blocks the name and CodeBlob readers copy from the target: here, not
- * on their stack frames, which count towards the 512 bytes a program's
- * whole call chain may use before Linux 6.13 (the verifier refuses the
- * program on 6.1 and 6.12 otherwise).
- */
-#define BLOCK_BYTES 64
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, __u8[BLOCK_BYTES]);
-	__uint(max_entries, 1);
-} block_scratch SEC(".maps");
-
-/*
- * What the walk read of a CodeBlob, kept for the next frames that
- * meet it: a frame's reads of the target's memory (each about as dear
- * as a whole frame-pointer step) were most of a sample's cost on real
- * stacks (javac: compiled frames of a few thousand nmethods, met again
- * and again). An entry is used only where a word the walk reads anyway
- * shows its object is still the one read then; an LRU, so nothing has
- * to remove what a JVM freed. Keyed by process too: two JVMs map their
- * code caches at the same addresses.
- *
- * (An interpreted frame's names are still read at each sample: a class
- * unloaded and loaded again by a new loader, as class churn does, got
- * its Method*, ConstMethod, constant pool and cache at the very
- * addresses of the old ones, and only the holder's name Symbol*, four
- * reads away, told them apart: a cache keyed by the Method* and checked
- * by the frame's ConstantPoolCache* named UnloadWorker03's frames
- * UnloadWorker01's, tests/integration/names_churn.sh.)
- */
-#define WALK_FACTS 16384 /* a large JVM's nmethods */
-
-/*
- * blob_facts: a CodeBlob (the segment map's answer) and the 4 bytes at
- * nmethod::_compile_id in it -> its head (read_blob) and, once a frame
- * of it was named, its nmethod's Method*, tier and names (read_nm). A
- * compile id is never reused, so a new nmethod at the same address has
- * a new key; other blobs (stubs, adapters) stay for the JVM's life.
- * Only where the compile id's offset is known (UNWIND_NAMES).
- */
-struct blob_key {
-	/* cid: the 4 bytes at blob + off_nm_cid (not the 8 read there:
-	 * the ones after the id may be state that changes) */
-	__u64 blob, cid;
-	__u32 tgid, pad;
-};
-struct blob_fact {
-	__u64 code_begin;
-	__s32 size, frame_size, frame_complete;
-	__u32 named; /* the rest is read */
-	__u64 method, klass_name, name;
-	__s32 cid;
-	__u32 level, hashes, pad;
-};
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__type(key, struct blob_key);
-	__type(value, struct blob_fact);
-	__uint(max_entries, WALK_FACTS);
-} blob_facts SEC(".maps");
-
-/*
- * The frame's blob, as read_blob found it, for read_nm (a global
- * function each: verified once) and for the insert; hit: from
- * blob_facts, whose entry fact is a copy of. Per CPU, off the stack.
- */
-struct blob_seen {
-	struct blob_key key;
-	struct blob_fact fact;
-	__u64 word; /* the 8 bytes read at off_nm_cid: the id, the tier */
-	__u32 keyed, hit; /* word read; fact from the map */
-};
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct blob_seen);
-	__uint(max_entries, 1);
-} blob_seen SEC(".maps");
+/* This CPU's walk record (a key in .rodata: no word on the caller's frame). */
+static __always_inline struct walk *walk_rec(void)
+{
+	return bpf_map_lookup_elem(&walk, (const void *)&percpu_key);
+}
 
 static __always_inline __u64 read_u64(__u64 addr)
 {
@@ -425,11 +449,12 @@ static __always_inline int read_cp_ni(const struct interp_proc *p, __u64 cm,
 	__u32 lo = p->off_constants < p->off_name_index ? p->off_constants
 							: p->off_name_index;
 	__u64 dc = p->off_constants - lo, dn = p->off_name_index - lo;
-	__u32 zero = 0;
-	__u8 *blk = bpf_map_lookup_elem(&block_scratch, &zero);
+	struct walk *w = walk_rec();
+	__u8 *blk;
 
-	if (!blk)
+	if (!w)
 		return -1;
+	blk = w->block;
 
 	if (dc > 56 || dn > 62) {
 		*cp = read_u64(cm + p->off_constants);
@@ -452,16 +477,16 @@ static __always_inline int read_cp_ni(const struct interp_proc *p, __u64 cm,
 /*
  * An interpreted frame's 1 + bci (sampler_abi.h) from the first of its bcp
  * candidates that lies in the bytecodes after ConstMethod cm (a method
- * has at most 65535 bytes of them), or 0.
+ * has fewer than 64 KB of them: INTERP_MAX_CODE), or 0.
  */
 static __always_inline __s32 bci_of(const struct interp_proc *p, __u64 cm,
 				    __u64 bcp_reg, __u64 bcp_slot)
 {
 	__u64 code = cm + p->cm_size;
 
-	if (bcp_reg >= code && bcp_reg - code < 65535)
+	if (bcp_reg >= code && bcp_reg - code < INTERP_MAX_CODE)
 		return (__s32)(bcp_reg - code) + 1;
-	if (bcp_slot >= code && bcp_slot - code < 65535)
+	if (bcp_slot >= code && bcp_slot - code < INTERP_MAX_CODE)
 		return (__s32)(bcp_slot - code) + 1;
 	return 0;
 }
@@ -475,12 +500,22 @@ static __always_inline __s32 bci_of(const struct interp_proc *p, __u64 cm,
 __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 			  __u64 bcp_reg, __u64 bcp_slot)
 {
+	struct walk *w = walk_rec();
+	struct name_memo *m;
 	__u64 cm, cp, holder;
-	__u32 kh, nh;
 	__u16 ni = 0;
 
-	if (!p || !f) /* a global function: checked on its own */
+	if (!p || !f || !w) /* a global function: checked on its own */
 		return 0;
+	m = &w->memo[NAME_MEMO_SLOT(f->method)];
+	if (m->walk == w->walks && m->method == f->method) {
+		if (p->cm_size && !f->nm)
+			f->cid = bci_of(p, m->cm, bcp_reg, bcp_slot);
+		f->klass_name = m->klass_name;
+		f->name = m->name;
+		f->hashes = m->hashes;
+		return 0;
+	}
 	cm = read_u64(f->method + p->off_const_method);
 	if (cm && p->cm_size && !f->nm)
 		f->cid = bci_of(p, cm, bcp_reg, bcp_slot);
@@ -490,19 +525,32 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 	if (holder)
 		f->klass_name = read_u64(holder + p->off_klass_name);
 	f->name = read_u64(cp + p->cp_base + (__u64)ni * 8);
-	if (p->off_sym_hash == INTERP_NO_OFF || !f->klass_name || !f->name)
+	if (!f->klass_name || !f->name)
 		return 0;
 	/* both hash words, or neither Symbol: user space must not trust
-	 * an old name for a pair it cannot check */
-	if (bpf_probe_read_user(
-		&kh, sizeof(kh),
-		(const void *)(f->klass_name + p->off_sym_hash)) ||
-	    bpf_probe_read_user(&nh, sizeof(nh),
-				(const void *)(f->name + p->off_sym_hash))) {
-		f->klass_name = f->name = 0;
-		return 0;
+	 * an old name for a pair it cannot check. Read into the record's
+	 * words (free while names are read): on this frame they would grow
+	 * the walk's call chain, 512 bytes on 6.1 */
+	if (p->off_sym_hash != INTERP_NO_OFF) {
+		if (bpf_probe_read_user(
+			&w->word[0], 4,
+			(const void *)(f->klass_name + p->off_sym_hash)) ||
+		    bpf_probe_read_user(
+			&w->word[1], 4,
+			(const void *)(f->name + p->off_sym_hash))) {
+			f->klass_name = f->name = 0;
+			return 0;
+		}
+		f->hashes = ((__u32)w->word[0] & 0xffff0000) |
+			    ((__u32)w->word[1] >> 16);
 	}
-	f->hashes = (kh & 0xffff0000) | (nh >> 16);
+	m = &w->memo[NAME_MEMO_SLOT(f->method)];
+	m->method = f->method;
+	m->cm = cm;
+	m->klass_name = f->klass_name;
+	m->name = f->name;
+	m->hashes = f->hashes;
+	m->walk = w->walks;
 	return 0;
 }
 
@@ -518,13 +566,15 @@ static __always_inline __u64 mix(__u64 h, __u64 word)
  * sender sp (fp - 8). One read where the slot is the usual one, rbp - 3
  * words: every read costs about a whole walk step.
  */
-static __always_inline int read_interp_frame(const struct walk *w,
+static __always_inline int read_interp_frame(struct walk *w,
+					     const struct interp_proc *p,
 					     __u64 *method, __u64 *fr)
 {
-	__u64 *v = w->t; /* 5 words; fr: the next 3 */
+	__u64 *v = w->word; /* 5 words; fr: the next 3 */
 
-	if (w->p->method_slot == INTERP_METHOD_SLOT) {
-		if (bpf_probe_read_user(v, 5 * 8, (const void *)(w->fp - 24)))
+	if (p->method_slot == INTERP_METHOD_SLOT) {
+		if (stack_win__read(&w->win, v, 5 * 8, w->r.fp - 24,
+				    w->r.sp0))
 			return -1;
 		*method = v[0];
 		fr[0] = v[3];
@@ -532,9 +582,9 @@ static __always_inline int read_interp_frame(const struct walk *w,
 		fr[2] = v[2];
 		return 0;
 	}
-	*method = read_u64(w->fp + (__s64)w->p->method_slot);
-	fr[2] = read_u64(w->fp - 8);
-	return bpf_probe_read_user(fr, 16, (const void *)w->fp);
+	*method = read_u64(w->r.fp + (__s64)p->method_slot);
+	fr[2] = read_u64(w->r.fp - 8);
+	return bpf_probe_read_user(fr, 16, (const void *)w->r.fp);
 }
 
 /*
@@ -543,18 +593,18 @@ static __always_inline int read_interp_frame(const struct walk *w,
  */
 static __always_inline struct interp_frame *list_slot(struct walk *w)
 {
-	struct interp_stack *st = w->st;
+	struct interp_stack *st = &w->st;
 	__u32 n = st->nr;
 
 	if (n >= INTERP_MAX_FRAMES) {
 		/* full: store it as a chunk, the next one links to it */
-		__u64 key = mix(w->s->h, INTERP_CHUNK_TAG);
+		__u64 key = mix(w->h, INTERP_CHUNK_TAG);
 
-		if (w->s->chunks + 1 >= INTERP_MAX_CHUNKS)
+		if (w->chunks + 1 >= INTERP_MAX_CHUNKS)
 			return NULL;
 		if (bpf_map_update_elem(&interp_chunks, &key, st, BPF_ANY))
 			return NULL;
-		w->s->chunks++;
+		w->chunks++;
 		st->prev = key;
 		n = 0;
 	}
@@ -566,35 +616,36 @@ static __always_inline struct interp_frame *list_slot(struct walk *w)
 static __always_inline void list_mix(struct walk *w,
 				     const struct interp_frame *f)
 {
-	w->s->h = mix(w->s->h, (__u64)f->hashes << 32 | f->idx);
-	w->s->h = mix(w->s->h, f->ip);
-	w->s->h = mix(w->s->h, f->method);
-	w->s->h = mix(w->s->h, f->klass_name);
-	w->s->h = mix(w->s->h, f->name);
-	w->s->h = mix(w->s->h, f->nm ^ (__u64)(__u32)f->cid << 32);
+	w->h = mix(w->h, (__u64)f->hashes << 32 | f->idx);
+	w->h = mix(w->h, f->ip);
+	w->h = mix(w->h, f->method);
+	w->h = mix(w->h, f->klass_name);
+	w->h = mix(w->h, f->name);
+	w->h = mix(w->h, f->nm ^ (__u64)(__u32)f->cid << 32);
 }
 
 /*
- * Keep the frame at w->ip/w->fp as interpreted; its caller's in fr.
+ * Keep the frame at w->r.ip/fp as interpreted; its caller's in fr.
  * entry: a leaf in its method's entry (entry_caller), its Method* in
- * w->t[4] and its caller's fp, pc and sp in fr already.
+ * w->word[4] and its caller's fp, pc and sp in fr already.
  */
-static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr,
-					bool entry)
+static __always_inline int interp_frame(struct walk *w,
+					const struct interp_proc *p, __u32 idx,
+					__u64 *fr, bool entry)
 {
 	struct interp_frame *f;
 	__u64 method = 0;
 
 	if (entry)
-		method = w->t[4];
-	else if (!w->fp)
+		method = w->word[4];
+	else if (!w->r.fp)
 		return -1;
-	else if (read_interp_frame(w, &method, fr)) {
+	else if (read_interp_frame(w, p, &method, fr)) {
 		/* the slot unreadable: still the frame record, as the
 		 * kernel would read it */
 		method = 0;
 		fr[2] = 0;
-		if (bpf_probe_read_user(fr, 16, (const void *)w->fp))
+		if (bpf_probe_read_user(fr, 16, (const void *)w->r.fp))
 			return -1;
 	}
 	f = list_slot(w);
@@ -605,7 +656,7 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr,
 	/* a known JVM's list holds interpreted frames only: no pc, so the
 	 * list's id does not change with the bytecode being run (but for
 	 * --lines' bci, below) */
-	f->ip = w->p->off_const_method ? 0 : w->ip;
+	f->ip = p->off_const_method ? 0 : w->r.ip;
 	f->method = method;
 	f->klass_name = 0;
 	f->name = 0;
@@ -613,10 +664,10 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr,
 	f->cid = 0;
 	f->level = 0;
 	/* an entry's bcp is not set yet (r13 is the caller's sp) */
-	if (method && w->p->off_const_method)
-		read_names(w->p, f, idx || entry ? 0 : w->s->bcp0,
-			   w->p->cm_size && !entry
-			       ? read_u64(w->fp + INTERP_BCP_SLOT)
+	if (method && p->off_const_method)
+		read_names(p, f, idx || entry ? 0 : w->bcp0,
+			   p->cm_size && !entry
+			       ? read_u64(w->r.fp + INTERP_BCP_SLOT)
 			       : 0);
 	list_mix(w, f);
 	return 0;
@@ -629,12 +680,13 @@ static __always_inline int interp_frame(struct walk *w, __u32 idx, __u64 *fr,
  */
 __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 {
-	__u32 zero = 0;
-	struct blob_seen *bs = bpf_map_lookup_elem(&blob_seen, &zero);
+	struct walk *w = walk_rec();
+	struct blob_seen *bs;
 	__u64 o;
 
-	if (!p || !f || !bs)
+	if (!p || !f || !w)
 		return 0;
+	bs = &w->blob;
 	/*
 	 * read_blob read the compile id's word of the blob just before,
 	 * and looked it up (blob_facts): a compile id is never reused, and
@@ -676,12 +728,13 @@ __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 }
 
 /* List the compiled frame idx of blob, for user space to name. */
-static __always_inline void compiled_frame(struct walk *w, __u32 idx,
-					   __u64 blob)
+static __always_inline void compiled_frame(struct walk *w,
+					   const struct interp_proc *p,
+					   __u32 idx, __u64 blob)
 {
 	struct interp_frame *f;
 
-	if (!(w->p->flags & UNWIND_NAMES) || !(f = list_slot(w)))
+	if (!(p->flags & UNWIND_NAMES) || !(f = list_slot(w)))
 		return;
 	f->idx = idx;
 	f->hashes = 0;
@@ -692,15 +745,9 @@ static __always_inline void compiled_frame(struct walk *w, __u32 idx,
 	f->nm = blob;
 	f->cid = 0;
 	f->level = 0;
-	read_nm(w->p, f);
+	read_nm(p, f);
 	list_mix(w, f);
 }
-
-/* Step results: go on, the stack's natural end, or -enum unwind_reason;
- * STEP_ROOT: the natural end as the CFI says it (UNWIND_MARK_ROOT). */
-#define STEP_ON 0
-#define STEP_END 1
-#define STEP_ROOT 2
 
 /* Is ip in one of the JVM's code heaps? */
 static __always_inline bool in_code(const struct interp_proc *p, __u64 ip)
@@ -759,19 +806,20 @@ static __always_inline bool user_regs(__u64 *t, __u64 ip, __u64 sp)
  * and the sender sp pushed but not yet the Method* (rbp less than 3
  * words above sp). rbx and rax are the user registers the kernel saved,
  * taken only when their pc and sp are the sample's. 0: the Method* (its
- * names' chain read) in the walk's scratch word 4, the caller's fp, pc
+ * names' chain read) in the walk record's word 4, the caller's fp, pc
  * and sp in words 5 to 7; -1: not such a leaf. A global function:
  * verified once.
  */
 __noinline int entry_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
 			    __u64 fp, __u64 r13)
 {
-	__u64 *t =
-	    bpf_map_lookup_elem(&walk_scratch, (const void *)&percpu_key);
+	struct walk *w = walk_rec();
+	__u64 *t;
 	bool early;
 
-	if (!p || !t || ip < p->ientry_lo || ip >= p->ientry_hi)
+	if (!p || !w || ip < p->ientry_lo || ip >= p->ientry_hi)
 		return -1;
+	t = w->word;
 	early = entry_leaf(p, ip, sp, r13);
 	if (!early && (fp < sp + 8 || fp >= sp + 24))
 		return -1;
@@ -805,30 +853,31 @@ __noinline int entry_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
  * ignores it), and the step that uses it as a frame pointer checks it
  * (below for an interpreted caller, fp_step for a native one).
  */
-static __always_inline int interp_step(struct walk *w, __u32 idx)
+static __always_inline int interp_step(struct walk *w,
+				       const struct interp_proc *p, __u32 idx)
 {
-	__u64 *fr = w->t + 5;
+	__u64 *fr = w->word + 5;
 	/* a JVM not read yet: every frame is walked as if interpreted */
-	int fail = w->p->off_const_method ? 0 : -UNWIND_EARLY;
-	bool entry = !idx && w->ip >= w->p->ientry_lo &&
-		     w->ip < w->p->ientry_hi &&
-		     !entry_caller(w->p, w->ip, w->sp, w->fp, w->s->bcp0);
+	int fail = p->off_const_method ? 0 : -UNWIND_EARLY;
+	bool entry = !idx && w->r.ip >= p->ientry_lo &&
+		     w->r.ip < p->ientry_hi &&
+		     !entry_caller(p, w->r.ip, w->r.sp, w->r.fp, w->bcp0);
 
 	if (entry) {
-		if (interp_frame(w, idx, fr, true))
+		if (interp_frame(w, p, idx, fr, true))
 			return -UNWIND_READ;
-		w->sp = fr[2];
-		w->ip = fr[1];
-		w->fp = fr[0];
+		w->r.sp = fr[2];
+		w->r.ip = fr[1];
+		w->r.fp = fr[0];
 		return STEP_ON;
 	}
-	if (w->fp < w->sp)
+	if (w->r.fp < w->r.sp)
 		return fail ?: -UNWIND_BAD_FP;
-	if (interp_frame(w, idx, fr, false))
+	if (interp_frame(w, p, idx, fr, false))
 		return fail ?: -UNWIND_READ;
-	w->sp = fr[2] > w->fp ? fr[2] : w->fp + 16;
-	w->ip = fr[1];
-	w->fp = fr[0];
+	w->r.sp = fr[2] > w->r.fp ? fr[2] : w->r.fp + 16;
+	w->r.ip = fr[1];
+	w->r.fp = fr[0];
 	return STEP_ON;
 }
 
@@ -850,15 +899,14 @@ static __always_inline int interp_step(struct walk *w, __u32 idx)
 __noinline __u64 find_blob(const struct interp_proc *p, __u64 ip)
 {
 	const struct unwind_heap *h = NULL;
+	struct walk *w = walk_rec();
 	__u64 idx, base, j;
-	/* a key in .rodata, not on this frame: one word less */
-	__u8 *win =
-		 bpf_map_lookup_elem(&block_scratch, (const void *)&percpu_key),
-	     b;
+	__u8 *win, b;
 	int i;
 
-	if (!p || !win)
+	if (!p || !w)
 		return 0;
+	win = w->block;
 	for (i = 0; i < UNWIND_HEAPS; i++) {
 		if (i < p->nheaps && ip >= p->heap[i].lo &&
 		    ip < p->heap[i].hi) {
@@ -926,19 +974,21 @@ static __always_inline __s32 get_s32(const __u8 *b, __u32 off)
 
 /*
  * The CodeBlob at blob into *bi: 0 or -1 (unreadable). From blob_facts
- * when its compile id's word is the one kept (blob_seen says which).
+ * when its compile id's word is the one kept (the record's blob says
+ * which).
  */
 __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 			 struct blob_info *bi)
 {
-	__u32 zero = 0;
-	struct blob_seen *bs = bpf_map_lookup_elem(&blob_seen, &zero);
+	struct walk *w = walk_rec();
+	struct blob_seen *bs;
 	struct blob_fact *bf;
 	__u8 *cb;
 	__u64 o;
 
-	if (!p || !bi || !bs)
+	if (!p || !bi || !w)
 		return -1;
+	bs = &w->blob;
 	/* blob is in bs from here on: fewer registers to spill */
 	bs->key.blob = blob;
 	bs->key.tgid = bpf_get_current_pid_tgid() >> 32;
@@ -959,9 +1009,8 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 		bi->frame_complete = bf->frame_complete;
 		return 0;
 	}
-	cb = bpf_map_lookup_elem(&block_scratch, &zero);
-	if (!cb ||
-	    bpf_probe_read_user(cb, BLOB_READ, (const void *)bs->key.blob))
+	cb = w->block;
+	if (bpf_probe_read_user(cb, BLOB_READ, (const void *)bs->key.blob))
 		return -1;
 	bi->size = get_s32(cb, p->off_cb_size);
 	bi->frame_size = get_s32(cb, p->off_cb_frame_size);
@@ -998,39 +1047,41 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
  * the code cache (a compiled frame's caller is compiled code, a stub or
  * the interpreter).
  */
-static __always_inline int leaf_slots(struct walk *w)
+static __always_inline int leaf_slots(struct walk *w,
+				      const struct interp_proc *p)
 {
-	__u64 *s = w->t;
+	__u64 *s = w->word;
 
-	if (bpf_probe_read_user(s, 16, (const void *)w->sp))
+	if (bpf_probe_read_user(s, 16, (const void *)w->r.sp))
 		return -UNWIND_READ;
-	if (in_code(w->p, s[0])) {
-		w->ip = s[0];
-		w->sp += 8;
+	if (in_code(p, s[0])) {
+		w->r.ip = s[0];
+		w->r.sp += 8;
 		return STEP_ON; /* rbp not pushed, or popped: the caller's */
 	}
-	if (in_code(w->p, s[1])) {
-		w->ip = s[1];
-		w->fp = s[0];
-		w->sp += 16;
+	if (in_code(p, s[1])) {
+		w->r.ip = s[1];
+		w->r.fp = s[0];
+		w->r.sp += 16;
 		return STEP_ON;
 	}
 	return -UNWIND_BAD_PC;
 }
 
 /* The return address at sp (sp + 8 once rbp was pushed), if code. */
-static __always_inline int ret_at(struct walk *w, bool pushed)
+static __always_inline int ret_at(struct walk *w, const struct interp_proc *p,
+				  bool pushed)
 {
-	__u64 *s = w->t;
+	__u64 *s = w->word;
 
-	if (bpf_probe_read_user(s, 16, (const void *)w->sp))
+	if (bpf_probe_read_user(s, 16, (const void *)w->r.sp))
 		return -UNWIND_READ;
-	if (!in_code(w->p, s[pushed]))
+	if (!in_code(p, s[pushed]))
 		return -UNWIND_BAD_PC;
-	w->ip = s[pushed];
+	w->r.ip = s[pushed];
 	if (pushed)
-		w->fp = s[0];
-	w->sp += pushed ? 16 : 8;
+		w->r.fp = s[0];
+	w->r.sp += pushed ? 16 : 8;
 	return STEP_ON;
 }
 
@@ -1071,13 +1122,16 @@ static long sub_scan_step(__u32 i, void *arg)
  */
 __noinline int prologue_state(__u64 ip, __u64 begin)
 {
-	__u32 zero = 0;
-	__u8 *b = bpf_map_lookup_elem(&block_scratch, &zero);
+	struct walk *w = walk_rec();
 	struct sub_scan c = {};
 	int st = 0;
+	__u8 *b;
 
-	if (!b || bpf_probe_read_user(b, PROLOGUE_BYTES,
-				      (const void *)(ip - PROLOGUE_BYTES)))
+	if (!w)
+		return -1;
+	b = w->block;
+	if (bpf_probe_read_user(b, PROLOGUE_BYTES,
+				(const void *)(ip - PROLOGUE_BYTES)))
 		return -1;
 	c.b = b;
 	if (ip - begin < PROLOGUE_BYTES)
@@ -1224,27 +1278,20 @@ __noinline int leaf_edge(const struct interp_proc *p,
  * and pushes it again, while r13 keeps the interpreted caller's sp with
  * the return address right under it; the C2I adapter pops it into rax,
  * sets r13 to the caller's sp, moves sp down and stores it at sp. 0: the
- * caller's pc and sp in the walk's scratch words 6 and 7, from r13 (and
+ * caller's pc and sp in the walk record's words 6 and 7, from r13 (and
  * rax, which must be the word under r13 then); -1: neither, the word at
  * sp is the return address (adapter_step). A global function: verified
  * once.
  */
-/*
- * A leaf in the I2C/C2I adapters (jvm/blobkinds.h): its return address
- * at sp. The C2I adapter moves sp down below the interpreter's arguments
- * and keeps the compiled caller's sp in r13 (the I2C adapter gets the
- * interpreted caller's there), so r13, the sampled frame's, is the
- * caller's sp when it lies a little above sp (at the adapter's entry,
- * before it is set, r13 is a compiled frame's register: any value).
- */
 __noinline int adapter_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
 			      __u64 r13)
 {
-	__u64 *t =
-	    bpf_map_lookup_elem(&walk_scratch, (const void *)&percpu_key);
+	struct walk *w = walk_rec();
+	__u64 *t;
 
-	if (!p || !t)
+	if (!p || !w)
 		return -1;
+	t = w->word;
 	if (r13 >= sp && r13 - sp <= ADAPTER_MAX_ARGS && !(r13 & 7) &&
 	    !bpf_probe_read_user(&t[6], 8, (const void *)(r13 - 8))) {
 		t[7] = r13;
@@ -1287,22 +1334,23 @@ __noinline int adapter_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
  * return address is the first of the STUB_SCAN_WORDS words at sp that
  * returns from a "call rel32" to this very blob [blob, end) (compiled
  * code calls stubs directly: the code cache lies within 2 GB). The
- * index of that word in the walk's scratch (read there), or -1. A
+ * index of that word in the walk record's words (read there), or -1. A
  * global function: verified once.
  */
 __noinline int stub_ret(const struct interp_proc *p, __u64 blob, __u64 end,
 			__u64 sp)
 {
-	__u64 *t =
-	    bpf_map_lookup_elem(&walk_scratch, (const void *)&percpu_key);
+	struct walk *w = walk_rec();
 	__u8 c[8];
+	__u64 *t;
 	__s32 rel;
 	__u32 k;
 
-	if (!p || !t)
+	if (!p || !w)
 		return -1;
+	t = w->word;
 	for (k = 0; k < STUB_SCAN_WORDS; k++) {
-		/* WALK_WORDS at a time: the scratch's size */
+		/* WALK_WORDS at a time: the record's words */
 		if (!(k % WALK_WORDS) &&
 		    bpf_probe_read_user(t, WALK_WORDS * 8,
 					(const void *)(sp + k * 8)))
@@ -1325,59 +1373,77 @@ __noinline int stub_ret(const struct interp_proc *p, __u64 blob, __u64 end,
  * return address is the caller's sp; a frame record right under it
  * ("enter") holds the caller's rbp. STEP_ON, or -1: not found.
  */
-static __always_inline int stub_step(struct walk *w, __u64 blob, __s32 size)
+static __always_inline int stub_step(struct walk *w,
+				     const struct interp_proc *p, __u64 blob,
+				     __s32 size)
 {
-	int k = stub_ret(w->p, blob, blob + size, w->sp);
+	int k = stub_ret(p, blob, blob + size, w->r.sp);
 	__u64 slot;
 
 	if (k < 0 || k >= STUB_SCAN_WORDS)
 		return -1;
-	slot = w->sp + (__u64)k * 8;
-	w->ip = w->t[(__u32)k % WALK_WORDS];
-	if (k && w->fp == slot - 8)
-		w->fp = read_u64(w->fp);
-	w->sp = slot + 8;
+	slot = w->r.sp + (__u64)k * 8;
+	w->r.ip = w->word[(__u32)k % WALK_WORDS];
+	if (k && w->r.fp == slot - 8)
+		w->r.fp = read_u64(w->r.fp);
+	w->r.sp = slot + 8;
 	/* its arguments pushed under the caller's frame (blobkinds.h):
 	 * the caller's frame size counts from past them */
-	if (slow_subtype(w->p, blob))
-		w->sp += BLOB_SLOW_SUBTYPE_ARGS;
+	if (slow_subtype(p, blob))
+		w->r.sp += BLOB_SLOW_SUBTYPE_ARGS;
 	return STEP_ON;
 }
 
-static __always_inline int adapter_step(struct walk *w)
+/*
+ * A leaf in the I2C/C2I adapters (jvm/blobkinds.h): its return address
+ * at sp. The C2I adapter moves sp down below the interpreter's arguments
+ * and keeps the compiled caller's sp in r13 (the I2C adapter gets the
+ * interpreted caller's there), so r13, the sampled frame's, is the
+ * caller's sp when it lies a little above sp (at the adapter's entry,
+ * before it is set, r13 is a compiled frame's register: any value).
+ */
+static __always_inline int adapter_step(struct walk *w,
+					const struct interp_proc *p)
 {
-	__u64 sp = w->sp, r13 = w->s->bcp0;
+	__u64 sp = w->r.sp, r13 = w->bcp0;
 	int r;
 
-	if (!adapter_caller(w->p, w->ip, sp, r13)) {
-		w->ip = w->t[6];
-		w->sp = w->t[7];
+	if (!adapter_caller(p, w->r.ip, sp, r13)) {
+		w->r.ip = w->word[6];
+		w->r.sp = w->word[7];
 		return STEP_ON;
 	}
-	r = ret_at(w, false);
+	r = ret_at(w, p, false);
 	/* r13 the C2I adapter's caller's sp, unless it is an older
 	 * interpreted caller's, left in r13 by compiled code */
 	if (r == STEP_ON && r13 > sp + 8 && r13 - sp <= ADAPTER_MAX_ARGS &&
-	    !(r13 & 7) && !in_interp(w->p, read_u64(r13 - 8)))
-		w->sp = r13;
+	    !(r13 & 7) && !in_interp(p, read_u64(r13 - 8)))
+		w->r.sp = r13;
 	return r;
 }
 
-/* The frame-pointer rules (native code, stubs without a frame size). */
-static __always_inline int fp_step(struct walk *w)
+/*
+ * The frame-pointer rules (native code, stubs without a frame size), on
+ * g: the walk's frame (its stack read through win), or check mode's
+ * oracle (win NULL). cookie: HotSpot's rules (the nmethod entry
+ * barrier's -1, below).
+ */
+static __always_inline int fp_step(struct unwind_regs *g,
+				   struct stack_win *win, bool cookie)
 {
-	__u64 *fr = w->t;
+	__u64 *fr = g->word;
 
-	if (!w->fp)
+	if (!g->fp)
 		return STEP_END;
-	if (w->fp < w->sp)
+	if (g->fp < g->sp)
 		return -UNWIND_BAD_FP;
-	if (w->fp - w->s->sp0 > UNWIND_MAX_SPAN)
+	if (g->fp - g->sp0 > UNWIND_MAX_SPAN)
 		return -UNWIND_BAD_SP;
-	if (bpf_probe_read_user(fr, 16, (const void *)w->fp))
+	if (win ? stack_win__read(win, fr, 16, g->fp, g->sp0)
+		: bpf_probe_read_user(fr, 16, (const void *)g->fp))
 		return -UNWIND_BAD_FP;
-	w->sp = w->fp + 16;
-	w->ip = fr[1];
+	g->sp = g->fp + 16;
+	g->ip = fr[1];
 	/*
 	 * HotSpot's nmethod entry barrier stub (x86-64) pushes a -1 "cookie"
 	 * between the return address into the nmethod and its saved rbp
@@ -1385,17 +1451,14 @@ static __always_inline int fp_step(struct walk *w)
 	 * Taken as a pc, -1 was an "[unknown]" frame and the nmethod, whose
 	 * prologue called the stub, was lost.
 	 */
-	if (fr[1] == ~0ULL && w->s->hotspot) {
-		if (bpf_probe_read_user(&w->ip, 8, (const void *)(w->fp + 16)))
+	if (fr[1] == ~0ULL && cookie) {
+		if (bpf_probe_read_user(&g->ip, 8, (const void *)(g->fp + 16)))
 			return -UNWIND_BAD_FP;
-		w->sp += 8;
+		g->sp += 8;
 	}
-	w->fp = fr[0];
+	g->fp = fr[0];
 	return STEP_ON;
 }
-
-/* the native step by unwind rows (.eh_frame), before fp: rows_step */
-#include "unwind/unwind.bpf.h"
 
 /*
  * Rows in the HotSpot mode only: the fp mode is the kernel's walk, and
@@ -1404,160 +1467,166 @@ static __always_inline int fp_step(struct walk *w)
  */
 static __always_inline bool rows_on(const struct walk *w)
 {
-	return w->s->hotspot && unwind_mode == UNWIND_MODE_HOTSPOT;
+	return w->hotspot && unwind_mode == UNWIND_MODE_HOTSPOT;
 }
 
-/* (tgid, tid) -> JavaThread* of the JVMs being unwound (user space fills
- * it: each JVM's threads under its own tgid, at most JAVA_THREADS_PER_JVM
- * of them) */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__type(key, struct java_thread_key);
-	__type(value, __u64);
-	__uint(max_entries, JAVA_THREADS_MAX);
-} java_threads SEC(".maps");
+/*
+ * rows_step_regs (unwind/unwind.bpf.h) on the walk's frame. Code of a
+ * file whose rows are still to be built is walked by frame pointer here,
+ * and the record notes it (the sample is marked: walked before the rows
+ * it needed): code in a file is no interpreter's, which a pending
+ * target's walk would otherwise guess (unwind_step).
+ */
+static __always_inline int rows_step(struct walk *w,
+				     const struct unwind_proc *pr)
+{
+	int r = rows_step_regs(&w->r, pr, &w->win, w->idx);
+
+	if (r == ROWS_WANTED) {
+		w->wanted = 1;
+		return fp_step(&w->r, &w->win, w->hotspot);
+	}
+	return r;
+}
 
 /*
  * The thread's last Java frame, from its JavaThread's frame anchor: 0
  * and w->a_* set, or -1 (not a known Java thread, or no anchor: the
  * thread is in Java code, which clears it). Read once per walk.
  */
-static __always_inline int anchor(struct walk *w)
+static __always_inline int anchor(struct walk *w, const struct interp_proc *p)
 {
-	struct java_thread_key k = {.tgid = w->s->tgid, .tid = w->s->tid};
-	__u64 *jt, a[3];
+	struct java_thread_key k = {.tgid = w->tgid, .tid = w->tid};
+	__u64 *jt, *a = w->word;
 
-	if (w->s->a_state)
-		return w->s->a_state == A_READ ? 0 : -1;
-	w->s->a_state = A_NONE;
-	if (!w->s->hotspot || !w->p || !(w->p->flags & UNWIND_ANCHORS))
+	if (w->a_state)
+		return w->a_state == A_READ ? 0 : -1;
+	w->a_state = A_NONE;
+	if (!w->hotspot || !p || !(p->flags & UNWIND_ANCHORS))
 		return -1;
 	jt = bpf_map_lookup_elem(&java_threads, &k);
 	if (!jt) {
-		w->s->a_state = A_NO_THREAD;
+		w->a_state = A_NO_THREAD;
 		return -1;
 	}
-	if (bpf_probe_read_user(a, sizeof(a),
-				(const void *)(*jt + w->p->off_anchor)) ||
-	    !a[0] || a[0] - w->s->sp0 > UNWIND_MAX_SPAN)
+	if (bpf_probe_read_user(a, 3 * 8,
+				(const void *)(*jt + p->off_anchor)) ||
+	    !a[0] || a[0] - w->r.sp0 > UNWIND_MAX_SPAN)
 		return -1;
 	if (!a[1]) /* pc not saved: the return address below sp */
 		a[1] = read_u64(a[0] - 8);
 	if (!a[1])
 		return -1;
-	w->s->a_sp = a[0];
-	w->s->a_pc = a[1];
-	w->s->a_fp = a[2];
-	w->s->a_state = A_READ;
+	w->a_sp = a[0];
+	w->a_pc = a[1];
+	w->a_fp = a[2];
+	w->a_state = A_READ;
 	return 0;
 }
 
 /*
- * A native frame (a JNI library, glibc, the JVM itself), by fp. Native
+ * A native frame (a JNI library, glibc, the JVM itself), by its rows (pr:
+ * the process's table, or NULL) or fp. Native
  * frames of a Java thread that do not lead back (the fp chain breaks or
  * ends), or whose next sp would pass over the thread's last Java frame,
  * give way to that frame: the walk resumes at the anchor, once.
  */
-static __always_inline int native_step(struct walk *w)
+static __always_inline int native_step(struct walk *w,
+				       const struct interp_proc *p,
+				       const struct unwind_proc *pr)
 {
-	__u64 sp = w->sp;
-	int r = rows_on(w) ? rows_step(w, w->s->tgid, w->idx) : ROWS_NONE;
+	__u64 sp = w->r.sp;
+	int r = rows_on(w) ? rows_step(w, pr) : ROWS_NONE;
 
 	if (r == ROWS_NONE)
-		r = fp_step(w);
+		r = fp_step(&w->r, &w->win, w->hotspot);
 
-	if (!w->p || !w->s->hotspot || w->s->a_state == A_USED)
+	if (!p || !w->hotspot || w->a_state == A_USED)
 		return r;
-	if (r == STEP_ON && w->sp - w->s->sp0 > UNWIND_MAX_SPAN)
+	if (r == STEP_ON && w->r.sp - w->r.sp0 > UNWIND_MAX_SPAN)
 		r = -UNWIND_BAD_SP;
 	/* a sound step stays, unless it passes over the last Java frame */
-	if (r == STEP_ON && (anchor(w) || w->sp <= w->s->a_sp))
+	if (r == STEP_ON && (anchor(w, p) || w->r.sp <= w->a_sp))
 		return r;
-	if (anchor(w)) {
-		if (r < 0 && w->s->a_state == A_NO_THREAD)
+	if (anchor(w, p)) {
+		if (r < 0 && w->a_state == A_NO_THREAD)
 			stat_inc(STAT_NO_THREAD);
 		return r;
 	}
-	if (w->s->a_sp <= sp)
+	if (w->a_sp <= sp)
 		return r;
-	w->ip = w->s->a_pc;
-	w->sp = w->s->a_sp;
-	w->fp = w->s->a_fp;
-	w->s->a_state = A_USED;
-	w->s->a_idx = w->idx;
+	w->r.ip = w->a_pc;
+	w->r.sp = w->a_sp;
+	w->r.fp = w->a_fp;
+	w->a_state = A_USED;
+	w->a_idx = w->idx;
 	stat_inc(STAT_ANCHOR);
 	return STEP_ON;
 }
 
 /* A frame of a CodeBlob: by its frame size, or its fp when it has none. */
-static __always_inline int blob_step(struct walk *w, __u32 idx, __u64 blob)
+static __always_inline int
+blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob,
+	  const struct unwind_proc *pr)
 {
 	struct blob_info bi;
-	__u64 *fr = w->t, ssp;
+	__u64 *fr = w->word, ssp;
 	int e;
 
-	if (read_blob(w->p, blob, &bi))
+	if (read_blob(p, blob, &bi))
 		return -UNWIND_READ;
-	if (bi.size <= 0 || w->ip >= blob + bi.size)
+	if (bi.size <= 0 || w->r.ip >= blob + bi.size)
 		return -UNWIND_NO_BLOB;
 	if (bi.frame_size > 0 && (__u64)bi.frame_size * 8 > UNWIND_MAX_FRAME)
 		return -UNWIND_BAD_SP;
 	if (bi.frame_size > 0)
-		compiled_frame(w, idx, blob);
-	e = idx ? EDGE_NONE : leaf_edge(w->p, &bi, blob, w->ip);
+		compiled_frame(w, p, idx, blob);
+	e = idx ? EDGE_NONE : leaf_edge(p, &bi, blob, w->r.ip);
 	if (e == EDGE_READ)
 		return -UNWIND_READ;
 	if (e == EDGE_ADAPTER)
-		return adapter_step(w);
+		return adapter_step(w, p);
 	if (e == EDGE_FP)
-		return fp_step(w);
+		return fp_step(&w->r, &w->win, w->hotspot);
 	if (e == EDGE_SP || e == EDGE_SP8)
-		return ret_at(w, e == EDGE_SP8);
+		return ret_at(w, p, e == EDGE_SP8);
 	/* the call stub and other stub routines: a leaf by its return
 	 * address when it is plain, else by its frame pointer */
 	if (bi.frame_size <= 0 && !idx && e == EDGE_NONE &&
-	    stub_step(w, blob, bi.size) == STEP_ON)
+	    stub_step(w, p, blob, bi.size) == STEP_ON)
 		return STEP_ON;
 	if (bi.frame_size <= 0)
-		return native_step(w);
-	ssp = w->sp + (__u64)bi.frame_size * 8;
-	if (bpf_probe_read_user(fr, 16, (const void *)(ssp - 16)))
+		return native_step(w, p, pr);
+	ssp = w->r.sp + (__u64)bi.frame_size * 8;
+	if (stack_win__read(&w->win, fr, 16, ssp - 16, w->r.sp0))
 		return -UNWIND_READ;
-	if (!in_code(w->p, fr[1]) && !idx) {
+	if (!in_code(p, fr[1]) && !idx) {
 		/*
 		 * A leaf in its body with a word pushed on its frame (the
 		 * String compare intrinsics push a register around their
 		 * loop): the record one word further; else the edge slots.
 		 */
-		if (bpf_probe_read_user(fr, 16, (const void *)(ssp - 8)))
+		if (stack_win__read(&w->win, fr, 16, ssp - 8, w->r.sp0))
 			return -UNWIND_READ;
-		if (!in_code(w->p, fr[1]))
-			return leaf_slots(w);
+		if (!in_code(p, fr[1]))
+			return leaf_slots(w, p);
 		ssp += 8;
 	}
-	if (!in_code(w->p, fr[1]))
+	if (!in_code(p, fr[1]))
 		return -UNWIND_BAD_PC;
-	w->ip = fr[1];
+	w->r.ip = fr[1];
 	if (e != EDGE_KEEP_FP) /* else its slot is not written yet */
-		w->fp = fr[0];
-	w->sp = ssp;
+		w->r.fp = fr[0];
+	w->r.sp = ssp;
 	return STEP_ON;
 }
-
-/* each CPU's walk record (struct wstate), from step to step */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct wstate);
-	__uint(max_entries, 1);
-} walk_state SEC(".maps");
 
 /* a virtual thread's frozen frames: vthread__frozen, __enter, __chunk_step */
 #include "jvm/vthread.bpf.h"
 
 /*
- * Go from frame idx (the CPU's walk_state) of JVM p (or NULL: not a JVM)
- * to its caller by the rules of its code (sampler_abi.h): STEP_ON, STEP_END
+ * Go from frame idx (the CPU's walk record) of JVM p (or NULL: not a JVM),
+ * a process whose unwind table is pr (or NULL: none yet), to its caller by the rules of its code (sampler_abi.h): STEP_ON, STEP_END
  * (the stack's natural end: a zero fp), STEP_ROOT (the same by CFI rows)
  * or -enum unwind_reason. A global function, verified once
  * whatever the caller's state: inlined into the bpf_loop callback, the
@@ -1565,59 +1634,46 @@ struct {
  * start-up that slow under CPU contention (a JVM at nice -15) missed
  * whole seconds of a -p run.
  */
-__noinline int unwind_step(__u32 idx, const struct interp_proc *p)
+__noinline int unwind_step(__u32 idx, const struct interp_proc *p,
+			   const struct unwind_proc *pr)
 {
-	__u32 zero = 0;
-	struct wstate *s = bpf_map_lookup_elem(&walk_state, &zero);
-	struct walk w = {};
+	struct walk *w = walk_rec();
 	__u64 blob;
 	int r;
 
-	if (!s)
+	if (!w)
 		return -UNWIND_READ;
-	w.t = bpf_map_lookup_elem(&walk_scratch, &zero);
-	w.st = bpf_map_lookup_elem(&interp_scratch, &zero);
-	if (!w.t || !w.st)
-		return -UNWIND_READ;
-	w.p = p; /* the caller's lookup: one per sample, not per frame */
-	w.s = s;
-	w.ip = s->ip;
-	w.sp = s->sp;
-	w.fp = s->fp;
-	w.idx = idx;
+	w->idx = idx;
 	/* a pending target's pc in a file with unwind rows is no
 	 * interpreter's: its rows (unwind.bpf.h) */
-	if (w.p && !w.p->off_const_method && rows_on(&w) &&
-	    (r = rows_step(&w, s->tgid, idx)) != ROWS_NONE)
+	if (p && !p->off_const_method && rows_on(w) &&
+	    (r = rows_step(w, pr)) != ROWS_NONE)
 		;
-	else if (s->hotspot && vthread__frozen(w.p, w.ip))
+	else if (w->hotspot && vthread__frozen(p, w->r.ip))
 		r = -UNWIND_FROZEN; /* a leaf in the barrier */
-	else if (w.p && w.ip >= w.p->code_start && w.ip < w.p->code_end)
-		r = interp_step(&w, idx);
-	else if (s->hotspot && w.p && w.p->nheaps &&
-		 (blob = find_blob(w.p, w.ip)))
-		r = blob_step(&w, idx, blob);
-	else if (s->hotspot && w.p && w.p->nheaps && in_code(w.p, w.ip))
+	else if (p && w->r.ip >= p->code_start && w->r.ip < p->code_end)
+		r = interp_step(w, p, idx);
+	else if (w->hotspot && p && p->nheaps && (blob = find_blob(p, w->r.ip)))
+		r = blob_step(w, p, idx, blob, pr);
+	else if (w->hotspot && p && p->nheaps && in_code(p, w->r.ip))
 		r = -UNWIND_NO_BLOB;
 	else
-		r = native_step(&w);
-	if (r == STEP_ON && w.sp - s->sp0 > UNWIND_MAX_SPAN)
-		r = w.p && !w.p->off_const_method ? -UNWIND_EARLY
-						  : -UNWIND_BAD_SP;
+		r = native_step(w, p, pr);
+	if (r == STEP_ON && w->r.sp - w->r.sp0 > UNWIND_MAX_SPAN)
+		r = p && !p->off_const_method ? -UNWIND_EARLY : -UNWIND_BAD_SP;
 	/* returning into the barrier: the mark right under this frame */
-	if (r == STEP_ON && s->hotspot && vthread__frozen(w.p, w.ip))
+	if (r == STEP_ON && w->hotspot && vthread__frozen(p, w->r.ip))
 		r = -UNWIND_FROZEN;
-	s->ip = w.ip;
-	s->sp = w.sp;
-	s->fp = w.fp;
 	return r;
 }
 
 /* The bpf_loop callback's state: the stack being taken. */
 struct loop {
 	__u64 *ips; /* stack_scratch */
-	struct wstate *s;
+	struct walk *w;
 	const struct interp_proc *p; /* the JVM, or NULL */
+	/* its unwind table (or NULL): looked up once a sample, not a frame */
+	const struct unwind_proc *pr;
 	__u32 nr; /* frames kept */
 	__u32 end; /* enum unwind_reason that ended the walk, or 0 */
 };
@@ -1651,12 +1707,12 @@ static long walk_step(__u32 i, void *arg)
 	 * track exactly (an exact l->nr would make every step a new
 	 * state) */
 	asm volatile("" : "+r"(j)); /* checked, then used */
-	if (j >= max_frames || !l->s->ip)
+	if (j >= max_frames || !l->w->r.ip)
 		return 1;
-	l->ips[j] = l->s->ip;
+	l->ips[j] = l->w->r.ip;
 	l->nr = j + 1;
 	r = vthread__walking() ? vthread__chunk_step(i, l->p)
-			       : unwind_step(i, l->p);
+			       : unwind_step(i, l->p, l->pr);
 	if (r == -UNWIND_FROZEN) /* on into the frozen frames, if it can */
 		r = vthread__enter(l->p);
 	if (r < 0 && -r < UNWIND_NR) {
@@ -1673,7 +1729,9 @@ static long walk_step(__u32 i, void *arg)
 
 /* State of check mode's frame-pointer walk over the stack just taken. */
 struct check {
-	struct walk w; /* the fp walk's state (hotspot = 0) */
+	struct unwind_regs g; /* the fp walk's frame */
+	const struct interp_proc *p;
+	const __u64 *ips; /* the stack the HotSpot walk took */
 	__u32 n; /* frames the HotSpot walk kept, its mark excluded */
 	__u32 broke; /* the HotSpot walk ended with a mark */
 	__u32 off; /* 1 once the oracle skipped a frame (CHECK_SKIP) */
@@ -1703,37 +1761,38 @@ static long check_step(__u32 i, void *arg)
 		return 1;
 	k = j + c->off; /* the HotSpot frame the oracle's frame j is */
 	asm volatile("" : "+r"(k)); /* checked, then used */
-	if (!c->w.ip)
+	if (!c->g.ip)
 		return k == c->n ? 1 : check_differ(c, k, CHECK_FP_END, 0);
 	if (k >= c->n || k >= max_frames)
 		return check_differ(c, k, c->broke ? CHECK_BROKE : CHECK_HS_END,
-				    c->w.ip);
-	if (c->w.ips[k] != c->w.ip) {
+				    c->g.ip);
+	if (c->ips[k] != c->g.ip) {
 		/* one frame skipped, once: a frameless frame's caller */
 		if (c->off || k + 1 >= c->n || k + 1 >= max_frames ||
-		    c->w.ips[k + 1] != c->w.ip)
-			return check_differ(c, k, CHECK_CALLER, c->w.ip);
+		    c->ips[k + 1] != c->g.ip)
+			return check_differ(c, k, CHECK_CALLER, c->g.ip);
 		c->off = 1;
-		c->pc = c->w.ip;
+		c->pc = c->g.ip;
 		c->at = k++;
 	}
-	if (c->w.p && c->w.ip >= c->w.p->code_start &&
-	    c->w.ip < c->w.p->code_end) {
-		__u64 *fr = c->w.t;
+	if (c->p && c->g.ip >= c->p->code_start && c->g.ip < c->p->code_end) {
+		__u64 *fr = c->g.word;
 
 		/* the fp walk of an interpreted frame: its record only */
-		if (!c->w.fp ||
-		    bpf_probe_read_user(fr, 16, (const void *)c->w.fp) ||
-		    (fr[0] && fr[0] <= c->w.fp))
+		if (!c->g.fp ||
+		    bpf_probe_read_user(fr, 16, (const void *)c->g.fp) ||
+		    (fr[0] && fr[0] <= c->g.fp))
 			return k + 1 == c->n
 				   ? 1
 				   : check_differ(c, k + 1, CHECK_FP_END, 0);
-		c->w.sp = c->w.fp + 16;
-		c->w.ip = fr[1];
-		c->w.fp = fr[0];
+		c->g.sp = c->g.fp + 16;
+		c->g.ip = fr[1];
+		c->g.fp = fr[0];
 		return 0;
 	}
-	if (fp_step(&c->w) != STEP_ON)
+	/* check mode walks by the HotSpot rules: the oracle knows the
+	 * entry barrier's -1 too */
+	if (fp_step(&c->g, NULL, true) != STEP_ON)
 		return k + 1 == c->n ? 1
 				     : check_differ(c, k + 1, CHECK_FP_END, 0);
 	return 0;
@@ -1766,29 +1825,25 @@ static __always_inline __u32 check_kind(const struct interp_proc *p, __u64 pc,
  * (enum check_why, by the kind of the frame before the first that
  * differs). On a JVM run with -XX:+PreserveFramePointer both are right,
  * so they must agree, but where the oracle cannot see a frame. 0, or the
- * stack's CHECK_MARK, the oracle's pc there in the walk state's
+ * stack's CHECK_MARK, the oracle's pc there in the walk record's
  * check_pc. A global function: its own stack frame.
  */
 __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 			    __u32 n_broke)
 {
+	struct walk *w = walk_rec();
 	struct check c = {};
-	__u32 zero = 0, code, kind, leaf;
+	__u32 code, kind, leaf;
 	__u64 at, prev;
 
-	c.w.p = bpf_map_lookup_elem(&interp_procs, &tgid);
-	c.w.t = bpf_map_lookup_elem(&walk_scratch, &zero);
-	c.w.ips = stack_buf();
-	if (!c.w.p || !c.w.t || !c.w.ips)
+	c.p = bpf_map_lookup_elem(&interp_procs, &tgid);
+	c.ips = stack_buf();
+	if (!c.p || !c.ips || !w)
 		return 0;
-	c.w.ip = ip;
-	c.w.sp = sp;
-	c.w.fp = fp;
-	/* the walk just done left the sample's sp0 there, all fp_step
-	 * reads of it */
-	c.w.s = bpf_map_lookup_elem(&walk_state, &zero);
-	if (!c.w.s)
-		return 0;
+	c.g.ip = ip;
+	c.g.sp = sp;
+	c.g.fp = fp;
+	c.g.sp0 = sp;
 	c.n = n_broke & 0x7fffffff;
 	c.broke = n_broke >> 31;
 	bpf_loop(max_frames, check_step, &c, 0);
@@ -1801,15 +1856,14 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 	/* the frame before: at 0 (the first frames always agree) wraps */
 	prev = (__u64)c.at - 1;
 	asm volatile("" : "+r"(prev)); /* checked, then used */
-	if (prev >= max_frames || prev >= 65535)
+	if (prev >= max_frames || prev >= STACK_MAX_DEPTH)
 		return 0;
 	at = prev + 1;
-	if (c.w.s->a_state == A_USED && c.w.s->a_idx == prev)
+	if (w->a_state == A_USED && w->a_idx == prev)
 		c.why = CHECK_ANCHOR + 1;
-	kind = check_kind(c.w.p, c.w.ips[prev], prev);
+	kind = check_kind(c.p, c.ips[prev], prev);
 	/* the leaf's frame not pushed yet: the walk named it from rbx */
-	if (!prev && kind == CHECK_INTERP &&
-	    entry_leaf(c.w.p, ip, sp, c.w.s->bcp0))
+	if (!prev && kind == CHECK_INTERP && entry_leaf(c.p, ip, sp, w->bcp0))
 		kind = CHECK_IENTRY;
 	/*
 	 * A frameless leaf whose callers repeat a pc (a recursion, or
@@ -1818,10 +1872,9 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 	 * the same pcs until the frames differed: its skip was the leaf's
 	 * caller.
 	 */
-	if (c.why == CHECK_SKIP + 1 && at > 1 && c.w.ips[1] == c.w.ips[2]) {
-		leaf = check_kind(c.w.p, c.w.ips[0], 0);
-		if (leaf == CHECK_INTERP &&
-		    entry_leaf(c.w.p, ip, sp, c.w.s->bcp0))
+	if (c.why == CHECK_SKIP + 1 && at > 1 && c.ips[1] == c.ips[2]) {
+		leaf = check_kind(c.p, c.ips[0], 0);
+		if (leaf == CHECK_INTERP && entry_leaf(c.p, ip, sp, w->bcp0))
 			leaf = CHECK_IENTRY;
 		if (leaf == CHECK_STUB || leaf == CHECK_EDGE ||
 		    leaf == CHECK_IENTRY) {
@@ -1831,7 +1884,7 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 	}
 	code = CHECK_CODE(c.why - 1, kind, at == 1);
 	stat_inc(STAT_CHECK_DIFF + (code < CHECK_CODES ? code : 0));
-	c.w.s->check_pc = c.pc;
+	w->check_pc = c.pc;
 	return CHECK_MARK(at, code);
 }
 
@@ -1847,38 +1900,40 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 					   __u64 *interp_id)
 {
 	struct loop l = {};
-	struct interp_stack *st;
-	struct wstate *s;
-	__u32 zero = 0;
+	struct walk *w;
 	__u64 id, key, j;
 	bool norows = false;
 
 	l.ips = stack_buf();
 	l.p = p;
-	l.s = s = bpf_map_lookup_elem(&walk_state, &zero);
-	st = bpf_map_lookup_elem(&interp_scratch, &zero);
-	if (!l.ips || !s || !st)
+	l.w = w = walk_rec();
+	if (!l.ips || !w)
 		return STACK_NONE;
-	st->nr = 0;
-	st->prev = 0;
-	s->ip = ip;
-	s->sp = sp;
-	s->sp0 = sp;
-	s->fp = fp;
-	s->bcp0 = bcp0;
-	s->h = 0xcbf29ce484222325ULL;
-	s->a_sp = s->a_pc = s->a_fp = 0;
-	s->tgid = tgid;
-	s->tid = tid;
-	s->hotspot = unwind_mode != UNWIND_MODE_FP;
-	s->a_state = A_UNREAD;
-	s->chunks = 0;
-	s->wanted = 0;
+	w->st.nr = 0;
+	w->st.prev = 0;
+	w->r.ip = ip;
+	w->r.sp = sp;
+	w->r.sp0 = sp;
+	w->r.fp = fp;
+	w->bcp0 = bcp0;
+	w->h = 0xcbf29ce484222325ULL;
+	w->a_sp = w->a_pc = w->a_fp = 0;
+	w->tgid = tgid;
+	w->tid = tid;
+	w->hotspot = unwind_mode != UNWIND_MODE_FP;
+	w->a_state = A_UNREAD;
+	w->chunks = 0;
+	w->wanted = 0;
+	w->win.ok = 0;
+	if (!++w->walks) /* name_memo's 0: never a walk's */
+		w->walks = 1;
 	vthread__reset();
 	if (p)
 		stat_inc(STAT_INTERP_WALKS);
+	if (unwind_mode == UNWIND_MODE_HOTSPOT)
+		l.pr = bpf_map_lookup_elem(&unwind_procs, &tgid);
 	if (unwind_mode == UNWIND_MODE_HOTSPOT && ip && (__s64)ip > 0 &&
-	    !bpf_map_lookup_elem(&unwind_procs, &tgid)) {
+	    !l.pr) {
 		stat_inc(STAT_ROWS_NOT_READY);
 		norows = true;
 	}
@@ -1888,7 +1943,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 		l.nr = vthread__tag(p, l.nr);
 	/* rows on demand (unwind.bpf.h): marked and counted as a walk
 	 * without its process's table */
-	if (s->wanted && !norows) {
+	if (w->wanted && !norows) {
 		stat_inc(STAT_ROWS_NOT_READY);
 		norows = true;
 	}
@@ -1908,16 +1963,16 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 		asm volatile("" : "+r"(j)); /* checked, then used */
 		if (mark && j + 1 < max_frames) {
 			/* never 0: a stack ends at its first zero */
-			l.ips[j] = s->check_pc ?: CHECK_MARK_BASE;
+			l.ips[j] = w->check_pc ?: CHECK_MARK_BASE;
 			l.ips[j + 1] = mark;
 			l.nr = j + 2;
 		}
 	}
 	key = store_stack(l.nr, STAT_USER_LOST, false);
-	if (key <= STACK_LOST || !st->nr)
+	if (key <= STACK_LOST || !w->st.nr)
 		return key;
-	id = s->h ? s->h : 1;
-	if (bpf_map_update_elem(&interp, &id, st, BPF_NOEXIST) &&
+	id = w->h ? w->h : 1;
+	if (bpf_map_update_elem(&interp, &id, &w->st, BPF_NOEXIST) &&
 	    !bpf_map_lookup_elem(&interp, &id)) {
 		stat_inc(STAT_INTERP_FULL);
 		return key;
@@ -2047,20 +2102,6 @@ static __always_inline bool sample_key_of(struct bpf_perf_event_data *ctx,
 				      : STACK_NONE;
 	return true;
 }
-
-/*
- * The key of a perf_event program's sample, off its stack: the walk's
- * call chain below it must fit the 512 bytes of stack that kernels
- * before 6.13 give a program's whole chain. Two perf_event programs do
- * not run nested on one CPU (the kernel's bpf_prog_active), so one key a
- * CPU serves mixprof_sample and mixprof_wall.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct sample_key);
-	__uint(max_entries, 1);
-} perf_key SEC(".maps");
 
 static __always_inline struct sample_key *perf_key_get(void)
 {

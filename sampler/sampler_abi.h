@@ -56,6 +56,13 @@ struct sample_count {
 #define STACK_LOST 1 /* id: there was one, but its map was full */
 #define STACK_LONG (1ULL << 63) /* key bit: in the long map */
 #define STACK_SHORT 128 /* frames a short-map value holds */
+/*
+ * --stack-depth's bound: a 16-bit count, far past any real stack (a
+ * thread's default 8 MB stack holds some tens of thousands of frames),
+ * and a bound the verifier can keep on every frame index and on
+ * bpf_get_stack's size.
+ */
+#define STACK_MAX_DEPTH 65535
 
 /*
  * The new_keys ring carries two kinds of record. A struct sample_key:
@@ -88,7 +95,8 @@ struct sample_count {
  * slot is written when the frame calls out (a call, the VM); a frame
  * running bytecodes keeps its bcp in r13, read for the sampled frame */
 #define INTERP_BCP_SLOT (-8 * 8)
-#define INTERP_MAX_WALK 1024 /* frame-pointer steps per sample */
+/* JVMS 4.7.3: a method's code_length is below 65536 bytes */
+#define INTERP_MAX_CODE 65535
 
 /*
  * A process not known yet (a target, before user space has read its
@@ -97,7 +105,9 @@ struct sample_count {
  * That covers a JVM's first interpreted code, which runs before the first
  * drain tick could read its tables.
  */
-#define UNWIND_HEAPS 4 /* code heaps (3 with a segmented code cache) */
+/* code heaps (3 with a segmented code cache): jvm/hotspot.h's
+ * HOTSPOT_MAX_HEAPS, asserted equal where both are seen (jvm/jvms.c) */
+#define UNWIND_HEAPS 4
 
 struct unwind_heap {
 	__u64 lo, hi; /* reserved range: [lo, hi) */
@@ -171,6 +181,7 @@ struct interp_proc {
 	 * not pushed its frame yet, its Method* is in rbx */
 	__u64 ientry_lo, ientry_hi;
 };
+/* no such field: jvm/hotspot.h's HOTSPOT_NO_OFF (asserted equal) */
 #define INTERP_NO_OFF 0xffffffffu
 
 /*
@@ -219,7 +230,9 @@ struct java_thread_key {
  * counted in stats at STAT_UNWIND + reason. Processes that are not JVMs
  * (interp_proc absent) get the fp rules alone.
  */
-#define UNWIND_SEGMAP_HOPS 32 /* 32 * 254 segments: blobs up to ~1 MB */
+/* 32 * 254 segments: blobs up to ~1 MB; jvm/codeblob.h's CODEBLOB_HOPS,
+ * user space's reading of the same map (asserted equal) */
+#define UNWIND_SEGMAP_HOPS 32
 #define UNWIND_MAX_SPAN (64ULL << 20) /* a stack no thread has */
 #define UNWIND_MAX_FRAME (1ULL << 20) /* a compiled frame no JIT makes */
 enum unwind_reason {
@@ -240,6 +253,28 @@ enum unwind_reason {
 	UNWIND_CHUNK,
 	UNWIND_NR,
 };
+/*
+ * What one step of the walk returns (sampler.bpf.c's unwind_step, and
+ * unwind/unwind.bpf.h's rows step): go on, the stack's natural end (a
+ * zero fp), the natural end as the CFI says it (UNWIND_MARK_ROOT), or
+ * -enum unwind_reason.
+ */
+#define STEP_ON 0
+#define STEP_END 1
+#define STEP_ROOT 2
+
+/*
+ * A frame's registers as a step takes and leaves them, in the walk's
+ * per-CPU record (sampler.bpf.c's struct walk), with the words a step
+ * reads from the stack: off the BPF stack, whose 512 bytes the walk's
+ * whole call chain shares before Linux 6.13. BPF only.
+ */
+struct unwind_regs {
+	__u64 ip, sp, fp; /* the frame's pc, sp and frame pointer */
+	__u64 sp0; /* the sample's sp: the stack's bottom */
+	__u64 word[2]; /* the two words a step read */
+};
+
 /* a non-canonical address: never a pc */
 #define UNWIND_MARK_BASE 0xdead000000000000ULL
 #define UNWIND_MARK(r) (UNWIND_MARK_BASE | (r))

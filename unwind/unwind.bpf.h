@@ -1,11 +1,13 @@
 /*
  * unwind.bpf.h: the native frame step by unwind rows (rows.h), for code
  * of files whose .eh_frame user space turned into rows (loader.c).
- * Included by sampler.bpf.c after struct walk; its native_step asks
- * rows_step first and walks by frame pointer only where it answers
- * ROWS_NONE (a pc in no mapping with rows, a process not loaded); a
- * file whose rows are still to be built is walked by fp in rows_step
- * (wstate.wanted then set).
+ * Included by sampler.bpf.c; takes and leaves a frame's registers in a
+ * struct unwind_regs and answers a step result (both sampler_abi.h,
+ * which the includer includes first, as it does bpf_helpers.h). The
+ * sampler's native step asks rows_step_regs first and walks by frame
+ * pointer only where it answers ROWS_NONE (a pc in no mapping with rows,
+ * a process not loaded) or ROWS_WANTED (a file whose rows are still to
+ * be built: the walk notes it).
  */
 #ifndef MIXPROF_UNWIND_BPF_H
 #define MIXPROF_UNWIND_BPF_H
@@ -46,6 +48,53 @@ struct {
 	__type(value, struct unwind_file);
 	__uint(max_entries, UNWIND_MAX_FILES);
 } unwind_files SEC(".maps");
+
+/*
+ * A copy of one page of the walked stack (struct stack_win): a frame's
+ * words are read from it when they lie in it, and a word of the stack
+ * outside it copies the page holding that word first. A read of the
+ * target's memory costs about as much as a whole step whatever its size
+ * (bpf_probe_read_user's fixed cost), and the frames of a page share
+ * one. A page, aligned: the copy never runs past the stack's last page.
+ */
+#define STACK_WIN_BYTES 4096
+
+struct stack_win {
+	__u64 lo; /* the page copied: [lo, lo + STACK_WIN_BYTES) */
+	__u32 ok; /* the copy holds that page */
+	__u32 pad;
+	__u8 b[STACK_WIN_BYTES];
+};
+
+/*
+ * n bytes of the stack at addr into dst, from win; win copies the page of
+ * addr first when addr lies in the stack that the sample's sp sp0 begins
+ * (its page and up to UNWIND_MAX_SPAN above). 0, or a read's error.
+ */
+static __always_inline long stack_win__read(struct stack_win *win, void *dst,
+					    __u32 n, __u64 addr, __u64 sp0)
+{
+	__u64 off = addr - win->lo, base;
+
+	if (!win->ok || off > STACK_WIN_BYTES - n) {
+		base = addr & ~(__u64)(STACK_WIN_BYTES - 1);
+		if (base + STACK_WIN_BYTES <= sp0 ||
+		    addr - sp0 > UNWIND_MAX_SPAN ||
+		    addr + n > base + STACK_WIN_BYTES)
+			return bpf_probe_read_user(dst, n, (const void *)addr);
+		win->lo = base;
+		win->ok = !bpf_probe_read_user(win->b, STACK_WIN_BYTES,
+					       (const void *)base);
+		if (!win->ok)
+			return bpf_probe_read_user(dst, n, (const void *)addr);
+		off = addr - base;
+	}
+	asm volatile("" : "+r"(off)); /* checked, then used */
+	if (off > STACK_WIN_BYTES - n)
+		return -EFAULT;
+	__builtin_memcpy(dst, win->b + off, n);
+	return 0;
+}
 
 #define ROWS_NONE 100 /* not a step result (sampler_abi.h): no rows here */
 /* code of a file whose rows are not built yet: counted, by fp meanwhile */
@@ -114,14 +163,11 @@ find_row(const struct unwind_page *pg, __u32 a)
 	return lo < hi ? NULL : best; /* a run too long to search: none */
 }
 
-/* A frame's registers, in and out of rows_step_regs. */
-struct rows_regs {
-	__u64 ip, sp, fp, sp0;
-};
-
 /*
- * The caller of frame g (frame idx of the walk, 0 the sampled pc) of
- * process tgid by its rows: STEP_ON (g updated), STEP_ROOT (an outermost
+ * The caller of frame g (frame idx of the walk, 0 the sampled pc; words
+ * read land in g->word, through the stack's copy win) of the process
+ * whose table is pr (unwind_procs: looked up once a sample, by the
+ * caller) by its rows: STEP_ON (g updated), STEP_ROOT (an outermost
  * frame: the stack's natural end, a root), -UNWIND_NO_ROW (code of a file with rows, but none we
  * follow), -UNWIND_BAD_SP (a CFA that does not grow or leaves the
  * stack), -UNWIND_READ, ROWS_NONE (also for code no FDE describes), or
@@ -131,23 +177,22 @@ struct rows_regs {
  * a noreturn function). A global function: verified once, not at each
  * of the walk's call sites (start-up under CPU contention).
  */
-__noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
+__noinline int rows_step_regs(struct unwind_regs *g,
+			      const struct unwind_proc *pr,
+			      struct stack_win *win, __u32 idx)
 {
-	const struct unwind_proc *pr;
 	const struct unwind_map *m;
 	const struct unwind_page *pg;
 	const struct unwind_row *r;
 	struct unwind_page_key k;
 	struct unwind_file *f;
-	__u32 zero = 0;
 	__u64 pc, a, cfa, *fr;
 
-	if (!g)
+	if (!g || !win)
 		return ROWS_NONE;
-	pr = bpf_map_lookup_elem(&unwind_procs, &tgid);
-	fr = bpf_map_lookup_elem(&walk_scratch, &zero);
+	fr = g->word;
 	pc = idx ? g->ip - 1 : g->ip;
-	if (!pr || !fr || !(m = find_map(pr, pc)))
+	if (!pr || !(m = find_map(pr, pc)))
 		return ROWS_NONE;
 	k.file = m->file;
 	f = bpf_map_lookup_elem(&unwind_files, &k.file);
@@ -184,49 +229,25 @@ __noinline int rows_step_regs(struct rows_regs *g, __u32 tgid, __u32 idx)
 	/* the usual frame (rbp pushed right after the call): both words
 	 * in one read, each read costing about a frame's whole step */
 	if (r->rbp_slot == -2) {
-		if (bpf_probe_read_user(fr, 16, (const void *)(cfa - 16)))
+		if (stack_win__read(win, fr, 16, cfa - 16, g->sp0))
 			return -UNWIND_READ;
 		g->fp = fr[0];
 		g->ip = fr[1];
 		g->sp = cfa;
 		return fr[1] ? STEP_ON : STEP_ROOT;
 	}
-	if (bpf_probe_read_user(fr, 8, (const void *)(cfa - 8)))
+	if (stack_win__read(win, fr, 8, cfa - 8, g->sp0))
 		return -UNWIND_READ;
 	a = fr[0]; /* the return address */
 	if (r->rbp_slot) {
-		if (bpf_probe_read_user(
-			fr, 8, (const void *)(cfa + 8 * (__s64)r->rbp_slot)))
+		if (stack_win__read(win, fr, 8, cfa + 8 * (__s64)r->rbp_slot,
+				    g->sp0))
 			return -UNWIND_READ;
 		g->fp = fr[0];
 	}
 	g->ip = a;
 	g->sp = cfa;
 	return a ? STEP_ON : STEP_ROOT;
-}
-
-/*
- * rows_step_regs on the walk's frame w. Code of a file whose rows are
- * still to be built is walked by frame pointer here (fp_step), and the
- * walk record notes it (the sample is marked: walked before the rows it
- * needed): code in a file is no interpreter's, which a pending target's
- * walk would otherwise guess (unwind_step).
- */
-static __always_inline int rows_step(struct walk *w, __u32 tgid, __u32 idx)
-{
-	struct rows_regs g = {w->ip, w->sp, w->fp, w->s->sp0};
-	int r = rows_step_regs(&g, tgid, idx);
-
-	if (r == ROWS_WANTED) {
-		w->s->wanted = 1;
-		return fp_step(w);
-	}
-	if (r == STEP_ON || r == STEP_ROOT) {
-		w->ip = g.ip;
-		w->sp = g.sp;
-		w->fp = g.fp;
-	}
-	return r;
 }
 
 #endif

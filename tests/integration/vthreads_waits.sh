@@ -25,6 +25,10 @@ for jdk in $(jdks); do
 	pid=$!
 	PIDS_TO_KILL+=("$pid")
 	wait_for 20 grep -qs ready "$TMPD/out" || die "VWaits did not start"
+	# the last JDK's mixprof wrote the line waited for below in it, and
+	# the redirection empties it only once the job starts (seen: the
+	# wait found the old line, the grep after it the emptied file)
+	rm -f "$TMPD/err"
 	# -v: it says when its virtual threads' probes are in (or why not)
 	"$MIXPROF" -v --off-cpu --per-thread -p "$pid" -o "$TMPD/vw.folded" \
 		60 2>"$TMPD/err" &
