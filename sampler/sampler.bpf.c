@@ -1916,7 +1916,9 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	w->r.sp0 = sp;
 	w->r.fp = fp;
 	w->bcp0 = bcp0;
-	w->h = 0xcbf29ce484222325ULL;
+	/* the list's id (the interp map's key) is its process's own: one
+	 * process's lists are never taken for another's (issue 29) */
+	w->h = mix(0xcbf29ce484222325ULL, tgid);
 	w->a_sp = w->a_pc = w->a_fp = 0;
 	w->tgid = tgid;
 	w->tid = tid;
