@@ -232,6 +232,15 @@ static void JNICALL on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni,
 	pthread_mutex_unlock(&P.lock);
 }
 
+/* A JVMTI call failed: said, unless the JVM is ending (WRONG_PHASE: a
+ * client's probes removed as the JVM exits need no undoing, and the
+ * user's stderr stays clean). */
+static void probe_failed(jvmtiError err, const char *what)
+{
+	if (err != JVMTI_ERROR_WRONG_PHASE)
+		jmap_log_jvmti(P.jvmti, err, what);
+}
+
 static void set_hook(bool on)
 {
 	jvmtiError err;
@@ -242,7 +251,7 @@ static void set_hook(bool on)
 	    P.jvmti, on ? JVMTI_ENABLE : JVMTI_DISABLE,
 	    JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
 	if (err)
-		jmap_log_jvmti(P.jvmti, err, "ClassFileLoadHook");
+		probe_failed(err, "ClassFileLoadHook");
 	else
 		P.hook_on = on;
 }
@@ -272,7 +281,7 @@ static void retransform(JNIEnv *env, class_filter filter, const void *arg,
 
 	err = (*P.jvmti)->GetLoadedClasses(P.jvmti, &n, &all);
 	if (err)
-		return jmap_log_jvmti(P.jvmti, err, "GetLoadedClasses");
+		return probe_failed(err, "GetLoadedClasses");
 	pick = all;
 	for (i = 0; i < n; i++) {
 		sig = NULL;

@@ -34,7 +34,8 @@ check_ratio() {
 	END {
 		m = a + b + c
 		if (m < 500) bad("only " m " worker samples in one/two/three")
-		if (m < 0.95 * w) bad("worker " w " samples, " m " in one/two/three")
+		# those walked before the JVM was identified are bounded below
+		if (m < 0.95 * (w - early)) bad("worker " w " samples (" early " before the JVM was identified), " m " in one/two/three")
 		if (interp > 0.01 * w) bad("worker " w " samples, " interp " with Interpreter")
 		if (!m) exit 1
 		printf "%s: one %.1f%% two %.1f%% three %.1f%% (of %d), rooted %.1f%% (%d before the JVM was identified, left out)\n", f, 100*a/m, 100*b/m, 100*c/m, m, 100*root/(w - early), early
