@@ -22,7 +22,9 @@ awk -F'\t' -v dir="$D" -v total="$written" '
 	if (n && $2 != prev) { print "slice " n " does not start where " n - 1 " ended"; bad = 1 }
 	want = n < 3 ? 1000000000 : 500000000
 	if (n < 3 && $3 - $2 != want) { print "slice " n " is " $3 - $2 " ns"; bad = 1 }
-	if (n == 3 && ($3 - $2 < want || $3 - $2 > want + 200000000)) { print "last slice is " $3 - $2 " ns"; bad = 1 }
+	# the last: from 3 s to the stop, which comes at 3.5 s or after it
+	# (how late depends on the load: once 214 ms), shorter than a slice
+	if (n == 3 && ($3 - $2 < want || $3 - $2 >= 1000000000)) { print "last slice is " $3 - $2 " ns"; bad = 1 }
 	if ($6 != (n == 3)) { print "slice " n " partial=" $6; bad = 1 }
 	s = 0
 	f = dir "/" $5
