@@ -17,9 +17,8 @@ agreement() {
 	line=$(grep "check: the HotSpot and frame-pointer walks agree" "$1") ||
 		die "$2: no check line in the summary: $(tail -5 "$1")"
 	note "$2: ${line#*check: }"
-	n=$(sed -n 's/.*agree on [0-9]* of \([0-9]*\) JVM samples.*/\1/p' <<<"$line")
-	pct=$(sed -n 's/.*JVM samples (\([0-9]*\)\.\([0-9]*\)%) but for.*/\1\2/p' <<<"$line")
-	[ -n "$n" ] && [ -n "$pct" ] || die "$2: check line not understood: $line"
+	read -r n pct < <(check_agreement "$1") || true
+	[ -n "${pct:-}" ] || die "$2: check line not understood: $line"
 	[ "$n" -ge 300 ] || die "$2: only $n JVM samples"
 	if [ "$((10#$pct))" -lt 9950 ]; then
 		grep "^mixprof:     \(differ\|blind spot\)" "$1" >&2

@@ -38,8 +38,7 @@ check_jdk() {
 		cat "$TMPD/run.folded" >>"$TMPD/v.folded"
 		cat "$TMPD/run.err" >>"$TMPD/err"
 		grep "check:" "$TMPD/run.err"
-		set -- $(sed -n 's/.*agree on [0-9]* of \([0-9]*\) JVM samples (\([0-9]*\)\.\([0-9]*\)%) but for.*/\1 \2\3/p' \
-			"$TMPD/run.err")
+		set -- $(check_agreement "$TMPD/run.err")
 		[ $# = 2 ] || die "no check line in the summary"
 		total=$((total + $1)) agree=$((agree + $1 * 10#$2))
 		[ "$total" -lt 300 ] || break

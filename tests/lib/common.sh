@@ -54,6 +54,13 @@ trap cleanup_common EXIT
 die() { echo "FAIL: $*" >&2; exit 1; }
 note() { echo "# $*"; }
 
+# check_agreement ERR: of MIXPROF_UNWIND=check's line in the summary ERR,
+# its JVM samples and how many of each 10,000 the two walks agree on but
+# for the oracle's blind spots ("1705 9994"); nothing when it has none
+check_agreement() {
+	sed -n 's/.*agree on [0-9]* of \([0-9]*\) JVM samples (\([0-9]*\)\.\([0-9]*\)%) but for.*/\1 \2\3/p' "$1"
+}
+
 # The JDKs to test: $MIXPROF_TEST_JDKS (space-separated JDK homes) when set;
 # otherwise the system one, plus the newest JDK of another major version
 # installed beside it (Debian keeps them all in one directory). Finding
