@@ -258,6 +258,8 @@ struct walk {
 	__u64 h; /* hash of the listed frames: their list's id */
 	__u64 a_sp, a_pc, a_fp; /* the anchor, once read */
 	__u64 check_pc; /* check mode: the oracle's pc where it differs */
+	/* an adapter leaf's caller's other sp (adapter_step), or 0 */
+	__u64 alt_sp;
 	__u32 tgid, tid; /* the process and thread */
 	__u32 idx; /* the frame being stepped (0: the leaf) */
 	__u32 hotspot; /* the HotSpot rules (not UNWIND_MODE_FP) */
@@ -1414,11 +1416,20 @@ static __always_inline int adapter_step(struct walk *w,
 		return STEP_ON;
 	}
 	r = ret_at(w, p, false);
-	/* r13 the C2I adapter's caller's sp, unless it is an older
-	 * interpreted caller's, left in r13 by compiled code */
+	/*
+	 * r13 the C2I adapter's caller's sp, unless it is an older
+	 * interpreted caller's, left in r13 by compiled code; or any other
+	 * value compiled code left there, at the adapter's entry before it
+	 * sets r13: then the caller's frame does not end in a return
+	 * address from r13, and blob_step tries the sp past the return
+	 * address (JDK 25 javac, check mode: 1-2 samples a run broke there,
+	 * [unwind: bad pc] under the adapter's caller)
+	 */
 	if (r == STEP_ON && r13 > sp + 8 && r13 - sp <= ADAPTER_MAX_ARGS &&
-	    !(r13 & 7) && !in_interp(p, read_u64(r13 - 8)))
+	    !(r13 & 7) && !in_interp(p, read_u64(r13 - 8))) {
+		w->alt_sp = w->r.sp;
 		w->r.sp = r13;
+	}
 	return r;
 }
 
@@ -1611,6 +1622,12 @@ blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob,
 		if (!in_code(p, fr[1]))
 			return leaf_slots(w, p);
 		ssp += 8;
+	}
+	/* an adapter leaf's caller whose sp was not r13 (adapter_step) */
+	if (!in_code(p, fr[1]) && idx == 1 && w->alt_sp) {
+		ssp = w->alt_sp + (__u64)bi.frame_size * 8;
+		if (stack_win__read(&w->win, fr, 16, ssp - 16, w->r.sp0))
+			return -UNWIND_READ;
 	}
 	if (!in_code(p, fr[1]))
 		return -UNWIND_BAD_PC;
@@ -1929,6 +1946,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	 * process's lists are never taken for another's (issue 29) */
 	w->h = mix(0xcbf29ce484222325ULL, tgid);
 	w->a_sp = w->a_pc = w->a_fp = 0;
+	w->alt_sp = 0;
 	w->tgid = tgid;
 	w->tid = tid;
 	w->hotspot = unwind_mode != UNWIND_MODE_FP;
