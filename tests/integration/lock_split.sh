@@ -55,7 +55,8 @@ i=0
 for jdk in $(jdks); do
 	note "JDK $jdk"
 	: >"$TMPD/out"
-	rm -f "$TMPD/go"
+	# the last JDK's error file gone: its lines would end the wait below
+	rm -f "$TMPD/go" "$TMPD/err"
 	if [ $((i++ % 2)) = 0 ]; then
 		nice -n -15 "$jdk/bin/java" -cp "$SAMPLES" LockSplit $SECS "$TMPD/go" >"$TMPD/out" &
 		pid=$!

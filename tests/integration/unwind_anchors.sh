@@ -75,6 +75,7 @@ check_server() {
 profile() {
 	local secs=2 hz=999
 	[ "$1" != hotspot ] || secs=4 hz=499
+	rm -f "$TMPD/err" # an earlier run's lines would end the wait below
 	MIXPROF_UNWIND=$1 "$MIXPROF" -v -F $hz --per-thread -p "$3,$4" \
 		-o "$2" $secs 2>"$TMPD/err" &
 	m=$!
