@@ -1597,7 +1597,14 @@ blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob,
 		return -UNWIND_READ;
 	if (e == EDGE_ADAPTER)
 		return adapter_step(w, p);
-	if (e == EDGE_FP)
+	/*
+	 * rbp == sp in a stub leaf without a frame size: its frame record
+	 * is at sp ("enter" just ran, or "mov rsp, rbp" before "pop rbp"),
+	 * not one stub_step's scan would find (once an older return address
+	 * further up, JDK 25 javac's check mode: a wrong caller)
+	 */
+	if (e == EDGE_FP || (e == EDGE_NONE && !idx && bi.frame_size <= 0 &&
+			     w->r.fp == w->r.sp))
 		return fp_step(&w->r, &w->win, w->hotspot);
 	if (e == EDGE_SP || e == EDGE_SP8)
 		return ret_at(w, p, e == EDGE_SP8);
