@@ -147,6 +147,8 @@ static int start(struct run *r)
 	/* time starts when sampling does, not when loading did */
 	r->tb.start_ns = nsec__now();
 	r->wall_start = time(NULL);
+	/* the first second's share in the summary: rows on demand's test */
+	stackfold__first_until(r->sf, r->tb.start_ns + NSEC_PER_SEC);
 	ret = r->o.alloc  ? attach_alloc(r)
 	      : r->o.lock ? run_lock__start(r)
 			  : sampler__attach(r->smp, r->tb.start_ns);

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The cost of profiling the whole host (issue 23): SECS (8) at HZ (999)
+# with call stacks, under two busy JVMs (Warmup: four threads of
+# parsing, maps, sorting, regular expressions and zlib), one on the JDK
+# on PATH and one on the newest other JDK, started without any agent or
+# flag. Side by side, RUNS (2) rounds, each in turn on the same load:
+#   mixprof cold: a fresh row cache (MIXPROF_CACHE_DIR), every file's
+#     unwind rows built on demand;
+#   mixprof warm: the same again, the cache the cold run filled;
+#   perf record -F HZ -a -g, then perf script (text, as mixprof prints).
+# Prints each one's CPU (user + sys, GNU time) and peak RSS, the medians,
+# the ratios, and mixprof's share of whole stacks (reaching their
+# thread's root) in the processes with unwind rows over the run's first
+# second (the summary's "processes with unwind rows" line).
+# Goals: perf/mixprof CPU >= 10x, peak RSS <= 30 MB, warm cheaper than
+# cold, >= 95% whole in the first second.
+set -euo pipefail
+: "${BUILD:?BUILD must point at the build directory}"
+SECS=${SECS:-8}
+HZ=${HZ:-999}
+RUNS=${RUNS:-2}
+tmp=$(mktemp -d /tmp/mixprof-bench.XXXXXX)
+load=()
+cleanup() {
+	local p
+	for p in "${load[@]}"; do kill "$p" 2>/dev/null || true; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# the JDK on PATH and the newest other one (vthreads.sh's search)
+sys=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+jdks=("$sys")
+best=0 other=
+for j in "$(dirname "$sys")"/*/; do
+	j=${j%/}
+	[ "$(readlink -f "$j")" = "$sys" ] && continue
+	v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$j/release" 2>/dev/null || true)
+	[ -n "$v" ] && [ "$v" -gt "$best" ] && best=$v && other=$j
+done
+[ -n "$other" ] && jdks+=("$other") || jdks+=("$sys")
+for j in "${jdks[@]}"; do
+	"$j/bin/java" -cp "$BUILD/samples" Warmup $(((SECS + 4) * 3 * RUNS + 30)) \
+		>/dev/null 2>&1 &
+	load+=($!)
+done
+sleep 5 # past the JVMs' start and first compilations
+
+# measure NAME CMD...: append "NAME cpu_seconds peak_kb" to $tmp/res
+measure() {
+	local name=$1
+	shift
+	/usr/bin/time -o "$tmp/t" -f '%U %S %M' "$@" >/dev/null 2>"$tmp/$name.err" ||
+		{ cat "$tmp/$name.err" >&2; return 1; }
+	awk -v n="$name" '{ printf "%s %.2f %d\n", n, $1 + $2, $3 }' "$tmp/t" >>"$tmp/res"
+}
+
+# mixprof NAME: a host-wide run; its first-second share and samples
+# appended to $tmp/first
+mixprof() {
+	measure "$1" env MIXPROF_CACHE_DIR="$tmp/cache.$r" \
+		"$BUILD/mixprof" -F "$HZ" -o "$tmp/$1.folded" "$SECS" || return 1
+	sed -n 's/.*processes with unwind rows: \([0-9]*\) of \([0-9]*\);.*, \([0-9.]*\)% of the \([0-9]*\) of the first second/\1 \2 \3 \4/p' \
+		"$tmp/$1.err" | awk -v n="$1" '{ print n, $0 }' >>"$tmp/first"
+	sed -n 's/^mixprof: \([0-9]*\) samples in.*/\1/p' "$tmp/$1.err" |
+		awk -v n="$1" '{ print n, $1 }' >>"$tmp/samples"
+	grep -h "unwind rows:" "$tmp/$1.err" | sed "s/^mixprof: */    $1 round $r: /" >>"$tmp/rows"
+}
+
+for ((r = 0; r < RUNS; r++)); do
+	mkdir "$tmp/cache.$r"
+	mixprof cold
+	mixprof warm
+	measure record perf record -F "$HZ" -a -g -o "$tmp/perf.data" -- sleep "$SECS"
+	measure script sh -c "perf script -i '$tmp/perf.data' > '$tmp/perf.txt'"
+	echo "perf $(grep -c '^$' "$tmp/perf.txt" || true)" >>"$tmp/samples"
+done
+
+echo "whole host, $SECS s at $HZ Hz, two busy Warmup JVMs ($(for j in "${jdks[@]}"; do
+	sed -n 's/^JAVA_VERSION="\([^"]*\)"/JDK \1/p' "$j/release"; done | paste -sd, -)), $RUNS rounds, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# the median of each (the lower middle for an even count), and all runs
+awk -v runs="$RUNS" '
+FILENAME ~ /res$/ { cpu[$1, ++n[$1]] = $2; rss[$1, n[$1]] = $3; next }
+FILENAME ~ /first$/ { fs[$1] = fs[$1] (fs[$1] ? ", " : "") $4 "% of " $5 " (" $2 " of " $3 " processes)"; next }
+{ smp[$1] = smp[$1] (smp[$1] ? ", " : "") $2 }
+function med(a, name, k, i, j, v, t) {
+	k = n[name]
+	for (i = 1; i <= k; i++) v[i] = a[name, i]
+	for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+		if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+	return v[int((k + 1) / 2)]
+}
+function all(a, name, i, s) {
+	for (i = 1; i <= n[name]; i++) s = s (i > 1 ? ", " : "") a[name, i]
+	return s
+}
+END {
+	for (i = 1; i <= n["record"]; i++) {
+		pc[i] = cpu["record", i] + cpu["script", i]
+		pr[i] = rss["record", i] > rss["script", i] ? rss["record", i] : rss["script", i]
+		cpu["perf", i] = pc[i]; rss["perf", i] = pr[i]
+	}
+	n["perf"] = n["record"]
+	split("cold warm perf", w, " ")
+	for (i = 1; i <= 3; i++) {
+		c[w[i]] = med(cpu, w[i]); m[w[i]] = med(rss, w[i])
+		printf "  %-13s cpu %5.2f s (%s)  peak rss %5.1f MB (%s KB)  samples %s\n",
+			w[i] == "perf" ? "perf -g+script" : "mixprof " w[i], c[w[i]], all(cpu, w[i]),
+			m[w[i]] / 1024, all(rss, w[i]), smp[w[i]]
+	}
+	printf "  perf record %s s, perf script %s s\n", all(cpu, "record"), all(cpu, "script")
+	printf "  perf/mixprof cpu: cold %.1fx, warm %.1fx (goal >= 10x); warm/cold %.2fx (goal < 1)\n",
+		c["cold"] ? c["perf"] / c["cold"] : 0, c["warm"] ? c["perf"] / c["warm"] : 0,
+		c["cold"] ? c["warm"] / c["cold"] : 0
+	printf "  mixprof peak rss: cold %.1f MB, warm %.1f MB (goal <= 30 MB)\n", m["cold"] / 1024, m["warm"] / 1024
+	printf "  whole stacks in the first second, processes with rows (goal >= 95%%): cold %s; warm %s\n",
+		fs["cold"], fs["warm"]
+}' "$tmp/res" "$tmp/first" "$tmp/samples"
+cat "$tmp/rows"
