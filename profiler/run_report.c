@@ -112,9 +112,12 @@ static void roots_by_process(const struct run *r)
 	for (size_t i = 0; i < n && i < 10; i++)
 		fprintf(stderr,
 			"mixprof:     pid %u: %.1f%% of %" PRIu64
-			" reach the root\n",
+			" reach the root (%.1f%% of the %" PRIu64
+			" of the first second)\n",
 			v[i].pid, 100.0 * v[i].root / v[i].samples,
-			v[i].samples);
+			v[i].samples,
+			v[i].first ? 100.0 * v[i].first_root / v[i].first : 0.0,
+			v[i].first);
 	free(v);
 }
 

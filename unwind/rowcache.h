@@ -47,6 +47,10 @@ int rowcache__key(int fd, char *key, size_t cap);
 int rowcache__get(struct rowcache *c, const char *key, struct unwind_row **rows,
 		  size_t *n, bool *dbg);
 
+/* Is there an entry under key (a regular file; not read, not checked):
+ * what makes reading a file's rows before a sample asks worth it. */
+bool rowcache__has(struct rowcache *c, const char *key);
+
 /* Keep the cache within max bytes (see above): the number of entries
  * deleted, or -errno. */
 int rowcache__prune(struct rowcache *c, uint64_t max);
