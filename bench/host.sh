@@ -8,10 +8,15 @@
 #     unwind rows built on demand;
 #   mixprof warm: the same again, the cache the cold run filled;
 #   perf record -F HZ -a -g, then perf script (text, as mixprof prints).
+#   with BASE_BUILD=dir, another build's mixprof cold and warm too, in
+#   the same rounds (what a change did, on the same load).
 # Prints each one's CPU (user + sys, GNU time) and peak RSS, the medians,
 # the ratios, and mixprof's share of whole stacks (reaching their
-# thread's root) in the processes with unwind rows over the run's first
-# second (the summary's "processes with unwind rows" line).
+# thread's root) over the run's first second: in all the processes with
+# unwind rows (the summary's "processes with unwind rows" line: on a
+# shared host, others' short-lived processes too), and in the java
+# processes (the first 1 s slice, -i 1: lines of "java" whose outermost
+# frame is a thread's root: start_thread, JavaMain...).
 # Goals: perf/mixprof CPU >= 10x, peak RSS <= 30 MB, warm cheaper than
 # cold, >= 95% whole in the first second.
 set -euo pipefail
@@ -40,7 +45,7 @@ for j in "$(dirname "$sys")"/*/; do
 done
 [ -n "$other" ] && jdks+=("$other") || jdks+=("$sys")
 for j in "${jdks[@]}"; do
-	"$j/bin/java" -cp "$BUILD/samples" Warmup $(((SECS + 4) * 3 * RUNS + 30)) \
+	"$j/bin/java" -cp "$BUILD/samples" Warmup $(((SECS + 4) * 5 * RUNS + 30)) \
 		>/dev/null 2>&1 &
 	load+=($!)
 done
@@ -55,11 +60,19 @@ measure() {
 	awk -v n="$name" '{ printf "%s %.2f %d\n", n, $1 + $2, $3 }' "$tmp/t" >>"$tmp/res"
 }
 
-# mixprof NAME: a host-wide run; its first-second share and samples
-# appended to $tmp/first
+# mixprof NAME [BUILD]: a host-wide run; its first-second shares and
+# samples appended to $tmp/first, $tmp/java, $tmp/samples
 mixprof() {
-	measure "$1" env MIXPROF_CACHE_DIR="$tmp/cache.$r" \
-		"$BUILD/mixprof" -F "$HZ" -o "$tmp/$1.folded" "$SECS" || return 1
+	rm -rf "$tmp/$1.d"
+	measure "$1" env MIXPROF_CACHE_DIR="$tmp/cache.$1.$r" \
+		"${2:-$BUILD}/mixprof" -F "$HZ" -i 1 -o "$tmp/$1.d" "$SECS" || return 1
+	awk -v n="$1" -F';' '
+		$1 == "java" && $2 !~ /_\[k\]( [0-9]+)?$/ {
+			c = $NF; sub(/.* /, "", c); t += c
+			if ($2 ~ /^(start_thread|clone|clone3|__clone|__clone3|_start|thread_native_entry|JavaMain|__libc_start_main|__libc_start_call_main)$/) w += c
+		}
+		END { printf "%s %.1f%% of %d\n", n, t ? 100 * w / t : 0, t }' \
+		"$tmp/$1.d/slice-0000.folded" >>"$tmp/java" 2>/dev/null || true
 	sed -n 's/.*processes with unwind rows: \([0-9]*\) of \([0-9]*\);.*, \([0-9.]*\)% of the \([0-9]*\) of the first second/\1 \2 \3 \4/p' \
 		"$tmp/$1.err" | awk -v n="$1" '{ print n, $0 }' >>"$tmp/first"
 	sed -n 's/^mixprof: \([0-9]*\) samples in.*/\1/p' "$tmp/$1.err" |
@@ -68,9 +81,16 @@ mixprof() {
 }
 
 for ((r = 0; r < RUNS; r++)); do
-	mkdir "$tmp/cache.$r"
+	mkdir "$tmp/cache.cold.$r"
+	ln -s "cache.cold.$r" "$tmp/cache.warm.$r"
 	mixprof cold
 	mixprof warm
+	if [ -n "${BASE_BUILD:-}" ]; then
+		mkdir "$tmp/cache.base_cold.$r"
+		ln -s "cache.base_cold.$r" "$tmp/cache.base_warm.$r"
+		mixprof base_cold "$BASE_BUILD"
+		mixprof base_warm "$BASE_BUILD"
+	fi
 	measure record perf record -F "$HZ" -a -g -o "$tmp/perf.data" -- sleep "$SECS"
 	measure script sh -c "perf script -i '$tmp/perf.data' > '$tmp/perf.txt'"
 	echo "perf $(grep -c '^$' "$tmp/perf.txt" || true)" >>"$tmp/samples"
@@ -82,6 +102,7 @@ echo "whole host, $SECS s at $HZ Hz, two busy Warmup JVMs ($(for j in "${jdks[@]
 awk -v runs="$RUNS" '
 FILENAME ~ /res$/ { cpu[$1, ++n[$1]] = $2; rss[$1, n[$1]] = $3; next }
 FILENAME ~ /first$/ { fs[$1] = fs[$1] (fs[$1] ? ", " : "") $4 "% of " $5 " (" $2 " of " $3 " processes)"; next }
+FILENAME ~ /java$/ { js[$1] = js[$1] (js[$1] ? ", " : "") $2 " of " $4; next }
 { smp[$1] = smp[$1] (smp[$1] ? ", " : "") $2 }
 function med(a, name, k, i, j, v, t) {
 	k = n[name]
@@ -101,10 +122,10 @@ END {
 		cpu["perf", i] = pc[i]; rss["perf", i] = pr[i]
 	}
 	n["perf"] = n["record"]
-	split("cold warm perf", w, " ")
-	for (i = 1; i <= 3; i++) {
+	nw = split(n["base_cold"] ? "cold warm base_cold base_warm perf" : "cold warm perf", w, " ")
+	for (i = 1; i <= nw; i++) {
 		c[w[i]] = med(cpu, w[i]); m[w[i]] = med(rss, w[i])
-		printf "  %-13s cpu %5.2f s (%s)  peak rss %5.1f MB (%s KB)  samples %s\n",
+		printf "  %-17s cpu %5.2f s (%s)  peak rss %5.1f MB (%s KB)  samples %s\n",
 			w[i] == "perf" ? "perf -g+script" : "mixprof " w[i], c[w[i]], all(cpu, w[i]),
 			m[w[i]] / 1024, all(rss, w[i]), smp[w[i]]
 	}
@@ -113,7 +134,8 @@ END {
 		c["cold"] ? c["perf"] / c["cold"] : 0, c["warm"] ? c["perf"] / c["warm"] : 0,
 		c["cold"] ? c["warm"] / c["cold"] : 0
 	printf "  mixprof peak rss: cold %.1f MB, warm %.1f MB (goal <= 30 MB)\n", m["cold"] / 1024, m["warm"] / 1024
-	printf "  whole stacks in the first second, processes with rows (goal >= 95%%): cold %s; warm %s\n",
-		fs["cold"], fs["warm"]
-}' "$tmp/res" "$tmp/first" "$tmp/samples"
+	printf "  whole stacks in the first second (goal >= 95%%), all processes with rows / java processes:\n"
+	for (i = 1; i < nw; i++)
+		printf "    %-9s %s / %s\n", w[i], fs[w[i]], js[w[i]]
+}' "$tmp/res" "$tmp/first" "$tmp/java" "$tmp/samples"
 cat "$tmp/rows"
