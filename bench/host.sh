@@ -60,12 +60,13 @@ measure() {
 	awk -v n="$name" '{ printf "%s %.2f %d\n", n, $1 + $2, $3 }' "$tmp/t" >>"$tmp/res"
 }
 
-# mixprof NAME [BUILD]: a host-wide run; its first-second shares and
+# mixprof NAME CACHE [BUILD]: a host-wide run with the row cache in
+# $tmp/CACHE (a link would not be used); its first-second shares and
 # samples appended to $tmp/first, $tmp/java, $tmp/samples
 mixprof() {
 	rm -rf "$tmp/$1.d"
-	measure "$1" env MIXPROF_CACHE_DIR="$tmp/cache.$1.$r" \
-		"${2:-$BUILD}/mixprof" -F "$HZ" -i 1 -o "$tmp/$1.d" "$SECS" || return 1
+	measure "$1" env MIXPROF_CACHE_DIR="$tmp/$2" \
+		"${3:-$BUILD}/mixprof" -F "$HZ" -i 1 -o "$tmp/$1.d" "$SECS" || return 1
 	awk -v n="$1" -F';' '
 		$1 == "java" && $2 !~ /_\[k\]( [0-9]+)?$/ {
 			c = $NF; sub(/.* /, "", c); t += c
@@ -81,15 +82,12 @@ mixprof() {
 }
 
 for ((r = 0; r < RUNS; r++)); do
-	mkdir "$tmp/cache.cold.$r"
-	ln -s "cache.cold.$r" "$tmp/cache.warm.$r"
-	mixprof cold
-	mixprof warm
+	mkdir "$tmp/cache.$r" "$tmp/cache.base.$r"
+	mixprof cold "cache.$r"
+	mixprof warm "cache.$r"
 	if [ -n "${BASE_BUILD:-}" ]; then
-		mkdir "$tmp/cache.base_cold.$r"
-		ln -s "cache.base_cold.$r" "$tmp/cache.base_warm.$r"
-		mixprof base_cold "$BASE_BUILD"
-		mixprof base_warm "$BASE_BUILD"
+		mixprof base_cold "cache.base.$r" "$BASE_BUILD"
+		mixprof base_warm "cache.base.$r" "$BASE_BUILD"
 	fi
 	measure record perf record -F "$HZ" -a -g -o "$tmp/perf.data" -- sleep "$SECS"
 	measure script sh -c "perf script -i '$tmp/perf.data' > '$tmp/perf.txt'"

@@ -36,9 +36,10 @@ struct ufile {
 	int state; /* enum unwind_file_state, as unwind_files says */
 	bool eager; /* a target's: built before samples ask (after those) */
 	/* its rows are in the cache (an earlier run's samples needed them):
-	 * read before samples ask, as a target's are, while the rows map is
-	 * less than half full (CACHED_ROOM) */
+	 * read before samples ask, as a target's are, while they leave
+	 * more than half of the rows map free (CACHED_ROOM) */
 	bool cached;
+	uint64_t cached_rows; /* about: the entry's bytes / 8 */
 	uint64_t delta; /* p_offset - p_vaddr of the executable segment */
 	uint64_t size; /* bytes: what its rows will cost, roughly */
 	/* where to open it while PENDING: the last mapping seen (pid 0: it
@@ -63,8 +64,9 @@ struct uproc {
 /* page entries per system call: one each made libjvm's 4,300 the
  * biggest cost of reading its rows back from the cache */
 #define PAGE_BATCH 512
-/* cached files are read unasked while fewer rows than max / CACHED_ROOM
- * are stored: the rest of the map is for the files samples need */
+/* a cached file is read unasked when the rows stored with its own stay
+ * within max / CACHED_ROOM: the rest of the map is for the files samples
+ * need (a big program's rows, a node's or a compiler's, would take it) */
 #define CACHED_ROOM 2
 
 struct unwind_loader {
@@ -485,6 +487,13 @@ static bool before(uint64_t wa, uint64_t sa, uint64_t wb, uint64_t sb)
 	return wa * (sb + SIZE_FLOOR) > wb * (sa + SIZE_FLOOR);
 }
 
+/* Is f's cached entry worth reading unasked (CACHED_ROOM)? */
+static bool cached_fits(const struct unwind_loader *l, const struct ufile *f)
+{
+	return f->cached &&
+	       l->next_row + f->cached_rows <= l->max_rows / CACHED_ROOM;
+}
+
 /*
  * The pending file to build next: the one whose code the most walked
  * frames met since the run began (unwind_files' counts: what runs) per
@@ -498,7 +507,6 @@ static struct ufile *next_file(struct unwind_loader *l)
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	struct ufile *best = NULL, *f;
 	uint32_t n = l->next_id, i, best_w = 0, batch;
-	bool room = l->next_row < l->max_rows / CACHED_ROOM;
 	int r, cls, best_cls = 3;
 
 	if (!l->st.pending || !n)
@@ -515,7 +523,7 @@ static struct ufile *next_file(struct unwind_loader *l)
 		 * busiest processes' tables are asked for first) */
 		cls = l->demand[i].wanted ? 0
 		      : f->eager	  ? 1
-		      : f->cached && room ? 2
+		      : cached_fits(l, f) ? 2
 					  : 3;
 		if (cls == 3 || cls > best_cls ||
 		    (cls == best_cls &&
@@ -601,7 +609,8 @@ static struct ufile *file_of(struct unwind_loader *l, int pid,
 		f->state = UNWIND_FILE_PENDING;
 		f->cached = l->cache &&
 			    !rowcache__key(fd, ckey, sizeof(ckey)) &&
-			    rowcache__has(l->cache, ckey);
+			    rowcache__has(l->cache, ckey, &f->cached_rows);
+		f->cached_rows /= sizeof(struct unwind_row);
 		l->st.pending++;
 	}
 	close(fd);
