@@ -45,7 +45,7 @@ for j in "$(dirname "$sys")"/*/; do
 done
 [ -n "$other" ] && jdks+=("$other") || jdks+=("$sys")
 for j in "${jdks[@]}"; do
-	"$j/bin/java" -cp "$BUILD/samples" Warmup $(((SECS + 4) * 5 * RUNS + 30)) \
+	"$j/bin/java" -cp "$BUILD/samples" Warmup $(((SECS + 10) * 6 * RUNS + 60)) \
 		>/dev/null 2>&1 &
 	load+=($!)
 done
