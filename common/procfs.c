@@ -163,6 +163,8 @@ int procfs__parse_stat(const char *text, size_t len, struct procfs_stat *st)
 			return -EINVAL;
 		if (f == 4)
 			st->ppid = v > UINT32_MAX ? 0 : (uint32_t)v;
+		if (f == 14 || f == 15)
+			st->cpu_ticks += v;
 	}
 	st->start_ticks = v;
 	return 0;

@@ -28,6 +28,7 @@
 struct procfs_stat {
 	char state; /* R, S, D, T, Z (zombie), X (dead)... */
 	uint32_t ppid; /* field 4 */
+	uint64_t cpu_ticks; /* fields 14 + 15: user and system CPU, ticks */
 	uint64_t start_ticks; /* field 22: since boot, in clock ticks */
 };
 

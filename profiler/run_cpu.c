@@ -28,33 +28,73 @@
 #include "targets.h"
 
 #define ROWS_WAIT_NS (200 * NSEC_PER_MSEC) /* start-up wait for unwind rows */
+/* host-wide: the busiest processes (at least HOST_BUSY CPUs' worth over
+ * their life) read as JVMs before sampling, as -p's target is */
+#define HOST_JVMS 16
+#define HOST_BUSY 0.05
+/* below (a thousandth of a CPU over its life: sleeping daemons, kernel
+ * threads), a process's table waits for its first sample */
+#define HOST_IDLE 0.001
+
+struct busy_pid {
+	double busy;
+	int pid;
+};
+
+static int cmp_busy(const void *a, const void *b)
+{
+	const struct busy_pid *x = a, *y = b;
+
+	return x->busy < y->busy ? 1 : x->busy > y->busy ? -1 : 0;
+}
 
 /*
- * Host-wide: every running process's unwind rows before sampling starts
- * (the start-up cost: unwind/README.md); later ones on first sight. The
- * processes running now first: their samples come first (a busy host
- * took 10-17 s to load all of them).
+ * Host-wide: the unwind table of every process but the idle ones asked
+ * for before sampling starts (the start-up cost: unwind/README.md: a
+ * reading of its mappings and of each new file's ELF header); the others
+ * on first sight. The busiest first (targets__busy): their samples come first,
+ * and the loader takes them in the order asked; a host's hundreds of
+ * idle processes take it seconds on a loaded host. A JVM's main thread
+ * sleeps, so "running now" alone put two busy JVMs behind them.
+ * The busiest are read as JVMs now (jvms__prepare): their first
+ * samples walked with their threads' frame anchors, not from the first
+ * drain on.
  */
 static void host_rows(struct run *r)
 {
 	DIR *d = opendir("/proc");
+	struct busy_pid *v = NULL, *nv;
+	size_t n = 0, cap = 0, i;
 	struct dirent *e;
 	char *end;
 	long pid;
 
 	if (!d)
 		return;
-	for (int pass = 0; pass < 2; pass++) {
-		rewinddir(d);
-		while (!stop__asked() && (e = readdir(d))) {
-			pid = strtol(e->d_name, &end, 10);
-			if (*end || pid <= 0 || pid > INT_MAX ||
-			    pid == getpid() || targets__running(pid) == pass)
-				continue;
-			sampler__unwind_refresh(r->smp, pid, nsec__now());
+	while (!stop__asked() && (e = readdir(d))) {
+		pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0 || pid > INT_MAX || pid == getpid())
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break; /* those listed still go first */
+			v = nv;
 		}
+		v[n].pid = pid;
+		v[n++].busy = targets__busy(pid);
 	}
 	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_busy);
+	for (i = 0; i < n && v[i].busy >= HOST_IDLE && !stop__asked(); i++)
+		sampler__unwind_refresh(r->smp, v[i].pid, nsec__now());
+	for (i = 0; r->jvms && i < n && i < HOST_JVMS && !stop__asked() &&
+		    v[i].busy >= HOST_BUSY;
+	     i++)
+		jvms__prepare(r->jvms, v[i].pid);
+	free(v);
 }
 
 /* The live status line, on a terminal: samples so far, and lost ones. */
@@ -147,6 +187,8 @@ static int start(struct run *r)
 	/* time starts when sampling does, not when loading did */
 	r->tb.start_ns = nsec__now();
 	r->wall_start = time(NULL);
+	/* the first second's share in the summary: rows on demand's test */
+	stackfold__first_until(r->sf, r->tb.start_ns + NSEC_PER_SEC);
 	ret = r->o.alloc  ? attach_alloc(r)
 	      : r->o.lock ? run_lock__start(r)
 			  : sampler__attach(r->smp, r->tb.start_ns);

@@ -112,9 +112,12 @@ static void roots_by_process(const struct run *r)
 	for (size_t i = 0; i < n && i < 10; i++)
 		fprintf(stderr,
 			"mixprof:     pid %u: %.1f%% of %" PRIu64
-			" reach the root\n",
+			" reach the root (%.1f%% of the %" PRIu64
+			" of the first second)\n",
 			v[i].pid, 100.0 * v[i].root / v[i].samples,
-			v[i].samples);
+			v[i].samples,
+			v[i].first ? 100.0 * v[i].first_root / v[i].first : 0.0,
+			v[i].first);
 	free(v);
 }
 
@@ -132,6 +135,7 @@ static void roots_with_rows(const struct run *r)
 	uint64_t procs = g->procs, with = g->with_rows;
 	uint64_t samples = g->rows.samples, root = g->rows.root;
 	uint64_t early = g->rows.early, early_root = g->rows.early_root;
+	uint64_t first = g->rows.first, first_root = g->rows.first_root;
 
 	for (size_t i = 0; i < cap; i++) {
 		if (!t[i].pid || !t[i].samples)
@@ -144,18 +148,23 @@ static void roots_with_rows(const struct run *r)
 		root += t[i].root;
 		early += t[i].early;
 		early_root += t[i].early_root;
+		first += t[i].first;
+		first_root += t[i].first_root;
 	}
 	if (samples)
-		fprintf(stderr,
-			"mixprof:   processes with unwind rows: %" PRIu64
-			" of %" PRIu64 "; %.1f%% of their %" PRIu64
-			" samples reach the root, %.1f%% of the %" PRIu64
-			" taken once their rows were loaded\n",
-			with, procs, 100.0 * root / samples, samples,
-			samples > early
-			    ? 100.0 * (root - early_root) / (samples - early)
-			    : 0.0,
-			samples - early);
+		fprintf(
+		    stderr,
+		    "mixprof:   processes with unwind rows: %" PRIu64
+		    " of %" PRIu64 "; %.1f%% of their %" PRIu64
+		    " samples reach the root, %.1f%% of the %" PRIu64
+		    " taken once their rows were loaded, %.1f%% of the %" PRIu64
+		    " of the first second\n",
+		    with, procs, 100.0 * root / samples, samples,
+		    samples > early
+			? 100.0 * (root - early_root) / (samples - early)
+			: 0.0,
+		    samples - early, first ? 100.0 * first_root / first : 0.0,
+		    first);
 }
 
 /* What the native unwind rows cost, and the samples that came before. */

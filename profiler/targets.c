@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "common/procfs.h"
 #include "common/u64map.h"
@@ -92,11 +93,20 @@ bool targets__alive(uint32_t pid)
 	       st.state != 'X';
 }
 
-bool targets__running(uint32_t pid)
+double targets__busy(uint32_t pid)
 {
 	struct procfs_stat st;
+	struct timespec ts;
+	long hz = sysconf(_SC_CLK_TCK);
+	double now;
 
-	return !procfs__read_stat(pid, &st) && st.state == 'R';
+	if (procfs__read_stat(pid, &st) || hz <= 0 ||
+	    clock_gettime(CLOCK_BOOTTIME, &ts))
+		return -1;
+	now = ts.tv_sec * (double)hz + ts.tv_nsec * (double)hz / 1e9;
+	return (st.state == 'R') + (now > st.start_ticks + 1.0
+					? st.cpu_ticks / (now - st.start_ticks)
+					: 0.0);
 }
 
 uint64_t targets__age_ns(uint32_t pid)

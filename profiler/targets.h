@@ -44,8 +44,13 @@ void targets__for_each(struct targets *p,
 
 /* true when pid runs (exists and is not a zombie). */
 bool targets__alive(uint32_t pid);
-/* Is pid running or runnable now (state R)? */
-bool targets__running(uint32_t pid);
+/*
+ * How busy pid is, to take the busiest first: its CPU time over its
+ * life (CPUs' worth: a JVM's threads add up; its main thread's state is
+ * S), plus one when it is running or runnable now (state R); -1 when it
+ * cannot be read.
+ */
+double targets__busy(uint32_t pid);
 /* How long pid has run, in ns; 0 when that cannot be read. */
 uint64_t targets__age_ns(uint32_t pid);
 /* Read /proc/PID/comm into comm (16 bytes). 0 or negative errno. */

@@ -31,6 +31,7 @@ struct stackfold {
 	    *jstacks; /* the run's; NULL with no_hotspot, no user stacks */
 	struct jstack java; /* the user stack's JVM part (depth entries) */
 	bool early; /* the stack at hand: walked before its process's rows */
+	uint64_t first_end; /* stackfold__first_until's */
 	uint64_t vthread; /* its virtual thread's id (VTHREAD_MARK), or 0 */
 	uint64_t *adj; /* depth: callers' lookup addresses (still_named) */
 	struct stackfold_root *roots; /* per process, open addressing */
@@ -549,6 +550,8 @@ void stackfold__forget(struct stackfold *sf, uint32_t pid, bool rows)
 		sf->gone.rows.root += r->root;
 		sf->gone.rows.early += r->early;
 		sf->gone.rows.early_root += r->early_root;
+		sf->gone.rows.first += r->first;
+		sf->gone.rows.first_root += r->first_root;
 	}
 	gone_top(&sf->gone, r);
 	memset(r, 0, sizeof(*r));
@@ -609,8 +612,13 @@ static void user_root(struct stackfold *sf, uint32_t at, uint64_t last,
 	sf->st.broken[(last & 0xff) < UNWIND_NR ? last & 0xff : 0] += count;
 }
 
+void stackfold__first_until(struct stackfold *sf, uint64_t end_ns)
+{
+	sf->first_end = end_ns;
+}
+
 static void user_end(struct stackfold *sf, uint32_t pid, uint32_t at,
-		     uint64_t last, uint64_t count, bool early)
+		     uint64_t last, uint64_t count, bool early, bool first)
 {
 	struct stackfold_root *r = root_of(sf, pid);
 	uint64_t before = sf->st.root_samples;
@@ -625,6 +633,10 @@ static void user_end(struct stackfold *sf, uint32_t pid, uint32_t at,
 	if (r && early) {
 		r->early += count;
 		r->early_root += sf->st.root_samples - before;
+	}
+	if (r && first) {
+		r->first += count;
+		r->first_root += sf->st.root_samples - before;
 	}
 }
 
@@ -806,8 +818,8 @@ const struct fold_stack *stackfold__stack(struct stackfold *sf,
 
 		ret = push_side(sf, k, nu, when_ns, count, true);
 		if (!ret)
-			user_end(sf, k->pid, at, sf->uips[nu - 1], count,
-				 early);
+			user_end(sf, k->pid, at, sf->uips[nu - 1], count, early,
+				 when_ns <= sf->first_end);
 		/* after the user frames: the root stays where scripts
 		 * look for it */
 		if (!ret && check)

@@ -73,11 +73,14 @@ struct stackfold;
 
 /* Per process: samples with a user stack, and of them reaching a root;
  * early: of those, walked before the unwind rows they needed were
- * loaded (UNWIND_MARK_NOROWS). */
+ * loaded (UNWIND_MARK_NOROWS); first: taken up to the time set by
+ * stackfold__first_until (a run's first second: what rows on demand
+ * must already serve). */
 struct stackfold_root {
 	uint32_t pid; /* 0: an empty slot */
 	uint64_t samples, root;
 	uint64_t early, early_root;
+	uint64_t first, first_root;
 };
 
 /*
@@ -126,6 +129,11 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf);
  */
 size_t stackfold__roots(const struct stackfold *sf,
 			const struct stackfold_root **out);
+/*
+ * Samples named as of a time up to end_ns (CLOCK_MONOTONIC) count in
+ * struct stackfold_root's first, first_root (0, the default: none).
+ */
+void stackfold__first_until(struct stackfold *sf, uint64_t end_ns);
 
 /*
  * Is the frame named name..name+len one a thread's stack begins with

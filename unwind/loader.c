@@ -35,6 +35,11 @@ struct ufile {
 	uint32_t id; /* the maps' file id */
 	int state; /* enum unwind_file_state, as unwind_files says */
 	bool eager; /* a target's: built before samples ask (after those) */
+	/* its rows are in the cache (an earlier run's samples needed them):
+	 * read before samples ask, as a target's are, while they leave
+	 * more than half of the rows map free (CACHED_ROOM) */
+	bool cached;
+	uint64_t cached_rows; /* about: the entry's bytes / 8 */
 	uint64_t delta; /* p_offset - p_vaddr of the executable segment */
 	uint64_t size; /* bytes: what its rows will cost, roughly */
 	/* where to open it while PENDING: the last mapping seen (pid 0: it
@@ -59,6 +64,10 @@ struct uproc {
 /* page entries per system call: one each made libjvm's 4,300 the
  * biggest cost of reading its rows back from the cache */
 #define PAGE_BATCH 512
+/* a cached file is read unasked when the rows stored with its own stay
+ * within max / CACHED_ROOM: the rest of the map is for the files samples
+ * need (a big program's rows, a node's or a compiler's, would take it) */
+#define CACHED_ROOM 2
 
 struct unwind_loader {
 	/* the worker's queue and the stats it publishes: under mu */
@@ -478,18 +487,27 @@ static bool before(uint64_t wa, uint64_t sa, uint64_t wb, uint64_t sb)
 	return wa * (sb + SIZE_FLOOR) > wb * (sa + SIZE_FLOOR);
 }
 
+/* Is f's cached entry worth reading unasked (CACHED_ROOM)? */
+static bool cached_fits(const struct unwind_loader *l, const struct ufile *f)
+{
+	return f->cached &&
+	       l->next_row + f->cached_rows <= l->max_rows / CACHED_ROOM;
+}
+
 /*
  * The pending file to build next: the one whose code the most walked
  * frames met since the run began (unwind_files' counts: what runs) per
  * byte, then a target's (-p, a launched command: built before samples
- * ask, as its first seconds are the ones a short run is about), or NULL.
+ * ask, as its first seconds are the ones a short run is about), then
+ * one whose rows the cache holds (a few ms to read back: a warm
+ * host-wide run walks with them from its first samples), or NULL.
  */
 static struct ufile *next_file(struct unwind_loader *l)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	struct ufile *best = NULL, *f;
 	uint32_t n = l->next_id, i, best_w = 0, batch;
-	int r;
+	int r, cls, best_cls = 3;
 
 	if (!l->st.pending || !n)
 		return NULL;
@@ -501,13 +519,20 @@ static struct ufile *next_file(struct unwind_loader *l)
 		f = l->byid[i];
 		if (!f || f->state != UNWIND_FILE_PENDING || !f->pid)
 			continue;
-		if (!l->demand[i].wanted && !f->eager)
+		/* wanted, a target's, cached (in the order first seen: the
+		 * busiest processes' tables are asked for first) */
+		cls = l->demand[i].wanted ? 0
+		      : f->eager	  ? 1
+		      : cached_fits(l, f) ? 2
+					  : 3;
+		if (cls == 3 || cls > best_cls ||
+		    (cls == best_cls &&
+		     (cls == 2 || !before(l->demand[i].wanted, f->size, best_w,
+					  best->size))))
 			continue;
-		if (!best ||
-		    before(l->demand[i].wanted, f->size, best_w, best->size)) {
-			best = f;
-			best_w = l->demand[i].wanted;
-		}
+		best = f;
+		best_cls = cls;
+		best_w = l->demand[i].wanted;
 	}
 	return best;
 }
@@ -537,6 +562,7 @@ static struct ufile *file_of(struct unwind_loader *l, int pid,
 	bool added;
 	void **slot = u64map__add(&l->files, key, &added);
 	uint64_t size;
+	char ckey[256];
 	int fd;
 
 	if (!slot)
@@ -581,6 +607,10 @@ static struct ufile *file_of(struct unwind_loader *l, int pid,
 		f->start = v->start;
 		f->end = v->end;
 		f->state = UNWIND_FILE_PENDING;
+		f->cached = l->cache &&
+			    !rowcache__key(fd, ckey, sizeof(ckey)) &&
+			    rowcache__has(l->cache, ckey, &f->cached_rows);
+		f->cached_rows /= sizeof(struct unwind_row);
 		l->st.pending++;
 	}
 	close(fd);

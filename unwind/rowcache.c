@@ -162,6 +162,17 @@ int rowcache__key(int fd, char *key, size_t cap)
 	return at > 0 && (size_t)at < cap ? 0 : -ENOSPC;
 }
 
+bool rowcache__has(struct rowcache *c, const char *key, uint64_t *bytes)
+{
+	struct stat st;
+
+	if (fstatat(c->dfd, key, &st, AT_SYMLINK_NOFOLLOW) ||
+	    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+		return false;
+	*bytes = st.st_size;
+	return true;
+}
+
 /* Rows as rowgen makes them: sorted by pc, known kinds. */
 static bool rows_ok(const struct unwind_row *r, size_t n)
 {

@@ -47,6 +47,11 @@ int rowcache__key(int fd, char *key, size_t cap);
 int rowcache__get(struct rowcache *c, const char *key, struct unwind_row **rows,
 		  size_t *n, bool *dbg);
 
+/* Is there an entry under key (a regular file of ours; not read, not
+ * checked), and its size in *bytes: what makes reading a file's rows
+ * before a sample asks worth it, and what they will take. */
+bool rowcache__has(struct rowcache *c, const char *key, uint64_t *bytes);
+
 /* Keep the cache within max bytes (see above): the number of entries
  * deleted, or -errno. */
 int rowcache__prune(struct rowcache *c, uint64_t max);

@@ -5,8 +5,11 @@
 # -p on nofp (no frame pointers: whole stacks need its rows) with a cache
 # directory of its own: the first run makes its rows (-v: "to build"),
 # the second reads them ("read from the cache") and its stacks are as
-# whole (>= 99% to main once its rows are there). A cache
-# directory others may write is not used.
+# whole (>= 99% to main once its rows are there). Then host-wide with
+# the cache warm: a file it holds is read before a sample asks for it
+# (-v: "read from the cache, 0 frames waited"; the first -p run built
+# all of nofp's files, the dynamic loader's too, which samples seldom
+# meet). A cache directory others may write is not used.
 . "$(dirname "$0")/../lib/common.sh"
 
 NOFP=$BUILD/tests/fixtures/unwind/nofp
@@ -43,6 +46,13 @@ grep -q "rows of $TMPD/nofp_cache: .* to build" "$TMPD/1.err" ||
 run 2
 grep -q "rows of $TMPD/nofp_cache: .* read from the cache" "$TMPD/2.err" ||
 	die "run 2: nofp's rows not read from the cache"
+# host-wide, warm: rows read back unasked (a run used to wait for a
+# sample to need each file, and lost its first samples' walks)
+"$MIXPROF" -v -F 99 -o "$TMPD/host.folded" 2 2>"$TMPD/host.err" ||
+	{ cat "$TMPD/host.err"; die "mixprof (host-wide) failed"; }
+grep "unwind rows:\|read from the cache" "$TMPD/host.err"
+grep -q "read from the cache, 0 frames waited" "$TMPD/host.err" ||
+	die "host-wide: no cached file read before a sample asked"
 # a directory others may write: not used (made again, nothing read)
 chmod 0777 "$MIXPROF_CACHE_DIR"
 run 3

@@ -116,6 +116,7 @@ static void test_stat(void)
 		  0);
 	CHECK_INT(st.state, 'S');
 	CHECK_INT(st.ppid, 4200);
+	CHECK_INT(st.cpu_ticks, 8);
 	CHECK_INT(st.start_ticks, 123456);
 	/* a comm of ") Z 1 (" cannot shift the fields; negative ones parse */
 	CHECK_INT(PARSE_STAT("7 () Z 1 () R 1 7 7 0 -1 4194560 0 0 0 0 0 0 "

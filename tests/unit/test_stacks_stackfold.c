@@ -202,6 +202,45 @@ static void test_forget(void)
 	symbolizer__free(sym);
 }
 
+/* Samples named as of the first second's end or before count in first
+ * (and first_root when whole), later ones not; forgotten ones with rows
+ * carry theirs into the totals. */
+static void test_first(void)
+{
+	static const uint64_t u_root[] = {JIT + 0x210, JIT + 0x410 + 1};
+	struct symbolizer *sym = new_sym();
+	struct stackfold *sf = stackfold__new(&cfg, &src, sym, NULL);
+	struct sample_key whole = key(0x71, STACK_NONE),
+			  broken = key(0x72, STACK_NONE);
+	const struct stackfold_root *t;
+	size_t cap, i;
+
+	add_stack(0x71, 2, u_root); /* work <- start_thread: a root */
+	add_stack(0x72, 3, u_main); /* main is no thread's root */
+	CHECK(sf != NULL);
+	if (!sf)
+		return;
+	stackfold__first_until(sf, 250 * MS);
+	CHECK(stackfold__line(sf, &whole, 3, 200 * MS, NULL) != NULL);
+	CHECK(stackfold__line(sf, &broken, 2, 250 * MS, NULL) != NULL);
+	CHECK(stackfold__line(sf, &whole, 5, 1250 * MS, NULL) != NULL);
+	cap = stackfold__roots(sf, &t);
+	for (i = 0; i < cap && t[i].pid != (uint32_t)child; i++)
+		;
+	CHECK(i < cap);
+	if (i < cap) {
+		CHECK_INT(t[i].samples, 10);
+		CHECK_INT(t[i].root, 8);
+		CHECK_INT(t[i].first, 5);
+		CHECK_INT(t[i].first_root, 3);
+	}
+	stackfold__forget(sf, child, true);
+	CHECK_INT(stackfold__gone(sf)->rows.first, 5);
+	CHECK_INT(stackfold__gone(sf)->rows.first_root, 3);
+	stackfold__free(sf);
+	symbolizer__free(sym);
+}
+
 static void test_lost(void)
 {
 	struct symbolizer *sym = new_sym();
@@ -562,6 +601,7 @@ int main(void)
 		test_shape();
 		test_lost();
 		test_forget();
+		test_first();
 		test_per_thread();
 		test_marks();
 		test_cache();
