@@ -404,8 +404,9 @@ static int resolve(struct jstacks *js, struct jvm *j, struct list_ent *e)
  * Read the debug data of e's compiled frames now, while their code is
  * most likely alive (k's key is taken a second or more later): jnamer
  * keeps what it read per (nmethod, compile id, pc), so from the second
- * tick on this is a cache hit per frame. Each key, each tick: keys of
- * one list differ in their pcs.
+ * tick on this is a cache hit per frame (and a listed frame that no
+ * nmethod names, its blob's name: jstacks__stub_name keeps it). Each key,
+ * each tick: keys of one list differ in their pcs.
  */
 static void warm(struct jstacks *js, struct jvm *j, const struct list_ent *e,
 		 const struct sample_key *k)
@@ -416,11 +417,17 @@ static void warm(struct jstacks *js, struct jvm *j, const struct list_ent *e,
 	if (!j->jn || jnamer__over(j->jn))
 		return;
 	n = js->src.stack(js->src.ctx, k->user_stack, &ips);
-	for (uint32_t i = 0; n > 0 && i < e->nr; i++)
-		if (e->f[i].nm && e->f[i].idx < (uint32_t)n)
-			jnamer__compiled_at(j->jn, e->f[i].nm, e->f[i].cid,
-					    ips[e->f[i].idx], e->f[i].idx > 0,
-					    js->jf, JN_MAX);
+	for (uint32_t i = 0; n > 0 && i < e->nr; i++) {
+		const struct list_frame *f = &e->f[i];
+
+		/* a blob with a frame size that is no nmethod (a runtime
+		 * stub: new_instance, uncommon_trap) is named as a stub */
+		if (f->nm && f->idx < (uint32_t)n &&
+		    jnamer__compiled_at(j->jn, f->nm, f->cid, ips[f->idx],
+					f->idx > 0, js->jf, JN_MAX) <= 0)
+			jstacks__stub_name(js, k->pid,
+					   ips[f->idx] - (f->idx ? 1 : 0));
+	}
 }
 
 /* k's list as kept, or NULL. */
@@ -645,7 +652,9 @@ static void warm_stubs(struct jstacks *js, struct jvm *j,
 	for (int i = 0; i < n; i++) {
 		uint64_t ip = ips[i] - (i ? 1 : 0);
 
-		if (in_code_cache(j, ip) && !in_interp(j, ip) && !lists_nm(e, i))
+		/* an nmethod the list names: warm() read it */
+		if (in_code_cache(j, ip) && !in_interp(j, ip) &&
+		    !(j->jn && lists_nm(e, i)))
 			jstacks__stub_name(js, k->pid, ip);
 	}
 }
