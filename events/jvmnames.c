@@ -42,7 +42,7 @@ void jvmnames__free(struct jvmnames *n)
 int jvmnames__ready(struct jvmnames *n, struct jev_cfg *c)
 {
 	const struct hotspot_unwind *u;
-	struct vmstructs *vs;
+	const struct vmstructs *vs;
 	uint64_t v;
 
 	if (!n->h && !(n->h = hotspot__open(n->pid)))
@@ -50,14 +50,13 @@ int jvmnames__ready(struct jvmnames *n, struct jev_cfg *c)
 	u = &hotspot__layout(n->h)->u;
 	memset(c, 0, sizeof(*c));
 	c->off_anchor_sp = u->threads_ok ? u->off_jt_anchor + u->off_fa_sp : 0;
-	vs = vmstructs__open(n->pid, hotspot__mem(n->h));
+	vs = hotspot__vmstructs(n->h); /* read once, with the layout */
 	if (!vs)
 		return 0; /* no tiers */
 	if (!vmstructs__field(vs, "CompileTask", "_comp_level", &v) && v < 4096)
 		c->off_task_level = v;
 	if (!vmstructs__field(vs, "CompileTask", "_osr_bci", &v) && v < 4096)
 		c->off_task_osr_bci = v;
-	vmstructs__free(vs);
 	return 0;
 }
 

@@ -549,6 +549,11 @@ struct hotspot {
 	uint32_t pid;
 	struct hotspot_mem mem;
 	struct hotspot_layout layout;
+	/* the JVM's tables, read once and lent (hotspot__vmstructs): kept
+	 * from the layout's read, else read on the first ask */
+	struct vmstructs *vs;
+	bool at_set; /* hotspot__tables_at: where a fake JVM's tables are */
+	uint64_t syms[HS_NR_SYMS], csyms[VMC_NR_SYMS];
 };
 
 static int vm_read(void *ctx, uint64_t addr, void *buf, size_t len)
@@ -756,12 +761,13 @@ static int libjvm_lookup(int fd, uint64_t start, const char *const *names,
 
 /*
  * The layout of pid's JVM: its libjvm.so's offsets from the cache, else
- * read from its tables (hotspot__layout_read, the one reader of a
- * layout), then the interpreter's range in this process.
+ * from its tables, whose dictionary h keeps for the namers
+ * (hotspot__vmstructs: the tables are read once a JVM), then the
+ * interpreter's range in this process.
  */
 static int read_layout(struct hotspot *h, struct hotspot_layout *l)
 {
-	uint64_t syms[HS_NR_SYMS], start;
+	uint64_t syms[HS_NR_SYMS], csyms[VMC_NR_SYMS], start;
 	struct layout_cache *c;
 	struct stat st;
 	int fd, ret;
@@ -780,10 +786,17 @@ static int read_layout(struct hotspot *h, struct hotspot_layout *l)
 		return locate_interp(&h->mem, l);
 	}
 	ret = libjvm_lookup(fd, start, hotspot_sym_names, HS_NR_SYMS, syms);
+	/* the constant tables and type strings are optional */
+	if (!ret && libjvm_lookup(fd, start, vmc_sym_names, VMC_NR_SYMS, csyms))
+		memset(csyms, 0, sizeof(csyms));
 	close(fd);
 	if (ret)
 		return ret;
-	ret = hotspot__layout_read(&h->mem, syms, l);
+	h->vs = vmstructs__read(&h->mem, syms, csyms);
+	if (h->vs)
+		ret = layout_from(h->vs, l) ?: locate_interp(&h->mem, l);
+	else /* the layout needs no constant table */
+		ret = hotspot__layout_read(&h->mem, syms, l);
 	/* the offsets are the build's even while its interpreter is not
 	 * generated yet (-EAGAIN): the next try skips the tables */
 	if ((!ret || ret == -EAGAIN) && st.st_ino)
@@ -810,7 +823,7 @@ struct hotspot *hotspot__open(uint32_t pid)
 	if (!ret)
 		return h;
 fail:
-	free(h);
+	hotspot__free(h);
 	errno = -ret;
 	return NULL;
 }
@@ -897,7 +910,27 @@ int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 
 void hotspot__free(struct hotspot *h)
 {
+	if (!h)
+		return;
+	vmstructs__free(h->vs);
 	free(h);
+}
+
+struct vmstructs *hotspot__vmstructs(struct hotspot *h)
+{
+	if (h->vs)
+		return h->vs;
+	h->vs = h->at_set ? vmstructs__read(&h->mem, h->syms, h->csyms)
+			  : vmstructs__open(h->pid, &h->mem);
+	return h->vs;
+}
+
+void hotspot__tables_at(struct hotspot *h, const uint64_t syms[HS_NR_SYMS],
+			const uint64_t *csyms)
+{
+	memcpy(h->syms, syms, sizeof(h->syms));
+	memcpy(h->csyms, csyms, sizeof(h->csyms));
+	h->at_set = true;
 }
 
 struct hotspot *hotspot__from_mem(uint32_t pid, const struct hotspot_mem *m,
