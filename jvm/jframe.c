@@ -6,7 +6,8 @@
  * colours "_[j]" green, "_[i]" aqua and "_[k]" orange; "_[0]" and "_[1]"
  * it does not know, so those frames get its unannotated rule (green when
  * the name starts with java/, javax/, jdk/, net/, org/, com/, io/ or
- * sun/, else red): hence jframe__untier for folded text.
+ * sun/, else red): hence folded text writes tiers as _[j]
+ * (stacks/fold.h: fold_line__untier).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,21 +40,4 @@ int jframe__with_line(char *out, size_t cap, const char *name, int line)
 			 : snprintf(out, cap, "%s", name);
 
 	return n < 0 || (size_t)n >= cap ? -ENOSPC : n;
-}
-
-size_t jframe__untier(char *s, size_t len)
-{
-	size_t n = 0;
-
-	/* s[i] is the ']' of a 4-byte suffix that ends a frame */
-	for (size_t i = 3; i < len; i++) {
-		if (s[i] != ']' || (i + 1 < len && s[i + 1] != ';'))
-			continue;
-		if (s[i - 3] == '_' && s[i - 2] == '[' &&
-		    (s[i - 1] == '0' || s[i - 1] == '1')) {
-			s[i - 1] = 'j';
-			n++;
-		}
-	}
-	return n;
 }

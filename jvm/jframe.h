@@ -9,7 +9,8 @@
  * and "Class.method:LINE" for --lines. Pure; nothing here reads a JVM.
  *
  * The tiers (_[0], _[1]) are made here and kept in our own graphs and
- * pprof; folded text leaves them out by default (jframe__untier): the
+ * pprof; folded text leaves them out by default (stacks/fold.h's
+ * fold_line__untier, by the frames' types): the
  * palette of flamegraph.pl --color=java knows only _[j], _[i] and _[k],
  * and colours any other frame by its package prefix (java/, org/,
  * com/...), so an interpreted or C1 frame of a class in the default
@@ -46,12 +47,5 @@ void jframe__chain_kinds(int n, enum jframe_kind *kinds);
  * the length, or -ENOSPC.
  */
 int jframe__with_line(char *out, size_t cap, const char *name, int line);
-
-/*
- * In the folded line s (len bytes), every frame that ends in a tier's
- * suffix, "_[0]" or "_[1]" before a ';' or the end, ends in "_[j]"
- * instead: the same length, so in place. The number of frames changed.
- */
-size_t jframe__untier(char *s, size_t len);
 
 #endif

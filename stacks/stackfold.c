@@ -313,7 +313,7 @@ static int name_callers(struct stackfold *sf, const struct sample_key *k, int n,
 	versions(sf, k, user, when_ns, after);
 	if (v[0] && !memcmp(v, after, sizeof(after)) && !(user && c->unknown))
 		namecache__put(sf->cache, id, v, c, sf->part.buf, sf->part.len,
-			       sf->part.ends, sf->part.n);
+			       sf->part.ends, sf->part.types, sf->part.n);
 	return 0;
 }
 
@@ -375,13 +375,13 @@ static int push_callers(struct stackfold *sf, const struct sample_key *k, int n,
 		sf->st.frames += c->frames; /* the symbolizer counts the rest */
 		sf->st.frames_unknown += c->unknown;
 		return fold_line__append_frames(&sf->line, p->text, p->len,
-						p->ends, p->n);
+						p->ends, p->types, p->n);
 	}
 	ret = name_callers(sf, k, n, when_ns, &id, v, c);
 	return ret
 		   ?: fold_line__append_frames(&sf->line, sf->part.buf,
 					       sf->part.len, sf->part.ends,
-					       sf->part.n);
+					       sf->part.types, sf->part.n);
 }
 
 /* --alloc's leaf: the allocated class (alloc.h), named from the JVM. */
@@ -631,10 +631,12 @@ static void user_end(struct stackfold *sf, uint32_t pid, uint32_t at,
 /* "[container ID]" when id (CGROUP_ID_LEN hex digits) is not NULL. */
 static int push_container(struct stackfold *sf, const char *id, char *buf)
 {
+	const struct fold_type t = {.kind = FOLD_CONTAINER};
+
 	if (!id)
 		return 0;
 	snprintf(buf, CGROUP_FRAME_LEN + 1, CGROUP_FRAME_PREFIX "%s]", id);
-	return fold_line__push_name(&sf->line, buf);
+	return fold_line__push_role(&sf->line, buf, &t);
 }
 
 /* The root frames: process, container, thread, truncation mark. */
@@ -642,8 +644,10 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 		     const char *targets__comm, const char *container,
 		     bool truncated)
 {
+	const struct fold_type process = {.kind = FOLD_PROCESS};
 	char ct[CGROUP_FRAME_LEN + 1];
 	char comm[SAMPLER_COMM_LEN + 1], thread[300], pid[32];
+	struct fold_type th;
 	const char *proc;
 	int ret;
 
@@ -656,7 +660,7 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 	       : *comm			       ? comm
 					       : pid;
 	if (sf->cfg.per_thread) {
-		ret = fold_line__push_name(&sf->line, proc);
+		ret = fold_line__push_role(&sf->line, proc, &process);
 		ret = ret ?: push_container(sf, container, ct);
 		const char *jname = sf->jstacks ? sf->java.thread : NULL;
 
@@ -674,14 +678,18 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 			 (int)(sizeof(thread) - on - tail - 1),
 			 jname ? jname : comm, tid);
 		sf->out.thread = sf->line.n;
-		ret = ret ?: fold_line__push_name(&sf->line, thread);
+		th = (struct fold_type){FOLD_THREAD,
+					(uint32_t)strlen(thread) - tail, on, 0,
+					k->tid};
+		ret = ret ?: fold_line__push_role(&sf->line, thread, &th);
 		if (!ret) { /* the name as made safe, without " [TID]" */
 			fold_line__frame(&sf->line, sf->out.thread, &len);
 			sf->out.thread_name = len - tail;
 			sf->out.carrier = on;
 		}
 	} else {
-		ret = fold_line__push_name(&sf->line, *comm ? comm : proc);
+		ret = fold_line__push_role(&sf->line, *comm ? comm : proc,
+					   &process);
 		ret = ret ?: push_container(sf, container, ct);
 	}
 	if (!ret && truncated)

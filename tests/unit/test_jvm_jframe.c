@@ -30,14 +30,5 @@ int main(void)
 	CHECK_INT(jframe__with_line(buf, sizeof(buf), "p/A.run", -2), 7);
 	CHECK_STR(buf, "p/A.run");
 	CHECK_INT(jframe__with_line(buf, 8, "p/A.run", 1), -ENOSPC);
-	{
-		char l[] = "java;Main.main_[0];de/x/A.run:12_[1];B.f_[i];"
-			   "C.g_[j];x_[0]y;z_[1]_[k];q_[1]";
-
-		CHECK_INT(jframe__untier(l, sizeof(l) - 1), 3);
-		CHECK_STR(l, "java;Main.main_[j];de/x/A.run:12_[j];B.f_[i];"
-			     "C.g_[j];x_[0]y;z_[1]_[k];q_[j]");
-		CHECK_INT(jframe__untier(l, 3), 0); /* shorter than a suffix */
-	}
 	return check_report();
 }
