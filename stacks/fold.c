@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Folded-stack lines built with annotation (the aggregate: foldtab.c). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/array.h"
@@ -94,12 +95,12 @@ static uint32_t line_of(const char *s, uint32_t *n)
 	return v;
 }
 
-/* A Java frame's line and class, from its name s[0..t->name). */
+/* A Java frame's class, from its name s[0..t->name): where its method's
+ * name starts. */
 static void java_parts(const char *s, struct fold_type *t)
 {
 	uint32_t dot;
 
-	t->line = line_of(s, &t->name);
 	for (dot = t->name; dot > 0 && s[dot - 1] != '.'; dot--)
 		;
 	t->method = dot;
@@ -117,8 +118,10 @@ void fold_type__of(const char *s, size_t n, struct fold_type *t)
 	    s[n - 2] && (k = strchr(kinds, s[n - 2]))) {
 		t->kind = types[k - kinds];
 		t->name = n - 4;
-		if (fold_kind__java(t->kind))
+		if (fold_kind__java(t->kind)) {
+			t->line = line_of(s, &t->name);
 			java_parts(s, t);
+		}
 		return;
 	}
 	if (memmem(s, n, "::", 2))
@@ -281,34 +284,75 @@ static int push(struct fold_line *l, const char *name, const char *suffix,
 	return 0;
 }
 
+/* The suffix of a frame of kind k (flamegraph.pl's, async-profiler's). */
+static const char *suffix_of(uint32_t k)
+{
+	switch (k) {
+	case FOLD_JIT:
+		return "_[j]";
+	case FOLD_C1:
+		return "_[1]";
+	case FOLD_INTERP:
+		return "_[0]";
+	case FOLD_INLINED:
+		return "_[i]";
+	case FOLD_KERNEL:
+		return "_[k]";
+	default:
+		return NULL;
+	}
+}
+
+/* Without annotation, no suffix: the frame is what its text shows. */
+static int push_kind(struct fold_line *l, const char *name, uint32_t kind)
+{
+	if (!l->annotate || !suffix_of(kind))
+		kind = strstr(name, "::") ? FOLD_CPP : FOLD_NATIVE;
+	return push(l, name, suffix_of(kind), kind);
+}
+
 int fold_line__push(struct fold_line *l, const struct frame *f)
 {
-	const char *name = f->name ? f->name : "[unknown]", *suffix = NULL;
-	uint32_t kind = strstr(name, "::") ? FOLD_CPP : FOLD_NATIVE;
+	static const uint32_t kinds[] = {
+	    [FRAME_JAVA] = FOLD_JIT,
+	    [FRAME_INTERP] = FOLD_INTERP,
+	    [FRAME_INLINED] = FOLD_INLINED,
+	    [FRAME_KERNEL] = FOLD_KERNEL,
+	};
+	uint32_t kind = (size_t)f->kind < sizeof(kinds) / sizeof(kinds[0])
+			    ? kinds[f->kind]
+			    : FOLD_NATIVE;
 
-	if (l->annotate) {
-		switch (f->kind) {
-		case FRAME_JAVA:
-			suffix = "_[j]";
-			kind = FOLD_JIT;
-			break;
-		case FRAME_INTERP:
-			suffix = "_[0]";
-			kind = FOLD_INTERP;
-			break;
-		case FRAME_INLINED:
-			suffix = "_[i]";
-			kind = FOLD_INLINED;
-			break;
-		case FRAME_KERNEL:
-			suffix = "_[k]";
-			kind = FOLD_KERNEL;
-			break;
-		default:
-			break;
-		}
-	}
-	return push(l, name, suffix, kind);
+	return push_kind(l, f->name ? f->name : "[unknown]", kind);
+}
+
+int fold_line__push_java(struct fold_line *l, const char *name, uint32_t kind,
+			 uint32_t line)
+{
+	struct fold_type *t;
+	uint32_t at, end;
+	char buf[16];
+	size_t n;
+	int ret = push_kind(l, name, kind);
+
+	if (ret || !line)
+		return ret;
+	/* ":LINE" before the suffix: the frame as async-profiler writes it */
+	n = (size_t)snprintf(buf, sizeof(buf), ":%u", line);
+	if (reserve(l, n))
+		return -ENOMEM;
+	t = &l->types[l->n - 1];
+	end = l->ends[l->n - 1];
+	at = end - (suffix_of(t->kind) ? 4 : 0);
+	memmove(l->buf + at + n, l->buf + at, end - at + 1);
+	memcpy(l->buf + at, buf, n);
+	l->len += n;
+	l->ends[l->n - 1] += n;
+	if (fold_kind__java(t->kind))
+		t->line = line;
+	else /* no suffix, no kind: the line is part of the name */
+		t->name += n;
+	return 0;
 }
 
 int fold_line__push_name(struct fold_line *l, const char *name)

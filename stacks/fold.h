@@ -14,10 +14,12 @@
  *
  * Each frame carries its type (struct fold_type: kind, where its name
  * ends, a Java frame's class, method and line, a thread's tid), given as
- * it enters the line by whoever named it; the writers (pprof, JFR) and
- * the filters read the types, never the text's shape. fold_type__of is
- * the one reader of that shape, for text that comes as text: lines read
- * from files, and the JVM namer's compiled chains (jvm/jstacks.h).
+ * it enters the line by whoever named it (the symbolizer's kind, the JVM
+ * namer's Java frames with their lines, the head's roles); the writers
+ * (pprof, JFR) and the filters read the types, never the text's shape.
+ * fold_type__of is the one reader of that shape, for text that comes as
+ * text: lines read from files or given as text (tests, a --count
+ * table).
  *
  * struct fold maps line -> count; fold__write() prints lines sorted
  * bytewise, so two runs diff cleanly. It keeps each line as the ids of
@@ -114,15 +116,21 @@ void fold_line__reset(struct fold_line *l);
 void fold_line__release(struct fold_line *l);
 /*
  * Append one frame (a ';' goes before all but the first), typed by its
- * kind (a Java frame's name "pkg/Cls.m" or "pkg/Cls.m:LINE"). 0 or
- * -ENOMEM.
+ * kind (a Java frame's name "pkg/Cls.m": its class). 0 or -ENOMEM.
  */
 int fold_line__push(struct fold_line *l, const struct frame *f);
 /*
+ * Append a Java frame as the JVM names it (jvm/jstacks.h): name, its kind
+ * (FOLD_JIT, FOLD_C1, FOLD_INTERP, FOLD_INLINED) and its source line (0:
+ * none), written "name:LINE_[x]" and typed from these, not from the text.
+ */
+int fold_line__push_java(struct fold_line *l, const char *name, uint32_t kind,
+			 uint32_t line);
+/*
  * Append frames already folded (len bytes, "a;b_[j]"; none if 0): text
- * safename__copy(SAFENAME_FOLD) made, not checked again (jvm/jstacks.h's
- * compiled chains), whose frames are told apart by their ';' and typed
- * by fold_type__of.
+ * safename__copy(SAFENAME_FOLD) made, not checked again, whose frames
+ * are told apart by their ';' and typed by fold_type__of (text read as
+ * text: fold_line__parse).
  */
 int fold_line__append(struct fold_line *l, const char *text, size_t len);
 /*

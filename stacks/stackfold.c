@@ -53,20 +53,20 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 		sf->src = *src;
 	sf->sym = sym;
 	sf->jstacks = cfg->user && !cfg->no_hotspot ? js : NULL;
-	sf->java.names = calloc(cfg->depth, sizeof(*sf->java.names));
-	sf->java.folded = calloc(cfg->depth, sizeof(*sf->java.folded));
+	sf->java.first = calloc(cfg->depth, sizeof(*sf->java.first));
+	sf->java.njava = calloc(cfg->depth, sizeof(*sf->java.njava));
 	sf->java.interp = calloc(cfg->depth, sizeof(*sf->java.interp));
 	sf->java.stubs = calloc(cfg->depth, sizeof(*sf->java.stubs));
 	sf->adj = calloc(cfg->depth, sizeof(*sf->adj));
 	sf->cache = namecache__new(CACHE_BYTES);
-	if (!sf->java.names || !sf->java.folded || !sf->java.interp ||
+	if (!sf->java.first || !sf->java.njava || !sf->java.interp ||
 	    !sf->java.stubs || !sf->adj || !sf->cache) {
 		stackfold__free(sf);
 		errno = ENOMEM;
 		return NULL;
 	}
 	if (sf->jstacks)
-		jstacks__style(sf->jstacks, cfg->annotate, cfg->lines);
+		jstacks__lines(sf->jstacks, cfg->lines);
 	fold_line__init(&sf->line, cfg->annotate);
 	fold_line__init(&sf->part, cfg->annotate);
 	return sf;
@@ -79,8 +79,8 @@ void stackfold__free(struct stackfold *sf)
 	fold_line__release(&sf->line);
 	fold_line__release(&sf->part);
 	namecache__free(sf->cache);
-	free(sf->java.names);
-	free(sf->java.folded);
+	free(sf->java.first);
+	free(sf->java.njava);
 	free(sf->java.interp);
 	free(sf->java.stubs);
 	free(sf->adj);
@@ -128,55 +128,62 @@ static const char *mark_name(uint64_t ip)
 	return r < UNWIND_NR && names[r] ? names[r] : "[unwind: ?]";
 }
 
-/* Does token t (len n, "name_[x]" or "name:LINE_[x]") name name? */
-static bool same_token(const char *t, size_t n, const char *name)
-{
-	size_t m = strlen(name);
-
-	if (n >= 4 && t[n - 4] == '_' && t[n - 3] == '[' && t[n - 1] == ']')
-		n -= 4;
-	if (n > m && t[m] == ':') /* a line */
-		n = m;
-	return n == m && !memcmp(t, name, m);
-}
-
 /*
  * Check mode: the perf map's names for ip (the agent's inline ranges)
- * against text, the chain named from the JVM (outermost first, ';'
- * between): counted when the map names every frame as Java code.
+ * against the chain named from the JVM (n frames from x, outermost
+ * first): counted when the map names every frame as Java code.
  */
 static void check_names(struct stackfold *sf, const struct sample_key *k,
-			uint64_t ip, uint64_t when_ns, const char *text)
+			uint64_t ip, uint64_t when_ns,
+			const struct jstack_frame *x, uint32_t n)
 {
 	int nf = symbolizer__user(sf->sym, k->pid, ip, when_ns, sf->frames,
 				  MAX_INLINE);
-	const char *t = text;
-	bool same = nf > 0;
+	bool same = nf > 0 && (uint32_t)nf == n;
+	char jvm[SAFENAME_SIZE(256)], map[SAFENAME_SIZE(256)];
 
 	for (int j = 0; j < nf; j++)
 		if (sf->frames[j].kind != FRAME_JAVA &&
 		    sf->frames[j].kind != FRAME_INLINED)
 			return;
-	for (int j = 0; j < nf && same; j++) {
-		const char *e = strchr(t, ';');
-		size_t n = e ? (size_t)(e - t) : strlen(t);
-
-		same = same_token(t, n, sf->frames[j].name);
-		t = e ? e + 1 : t + n;
-		if (j + 1 < nf && !e)
-			same = false;
-	}
-	same = same && !*t;
-	if (same)
+	for (int j = 0; j < nf && same; j++)
+		same = !strcmp(x[j].name, sf->frames[j].name);
+	if (same) {
 		sf->st.check_same++;
-	else if (sf->st.check_diff++ < 5) {
-		char map[SAFENAME_SIZE(256)];
-
-		/* text is folded (made safe), the map's name is not */
-		fprintf(stderr, "mixprof: names check: %s (map:%s%s)\n", text,
-			safename__show(map, sizeof(map), sf->frames[0].name),
-			nf > 1 ? ";..." : "");
+		return;
 	}
+	if (sf->st.check_diff++ >= 5)
+		return;
+	fprintf(stderr, "mixprof: names check: %s%s (map:%s%s)\n",
+		safename__show(jvm, sizeof(jvm), x[0].name),
+		n > 1 ? ";..." : "",
+		safename__show(map, sizeof(map), sf->frames[0].name),
+		nf > 1 ? ";..." : "");
+}
+
+/* A Java frame of the JVM's as fold.h types it. */
+static uint32_t java_kind(const struct jstack_frame *x)
+{
+	switch (x->kind) {
+	case JF_INTERPRETED:
+		return FOLD_INTERP;
+	case JF_INLINED:
+		return FOLD_INLINED;
+	default:
+		return x->c1 ? FOLD_C1 : FOLD_JIT;
+	}
+}
+
+/* Frame i's Java frames as the JVM named them, onto l. */
+static int push_java(struct stackfold *sf, int i, struct fold_line *l)
+{
+	const struct jstack_frame *x = sf->java.java + sf->java.first[i];
+	int ret = 0;
+
+	for (uint32_t j = 0; j < sf->java.njava[i] && !ret; j++)
+		ret = fold_line__push_java(l, x[j].name, java_kind(&x[j]),
+					   x[j].line);
+	return ret;
 }
 
 /*
@@ -204,19 +211,16 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 					 : mark_name(sf->uips[i]));
 			continue;
 		}
-		if (sf->jstacks && sf->java.names[i] && sf->java.folded[i]) {
-			ret = fold_line__append(l, sf->java.names[i],
-						strlen(sf->java.names[i]));
-			if (sf->cfg.check_names)
-				check_names(sf, k, ip, when_ns,
-					    sf->java.names[i]);
-			continue;
-		}
-		if (sf->jstacks && sf->java.names[i]) {
-			struct frame f = {sf->java.names[i], FRAME_INTERP};
+		if (sf->jstacks && sf->java.njava[i]) {
+			const struct jstack_frame *x =
+			    sf->java.java + sf->java.first[i];
 
-			ret = fold_line__push(l, &f);
-			c->interp_named++;
+			ret = push_java(sf, i, l);
+			if (x->kind == JF_INTERPRETED)
+				c->interp_named++;
+			else if (sf->cfg.check_names)
+				check_names(sf, k, ip, when_ns, x,
+					    sf->java.njava[i]);
 			continue;
 		}
 		nf = symbolizer__user(sf->sym, k->pid, ip, when_ns, sf->frames,

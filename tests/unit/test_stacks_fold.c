@@ -131,7 +131,7 @@ static bool typed(const struct fold_line *l, uint32_t i, uint32_t k,
 static void test_types(void)
 {
 	struct frame f[] = {
-	    {"pkg/A.run:12", FRAME_JAVA},  {"B.x", FRAME_INTERP},
+	    {"pkg/A.run", FRAME_JAVA},	   {"B.x", FRAME_INTERP},
 	    {"do_sys_open", FRAME_KERNEL}, {"JavaCalls::call", FRAME_NATIVE},
 	    {"Interpreter", FRAME_STUB},
 	};
@@ -148,7 +148,9 @@ static void test_types(void)
 		      &l, "java", &(struct fold_type){.kind = FOLD_PROCESS}),
 		  0);
 	CHECK_INT(fold_line__push_role(&l, "ma\x01 [7]", &th), 0);
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+	/* the JVM's frames come with their lines */
+	CHECK_INT(fold_line__push_java(&l, "pkg/A.run", FOLD_JIT, 12), 0);
+	for (size_t i = 1; i < sizeof(f) / sizeof(f[0]); i++)
 		CHECK_INT(fold_line__push(&l, &f[i]), 0);
 	CHECK_INT(fold_line__append(&l, "p/C.m:3_[1];p/D.n_[i];x_[k]", 27), 0);
 	CHECK_STR(l.buf, "java;ma\\x01 [7];pkg/A.run:12_[j];B.x_[0];"
@@ -189,7 +191,10 @@ static void test_types(void)
 	/* without annotation a Java frame is what its text shows */
 	fold_line__reset(&p);
 	CHECK_INT(fold_line__push(&p, &f[0]), 0);
-	CHECK(typed(&p, 0, FOLD_NATIVE, 12, 0, 0));
+	CHECK_INT(fold_line__push_java(&p, "A.m", FOLD_C1, 7), 0);
+	CHECK_STR(p.buf, "pkg/A.run;A.m:7");
+	CHECK(typed(&p, 0, FOLD_NATIVE, 9, 0, 0));
+	CHECK(typed(&p, 1, FOLD_NATIVE, 5, 0, 0));
 	/* a line read as text: the head by its place and shape */
 	CHECK_INT(fold_line__parse(&p, "j;virtual-5 on w-1 [9];a.b:0_[j]", 32),
 		  0);

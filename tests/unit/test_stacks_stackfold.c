@@ -384,9 +384,11 @@ static bool in_interpreter(struct jstacks *js, const struct sample_key *k,
 			   uint64_t pc)
 {
 	const uint64_t pcs[] = {0, pc};
-	const char *names[2], *stubs[2];
-	bool folded[2], interp[2];
-	struct jstack s = {0, NULL, names, folded, interp, stubs};
+	const char *stubs[2];
+	uint32_t first[2], njava[2];
+	bool interp[2];
+	struct jstack s = {
+	    .first = first, .njava = njava, .interp = interp, .stubs = stubs};
 	struct sample_key nolist = *k;
 
 	nolist.interp_id = 0; /* its list's counts stay the test's */
