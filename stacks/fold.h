@@ -105,10 +105,9 @@ struct fold_line {
 struct fold_stack {
 	const struct fold_line *line;
 	uint32_t pid, tid;
-	int thread; /* the thread's frame ("NAME [TID]", --per-thread), or -1 */
-	uint32_t thread_name; /* the length of its NAME */
-	uint32_t carrier; /* a virtual thread's ("virtual-ID on CARRIER"):
-			   * where CARRIER starts in NAME; 0 otherwise */
+	/* the thread's frame ("NAME [TID]", --per-thread), or -1: its type
+	 * says NAME's length and a virtual thread's CARRIER */
+	int thread;
 };
 
 void fold_line__init(struct fold_line *l, bool annotate);

@@ -670,7 +670,6 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 
 		char tid[16];
 		int on = 0, tail;
-		size_t len;
 
 		/* a virtual thread's samples: itself, on its carrier */
 		if (sf->vthread)
@@ -686,11 +685,6 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 					(uint32_t)strlen(thread) - tail, on, 0,
 					k->tid};
 		ret = ret ?: fold_line__push_role(&sf->line, thread, &th);
-		if (!ret) { /* the name as made safe, without " [TID]" */
-			fold_line__frame(&sf->line, sf->out.thread, &len);
-			sf->out.thread_name = len - tail;
-			sf->out.carrier = on;
-		}
 	} else {
 		ret = fold_line__push_role(&sf->line, *comm ? comm : proc,
 					   &process);

@@ -279,8 +279,14 @@ static void test_per_thread(void)
 		CHECK_INT(st->line->n, 5);
 		CHECK_INT(st->thread, 1);
 		CHECK_INT(st->tid, 4242);
-		CHECK(st->thread_name == strlen("virtual-77 on worker-1"));
-		CHECK(st->carrier == strlen("virtual-77 on "));
+		CHECK(st->line->types[1].kind == FOLD_THREAD &&
+		      st->line->types[1].tid == 4242);
+		CHECK(st->line->types[1].name ==
+		      strlen("virtual-77 on worker-1"));
+		CHECK(st->line->types[1].method == strlen("virtual-77 on "));
+		CHECK(st->line->types[0].kind == FOLD_PROCESS);
+		CHECK(st->line->types[4].kind == FOLD_JIT &&
+		      st->line->types[4].method == strlen("app/Main."));
 		CHECK(len == strlen("virtual-77 on worker-1 [4242]") &&
 		      !memcmp(t, "virtual-77 on worker-1 [4242]", len));
 		t = fold_line__frame(st->line, 4, &len);
