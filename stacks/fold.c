@@ -436,13 +436,9 @@ int fold_line__parse(struct fold_line *l, const char *line, size_t len)
 	return 0;
 }
 
-int fold_line__frames(struct fold_line *l, const char *line, size_t len,
-		      struct fold_frame **fr, size_t *cap)
+int fold_line__as_frames(const struct fold_line *l, struct fold_frame **fr,
+			 size_t *cap)
 {
-	int ret = fold_line__parse(l, line, len);
-
-	if (ret)
-		return ret;
 	if (array__grow((void **)fr, cap, l->n ? l->n : 1, sizeof(**fr)))
 		return -ENOMEM;
 	for (uint32_t i = 0; i < l->n; i++) {
@@ -453,4 +449,12 @@ int fold_line__frames(struct fold_line *l, const char *line, size_t len,
 		    (struct fold_frame){p, (uint32_t)fl, 0, &l->types[i]};
 	}
 	return (int)l->n;
+}
+
+int fold_line__frames(struct fold_line *l, const char *line, size_t len,
+		      struct fold_frame **fr, size_t *cap)
+{
+	int ret = fold_line__parse(l, line, len);
+
+	return ret ?: fold_line__as_frames(l, fr, cap);
 }

@@ -227,6 +227,13 @@ int fold__each_frames(const struct fold *f,
 uint64_t fold__count_frames(const struct fold *f, const struct fold_frame *fr,
 			    uint32_t n);
 /*
+ * The frames of l into fr (grown to *cap), as fold__each_frames gives
+ * them (ids 0), valid while l is unchanged: a line built for a writer.
+ * Their number, or -ENOMEM.
+ */
+int fold_line__as_frames(const struct fold_line *l, struct fold_frame **fr,
+			 size_t *cap);
+/*
  * The frames of a line (len bytes, a line read as text) into fr, as
  * fold__each_frames gives them (ids 0), typed as fold_line__parse does:
  * for writers fed text (tests, fixtures). Valid until l's next use.
