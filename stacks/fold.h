@@ -24,7 +24,8 @@
  * struct fold maps line -> count; fold__write() prints lines sorted
  * bytewise, so two runs diff cleanly. It keeps each line as the ids of
  * its frames (a run's stacks come with their frames, fold__add_frames;
- * a line read as text is split at its ';'), each frame's text once: a line
+ * a line read as text is split and typed by fold_line__parse), each
+ * frame's text and type once: a line
  * handed out (fold__each) is rebuilt and lives only for that call. Even
  * its const calls use the object's scratch space: one thread at a time.
  */
@@ -98,9 +99,9 @@ struct fold_line {
 };
 
 /*
- * One named stack, as the run's sinks get it (stackfold.h): its frames
- * and whose samples they are. Text is made for the writers; the filters
- * and the graph read frames and ids.
+ * One named stack, as the run's sinks get it (stackfold.h): its typed
+ * frames and whose samples they are. Text is made for the writers; the
+ * filters and the graph read frames, types and ids.
  */
 struct fold_stack {
 	const struct fold_line *line;
