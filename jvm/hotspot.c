@@ -549,10 +549,12 @@ struct hotspot {
 	uint32_t pid;
 	struct hotspot_mem mem;
 	struct hotspot_layout layout;
-	/* the JVM's tables, read once and lent (hotspot__vmstructs): kept
-	 * from the layout's read, else read on the first ask */
+	/* the JVM's tables, read once on the first ask and lent
+	 * (hotspot__vmstructs) */
 	struct vmstructs *vs;
-	bool at_set; /* hotspot__tables_at: where a fake JVM's tables are */
+	/* where they lie, when known (hotspot__tables_at: the layout's
+	 * lookup, or a fake JVM's) */
+	bool at_set;
 	uint64_t syms[HS_NR_SYMS], csyms[VMC_NR_SYMS];
 };
 
@@ -761,13 +763,16 @@ static int libjvm_lookup(int fd, uint64_t start, const char *const *names,
 
 /*
  * The layout of pid's JVM: its libjvm.so's offsets from the cache, else
- * from its tables, whose dictionary h keeps for the namers
- * (hotspot__vmstructs: the tables are read once a JVM), then the
- * interpreter's range in this process.
+ * read from its tables (hotspot__layout_read, the one reader of a
+ * layout: the fields it needs, no type strings nor constants, so the
+ * walk is given the JVM without waiting for the whole dictionary), then
+ * the interpreter's range in this process. Where the tables lie is kept
+ * for hotspot__vmstructs (one pass over libjvm.so's symbols for both).
  */
 static int read_layout(struct hotspot *h, struct hotspot_layout *l)
 {
-	uint64_t syms[HS_NR_SYMS], csyms[VMC_NR_SYMS], start;
+	const char *names[HS_NR_SYMS + VMC_NR_SYMS];
+	uint64_t vals[HS_NR_SYMS + VMC_NR_SYMS], start;
 	struct layout_cache *c;
 	struct stat st;
 	int fd, ret;
@@ -785,18 +790,19 @@ static int read_layout(struct hotspot *h, struct hotspot_layout *l)
 		l->u.threads_list_addr += start;
 		return locate_interp(&h->mem, l);
 	}
-	ret = libjvm_lookup(fd, start, hotspot_sym_names, HS_NR_SYMS, syms);
-	/* the constant tables and type strings are optional */
-	if (!ret && libjvm_lookup(fd, start, vmc_sym_names, VMC_NR_SYMS, csyms))
-		memset(csyms, 0, sizeof(csyms));
+	memcpy(names, hotspot_sym_names, sizeof(hotspot_sym_names));
+	memcpy(names + HS_NR_SYMS, vmc_sym_names, sizeof(vmc_sym_names));
+	ret = libjvm_lookup(fd, start, names, HS_NR_SYMS + VMC_NR_SYMS, vals);
 	close(fd);
-	if (ret)
-		return ret;
-	h->vs = vmstructs__read(&h->mem, syms, csyms);
-	if (h->vs)
-		ret = layout_from(h->vs, l) ?: locate_interp(&h->mem, l);
-	else /* the layout needs no constant table */
-		ret = hotspot__layout_read(&h->mem, syms, l);
+	for (int i = 0; i < HS_NR_SYMS; i++)
+		if (!vals[i])
+			return ret < 0 ? ret : -ENOENT;
+	/* the constant tables and type strings are optional */
+	for (int i = HS_NR_SYMS; i < HS_NR_SYMS + VMC_NR_SYMS; i++)
+		if (!vals[i])
+			memset(vals + HS_NR_SYMS, 0, sizeof(h->csyms));
+	hotspot__tables_at(h, vals, vals + HS_NR_SYMS);
+	ret = hotspot__layout_read(&h->mem, vals, l);
 	/* the offsets are the build's even while its interpreter is not
 	 * generated yet (-EAGAIN): the next try skips the tables */
 	if ((!ret || ret == -EAGAIN) && st.st_ino)
