@@ -13,15 +13,6 @@
 static const char *const prefixes[] = {"docker-", "cri-containerd-", "crio-",
 				       "libpod-"};
 
-static bool all_hex(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		      (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
-	return true;
-}
-
 /* One path component (n bytes): the id it is, or NULL. */
 static const char *component_id(const char *s, size_t n)
 {
@@ -29,7 +20,7 @@ static const char *component_id(const char *s, size_t n)
 	size_t sl = sizeof(scope) - 1;
 
 	if (n == CGROUP_ID_LEN)
-		return all_hex(s, n) ? s : NULL;
+		return cgroup__all_hex(s, n) ? s : NULL;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		size_t pl = strlen(prefixes[i]), rest;
 
@@ -39,7 +30,7 @@ static const char *component_id(const char *s, size_t n)
 		if (rest == CGROUP_ID_LEN + sl &&
 		    !memcmp(s + pl + CGROUP_ID_LEN, scope, sl))
 			rest = CGROUP_ID_LEN;
-		if (rest == CGROUP_ID_LEN && all_hex(s + pl, rest))
+		if (rest == CGROUP_ID_LEN && cgroup__all_hex(s + pl, rest))
 			return s + pl;
 	}
 	return NULL;
@@ -128,12 +119,4 @@ int cgroup__read_pid(uint32_t pid, char *id, char **path)
 out:
 	free(buf);
 	return err;
-}
-
-bool cgroup__is_frame(const char *s, size_t n)
-{
-	size_t pl = sizeof(CGROUP_FRAME_PREFIX) - 1;
-
-	return n == CGROUP_FRAME_LEN && !memcmp(s, CGROUP_FRAME_PREFIX, pl) &&
-	       s[n - 1] == ']' && all_hex(s + pl, CGROUP_ID_LEN);
 }

@@ -29,6 +29,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 
 #define CGROUP_ID_LEN 64
@@ -58,10 +59,27 @@ bool cgroup__container_id(const char *path, size_t len, char *id);
  */
 int cgroup__read_pid(uint32_t pid, char *id, char **path);
 
+/* Are s's n bytes lowercase hex digits, as a container id's are? */
+static inline bool cgroup__all_hex(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		      (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
 /*
  * Is s (n bytes) a container frame, "[container " ID "]"? Then its id
- * is s + sizeof(CGROUP_FRAME_PREFIX) - 1, CGROUP_ID_LEN bytes.
+ * is s + sizeof(CGROUP_FRAME_PREFIX) - 1, CGROUP_ID_LEN bytes. Inline:
+ * folded text's one reader (stacks/fold.c) links no /proc reader.
  */
-bool cgroup__is_frame(const char *s, size_t n);
+static inline bool cgroup__is_frame(const char *s, size_t n)
+{
+	size_t pl = sizeof(CGROUP_FRAME_PREFIX) - 1;
+
+	return n == CGROUP_FRAME_LEN && !memcmp(s, CGROUP_FRAME_PREFIX, pl) &&
+	       s[n - 1] == ']' && cgroup__all_hex(s + pl, CGROUP_ID_LEN);
+}
 
 #endif

@@ -37,6 +37,6 @@ $(BUILD)/tests/unit/test_events_evpprof: \
 		$(BUILD)/tests/unit/test_events_evpprof.o \
 		$(BUILD)/events/evpprof.o $(BUILD)/pprof/pbuf.o \
 		$(BUILD)/pprof/pprof_write.o $(BUILD)/pprof/pprof_read.o \
-		$(COMMON_OBJS)
+		$(FOLD_OBJS) $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lz

@@ -1,25 +1,30 @@
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "events/evpprof.h"
 #include "pprof/pprof.h"
+#include "stacks/fold.h"
 
-#define EV_LINE_MAX 1024
+#define EV_PART_MAX 1024 /* a part of a detail, as one frame */
 
 struct evpprof {
 	struct pprof_writer *w;
 	char process[64];
 	int err; /* the first line's error */
+	struct fold_line line; /* an event's frames, typed */
+	struct fold_frame *fr;
+	size_t cap;
 };
 
 struct evpprof *evpprof__new(const char *process)
 {
 	struct pprof_meta m = {
-		.type = "events",
-		.unit = "count",
-		.events_type = "duration",
-		.events_unit = "nanoseconds",
+	    .type = "events",
+	    .unit = "count",
+	    .events_type = "duration",
+	    .events_unit = "nanoseconds",
 	};
 	struct evpprof *p = calloc(1, sizeof(*p));
 	struct timespec ts;
@@ -42,24 +47,29 @@ void evpprof__free(struct evpprof *p)
 	if (!p)
 		return;
 	pprof_writer__free(p->w);
+	fold_line__release(&p->line);
+	free(p->fr);
 	free(p);
 }
 
-/* Append ";" and n bytes of s (';' made ':') to line at *len. */
-static void push(char *line, size_t *len, const char *s, size_t n)
+/* n bytes of s as one more frame (made safe by fold.c: ';' as ':'). */
+static void push(struct evpprof *p, const char *s, size_t n)
 {
-	if (*len + 1 + n >= EV_LINE_MAX)
-		n = *len + 1 < EV_LINE_MAX - 1 ? EV_LINE_MAX - 2 - *len : 0;
-	line[(*len)++] = ';';
-	for (size_t i = 0; i < n; i++)
-		line[(*len)++] = s[i] == ';' ? ':' : s[i];
-	line[*len] = 0;
+	char part[EV_PART_MAX];
+	int ret;
+
+	snprintf(part, sizeof(part), "%.*s", (int)n, s);
+	ret = fold_line__push_name(&p->line, part);
+	if (ret && !p->err)
+		p->err = ret;
 }
 
-static void add(struct evpprof *p, const char *line, size_t len,
-		uint64_t count, uint64_t ns)
+/* The line so far as a sample of count events lasting ns. */
+static void add(struct evpprof *p, uint64_t count, uint64_t ns)
 {
-	int ret = pprof_writer__add2(p->w, line, len, count, ns);
+	int n = fold_line__as_frames(&p->line, &p->fr, &p->cap);
+	int ret =
+	    n < 0 ? n : pprof_writer__add_frames(p->w, p->fr, n, count, ns);
 
 	if (ret && !p->err)
 		p->err = ret;
@@ -81,35 +91,36 @@ void evpprof__line(void *ctx, uint64_t start, uint64_t end, const char *kind,
 		   const char *detail)
 {
 	struct evpprof *p = ctx;
-	char line[EV_LINE_MAX];
-	size_t len, head;
+	const struct fold_type process = {.kind = FOLD_PROCESS};
 	uint64_t ns = end > start ? end - start : 0, ttsp;
+	uint32_t head;
 	const char *sp;
 
-	len = strlen(p->process);
-	memcpy(line, p->process, len + 1);
-	push(line, &len, kind, strlen(kind));
+	fold_line__reset(&p->line);
+	if (fold_line__push_role(&p->line, p->process, &process) && !p->err)
+		p->err = -ENOMEM;
+	push(p, kind, strlen(kind));
 	if (!strcmp(kind, "safepoint")) {
 		detail = safepoint_op(detail, &ttsp);
-		push(line, &len, detail, strlen(detail));
-		head = len;
+		push(p, detail, strlen(detail));
+		head = p->line.n;
 		ttsp = ttsp < ns ? ttsp : ns;
-		push(line, &len, "time to safepoint", 17);
-		add(p, line, len, 0, ttsp);
-		len = head;
-		push(line, &len, "operation", 9);
-		add(p, line, len, 1, ns - ttsp);
+		push(p, "time to safepoint", 17);
+		add(p, 0, ttsp);
+		fold_line__truncate(&p->line, head);
+		push(p, "operation", 9);
+		add(p, 1, ns - ttsp);
 		return;
 	}
 	if (!strcmp(kind, "compile") || !strcmp(kind, "deopt")) {
 		sp = strchr(detail, ' ');
 		if (sp) {
-			push(line, &len, detail, (size_t)(sp - detail));
+			push(p, detail, (size_t)(sp - detail));
 			detail = sp + 1;
 		}
 	}
-	push(line, &len, detail, strlen(detail));
-	add(p, line, len, 1, ns);
+	push(p, detail, strlen(detail));
+	add(p, 1, ns);
 }
 
 int evpprof__write(struct evpprof *p, FILE *out)

@@ -9,6 +9,7 @@
 #include "events/jvmnames.h"
 #include "jvm/codeblob.h"
 #include "jvm/hotspot.h"
+#include "jvm/jvms.h"
 #include "jvm/vmstructs.h"
 
 #define NAMES_MAX 64 /* HotSpot's reasons fit 5 bits, its actions 3 */
@@ -16,18 +17,21 @@
 
 struct jvmnames {
 	uint32_t pid;
-	struct hotspot *h;
+	struct jvms *jv; /* the run's, whose JVM is borrowed; or NULL */
+	struct hotspot *own; /* without jv: the JVM opened here */
 	bool tables_read;
 	char reason[NAMES_MAX][NAME_LEN];
 	char action[NAMES_MAX][NAME_LEN];
 };
 
-struct jvmnames *jvmnames__new(uint32_t pid)
+struct jvmnames *jvmnames__new(uint32_t pid, struct jvms *jv)
 {
 	struct jvmnames *n = calloc(1, sizeof(*n));
 
-	if (n)
+	if (n) {
 		n->pid = pid;
+		n->jv = jv;
+	}
 	return n;
 }
 
@@ -35,29 +39,38 @@ void jvmnames__free(struct jvmnames *n)
 {
 	if (!n)
 		return;
-	hotspot__free(n->h);
+	hotspot__free(n->own);
 	free(n);
+}
+
+/* The JVM as read once for the run (jvms.h), or by us; NULL: not yet. */
+static struct hotspot *jvm_of(const struct jvmnames *n)
+{
+	return n->jv ? jvms__hotspot(n->jv, n->pid) : n->own;
 }
 
 int jvmnames__ready(struct jvmnames *n, struct jev_cfg *c)
 {
 	const struct hotspot_unwind *u;
-	struct vmstructs *vs;
+	const struct vmstructs *vs;
+	struct hotspot *h;
 	uint64_t v;
 
-	if (!n->h && !(n->h = hotspot__open(n->pid)))
+	if (!n->jv && !n->own && !(n->own = hotspot__open(n->pid)))
 		return -errno;
-	u = &hotspot__layout(n->h)->u;
+	h = jvm_of(n);
+	if (!h)
+		return -EAGAIN; /* not a JVM jvms knows yet */
+	u = &hotspot__layout(h)->u;
 	memset(c, 0, sizeof(*c));
 	c->off_anchor_sp = u->threads_ok ? u->off_jt_anchor + u->off_fa_sp : 0;
-	vs = vmstructs__open(n->pid, hotspot__mem(n->h));
+	vs = hotspot__vmstructs(h); /* read once a JVM, lent */
 	if (!vs)
 		return 0; /* no tiers */
 	if (!vmstructs__field(vs, "CompileTask", "_comp_level", &v) && v < 4096)
 		c->off_task_level = v;
 	if (!vmstructs__field(vs, "CompileTask", "_osr_bci", &v) && v < 4096)
 		c->off_task_osr_bci = v;
-	vmstructs__free(vs);
 	return 0;
 }
 
@@ -100,15 +113,16 @@ static void tables(struct jvmnames *n)
 	    "_ZN14Deoptimization17_trap_reason_nameE",
 	    "_ZN14Deoptimization17_trap_action_nameE",
 	};
+	struct hotspot *h = jvm_of(n);
 	uint64_t at[2];
 
-	if (n->tables_read || !n->h)
+	if (n->tables_read || !h)
 		return;
 	n->tables_read = true;
 	if (hotspot__jvm_syms(n->pid, syms, 2, at))
 		return;
-	read_table(hotspot__mem(n->h), at[0], n->reason);
-	read_table(hotspot__mem(n->h), at[1], n->action);
+	read_table(hotspot__mem(h), at[0], n->reason);
+	read_table(hotspot__mem(h), at[1], n->action);
 }
 
 static const char *reason(void *ctx, int i)
@@ -132,16 +146,17 @@ static const char *action(void *ctx, int i)
 static int method_at(void *ctx, uint64_t pc, char *buf, size_t cap, int *tier)
 {
 	struct jvmnames *n = ctx;
+	struct hotspot *h = jvm_of(n);
 	const struct hotspot_layout *l;
 	const struct hotspot_mem *m;
 	uint64_t nm, method;
 	uint8_t level;
 	int ret;
 
-	if (!n->h)
+	if (!h)
 		return -EAGAIN;
-	l = hotspot__layout(n->h);
-	m = hotspot__mem(n->h);
+	l = hotspot__layout(h);
+	m = hotspot__mem(h);
 	if (l->u.off_nm_method == HOTSPOT_NO_OFF)
 		return -ENOENT;
 	ret = codeblob__start(m, &l->u, pc, &nm);

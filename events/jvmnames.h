@@ -13,12 +13,19 @@
 
 struct jvmnames;
 
-/* For JVM pid (not read yet: a launched JVM may not be up). NULL+errno. */
-struct jvmnames *jvmnames__new(uint32_t pid);
+/*
+ * For JVM pid (not read yet: a launched JVM may not be up). jv (NULL:
+ * none; else it outlives n) is the run's JVMs: pid's is borrowed from it,
+ * its VMStructs read once for the run (jvm/hotspot.h:
+ * hotspot__vmstructs); without it n opens the JVM itself. NULL+errno.
+ */
+struct jvms;
+struct jvmnames *jvmnames__new(uint32_t pid, struct jvms *jv);
 /*
  * Read the JVM's layout if not done yet: 0 once it is (then *c holds the
  * offsets the BPF programs read by, 0 for those unknown), -EAGAIN while
- * it is starting, another -errno when it cannot be read.
+ * it is starting (or jv does not know it yet: the caller tells jv of pid,
+ * jvms__seen), another -errno when it cannot be read.
  */
 int jvmnames__ready(struct jvmnames *n, struct jev_cfg *c);
 /* evlog's namer on n (n outlives the evlog). */

@@ -25,7 +25,7 @@ FG_UNIT := tree folded palette diff timed svg slicetab evline
 UNIT_TESTS += $(FG_UNIT:%=$(BUILD)/tests/unit/test_fg_%)
 $(BUILD)/tests/unit/test_fg_%.o: CFLAGS += -Iflamegraph
 $(BUILD)/tests/unit/test_fg_%: $(BUILD)/tests/unit/test_fg_%.o $(FG_OBJS) \
-		$(PPROF_OBJS) $(JFR_OBJS) $(BUILD)/common/u64map.o
+		$(PPROF_OBJS) $(JFR_OBJS) $(FOLD_OBJS) $(BUILD)/common/u64map.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lm -lz
 .SECONDARY: $(FG_UNIT:%=$(BUILD)/tests/unit/test_fg_%.o)

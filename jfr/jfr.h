@@ -16,11 +16,13 @@
  *	-e probes	mixprof.MethodCalls, one per line: calls the count
  *
  * Each frame is a jdk.types.Method of a java.lang.Class with a frame
- * type, as async-profiler's recordings have them: "pkg/Cls.m_[j]" is
- * method m of class pkg/Cls, "JIT compiled"; "_[1]" "C1 compiled", "_[0]"
- * "Interpreted", "_[i]" "Inlined", "_[k]" "Kernel" (class ""), others
- * "Native" (or "C++" when the name has "::"), class "". "m:LINE" gives
- * the frame its line number. Signatures are unknown: "()L;". The thread
+ * type, as async-profiler's recordings have them, all from the frame's
+ * type (stacks/fold.h), not its text's shape: a Java frame "pkg/Cls.m"
+ * (folded "pkg/Cls.m_[j]") is method m of class pkg/Cls, "JIT compiled";
+ * C1's "C1 compiled", interpreted "Interpreted", inlined "Inlined",
+ * kernel "Kernel" (class ""), others "Native" (or "C++" when the name
+ * has "::"), class "". A Java frame's line is its line number.
+ * Signatures are unknown: "()L;". The thread
  * is a java.lang.Thread: osName and javaName the name, osThreadId and
  * javaThreadId the tid (javaName only for threads with Java frames),
  * its group a jdk.types.ThreadGroup named after the process (with
@@ -63,7 +65,19 @@ struct jfr_writer;
 /* NULL and errno. */
 struct jfr_writer *jfr_writer__new(const struct jfr_meta *m);
 void jfr_writer__free(struct jfr_writer *w);
-/* One folded line (len bytes, no count) with its count. 0 or -ENOMEM. */
+/*
+ * One line of n frames (root first, typed: stacks/fold.h's
+ * fold__each_frames) with its count: the process, container and thread
+ * frames by their kinds, each other frame's class, method, line and frame
+ * type from its type. 0, -EINVAL (no frame) or -ENOMEM.
+ */
+struct fold_frame;
+int jfr_writer__add_frames(struct jfr_writer *w, const struct fold_frame *fr,
+			   uint32_t n, uint64_t count);
+/*
+ * One line given as text (len bytes, no count: tests), typed as fold.h
+ * reads text (fold_line__parse), with its count.
+ */
 int jfr_writer__add(struct jfr_writer *w, const char *line, size_t len,
 		    uint64_t count);
 /* The whole recording (one chunk) to out. 0 or -errno. */

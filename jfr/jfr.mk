@@ -8,7 +8,7 @@ MIXPROF_OBJS += $(JFR_OBJS)
 UNIT_TESTS += $(BUILD)/tests/unit/test_jfr
 $(BUILD)/tests/unit/test_jfr: $(BUILD)/tests/unit/test_jfr.o \
 		$(JFR_OBJS) $(BUILD)/pprof/pbuf.o $(BUILD)/common/u64map.o \
-		$(BUILD)/common/strpool.o $(BUILD)/common/safename.o
+		$(FOLD_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 .SECONDARY: $(BUILD)/tests/unit/test_jfr.o

@@ -12,9 +12,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common/cgroup.h"
+#include "common/array.h"
 #include "common/strpool.h"
 #include "common/u64map.h"
+#include "stacks/fold.h"
 #include "jbuf.h"
 #include "jfr.h"
 #include "jmeta.h"
@@ -65,6 +66,11 @@ struct jfr_writer {
 	int32_t *lines;
 	uint8_t *types;
 	size_t capframes;
+	char *key; /* scratch: frames' text joined, as a key */
+	size_t capkey;
+	struct fold_line text; /* a line given as text, typed (__add) */
+	struct fold_frame *fr;
+	size_t capfr;
 };
 
 /* Room for one more item; the new item (zeroed), or NULL. */
@@ -114,6 +120,9 @@ void jfr_writer__free(struct jfr_writer *w)
 	free(w->frames);
 	free(w->lines);
 	free(w->types);
+	free(w->key);
+	fold_line__release(&w->text);
+	free(w->fr);
 	free(w);
 }
 
@@ -203,61 +212,69 @@ static uint64_t method_id(struct jfr_writer *w, const char *cls, size_t cn,
 	return id;
 }
 
-/* The frame type a folded frame's suffix gives, and the name's length
- * without the suffix. */
-static enum jframe_type frame_type(const char *s, size_t n, size_t *name)
+/* JFR's frame type of a frame of kind k. */
+static enum jframe_type frame_type(uint32_t k)
 {
-	static const char kinds[] = "j10ik";
-	static const enum jframe_type types[] = {
-	    JFT_JIT, JFT_C1, JFT_INTERPRETED, JFT_INLINED, JFT_KERNEL};
-	const char *k;
-
-	*name = n;
-	if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
-	    s[n - 2] && (k = strchr(kinds, s[n - 2]))) {
-		*name = n - 4;
-		return types[k - kinds];
+	switch (k) {
+	case FOLD_JIT:
+		return JFT_JIT;
+	case FOLD_C1:
+		return JFT_C1;
+	case FOLD_INTERP:
+		return JFT_INTERPRETED;
+	case FOLD_INLINED:
+		return JFT_INLINED;
+	case FOLD_KERNEL:
+		return JFT_KERNEL;
+	case FOLD_CPP:
+		return JFT_CPP;
+	default:
+		return JFT_NATIVE;
 	}
-	return memmem(s, n, "::", 2) ? JFT_CPP : JFT_NATIVE;
 }
 
-/* ":LINE" ending s[0..*n) (digits, no leading 0): LINE, *n cut before
- * it; else -1. */
-static int32_t line_of(const char *s, size_t *n)
+/*
+ * One frame's method, line and type into the scratch arrays at k, from
+ * its type: a Java frame "pkg/Cls.m" is method m of class pkg/Cls, any
+ * other frame a method of class "" named as the frame is.
+ */
+static int frame(struct jfr_writer *w, const struct fold_frame *f, size_t k)
 {
-	size_t i = *n;
-	int64_t v = 0;
+	const struct fold_type *t = f->t;
+	bool java = fold_kind__java(t->kind);
+	/* a role's frame among the frames is named whole */
+	size_t len = t->kind >= FOLD_PROCESS ? f->len : t->name;
 
-	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
-		i--;
-	if (i == 0 || i == *n || s[i - 1] != ':' || s[i] == '0' || *n - i > 9)
-		return -1;
-	for (size_t j = i; j < *n; j++)
-		v = v * 10 + (s[j] - '0');
-	*n = i - 1;
-	return (int32_t)v;
-}
-
-/* One frame's method, line and type into the scratch arrays at k. */
-static int frame(struct jfr_writer *w, const char *s, size_t n, size_t k)
-{
-	size_t len, dot;
-	enum jframe_type t = frame_type(s, n, &len);
-	int32_t line = -1;
-
-	bool java = t != JFT_NATIVE && t != JFT_CPP && t != JFT_KERNEL;
-
-	if (java)
-		line = line_of(s, &len);
-	dot = java ? len : 0;
-	while (dot > 0 && s[dot - 1] != '.')
-		dot--;
-	/* "pkg/Cls.m": class pkg/Cls, method m; else class "" */
-	w->frames[k] = dot ? method_id(w, s, dot - 1, s + dot, len - dot)
-			   : method_id(w, "", 0, s, len);
-	w->lines[k] = line;
-	w->types[k] = t;
+	w->frames[k] = java && t->method
+			   ? method_id(w, f->text, t->method - 1,
+				       f->text + t->method, len - t->method)
+			   : method_id(w, "", 0, f->text, len);
+	w->lines[k] = java && t->line ? (int32_t)t->line : -1;
+	w->types[k] = frame_type(t->kind);
 	return w->frames[k] ? 0 : -ENOMEM;
+}
+
+/*
+ * The text of frames fr[0..n) joined by ';' in w->key, as a key to
+ * intern: its length, or -ENOMEM.
+ */
+static int64_t join(struct jfr_writer *w, const struct fold_frame *fr,
+		    uint32_t n)
+{
+	size_t len = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		len += fr[i].len + 1;
+	if (array__grow((void **)&w->key, &w->capkey, len + 1, 1))
+		return -ENOMEM;
+	len = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i)
+			w->key[len++] = ';';
+		memcpy(w->key + len, fr[i].text, fr[i].len);
+		len += fr[i].len;
+	}
+	return (int64_t)len;
 }
 
 /* Scratch for n frames. */
@@ -284,12 +301,12 @@ static int frames_room(struct jfr_writer *w, size_t n)
 	return 0;
 }
 
-/* The stack trace of frames s[0..n) (root first), encoded when new. */
-static uint64_t stack_id(struct jfr_writer *w, const char *s, size_t n,
-			 bool *java)
+/* The stack trace of frames fr[0..n) (root first), encoded when new. */
+static uint64_t stack_id(struct jfr_writer *w, const struct fold_frame *fr,
+			 uint32_t n, bool *java)
 {
-	const char *p = strpool__intern(w->pool, s, n), *e = s + n, *b;
-	size_t nf = n ? 1 : 0, k = 0;
+	int64_t len = join(w, fr, n);
+	const char *p = len < 0 ? NULL : strpool__intern(w->pool, w->key, len);
 	uint64_t id;
 	bool added;
 
@@ -299,22 +316,18 @@ static uint64_t stack_id(struct jfr_writer *w, const char *s, size_t n,
 	if (!id || !added)
 		return id;
 	w->nstacks++;
-	for (size_t i = 0; i < n; i++)
-		nf += s[i] == ';';
-	if (frames_room(w, nf))
+	if (frames_room(w, n))
 		return 0;
 	/* JFR lists frames leaf first */
-	for (k = 0; k < nf; k++, e = b - 1) {
-		for (b = e; b > s && b[-1] != ';'; b--)
-			;
-		if (frame(w, b, e - b, k))
+	for (uint32_t k = 0; k < n; k++) {
+		if (frame(w, &fr[n - 1 - k], k))
 			return 0;
 		*java |= w->types[k] <= JFT_INLINED || w->types[k] == JFT_C1;
 	}
 	jbuf__var(&w->stacks, id);
 	jbuf__u8(&w->stacks, 0); /* truncated: false */
-	jbuf__var(&w->stacks, nf);
-	for (k = 0; k < nf; k++) {
+	jbuf__var(&w->stacks, n);
+	for (uint32_t k = 0; k < n; k++) {
 		jbuf__var(&w->stacks, w->frames[k]);
 		jbuf__var(&w->stacks, (uint32_t)w->lines[k]);
 		jbuf__var(&w->stacks, (uint32_t)-1); /* bytecode index */
@@ -323,39 +336,21 @@ static uint64_t stack_id(struct jfr_writer *w, const char *s, size_t n,
 	return w->stacks.err ? 0 : id;
 }
 
-/* "name [tid]": the name's length, and the tid; 0 if not that shape. */
-static size_t split_thread(const char *s, size_t n, int64_t *tid)
-{
-	size_t i = n;
-	int64_t v = 0;
-
-	if (n < 4 || s[n - 1] != ']')
-		return 0;
-	for (i = n - 1; i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'; i--)
-		;
-	if (i < 2 || i == n - 1 || n - 1 - i > 9 || s[i - 1] != '[' ||
-	    s[i - 2] != ' ')
-		return 0;
-	for (size_t j = i; j < n - 1; j++)
-		v = v * 10 + (s[j] - '0');
-	*tid = v;
-	return i - 2;
-}
-
 /*
- * The thread group of a line's process line[0..pn), or with cn of the
- * container frame after it (--per-container), a group of its own under
- * the process's.
+ * The thread group of a line's process fr[0], or with its container
+ * frame (cont, --per-container), a group of its own under the process's.
  */
-static uint64_t group_id(struct jfr_writer *w, const char *line, size_t pn,
-			 size_t cn)
+static uint64_t group_id(struct jfr_writer *w, const struct fold_frame *fr,
+			 bool cont)
 {
-	uint64_t parent = cn ? group_id(w, line, pn, 0) : 0, id;
-	const char *key = strpool__intern(w->pool, line, cn ? pn + 1 + cn : pn);
+	uint64_t parent = cont ? group_id(w, fr, false) : 0, id;
+	int64_t len = join(w, fr, cont ? 2 : 1);
+	const char *key =
+	    len < 0 ? NULL : strpool__intern(w->pool, w->key, len);
 	struct jgroup *g;
 	bool added;
 
-	if ((cn && !parent) || !key)
+	if ((cont && !parent) || !key)
 		return 0;
 	id = key_id(&w->group_ids, (uintptr_t)key, w->groups.n, &added);
 	if (!id || !added)
@@ -363,25 +358,25 @@ static uint64_t group_id(struct jfr_writer *w, const char *line, size_t pn,
 	g = vec_push(&w->groups, sizeof(*g));
 	if (!g)
 		return 0;
-	g->name = cn ? key + pn + 1 : key;
-	g->len = cn ? cn : pn;
+	g->name = cont ? key + fr[0].len + 1 : key;
+	g->len = cont ? fr[1].len : fr[0].len;
 	g->parent = parent;
 	return id;
 }
 
 /*
- * The thread of a line: its text t[0..tn) "name [tid]" under process
- * line[0..pn) and its container frame of cn bytes (t NULL: the
- * process's own, tid 0).
+ * The thread of a line whose head is fr[0..head): the process, its
+ * container frame (cont), its thread frame (thread; else the process's
+ * own, tid 0).
  */
-static uint64_t thread_id(struct jfr_writer *w, const char *line, size_t pn,
-			  size_t cn, const char *t, size_t tn)
+static uint64_t thread_id(struct jfr_writer *w, const struct fold_frame *fr,
+			  uint32_t head, bool cont, bool thread)
 {
-	size_t keylen = t ? (size_t)(t + tn - line) : cn ? pn + 1 + cn : pn;
-	const char *key = strpool__intern(w->pool, line, keylen);
+	int64_t len = join(w, fr, head);
+	const char *key =
+	    len < 0 ? NULL : strpool__intern(w->pool, w->key, len);
+	const struct fold_frame *t = &fr[head - 1];
 	struct jthread *th;
-	int64_t tid = 0;
-	size_t name;
 	bool added;
 	uint64_t id;
 
@@ -393,65 +388,53 @@ static uint64_t thread_id(struct jfr_writer *w, const char *line, size_t pn,
 	th = vec_push(&w->threads, sizeof(*th));
 	if (!th)
 		return 0;
-	name = t ? split_thread(t, tn, &tid) : 0;
-	th->len = name ? name : t ? tn : pn;
-	th->name = strpool__intern(w->pool, name ? t : line, th->len);
-	th->tid = tid;
+	th->len = thread ? t->t->name : fr[0].len;
+	th->name =
+	    strpool__intern(w->pool, thread ? t->text : fr[0].text, th->len);
+	th->tid = thread ? t->t->tid : 0;
 	if (!th->name)
 		return 0;
-	th->group = group_id(w, line, pn, cn);
+	th->group = group_id(w, fr, cont);
 	return th->group ? id : 0;
-}
-
-/* The length of the "[container ID]" frame at f (before end), or 0. */
-static size_t container_len(const char *f, const char *end)
-{
-	const char *q = memchr(f, ';', end - f);
-	size_t n = (q ? q : end) - f, k = sizeof(CGROUP_FRAME_PREFIX) - 1;
-
-	return n > k && !memcmp(f, CGROUP_FRAME_PREFIX, k) && f[n - 1] == ']'
-		   ? n
-		   : 0;
 }
 
 int jfr_writer__add(struct jfr_writer *w, const char *line, size_t len,
 		    uint64_t count)
 {
-	const char *p = memchr(line, ';', len), *t = NULL, *f,
-		   *end = line + len;
-	size_t pn = p ? (size_t)(p - line) : len, tn = 0, cn = 0, split;
+	int n = fold_line__frames(&w->text, line, len, &w->fr, &w->capfr);
+
+	return n < 0 ? n : jfr_writer__add_frames(w, w->fr, n, count);
+}
+
+int jfr_writer__add_frames(struct jfr_writer *w, const struct fold_frame *fr,
+			   uint32_t n, uint64_t count)
+{
+	uint32_t head = 1, end = n;
+	bool java = false, cont = false, thread = false;
 	struct jrec *r;
-	bool java = false;
-	int64_t tid;
 
-	f = p ? p + 1 : end;
-	if (p && (cn = container_len(f, end))) /* --per-container */
-		f = f + cn < end ? f + cn + 1 : end;
-	if (p) {
-		const char *q = memchr(f, ';', end - f);
-
-		split = split_thread(f, (q ? q : end) - f, &tid);
-		if (split) {
-			t = f;
-			tn = (q ? q : end) - f;
-			f = q ? q + 1 : end;
-		}
+	if (!n)
+		return -EINVAL;
+	if (head < n &&
+	    fr[head].t->kind == FOLD_CONTAINER) { /* --per-container */
+		cont = true;
+		head++;
+	}
+	if (head < n && fr[head].t->kind == FOLD_THREAD) {
+		thread = true;
+		head++;
 	}
 	if (!(r = vec_push(&w->recs, sizeof(*r))))
 		return -ENOMEM;
 	r->count = count;
-	r->thread = thread_id(w, line, pn, cn, t, tn);
-	if (w->m.kind == JFR_ALLOC && f < end) {
-		const char *leaf = end;
-
-		while (leaf > f && leaf[-1] != ';')
-			leaf--;
-		r->cls = class_id(w, leaf, end - leaf);
-		end = leaf > f ? leaf - 1 : f;
+	r->thread = thread_id(w, fr, head, cont, thread);
+	if (w->m.kind == JFR_ALLOC && head < end) { /* the leaf: the class */
+		end--;
+		r->cls = class_id(w, fr[end].text, fr[end].len);
 		if (!r->cls)
 			return -ENOMEM;
 	}
-	r->stack = stack_id(w, f, end - f, &java);
+	r->stack = stack_id(w, fr + head, end - head, &java);
 	if (!r->thread || !r->stack)
 		return -ENOMEM;
 	((struct jthread *)w->threads.p)[r->thread - 1].java |= java;

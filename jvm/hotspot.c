@@ -549,6 +549,13 @@ struct hotspot {
 	uint32_t pid;
 	struct hotspot_mem mem;
 	struct hotspot_layout layout;
+	/* the JVM's tables, read once on the first ask and lent
+	 * (hotspot__vmstructs) */
+	struct vmstructs *vs;
+	/* where they lie, when known (hotspot__tables_at: the layout's
+	 * lookup, or a fake JVM's) */
+	bool at_set;
+	uint64_t syms[HS_NR_SYMS], csyms[VMC_NR_SYMS];
 };
 
 static int vm_read(void *ctx, uint64_t addr, void *buf, size_t len)
@@ -757,11 +764,15 @@ static int libjvm_lookup(int fd, uint64_t start, const char *const *names,
 /*
  * The layout of pid's JVM: its libjvm.so's offsets from the cache, else
  * read from its tables (hotspot__layout_read, the one reader of a
- * layout), then the interpreter's range in this process.
+ * layout: the fields it needs, no type strings nor constants, so the
+ * walk is given the JVM without waiting for the whole dictionary), then
+ * the interpreter's range in this process. Where the tables lie is kept
+ * for hotspot__vmstructs (one pass over libjvm.so's symbols for both).
  */
 static int read_layout(struct hotspot *h, struct hotspot_layout *l)
 {
-	uint64_t syms[HS_NR_SYMS], start;
+	const char *names[HS_NR_SYMS + VMC_NR_SYMS];
+	uint64_t vals[HS_NR_SYMS + VMC_NR_SYMS], start;
 	struct layout_cache *c;
 	struct stat st;
 	int fd, ret;
@@ -779,11 +790,19 @@ static int read_layout(struct hotspot *h, struct hotspot_layout *l)
 		l->u.threads_list_addr += start;
 		return locate_interp(&h->mem, l);
 	}
-	ret = libjvm_lookup(fd, start, hotspot_sym_names, HS_NR_SYMS, syms);
+	memcpy(names, hotspot_sym_names, sizeof(hotspot_sym_names));
+	memcpy(names + HS_NR_SYMS, vmc_sym_names, sizeof(vmc_sym_names));
+	ret = libjvm_lookup(fd, start, names, HS_NR_SYMS + VMC_NR_SYMS, vals);
 	close(fd);
-	if (ret)
-		return ret;
-	ret = hotspot__layout_read(&h->mem, syms, l);
+	for (int i = 0; i < HS_NR_SYMS; i++)
+		if (!vals[i])
+			return ret < 0 ? ret : -ENOENT;
+	/* the constant tables and type strings are optional */
+	for (int i = HS_NR_SYMS; i < HS_NR_SYMS + VMC_NR_SYMS; i++)
+		if (!vals[i])
+			memset(vals + HS_NR_SYMS, 0, sizeof(h->csyms));
+	hotspot__tables_at(h, vals, vals + HS_NR_SYMS);
+	ret = hotspot__layout_read(&h->mem, vals, l);
 	/* the offsets are the build's even while its interpreter is not
 	 * generated yet (-EAGAIN): the next try skips the tables */
 	if ((!ret || ret == -EAGAIN) && st.st_ino)
@@ -810,7 +829,7 @@ struct hotspot *hotspot__open(uint32_t pid)
 	if (!ret)
 		return h;
 fail:
-	free(h);
+	hotspot__free(h);
 	errno = -ret;
 	return NULL;
 }
@@ -897,7 +916,27 @@ int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 
 void hotspot__free(struct hotspot *h)
 {
+	if (!h)
+		return;
+	vmstructs__free(h->vs);
 	free(h);
+}
+
+struct vmstructs *hotspot__vmstructs(struct hotspot *h)
+{
+	if (h->vs)
+		return h->vs;
+	h->vs = h->at_set ? vmstructs__read(&h->mem, h->syms, h->csyms)
+			  : vmstructs__open(h->pid, &h->mem);
+	return h->vs;
+}
+
+void hotspot__tables_at(struct hotspot *h, const uint64_t syms[HS_NR_SYMS],
+			const uint64_t *csyms)
+{
+	memcpy(h->syms, syms, sizeof(h->syms));
+	memcpy(h->csyms, csyms, sizeof(h->csyms));
+	h->at_set = true;
 }
 
 struct hotspot *hotspot__from_mem(uint32_t pid, const struct hotspot_mem *m,

@@ -232,6 +232,21 @@ int hotspot__unwind_describe(const struct hotspot_unwind *u, char *buf,
 
 void hotspot__free(struct hotspot *h);
 /*
+ * The JVM's whole self-description (vmstructs.h: fields, types,
+ * constants), read once per JVM and lent to its namers (jnamer.h,
+ * jlocks.h): kept from hotspot__open's read of the layout, else read
+ * on the first call. Owned by h (valid until hotspot__free); NULL and
+ * errno as vmstructs__open, asked again next time.
+ */
+struct vmstructs;
+struct vmstructs *hotspot__vmstructs(struct hotspot *h);
+/*
+ * Where a JVM made by hotspot__from_mem has its tables: syms[] as for
+ * hotspot__layout_read, csyms[] vmstructs.h's VMC_NR_SYMS (the tests').
+ */
+void hotspot__tables_at(struct hotspot *h, const uint64_t syms[HS_NR_SYMS],
+			const uint64_t *csyms);
+/*
  * A JVM whose layout was read already, reading memory through m (copied;
  * its ctx must outlive h): what jvms.h's open_jvm gives the naming
  * tests. NULL and errno (ENOMEM).

@@ -159,7 +159,7 @@ struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid, const char **why)
 {
 	struct jlocks *l = calloc(1, sizeof(*l));
 	const struct hotspot_mem *m = hotspot__mem(h);
-	struct vmstructs *vs = NULL;
+	const struct vmstructs *vs; /* h's, read once a JVM */
 	uint64_t syms[JL_NR_SYMS];
 	int ret = -ENOMEM;
 
@@ -172,7 +172,7 @@ struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid, const char **why)
 	if (ret)
 		goto fail;
 	*why = "its VMStructs";
-	vs = vmstructs__open(pid, m);
+	vs = hotspot__vmstructs(h);
 	if (!vs) {
 		ret = -errno;
 		goto fail;
@@ -188,10 +188,8 @@ struct jlocks *jlocks__open(struct hotspot *h, uint32_t pid, const char **why)
 		l->stack_base = l->stack_size = 0;
 	l->h = h;
 	memcpy(l->syms, syms, sizeof(l->syms));
-	vmstructs__free(vs);
 	return l;
 fail:
-	vmstructs__free(vs);
 	jlocks__free(l);
 	errno = -ret;
 	return NULL;

@@ -35,7 +35,7 @@ struct jnamer {
 	const struct hotspot_mem *m; /* &rb.mem: every read is budgeted */
 	struct readbudget rb;
 	const struct hotspot_layout *hl;
-	struct vmstructs *vs;
+	const struct vmstructs *vs; /* borrowed from h (read once a JVM) */
 	struct nm_layout l;
 	struct jline_layout jl;
 	bool lines_ok;
@@ -63,9 +63,9 @@ struct jnamer *jnamer__open(struct hotspot *h, uint32_t pid, int flags)
 	j->flags = flags;
 	j->h = h;
 	j->hl = hotspot__layout(j->h);
-	/* the tables are read once, by fixed rules (vmstructs.c bounds
-	 * them): the budget is for what follows, driven by samples */
-	j->vs = vmstructs__open(pid, hotspot__mem(j->h));
+	/* the tables are read once a JVM, by fixed rules (vmstructs.c
+	 * bounds them): the budget is for what follows, driven by samples */
+	j->vs = hotspot__vmstructs(j->h);
 	readbudget__init(&j->rb, hotspot__mem(j->h));
 	j->m = &j->rb.mem;
 	if (!j->vs) {
@@ -105,7 +105,6 @@ void jnamer__free(struct jnamer *j)
 	u64map__release(&j->failed);
 	strpool__free(j->pool);
 	jthreads__free(j->jt);
-	vmstructs__free(j->vs);
 	free(j);
 }
 

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/array.h"
 #include "common/hash.h"
-#include "common/safename.h"
 #include "common/strpool.h"
 #include "common/u64map.h"
 #include "codeblob.h"
@@ -47,6 +47,7 @@ struct list_frame {
 	uint32_t idx;
 	uint64_t ip;
 	const char *name; /* by the Method*'s Symbols read at sample time */
+	int line; /* an interpreted frame's, with lines asked; or 0 */
 	uint64_t nm; /* a compiled frame's nmethod, or 0 */
 	int32_t cid; /* its compile id */
 	int level; /* its tier at sample time, 0 unknown */
@@ -95,9 +96,11 @@ struct jstacks {
 	uint64_t serial; /* the last list serial handed out */
 	struct interp_stack scratch;
 	struct jstacks_stats st;
-	bool annotate, lines; /* how compiled frames are written */
+	bool lines; /* Java frames get their lines */
 	struct jnamer_frame jf[JN_MAX];
-	char text[JN_MAX * (NAME_CAP / 4)];
+	/* the stack at hand's Java frames (jstack.java) */
+	struct jstack_frame *java;
+	size_t njava, java_cap;
 };
 
 static uint64_t name_key(uint32_t pid, uint64_t k, uint64_t n, int64_t h)
@@ -156,6 +159,7 @@ void jstacks__free(struct jstacks *js)
 	u64map__clear(&js->stubs, free);
 	u64map__release(&js->stubs);
 	strpool__free(js->pool);
+	free(js->java);
 	free(js);
 }
 
@@ -294,7 +298,8 @@ static void renamed(struct jstacks *js, struct list_ent *e)
 
 	for (uint32_t i = 0; i < e->nr; i++)
 		sum = hash__mix(sum ^ e->f[i].idx ^ e->f[i].ip ^
-				(uint64_t)(uintptr_t)e->f[i].name);
+				(uint64_t)(uintptr_t)e->f[i].name ^
+				(uint64_t)e->f[i].line << 48);
 	if (!e->serial || sum != e->sum) {
 		e->sum = sum;
 		e->serial = ++js->serial;
@@ -302,21 +307,15 @@ static void renamed(struct jstacks *js, struct list_ent *e)
 }
 
 /*
- * name with the source line of bytecode index bci of Method* method
- * (the frame s, interpreted, whose name its Symbols gave: so the Method*
- * was not freed and reused since), or name alone when it has no line.
+ * The source line of bytecode index bci of Method* method (the frame s,
+ * interpreted, whose name its Symbols gave: so the Method* was not freed
+ * and reused since), or 0 when it has none.
  */
-static const char *with_line(struct jstacks *js, struct jvm *j,
-			     const char *name, uint64_t method, int bci)
+static int line_at(struct jvm *j, uint64_t method, int bci)
 {
-	int line, n;
+	int line = j->jn ? jnamer__line(j->jn, method, bci) : 0;
 
-	if (!j->jn || (line = jnamer__line(j->jn, method, bci)) <= 0)
-		return name;
-	n = jframe__with_line(js->text, sizeof(js->text), name, line);
-	if (n < 0)
-		return name;
-	return strpool__intern(js->pool, js->text, n) ?: name;
+	return line > 0 ? line : 0;
 }
 
 /* Name one listed frame s of j into f. */
@@ -328,6 +327,7 @@ static void name_frame(struct jstacks *js, struct jvm *j,
 	f->idx = s->idx;
 	f->ip = s->ip;
 	f->name = NULL;
+	f->line = 0;
 	f->nm = s->nm;
 	f->cid = s->cid;
 	f->level = s->level <= 4 ? (int)s->level : 0;
@@ -350,7 +350,7 @@ static void name_frame(struct jstacks *js, struct jvm *j,
 			      : (int64_t)s->hashes);
 	/* an interpreted frame's cid: 1 + its bci (sampler_abi.h) */
 	if (js->lines && !s->nm && s->cid > 0 && f->name)
-		f->name = with_line(js, j, f->name, s->method, s->cid - 1);
+		f->line = line_at(j, s->method, s->cid - 1);
 }
 
 /*
@@ -678,51 +678,39 @@ void jstacks__seen(struct jstacks *js, const struct sample_key *k,
 		learn_thread(js, j, k);
 }
 
-/* Append one frame of an inline chain to js->text at *len: 0 or -1. */
-static int chain_push(struct jstacks *js, size_t *len,
-		      const struct jnamer_frame *x)
+/* One more Java frame of the stack at hand, its name pooled: 0 or -1. */
+static int java_push(struct jstacks *js, const char *name, int line,
+		     enum jframe_kind kind, int comp_level)
 {
-	size_t cap = sizeof(js->text) - *len;
-	char *o = js->text + *len, safe[SAFENAME_SIZE(2 * NAME_CAP)];
-	int n = 0, m;
+	struct jstack_frame *x;
 
-	if (*len) {
-		if (cap < 2)
-			return -1;
-		*o++ = ';';
-		cap--;
-		n = 1;
-	}
-	/* a name from the JVM, as one folded frame (fold.h): made safe */
-	if (safename__copy(safe, sizeof(safe), x->name, strlen(x->name),
-			   SAFENAME_FOLD) >= sizeof(safe))
+	if (array__grow((void **)&js->java, &js->java_cap, js->njava + 1,
+			sizeof(*js->java)))
 		return -1;
-	m = jframe__with_line(o, cap, safe, js->lines ? x->line : 0);
-	if (m < 0)
+	x = &js->java[js->njava];
+	/* jnamer's names live in its cache, which may start again at
+	 * the next frame's naming: kept in our pool */
+	x->name = strpool__intern(js->pool, name, strlen(name));
+	if (!x->name)
 		return -1;
-	if (js->annotate) {
-		const char *sfx = jframe__suffix(x->kind, x->comp_level);
-		size_t sl = strlen(sfx);
-
-		if (m + sl >= cap)
-			return -1;
-		memcpy(o + m, sfx, sl + 1);
-		m += sl;
-	}
-	*len += n + m;
+	x->line = js->lines && line > 0 ? line : 0;
+	x->kind = kind;
+	x->c1 = jframe__c1(kind, comp_level);
+	js->njava++;
 	return 0;
 }
 
 /*
- * The folded text of compiled frame f of j at pc ip: its inline chain
- * from jnamer, outermost first; the outer method's name (read at sample
- * time) when the code is gone (counted); NULL when jnamer cannot name it
- * (a stub with a frame size is no nmethod), for the symbolizer.
+ * The frames of compiled frame f of j at pc ip, onto the stack's Java
+ * frames: its inline chain from jnamer, outermost first; the outer
+ * method's name (read at sample time) when the code is gone (counted).
+ * How many; 0 when jnamer cannot name it (a stub with a frame size is no
+ * nmethod), for the symbolizer.
  */
-static const char *compiled_text(struct jstacks *js, struct jvm *j,
-				 const struct list_frame *f, uint64_t ip)
+static uint32_t compiled_frames(struct jstacks *js, struct jvm *j,
+				const struct list_frame *f, uint64_t ip)
 {
-	size_t len = 0;
+	size_t at = js->njava;
 	int n = -ENOENT;
 
 	if (j->jn)
@@ -743,37 +731,37 @@ static const char *compiled_text(struct jstacks *js, struct jvm *j,
 		n = -ESTALE;
 	}
 	if (n == -ESTALE) {
-		/* the tier recorded at sample time; unknown: C2's */
-		struct jnamer_frame x = {f->name, -1, 0, JF_COMPILED,
-					 f->level ? f->level : 4};
-
 		js->st.compiled_stale++;
-		if (!f->name || chain_push(js, &len, &x))
-			return NULL;
-		return strpool__intern(js->pool, js->text, len);
+		/* the tier recorded at sample time; unknown: C2's */
+		if (!f->name ||
+		    java_push(js, f->name, 0, JF_COMPILED, f->level ?: 4))
+			goto fail;
+		return 1;
 	}
 	if (n <= 0) {
 		js->st.compiled_failed++;
-		return NULL;
+		return 0;
 	}
 	for (int i = n - 1; i >= 0; i--)
-		if (chain_push(js, &len, &js->jf[i]))
-			return NULL;
+		if (java_push(js, js->jf[i].name, js->jf[i].line,
+			      js->jf[i].kind, js->jf[i].comp_level))
+			goto fail;
 	js->st.compiled_named++;
-	return strpool__intern(js->pool, js->text, len);
+	return n;
+fail:
+	js->njava = at;
+	return 0;
 }
 
-/* jstack.names and .folded of k's stack ips[0..n): how many interpreted. */
+/* jstack.first and .njava of k's stack ips[0..n): how many interpreted. */
 static int java_names(struct jstacks *js, const struct sample_key *k,
-		      const uint64_t *ips, int n, const char **names,
-		      bool *folded)
+		      const uint64_t *ips, int n, struct jstack *out)
 {
 	struct jvm *j = jvm_of(js, k->pid);
 	struct list_ent *e;
 	int named = 0;
 
-	memset(names, 0, n * sizeof(*names));
-	memset(folded, 0, n * sizeof(*folded));
+	memset(out->njava, 0, n * sizeof(*out->njava));
 	if (!k->interp_id || !j || !(e = list_of(js, j, k)))
 		return 0;
 	for (uint32_t i = 0; i < e->nr; i++) {
@@ -785,9 +773,10 @@ static int java_names(struct jstacks *js, const struct sample_key *k,
 			js->st.misaligned++;
 			continue;
 		}
+		out->first[f->idx] = js->njava;
 		if (f->nm) {
-			names[f->idx] = compiled_text(js, j, f, ips[f->idx]);
-			folded[f->idx] = names[f->idx] != NULL;
+			out->njava[f->idx] =
+			    compiled_frames(js, j, f, ips[f->idx]);
 			continue;
 		}
 		if (!in_interp(j, ips[f->idx]))
@@ -796,7 +785,9 @@ static int java_names(struct jstacks *js, const struct sample_key *k,
 			js->st.unreadable++;
 			continue;
 		}
-		names[f->idx] = f->name;
+		if (java_push(js, f->name, f->line, JF_INTERPRETED, 0))
+			continue;
+		out->njava[f->idx] = 1;
 		named++;
 	}
 	return named;
@@ -819,9 +810,12 @@ int jstacks__stack(struct jstacks *js, const struct sample_key *k,
 		   const uint64_t *ips, int n, struct jstack *out)
 {
 	struct jvm *j = jvm_of(js, k->pid);
+	int named;
+
+	js->njava = 0;
 	/* no user stack (lost): its list is not read either */
-	int named =
-	    n > 0 ? java_names(js, k, ips, n, out->names, out->folded) : 0;
+	named = n > 0 ? java_names(js, k, ips, n, out) : 0;
+	out->java = js->java;
 
 	out->thread = thread_name(js, k->pid, k->tid);
 	for (int i = 0; i < n; i++) {
@@ -832,7 +826,7 @@ int jstacks__stack(struct jstacks *js, const struct sample_key *k,
 		/* only code-cache pcs are asked (and kept): a stub, or a
 		 * frame the list left unnamed */
 		out->stubs[i] =
-		    !out->names[i] && j && j->h && in_code_cache(j, ip)
+		    !out->njava[i] && j && j->h && in_code_cache(j, ip)
 			? jstacks__stub_name(js, k->pid, ip)
 			: NULL;
 	}
@@ -880,8 +874,7 @@ void jstacks__stats(const struct jstacks *js, struct jstacks_stats *st)
 	jvms__stats(js->jv, &st->jvms);
 }
 
-void jstacks__style(struct jstacks *js, bool annotate, bool lines)
+void jstacks__lines(struct jstacks *js, bool lines)
 {
-	js->annotate = annotate;
 	js->lines = lines;
 }

@@ -9,7 +9,9 @@
  * "pkg/Class.method" as soon as a key is seen (the JVM may exit before
  * its keys are taken), caching names per (pid, Symbol*, Symbol*, their
  * identity hashes), and names compiled frames by their nmethod's debug
- * data (jnamer.h), read while the code is alive. It also keeps the whole
+ * data (jnamer.h), read while the code is alive: each Java frame handed
+ * out typed (struct jstack_frame: name, kind, tier, line), never as
+ * folded text, which stacks/fold.c writes. It also keeps the whole
  * java.lang.Thread names of threads seen (--per-thread) and the names of
  * stub CodeBlobs no map names.
  *
@@ -23,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "jframe.h"
 #include "jvms.h"
 #include "stacks/stacksrc.h"
 
@@ -40,6 +43,20 @@ void jstacks__free(struct jstacks *js);
  */
 void jstacks__seen(struct jstacks *js, const struct sample_key *k,
 		   uint64_t now_ns);
+
+/*
+ * One Java frame as the JVM names it: what stacks/fold.h writes and
+ * types (its suffix, ":LINE", class and method). Its name lives until
+ * jstacks__free().
+ */
+struct jstack_frame {
+	/* "pkg/Class.method", as the JVM has it (not yet made safe:
+	 * fold.c does) */
+	const char *name;
+	int line; /* its source line with lines asked (jstacks__lines); 0 */
+	enum jframe_kind kind; /* JF_INTERPRETED, JF_COMPILED, JF_INLINED */
+	bool c1; /* a JF_COMPILED frame of C1 (tiers 1-3: jframe__c1) */
+};
 
 /*
  * What the JVM says of one key's user stack, for its folded line: the
@@ -62,18 +79,16 @@ struct jstack {
 	 */
 	const char *thread;
 	/*
-	 * Per frame i: names[i] the Java frame's name, or NULL when it is
-	 * not a Java frame we could name. For a compiled frame (named from
-	 * the JVM's memory by jnamer, no agent) folded[i] is set and
-	 * names[i] is folded text: its inline chain, outermost first,
-	 * suffixed as jstacks__style() says, its names made safe
-	 * (common/safename.h); interpreted frames are one name, as the JVM
-	 * has it (fold.c makes it safe). A listed frame is used only where
-	 * ips[] holds the same pc at the same position (the BPF walk and the
-	 * kernel's saw the same frame).
+	 * Per frame i: its njava[i] Java frames, java[first[i]] on,
+	 * outermost first; 0 when it is not a Java frame we could name. An
+	 * interpreted frame is one; a compiled frame (named from the JVM's
+	 * memory by jnamer, no agent) is its inline chain. A listed frame
+	 * is used only where ips[] holds the same pc at the same position
+	 * (the BPF walk and the kernel's saw the same frame). java is
+	 * jstacks's, valid until the next call.
 	 */
-	const char **names;
-	bool *folded;
+	uint32_t *first, *njava;
+	const struct jstack_frame *java;
 	/* the frame's pc (a caller's: its return address - 1) lies in the
 	 * JVM's interpreter, as far as we know yet */
 	bool *interp;
@@ -93,11 +108,8 @@ struct jstack {
 int jstacks__stack(struct jstacks *js, const struct sample_key *k,
 		   const uint64_t *ips, int n, struct jstack *out);
 
-/*
- * How compiled frames are written: with their frame kind suffixes
- * (jframe.h), with ":LINE". Before the first key is seen.
- */
-void jstacks__style(struct jstacks *js, bool annotate, bool lines);
+/* Whether Java frames get their source lines. Before the first key. */
+void jstacks__lines(struct jstacks *js, bool lines);
 
 /*
  * The name of the CodeBlob holding pc in JVM pid, as jstack.stubs has

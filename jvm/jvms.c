@@ -354,11 +354,12 @@ static void interp_fields(const struct hotspot_layout *l, bool lines,
 }
 
 /*
- * Open j's compiled-frame namer on its tables, once the walk already
- * runs by them and lists its compiled frames (reading the rest of the
- * VMStructs takes a while on a busy machine: the JVM's first samples
- * must not wait for it; their frames are named when their keys are
- * taken, a second or more later). A JVM still starting is asked again a
+ * Open j's compiled-frame namer on its tables (the whole VMStructs,
+ * read now by its struct hotspot, once for every namer of the JVM:
+ * hotspot__vmstructs), once the walk already runs by the layout and lists
+ * its compiled frames (reading the rest of the VMStructs takes a while on
+ * a busy machine: the JVM's first samples must not wait for it; their
+ * frames are named when their keys are taken, a second or more later). A JVM still starting is asked again a
  * second later; one whose layout jnamer does not know keeps the perf-map
  * path, and its walk stops listing compiled frames.
  */

@@ -12,7 +12,6 @@
 #include "common/nsec.h"
 #include "common/safefile.h"
 #include "stacks/fold.h"
-#include "jvm/jframe.h"
 #include "jfr/jfr.h"
 #include "pprof/pprof.h"
 #include "sliceout.h"
@@ -40,9 +39,8 @@ struct sliceout {
 	bool pprof; /* files are gzipped profile.proto (meta), not text */
 	bool jfr; /* files are JFR recordings (jmeta), not text */
 	bool top, per_thread; /* a top-N table (topn.h), not the lines */
-	bool untier; /* text: tiers' suffixes as _[j] (jframe__untier) */
-	char *buf; /* a line being untiered */
-	size_t buf_cap;
+	bool untier; /* text: tiers' suffixes as _[j] (untiered) */
+	struct fold_line untier_line; /* a line being untiered */
 	struct pprof_meta meta;
 	struct jfr_meta jmeta;
 };
@@ -101,7 +99,7 @@ void sliceout__free(struct sliceout *so)
 	if (so->dirfd >= 0)
 		close(so->dirfd);
 	free(so->s);
-	free(so->buf);
+	fold_line__release(&so->untier_line);
 	free(so);
 }
 
@@ -117,29 +115,22 @@ void sliceout__untier(struct sliceout *so)
 }
 
 /*
- * line with its tiers' suffixes as _[j], in so's buffer (valid until the
- * next call), when text is written without tiers; else line itself.
+ * l with its tiers written as _[j] when text is written without them, in
+ * so's copy (valid until the next call); else l itself.
  */
-/* l's text, its tiers written _[j] when so says so (same length). */
-static const char *untiered(struct sliceout *so, const struct fold_line *l)
+static const struct fold_line *untiered(struct sliceout *so,
+					const struct fold_line *l)
 {
-	const char *line = l->buf;
-	size_t n;
+	struct fold_line *u = &so->untier_line;
 
-	if (!so->untier || so->pprof || so->jfr || !strstr(line, "]"))
-		return line;
-	n = l->len;
-	if (n >= so->buf_cap) {
-		char *b = realloc(so->buf, n + 1);
-
-		if (!b)
-			return NULL;
-		so->buf = b;
-		so->buf_cap = n + 1;
-	}
-	memcpy(so->buf, line, n + 1);
-	jframe__untier(so->buf, n);
-	return so->buf;
+	if (!so->untier || so->pprof || so->jfr || !fold_line__tiers(l))
+		return l;
+	fold_line__reset(u);
+	if (fold_line__append_frames(u, l->buf, l->len, l->ends, l->types,
+				     l->n))
+		return NULL;
+	fold_line__untier(u);
+	return u;
 }
 
 void sliceout__pprof(struct sliceout *so, const struct pprof_meta *m)
@@ -186,7 +177,7 @@ int sliceout__add(struct sliceout *so, uint64_t idx, const struct fold_line *l,
 		  uint64_t count)
 {
 	struct slice *s = slice_get(so, idx);
-	const char *line;
+	const struct fold_line *u;
 
 	if (!s)
 		return -ENOMEM;
@@ -198,9 +189,10 @@ int sliceout__add(struct sliceout *so, uint64_t idx, const struct fold_line *l,
 		return 0;
 	if (!s->fold && !(s->fold = fold__new()))
 		return -errno;
-	line = untiered(so, l);
-	return line ? fold__add_frames(s->fold, line, l->ends, l->n, count)
-		    : -ENOMEM;
+	u = untiered(so, l);
+	return u ? fold__add_frames(s->fold, u->buf, u->ends, u->types, u->n,
+				    count)
+		 : -ENOMEM;
 }
 
 int sliceout__add_events(struct sliceout *so, uint64_t idx,
@@ -217,7 +209,8 @@ int sliceout__add_events(struct sliceout *so, uint64_t idx,
 		return -EINVAL;
 	if (!s->events && !(s->events = fold__new()))
 		return -errno;
-	return fold__add_frames(s->events, l->buf, l->ends, l->n, events);
+	return fold__add_frames(s->events, l->buf, l->ends, l->types, l->n,
+				events);
 }
 
 struct pprof_ctx {
@@ -225,12 +218,14 @@ struct pprof_ctx {
 	const struct fold *events; /* or NULL */
 };
 
-static int pprof_add(const char *line, uint64_t count, void *ctx)
+static int pprof_add(const struct fold_frame *fr, uint32_t n, uint64_t count,
+		     void *ctx)
 {
 	struct pprof_ctx *c = ctx;
 
-	return pprof_writer__add2(c->w, line, strlen(line), count,
-				  c->events ? fold__count(c->events, line) : 0);
+	return pprof_writer__add_frames(
+	    c->w, fr, n, count,
+	    c->events ? fold__count_frames(c->events, fr, n) : 0);
 }
 
 /* CLOCK_REALTIME at the monotonic time mono_ns. */
@@ -269,15 +264,16 @@ static int write_pprof(struct sliceout *so, uint64_t idx, const struct fold *f,
 	if (!w)
 		return -errno;
 	c.w = w;
-	ret = f ? fold__each(f, pprof_add, &c) : 0;
+	ret = f ? fold__each_frames(f, pprof_add, &c) : 0;
 	ret = ret ?: pprof_writer__write(w, out);
 	pprof_writer__free(w);
 	return ret;
 }
 
-static int jfr_add(const char *line, uint64_t count, void *ctx)
+static int jfr_add(const struct fold_frame *fr, uint32_t n, uint64_t count,
+		   void *ctx)
 {
-	return jfr_writer__add(ctx, line, strlen(line), count);
+	return jfr_writer__add_frames(ctx, fr, n, count);
 }
 
 /* Slice idx as a JFR recording. */
@@ -292,7 +288,7 @@ static int write_jfr(struct sliceout *so, uint64_t idx, const struct fold *f,
 	w = jfr_writer__new(&m);
 	if (!w)
 		return -errno;
-	ret = f ? fold__each(f, jfr_add, w) : 0;
+	ret = f ? fold__each_frames(f, jfr_add, w) : 0;
 	ret = ret ?: jfr_writer__write(w, out);
 	jfr_writer__free(w);
 	return ret;

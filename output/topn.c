@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/array.h"
-#include "common/cgroup.h"
 #include "stacks/fold.h"
 #include "topn.h"
 
@@ -31,7 +30,7 @@ static int add_frame(struct fold *f, const struct fold_frame *r, uint64_t count)
 {
 	uint32_t end = r->len;
 
-	return fold__add_frames(f, r->text, &end, 1, count);
+	return fold__add_frames(f, r->text, &end, r->t, 1, count);
 }
 
 /*
@@ -46,7 +45,7 @@ static int add_line(const struct fold_frame *fr, uint32_t n, uint64_t count,
 	int ret;
 
 	/* --per-container's frame is a root frame too */
-	if (n > 2 && cgroup__is_frame(fr[1].text, fr[1].len))
+	if (n > 2 && fr[1].t->kind == FOLD_CONTAINER)
 		skip++;
 	if (n <= skip)
 		return 0;

@@ -7,11 +7,14 @@
  * (mixprof's own shape). Written as pprof, the process (and with
  * per_thread the thread and tid, with per_container the container)
  * become labels of the sample, each frame
- * one Function and one Location, leaf first. A Function's name is the
- * frame without its kind suffix ("_[j]", "_[i]", "_[0]", "_[1]", "_[k]");
- * its system_name keeps the frame as folded, so reading the file back
- * gives the same lines; the kind also picks the Location's Mapping
- * ("[kernel]", "[java]", "[native]"), so a pprof viewer tells them apart.
+ * one Function and one Location, leaf first, from the frame's type
+ * (stacks/fold.h's struct fold_type), never from its text's shape: a
+ * Function's name is the frame's name (without its kind suffix "_[j]",
+ * "_[i]", "_[0]", "_[1]", "_[k]" and a Java frame's ":LINE"), its
+ * Location's Line the frame's line; its system_name keeps the frame as
+ * folded, so reading the file back gives the same lines; the kind also
+ * picks the Location's Mapping ("[kernel]", "[java]", "[native]"), so a
+ * pprof viewer tells them apart.
  *
  * Reading takes any profile.proto (gzipped or not), ours or another
  * tool's: a Location's inlined Lines become frames of their own, labels
@@ -53,10 +56,24 @@ struct pprof_writer;
 /* NULL and errno. m's strings are copied. */
 struct pprof_writer *pprof_writer__new(const struct pprof_meta *m);
 void pprof_writer__free(struct pprof_writer *w);
-/* One folded line (len bytes, no count) with its count. 0 or -ENOMEM. */
+/*
+ * One line of n frames (root first, typed: stacks/fold.h's
+ * fold__each_frames) with its count and its events_type value (0
+ * without events_type): the process, container and thread frames become
+ * labels by their kinds, the rest Locations. 0, -EINVAL (no frame) or
+ * -ENOMEM.
+ */
+struct fold_frame;
+int pprof_writer__add_frames(struct pprof_writer *w,
+			     const struct fold_frame *fr, uint32_t n,
+			     uint64_t count, uint64_t events);
+/*
+ * One line given as text (len bytes, no count: tests, a --count table),
+ * typed as fold.h reads text (fold_line__parse), with its count.
+ */
 int pprof_writer__add(struct pprof_writer *w, const char *line, size_t len,
 		      uint64_t count);
-/* The same with the events_type value (0 without events_type). */
+/* The same with the events_type value. */
 int pprof_writer__add2(struct pprof_writer *w, const char *line, size_t len,
 		       uint64_t count, uint64_t events);
 /* The whole profile, gzipped, to out. 0 or -errno. */

@@ -7,7 +7,7 @@ MIXPROF_OBJS += $(PPROF_OBJS)
 
 UNIT_TESTS += $(BUILD)/tests/unit/test_pprof
 $(BUILD)/tests/unit/test_pprof: $(BUILD)/tests/unit/test_pprof.o \
-		$(PPROF_OBJS) $(COMMON_OBJS)
+		$(PPROF_OBJS) $(FOLD_OBJS) $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lz
 .SECONDARY: $(BUILD)/tests/unit/test_pprof.o

@@ -16,9 +16,10 @@
 #include <zlib.h>
 #include "pbuf.h"
 #include "pprof.h"
-#include "pprof_int.h"
+#include "common/array.h"
 #include "common/cgroup.h"
 #include "common/u64map.h"
+#include "stacks/fold.h"
 
 /* The Mappings frames are put under, by kind: ids 1..3. */
 static const char *const mapping_names[] = {"[native]", "[java]", "[kernel]"};
@@ -37,6 +38,9 @@ struct pprof_writer {
 	uint64_t nfunc;
 	uint64_t *ids; /* a sample's location ids, leaf first */
 	size_t capids;
+	struct fold_line text; /* a line given as text, typed (__add) */
+	struct fold_frame *fr;
+	size_t capfr;
 };
 
 static uint64_t str_hash(const char *s, size_t n)
@@ -124,6 +128,8 @@ void pprof_writer__free(struct pprof_writer *w)
 	pbuf__release(&w->samples);
 	pbuf__release(&w->one);
 	free(w->ids);
+	fold_line__release(&w->text);
+	free(w->fr);
 	free(w->type);
 	free(w->unit);
 	free(w->etype);
@@ -131,20 +137,24 @@ void pprof_writer__free(struct pprof_writer *w)
 	free(w);
 }
 
-/* A Mapping for the kind the suffix gives. */
-static int kind_of(const char *s, size_t n)
+/* The Mapping of a frame of kind k. */
+static int mapping_of(uint32_t k)
 {
-	size_t suf = pprof__suffix_len(s, n);
-
-	if (!suf)
-		return MAP_NATIVE;
-	return s[n - 2] == 'k' ? MAP_KERNEL : MAP_JAVA;
+	if (k == FOLD_KERNEL)
+		return MAP_KERNEL;
+	return fold_kind__java(k) ? MAP_JAVA : MAP_NATIVE;
 }
 
-/* The Function (and Location: same id) of frame s[0..n): its id, or 0. */
-static uint64_t frame_id(struct pprof_writer *w, const char *s, size_t n)
+/*
+ * The Function (and Location: same id) of frame f: its id, or 0. Its
+ * name is the frame's name (no kind suffix, no ":LINE"), its Line the
+ * frame's line; its system_name the frame as folded, so our reader gives
+ * the same line back.
+ */
+static uint64_t frame_id(struct pprof_writer *w, const struct fold_frame *f)
 {
-	int64_t sys = intern(w, s, n), name;
+	int64_t sys = intern(w, f->text, f->len), name;
+	const struct fold_type *t = f->t;
 	struct pbuf *o = &w->one;
 	bool added;
 	void **slot;
@@ -159,7 +169,9 @@ static uint64_t frame_id(struct pprof_writer *w, const char *s, size_t n)
 		return (uintptr_t)*slot;
 	id = ++w->nfunc;
 	*slot = (void *)(uintptr_t)id;
-	name = intern(w, s, n - pprof__suffix_len(s, n));
+	/* a role's frame past the labels (a thread without --per-thread)
+	 * is named whole */
+	name = intern(w, f->text, t->kind >= FOLD_PROCESS ? f->len : t->name);
 	if (name < 0)
 		return 0;
 	pbuf__reset(o);
@@ -172,8 +184,10 @@ static uint64_t frame_id(struct pprof_writer *w, const char *s, size_t n)
 		struct pbuf line = {0};
 
 		pbuf__varint_field(&line, 1, id);
+		if (t->line)
+			pbuf__varint_field(&line, 2, t->line);
 		pbuf__varint_field(o, 1, id);
-		pbuf__varint_field(o, 2, (uint64_t)kind_of(s, n));
+		pbuf__varint_field(o, 2, (uint64_t)mapping_of(t->kind));
 		pbuf__bytes_field(o, 4, line.p, line.len);
 		if (line.err)
 			o->err = line.err;
@@ -207,75 +221,36 @@ static void label(struct pprof_writer *w, struct pbuf *s, const char *key,
 	pbuf__release(&l);
 }
 
-/* "name [tid]": the name's length, and the tid; 0 if not that shape. */
-static size_t split_thread(const char *s, size_t n, int64_t *tid)
+/* The container frame f's labels into s. */
+static void container(struct pprof_writer *w, struct pbuf *s,
+		      const struct fold_frame *f)
 {
-	size_t i = n;
-	int64_t v = 0, mul = 1;
-
-	if (n < 4 || s[n - 1] != ']')
-		return 0;
-	for (i = n - 1; i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'; i--) {
-		if (mul > INT64_MAX / 10)
-			return 0;
-		v += (s[i - 1] - '0') * mul;
-		mul *= 10;
-	}
-	if (i < 2 || i == n - 1 || s[i - 1] != '[' || s[i - 2] != ' ')
-		return 0;
-	*tid = v;
-	return i - 2;
-}
-
-/*
- * The container frame at frames (before end), if it is one: its labels
- * into s, and the frames after it; else frames.
- */
-static const char *container(struct pprof_writer *w, struct pbuf *s,
-			     const char *frames, const char *end)
-{
-	const char *t = memchr(frames, ';', end - frames), *path;
 	size_t pl = sizeof(CGROUP_FRAME_PREFIX) - 1;
 	char id[CGROUP_ID_LEN + 1];
+	const char *path;
 
-	if (!cgroup__is_frame(frames, (t ? t : end) - frames))
-		return frames;
-	memcpy(id, frames + pl, CGROUP_ID_LEN);
+	if (f->len < pl + CGROUP_ID_LEN)
+		return;
+	memcpy(id, f->text + pl, CGROUP_ID_LEN);
 	id[CGROUP_ID_LEN] = 0;
 	label(w, s, "container.id", id, CGROUP_ID_LEN, 0);
 	path = w->m.cgroup_of ? w->m.cgroup_of(w->m.cgroup_ctx, id) : NULL;
 	if (path)
 		label(w, s, "process.linux.cgroup", path, strlen(path), 0);
-	return t ? t + 1 : end;
 }
 
-/* Append the frame ids of line, leaf first, into w->ids; their count. */
-static int line_ids(struct pprof_writer *w, const char *s, size_t n, size_t *nr)
+/* The location ids of frames fr[0..n), leaf first, into w->ids. */
+static int line_ids(struct pprof_writer *w, const struct fold_frame *fr,
+		    uint32_t n)
 {
-	size_t k = 0, end = n;
-
-	while (end > 0) {
-		size_t start = end;
-		uint64_t id;
-
-		while (start > 0 && s[start - 1] != ';')
-			start--;
-		if (k == w->capids) {
-			size_t cap = w->capids ? w->capids * 2 : 128;
-			uint64_t *v = realloc(w->ids, cap * sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			w->ids = v;
-			w->capids = cap;
-		}
-		id = frame_id(w, s + start, end - start);
-		if (!id)
+	if (array__grow((void **)&w->ids, &w->capids, n ? n : 1,
+			sizeof(*w->ids)))
+		return -ENOMEM;
+	for (uint32_t k = 0; k < n; k++) {
+		w->ids[k] = frame_id(w, &fr[n - 1 - k]);
+		if (!w->ids[k])
 			return -ENOMEM;
-		w->ids[k++] = id;
-		end = start ? start - 1 : 0;
 	}
-	*nr = k;
 	return 0;
 }
 
@@ -288,28 +263,31 @@ int pprof_writer__add(struct pprof_writer *w, const char *line, size_t len,
 int pprof_writer__add2(struct pprof_writer *w, const char *line, size_t len,
 		       uint64_t count, uint64_t events)
 {
-	const char *p = memchr(line, ';', len), *frames = line + len, *t;
+	int n = fold_line__frames(&w->text, line, len, &w->fr, &w->capfr);
+
+	return n < 0 ? n : pprof_writer__add_frames(w, w->fr, n, count, events);
+}
+
+int pprof_writer__add_frames(struct pprof_writer *w,
+			     const struct fold_frame *fr, uint32_t n,
+			     uint64_t count, uint64_t events)
+{
 	struct pbuf s = {0};
 	uint64_t val[2];
-	size_t proc = p ? (size_t)(p - line) : len, nr = 0, tn;
-	int64_t tid = 0;
+	uint32_t i = 1;
 	int ret;
 
-	if (p)
-		frames = p + 1;
-	if (p && w->m.per_container)
-		frames = container(w, &s, frames, line + len);
-	if (p && w->m.per_thread) {
-		t = memchr(frames, ';', line + len - frames);
-		tn = split_thread(frames, (t ? t : line + len) - frames, &tid);
-		if (tn) {
-			label(w, &s, "thread", frames, tn, 0);
-			label(w, &s, "tid", NULL, 0, tid);
-			frames = t ? t + 1 : line + len;
-		}
+	if (!n)
+		return -EINVAL;
+	if (w->m.per_container && i < n && fr[i].t->kind == FOLD_CONTAINER)
+		container(w, &s, &fr[i++]);
+	if (w->m.per_thread && i < n && fr[i].t->kind == FOLD_THREAD) {
+		label(w, &s, "thread", fr[i].text, fr[i].t->name, 0);
+		label(w, &s, "tid", NULL, 0, fr[i].t->tid);
+		i++;
 	}
-	label(w, &s, "process", line, proc, 0);
-	ret = line_ids(w, frames, line + len - frames, &nr);
+	label(w, &s, "process", fr[0].text, fr[0].len, 0);
+	ret = line_ids(w, fr + i, n - i);
 	if (ret)
 		goto out;
 	val[0] = count > INT64_MAX ? INT64_MAX : count;
@@ -318,7 +296,7 @@ int pprof_writer__add2(struct pprof_writer *w, const char *line, size_t len,
 		     : INT64_MAX;
 	if (w->etype)
 		val[1] = events > INT64_MAX ? INT64_MAX : events;
-	pbuf__packed(&s, 1, w->ids, nr);
+	pbuf__packed(&s, 1, w->ids, n - i);
 	pbuf__packed(&s, 2, val, w->m.period_ns || w->etype ? 2 : 1);
 	pbuf__bytes_field(&w->samples, 2, s.p, s.len);
 	ret = s.err ? s.err : w->samples.err;
@@ -461,13 +439,4 @@ bool pprof__is_gzip(const void *buf, size_t len)
 	const uint8_t *p = buf;
 
 	return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
-}
-
-size_t pprof__suffix_len(const char *s, size_t n)
-{
-	static const char kinds[] = "ji01k";
-
-	if (n < 4 || s[n - 4] != '_' || s[n - 3] != '[' || s[n - 1] != ']')
-		return 0;
-	return s[n - 2] && strchr(kinds, s[n - 2]) ? 4 : 0;
 }

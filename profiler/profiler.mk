@@ -6,11 +6,12 @@ MIXPROF_OBJS := $(BUILD)/profiler/main.o
 MIXPROF_LIBS :=
 include attach/attach.mk
 include sampler/sampler.mk
+# before the writers: their links name FOLD_OBJS
+include stacks/stacks.mk
 include events/events.mk
 include pprof/pprof.mk
 include jfr/jfr.mk
 include flamegraph/flamegraph.mk
-include stacks/stacks.mk
 include check/check.mk
 include output/output.mk
 include probes/probes.mk

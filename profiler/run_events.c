@@ -10,12 +10,14 @@
 #include <unistd.h>
 #include "common/safefile.h"
 #include "common/safename.h"
+#include "common/nsec.h"
 #include "common/procfs.h"
 #include "events/evlog.h"
 #include "events/evpprof.h"
 #include "events/jvmevents.h"
 #include "events/jvmnames.h"
 #include "jvm/hotspot.h"
+#include "jvm/jvms.h"
 #include "run.h"
 #include "run_events.h"
 
@@ -149,7 +151,7 @@ int run_events__start(struct run *r)
 	ret = open_file(r, ev);
 	if (ret)
 		return ret;
-	ev->names = jvmnames__new(ev->pid);
+	ev->names = jvmnames__new(ev->pid, r->jvms);
 	if (ev->names)
 		jvmnames__namer(ev->names, &nm);
 	ev->log = ev->names ? evlog__new(ev->pp ? NULL : ev->f, &nm) : NULL;
@@ -171,6 +173,18 @@ int run_events__start(struct run *r)
 	return 0;
 }
 
+/*
+ * The JVM's layout for the probes, through the run's JVMs (its tables
+ * read once for the run), which are told of it here: an idle JVM may
+ * have no sample to be learnt by.
+ */
+static int ready(struct run *r, struct runev *ev, struct jev_cfg *c)
+{
+	if (r->jvms) /* the start's first try comes before the loop's clock */
+		jvms__seen(r->jvms, ev->pid, nsec__now());
+	return jvmnames__ready(ev->names, c);
+}
+
 static void on_event(void *ctx, const struct jvm_event *e)
 {
 	evlog__event(ctx, e);
@@ -186,7 +200,7 @@ void run_events__tick(struct run *r)
 	/* a JVM starting is asked again every tick for 5 s (its first
 	 * compilations' tiers wait for it), then every second */
 	if (!ev->layout && (ev->tries++ < 50 || ev->tries % 10 == 0) &&
-	    !jvmnames__ready(ev->names, &c)) {
+	    !ready(r, ev, &c)) {
 		jvmevents__set_offsets(ev->j, &c);
 		ev->layout = true;
 	}

@@ -24,6 +24,7 @@ struct frame_text {
 	const char *text;
 	uint64_t hash;
 	uint32_t len;
+	struct fold_type t; /* as it first came */
 };
 
 struct frames {
@@ -45,6 +46,7 @@ struct fold {
 	size_t tmp_cap;
 	char *buf; /* a line rebuilt as text */
 	size_t buf_cap;
+	struct fold_line parse; /* a line read as text, typed (fold__add) */
 };
 
 struct fold *fold__new(void)
@@ -55,6 +57,8 @@ struct fold *fold__new(void)
 		free(f);
 		return NULL;
 	}
+	if (f)
+		fold_line__init(&f->parse, false);
 	return f;
 }
 
@@ -69,6 +73,7 @@ void fold__free(struct fold *f)
 	free(f->ids);
 	free(f->tmp);
 	free(f->buf);
+	fold_line__release(&f->parse);
 	free(f);
 }
 
@@ -136,10 +141,11 @@ static int set_grow(struct frames *fr)
 }
 
 /*
- * The id of frame s[0..n): found, or added when add is set. -ENOENT when
- * absent and not added, -ENOMEM.
+ * The id of frame s[0..n): found, or added (typed t) when t is given.
+ * -ENOENT when absent and not added, -ENOMEM.
  */
-static int64_t frame_id(struct frames *fr, const char *s, size_t n, bool add)
+static int64_t frame_id(struct frames *fr, const char *s, size_t n,
+			const struct fold_type *t)
 {
 	uint64_t h = hash_bytes(s, n);
 	size_t j;
@@ -154,7 +160,7 @@ static int64_t frame_id(struct frames *fr, const char *s, size_t n, bool add)
 			    !memcmp(fr->v[id].text, s, n))
 				return id;
 		}
-	if (!add)
+	if (!t)
 		return -ENOENT;
 	if (n > UINT32_MAX || fr->n >= UINT32_MAX - 1)
 		return -ENOMEM;
@@ -165,7 +171,7 @@ static int64_t frame_id(struct frames *fr, const char *s, size_t n, bool add)
 	copy = strpool__add(fr->pool, s, n);
 	if (!copy)
 		return -ENOMEM;
-	fr->v[fr->n] = (struct frame_text){copy, h, n};
+	fr->v[fr->n] = (struct frame_text){copy, h, n, *t};
 	for (j = h & (fr->set_cap - 1); fr->set[j];
 	     j = (j + 1) & (fr->set_cap - 1))
 		;
@@ -180,11 +186,11 @@ static int tmp_room(struct fold *f, size_t n)
 }
 
 /*
- * line's frames (split at ';': a line read as text, fold__add) as ids in
- * f->tmp; returns their number, 0 when a frame is unknown and add is
- * unset, or -ENOMEM.
+ * line's frames (split at ';': a line looked up as text, fold__count) as
+ * ids in f->tmp; returns their number, 0 when a frame is unknown, or
+ * -ENOMEM.
  */
-static int64_t split(struct fold *f, const char *line, bool add)
+static int64_t split(struct fold *f, const char *line)
 {
 	uint32_t n = 0;
 
@@ -196,7 +202,7 @@ static int64_t split(struct fold *f, const char *line, bool add)
 			return -ENOMEM;
 		if (tmp_room(f, n + 1))
 			return -ENOMEM;
-		id = frame_id(&f->fr, p, e - p, add);
+		id = frame_id(&f->fr, p, e - p, NULL);
 		if (id == -ENOENT)
 			return 0;
 		if (id < 0)
@@ -267,13 +273,16 @@ static int add_ids(struct fold *f, uint32_t n, uint64_t count)
 
 int fold__add(struct fold *f, const char *line, uint64_t count)
 {
-	int64_t n = split(f, line, true);
+	struct fold_line *l = &f->parse;
+	int ret = fold_line__parse(l, line, strlen(line));
 
-	return n < 0 ? n : add_ids(f, n, count);
+	return ret
+		   ?: fold__add_frames(f, l->buf, l->ends, l->types, l->n,
+				       count);
 }
 
 int fold__add_frames(struct fold *f, const char *text, const uint32_t *ends,
-		     uint32_t n, uint64_t count)
+		     const struct fold_type *types, uint32_t n, uint64_t count)
 {
 	uint32_t start = 0;
 	int64_t id;
@@ -281,7 +290,7 @@ int fold__add_frames(struct fold *f, const char *text, const uint32_t *ends,
 	if (!n || tmp_room(f, n))
 		return n ? -ENOMEM : -EINVAL;
 	for (uint32_t i = 0; i < n; start = ends[i++] + 1) {
-		id = frame_id(&f->fr, text + start, ends[i] - start, true);
+		id = frame_id(&f->fr, text + start, ends[i] - start, &types[i]);
 		if (id < 0)
 			return id;
 		f->tmp[i] = id;
@@ -326,7 +335,7 @@ int fold__merge(struct fold *dst, const struct fold *src)
 			const struct frame_text *t =
 			    &src->fr.v[src->ids[s->off + j]];
 
-			id = frame_id(&dst->fr, t->text, t->len, true);
+			id = frame_id(&dst->fr, t->text, t->len, &t->t);
 			if (id < 0)
 				return id;
 			dst->tmp[j] = id;
@@ -338,20 +347,41 @@ int fold__merge(struct fold *dst, const struct fold *src)
 	return 0;
 }
 
-uint64_t fold__count(const struct fold *cf, const char *line)
+/* The count of the line of n ids in f->tmp. */
+static uint64_t count_tmp(const struct fold *f, uint32_t n)
 {
-	struct fold *f = (struct fold *)cf; /* f->tmp is scratch */
-	int64_t n = f->cap ? split(f, line, false) : 0;
-	uint64_t h;
+	uint64_t h = hash_ids(f->tmp, n);
 
-	if (n <= 0)
-		return 0;
-	h = hash_ids(f->tmp, n);
 	for (size_t i = h & (f->cap - 1); f->slots[i].n;
 	     i = (i + 1) & (f->cap - 1))
 		if (same(f, &f->slots[i], h, n))
 			return f->slots[i].count;
 	return 0;
+}
+
+uint64_t fold__count(const struct fold *cf, const char *line)
+{
+	struct fold *f = (struct fold *)cf; /* f->tmp is scratch */
+	int64_t n = f->cap ? split(f, line) : 0;
+
+	return n > 0 ? count_tmp(f, n) : 0;
+}
+
+uint64_t fold__count_frames(const struct fold *cf, const struct fold_frame *fr,
+			    uint32_t n)
+{
+	struct fold *f = (struct fold *)cf; /* f->tmp is scratch */
+
+	if (!f->cap || !n || tmp_room(f, n))
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t id = frame_id(&f->fr, fr[i].text, fr[i].len, NULL);
+
+		if (id < 0)
+			return 0;
+		f->tmp[i] = id;
+	}
+	return count_tmp(f, n);
 }
 
 uint64_t fold__total(const struct fold *f)
@@ -453,28 +483,30 @@ int fold__each_frames(const struct fold *f,
 				uint64_t count, void *ctx),
 		      void *ctx)
 {
+	const struct slot **v = sorted(f);
 	struct fold_frame *fr = NULL;
 	size_t cap = 0;
 	int ret = 0;
 
-	for (size_t i = 0; !ret && i < f->cap; i++) {
-		const struct slot *s = &f->slots[i];
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; !ret && i < f->n; i++) {
+		const struct slot *s = v[i];
 
-		if (!s->n)
-			continue;
 		if (array__grow((void **)&fr, &cap, s->n, sizeof(*fr))) {
 			ret = -ENOMEM;
 			break;
 		}
 		for (uint32_t j = 0; j < s->n; j++) {
-			const struct frame_text *t =
-			    &f->fr.v[f->ids[s->off + j]];
+			uint32_t id = f->ids[s->off + j];
+			const struct frame_text *t = &f->fr.v[id];
 
-			fr[j] = (struct fold_frame){t->text, t->len};
+			fr[j] = (struct fold_frame){t->text, t->len, id, &t->t};
 		}
 		ret = fn(fr, s->n, s->count, ctx);
 	}
 	free(fr);
+	free(v);
 	return ret;
 }
 

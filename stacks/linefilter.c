@@ -123,6 +123,7 @@ static bool any_match(const struct relist *l, const char *s, size_t n,
 static bool keep_thread(const struct linefilter *f, const struct fold_stack *s,
 			char *buf, size_t cap)
 {
+	const struct fold_type *t;
 	const char *name;
 	size_t len, i;
 
@@ -134,11 +135,14 @@ static bool keep_thread(const struct linefilter *f, const struct fold_stack *s,
 	}
 	if (!f->thr.n)
 		return true;
+	/* its type: NAME's length, and where CARRIER starts in it */
+	t = &s->line->types[s->thread];
 	name = fold_line__frame(s->line, s->thread, &len);
-	len = s->thread_name;
+	len = t->name;
 	return any_match(&f->thr, name, len, buf, cap) ||
-	       (s->carrier && any_match(&f->thr, name + s->carrier,
-					len - s->carrier, buf, cap));
+	       (t->method && t->method < len &&
+		any_match(&f->thr, name + t->method, len - t->method, buf,
+			  cap));
 }
 
 bool linefilter__keep(const struct linefilter *f, const struct fold_stack *s)

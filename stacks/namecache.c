@@ -32,7 +32,8 @@ static bool same_id(const struct part_id *a, const struct part_id *b)
 
 static size_t size_of(const struct part *p)
 {
-	return sizeof(*p) + p->n * sizeof(p->ends[0]) + p->len + 1;
+	return sizeof(*p) + p->n * (sizeof(p->ends[0]) + sizeof(p->types[0])) +
+	       p->len + 1;
 }
 
 size_t namecache__bytes(const struct namecache *nc)
@@ -115,9 +116,10 @@ all:
 int namecache__put(struct namecache *nc, const struct part_id *id,
 		   const uint64_t v[PART_VERSIONS], const struct part_counts *c,
 		   const char *text, size_t len, const uint32_t *ends,
-		   uint32_t n)
+		   const struct fold_type *types, uint32_t n)
 {
-	struct part *p = malloc(sizeof(*p) + n * sizeof(*ends) + len + 1);
+	struct part *p =
+	    malloc(sizeof(*p) + n * (sizeof(*ends) + sizeof(*types)) + len + 1);
 	void **slot;
 	bool added;
 
@@ -130,7 +132,9 @@ int namecache__put(struct namecache *nc, const struct part_id *id,
 	p->n = n;
 	p->used = 0; /* until asked for again */
 	memcpy(p->ends, ends, n * sizeof(*ends));
-	p->text = (char *)(p->ends + n);
+	p->types = (struct fold_type *)(p->ends + n);
+	memcpy(p->types, types, n * sizeof(*types));
+	p->text = (char *)(p->types + n);
 	memcpy(p->text, text, len);
 	p->text[len] = 0;
 	if (nc->bytes + size_of(p) > nc->budget)

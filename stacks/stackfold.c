@@ -54,20 +54,20 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 		sf->src = *src;
 	sf->sym = sym;
 	sf->jstacks = cfg->user && !cfg->no_hotspot ? js : NULL;
-	sf->java.names = calloc(cfg->depth, sizeof(*sf->java.names));
-	sf->java.folded = calloc(cfg->depth, sizeof(*sf->java.folded));
+	sf->java.first = calloc(cfg->depth, sizeof(*sf->java.first));
+	sf->java.njava = calloc(cfg->depth, sizeof(*sf->java.njava));
 	sf->java.interp = calloc(cfg->depth, sizeof(*sf->java.interp));
 	sf->java.stubs = calloc(cfg->depth, sizeof(*sf->java.stubs));
 	sf->adj = calloc(cfg->depth, sizeof(*sf->adj));
 	sf->cache = namecache__new(CACHE_BYTES);
-	if (!sf->java.names || !sf->java.folded || !sf->java.interp ||
+	if (!sf->java.first || !sf->java.njava || !sf->java.interp ||
 	    !sf->java.stubs || !sf->adj || !sf->cache) {
 		stackfold__free(sf);
 		errno = ENOMEM;
 		return NULL;
 	}
 	if (sf->jstacks)
-		jstacks__style(sf->jstacks, cfg->annotate, cfg->lines);
+		jstacks__lines(sf->jstacks, cfg->lines);
 	fold_line__init(&sf->line, cfg->annotate);
 	fold_line__init(&sf->part, cfg->annotate);
 	return sf;
@@ -80,8 +80,8 @@ void stackfold__free(struct stackfold *sf)
 	fold_line__release(&sf->line);
 	fold_line__release(&sf->part);
 	namecache__free(sf->cache);
-	free(sf->java.names);
-	free(sf->java.folded);
+	free(sf->java.first);
+	free(sf->java.njava);
 	free(sf->java.interp);
 	free(sf->java.stubs);
 	free(sf->adj);
@@ -129,55 +129,62 @@ static const char *mark_name(uint64_t ip)
 	return r < UNWIND_NR && names[r] ? names[r] : "[unwind: ?]";
 }
 
-/* Does token t (len n, "name_[x]" or "name:LINE_[x]") name name? */
-static bool same_token(const char *t, size_t n, const char *name)
-{
-	size_t m = strlen(name);
-
-	if (n >= 4 && t[n - 4] == '_' && t[n - 3] == '[' && t[n - 1] == ']')
-		n -= 4;
-	if (n > m && t[m] == ':') /* a line */
-		n = m;
-	return n == m && !memcmp(t, name, m);
-}
-
 /*
  * Check mode: the perf map's names for ip (the agent's inline ranges)
- * against text, the chain named from the JVM (outermost first, ';'
- * between): counted when the map names every frame as Java code.
+ * against the chain named from the JVM (n frames from x, outermost
+ * first): counted when the map names every frame as Java code.
  */
 static void check_names(struct stackfold *sf, const struct sample_key *k,
-			uint64_t ip, uint64_t when_ns, const char *text)
+			uint64_t ip, uint64_t when_ns,
+			const struct jstack_frame *x, uint32_t n)
 {
 	int nf = symbolizer__user(sf->sym, k->pid, ip, when_ns, sf->frames,
 				  MAX_INLINE);
-	const char *t = text;
-	bool same = nf > 0;
+	bool same = nf > 0 && (uint32_t)nf == n;
+	char jvm[SAFENAME_SIZE(256)], map[SAFENAME_SIZE(256)];
 
 	for (int j = 0; j < nf; j++)
 		if (sf->frames[j].kind != FRAME_JAVA &&
 		    sf->frames[j].kind != FRAME_INLINED)
 			return;
-	for (int j = 0; j < nf && same; j++) {
-		const char *e = strchr(t, ';');
-		size_t n = e ? (size_t)(e - t) : strlen(t);
-
-		same = same_token(t, n, sf->frames[j].name);
-		t = e ? e + 1 : t + n;
-		if (j + 1 < nf && !e)
-			same = false;
-	}
-	same = same && !*t;
-	if (same)
+	for (int j = 0; j < nf && same; j++)
+		same = !strcmp(x[j].name, sf->frames[j].name);
+	if (same) {
 		sf->st.check_same++;
-	else if (sf->st.check_diff++ < 5) {
-		char map[SAFENAME_SIZE(256)];
-
-		/* text is folded (made safe), the map's name is not */
-		fprintf(stderr, "mixprof: names check: %s (map:%s%s)\n", text,
-			safename__show(map, sizeof(map), sf->frames[0].name),
-			nf > 1 ? ";..." : "");
+		return;
 	}
+	if (sf->st.check_diff++ >= 5)
+		return;
+	fprintf(stderr, "mixprof: names check: %s%s (map:%s%s)\n",
+		safename__show(jvm, sizeof(jvm), x[0].name),
+		n > 1 ? ";..." : "",
+		safename__show(map, sizeof(map), sf->frames[0].name),
+		nf > 1 ? ";..." : "");
+}
+
+/* A Java frame of the JVM's as fold.h types it. */
+static uint32_t java_kind(const struct jstack_frame *x)
+{
+	switch (x->kind) {
+	case JF_INTERPRETED:
+		return FOLD_INTERP;
+	case JF_INLINED:
+		return FOLD_INLINED;
+	default:
+		return x->c1 ? FOLD_C1 : FOLD_JIT;
+	}
+}
+
+/* Frame i's Java frames as the JVM named them, onto l. */
+static int push_java(struct stackfold *sf, int i, struct fold_line *l)
+{
+	const struct jstack_frame *x = sf->java.java + sf->java.first[i];
+	int ret = 0;
+
+	for (uint32_t j = 0; j < sf->java.njava[i] && !ret; j++)
+		ret = fold_line__push_java(l, x[j].name, java_kind(&x[j]),
+					   x[j].line);
+	return ret;
 }
 
 /*
@@ -205,19 +212,16 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 					 : mark_name(sf->uips[i]));
 			continue;
 		}
-		if (sf->jstacks && sf->java.names[i] && sf->java.folded[i]) {
-			ret = fold_line__append(l, sf->java.names[i],
-						strlen(sf->java.names[i]));
-			if (sf->cfg.check_names)
-				check_names(sf, k, ip, when_ns,
-					    sf->java.names[i]);
-			continue;
-		}
-		if (sf->jstacks && sf->java.names[i]) {
-			struct frame f = {sf->java.names[i], FRAME_INTERP};
+		if (sf->jstacks && sf->java.njava[i]) {
+			const struct jstack_frame *x =
+			    sf->java.java + sf->java.first[i];
 
-			ret = fold_line__push(l, &f);
-			c->interp_named++;
+			ret = push_java(sf, i, l);
+			if (x->kind == JF_INTERPRETED)
+				c->interp_named++;
+			else if (sf->cfg.check_names)
+				check_names(sf, k, ip, when_ns, x,
+					    sf->java.njava[i]);
 			continue;
 		}
 		nf = symbolizer__user(sf->sym, k->pid, ip, when_ns, sf->frames,
@@ -314,7 +318,7 @@ static int name_callers(struct stackfold *sf, const struct sample_key *k, int n,
 	versions(sf, k, user, when_ns, after);
 	if (v[0] && !memcmp(v, after, sizeof(after)) && !(user && c->unknown))
 		namecache__put(sf->cache, id, v, c, sf->part.buf, sf->part.len,
-			       sf->part.ends, sf->part.n);
+			       sf->part.ends, sf->part.types, sf->part.n);
 	return 0;
 }
 
@@ -376,13 +380,13 @@ static int push_callers(struct stackfold *sf, const struct sample_key *k, int n,
 		sf->st.frames += c->frames; /* the symbolizer counts the rest */
 		sf->st.frames_unknown += c->unknown;
 		return fold_line__append_frames(&sf->line, p->text, p->len,
-						p->ends, p->n);
+						p->ends, p->types, p->n);
 	}
 	ret = name_callers(sf, k, n, when_ns, &id, v, c);
 	return ret
 		   ?: fold_line__append_frames(&sf->line, sf->part.buf,
 					       sf->part.len, sf->part.ends,
-					       sf->part.n);
+					       sf->part.types, sf->part.n);
 }
 
 /* --alloc's leaf: the allocated class (alloc.h), named from the JVM. */
@@ -643,10 +647,12 @@ static void user_end(struct stackfold *sf, uint32_t pid, uint32_t at,
 /* "[container ID]" when id (CGROUP_ID_LEN hex digits) is not NULL. */
 static int push_container(struct stackfold *sf, const char *id, char *buf)
 {
+	const struct fold_type t = {.kind = FOLD_CONTAINER};
+
 	if (!id)
 		return 0;
 	snprintf(buf, CGROUP_FRAME_LEN + 1, CGROUP_FRAME_PREFIX "%s]", id);
-	return fold_line__push_name(&sf->line, buf);
+	return fold_line__push_role(&sf->line, buf, &t);
 }
 
 /* The root frames: process, container, thread, truncation mark. */
@@ -654,8 +660,10 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 		     const char *targets__comm, const char *container,
 		     bool truncated)
 {
+	const struct fold_type process = {.kind = FOLD_PROCESS};
 	char ct[CGROUP_FRAME_LEN + 1];
 	char comm[SAMPLER_COMM_LEN + 1], thread[300], pid[32];
+	struct fold_type th;
 	const char *proc;
 	int ret;
 
@@ -668,13 +676,12 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 	       : *comm			       ? comm
 					       : pid;
 	if (sf->cfg.per_thread) {
-		ret = fold_line__push_name(&sf->line, proc);
+		ret = fold_line__push_role(&sf->line, proc, &process);
 		ret = ret ?: push_container(sf, container, ct);
 		const char *jname = sf->jstacks ? sf->java.thread : NULL;
 
 		char tid[16];
 		int on = 0, tail;
-		size_t len;
 
 		/* a virtual thread's samples: itself, on its carrier */
 		if (sf->vthread)
@@ -686,14 +693,13 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 			 (int)(sizeof(thread) - on - tail - 1),
 			 jname ? jname : comm, tid);
 		sf->out.thread = sf->line.n;
-		ret = ret ?: fold_line__push_name(&sf->line, thread);
-		if (!ret) { /* the name as made safe, without " [TID]" */
-			fold_line__frame(&sf->line, sf->out.thread, &len);
-			sf->out.thread_name = len - tail;
-			sf->out.carrier = on;
-		}
+		th = (struct fold_type){FOLD_THREAD,
+					(uint32_t)strlen(thread) - tail, on, 0,
+					k->tid};
+		ret = ret ?: fold_line__push_role(&sf->line, thread, &th);
 	} else {
-		ret = fold_line__push_name(&sf->line, *comm ? comm : proc);
+		ret = fold_line__push_role(&sf->line, *comm ? comm : proc,
+					   &process);
 		ret = ret ?: push_container(sf, container, ct);
 	}
 	if (!ret && truncated)

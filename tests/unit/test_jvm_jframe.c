@@ -1,43 +1,22 @@
-/* jframe.c: async-profiler's frame suffixes by kind and tier, inline
- * chains, and names with lines. */
-#include <errno.h>
+/* jframe.c: which frames are C1's, and inline chains' kinds. */
 #include "check.h"
 #include "jvm/jframe.h"
 
 int main(void)
 {
 	enum jframe_kind k[3];
-	char buf[32];
 
-	CHECK_STR(jframe__suffix(JF_INTERPRETED, 0), "_[0]");
-	CHECK_STR(jframe__suffix(JF_INTERPRETED, 4), "_[0]");
+	CHECK(!jframe__c1(JF_INTERPRETED, 2));
 	for (int tier = 1; tier <= 3; tier++)
-		CHECK_STR(jframe__suffix(JF_COMPILED, tier), "_[1]");
-	CHECK_STR(jframe__suffix(JF_COMPILED, 4), "_[j]");
-	CHECK_STR(jframe__suffix(JF_COMPILED, 0), "_[j]"); /* native wrapper */
-	CHECK_STR(jframe__suffix(JF_INLINED, 1), "_[i]");
-	CHECK_STR(jframe__suffix(JF_INLINED, 4), "_[i]");
-	CHECK_STR(jframe__suffix(JF_KERNEL, 0), "_[k]");
-	CHECK_STR(jframe__suffix((enum jframe_kind)99, 0), "");
+		CHECK(jframe__c1(JF_COMPILED, tier));
+	CHECK(!jframe__c1(JF_COMPILED, 4));
+	CHECK(!jframe__c1(JF_COMPILED, 0)); /* a native wrapper */
+	CHECK(!jframe__c1(JF_INLINED, 1));
 	jframe__chain_kinds(3, k);
 	CHECK_INT(k[0], JF_INLINED);
 	CHECK_INT(k[1], JF_INLINED);
 	CHECK_INT(k[2], JF_COMPILED);
 	jframe__chain_kinds(1, k);
 	CHECK_INT(k[0], JF_COMPILED);
-	CHECK_INT(jframe__with_line(buf, sizeof(buf), "p/A.run", 123), 11);
-	CHECK_STR(buf, "p/A.run:123");
-	CHECK_INT(jframe__with_line(buf, sizeof(buf), "p/A.run", -2), 7);
-	CHECK_STR(buf, "p/A.run");
-	CHECK_INT(jframe__with_line(buf, 8, "p/A.run", 1), -ENOSPC);
-	{
-		char l[] = "java;Main.main_[0];de/x/A.run:12_[1];B.f_[i];"
-			   "C.g_[j];x_[0]y;z_[1]_[k];q_[1]";
-
-		CHECK_INT(jframe__untier(l, sizeof(l) - 1), 3);
-		CHECK_STR(l, "java;Main.main_[j];de/x/A.run:12_[j];B.f_[i];"
-			     "C.g_[j];x_[0]y;z_[1]_[k];q_[j]");
-		CHECK_INT(jframe__untier(l, 3), 0); /* shorter than a suffix */
-	}
 	return check_report();
 }

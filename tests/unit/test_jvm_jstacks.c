@@ -79,19 +79,27 @@ static void seen(struct rt *r, const struct sample_key *k, uint64_t now)
 static const struct jstack *stack_of(struct rt *r, const struct sample_key *k,
 				     const uint64_t *ips, int n)
 {
-	static const char *names[8], *stubs[8];
-	static bool folded[8], interp[8];
-	static struct jstack out = {0, NULL, names, folded, interp, stubs};
+	static const char *stubs[8];
+	static uint32_t first[8], njava[8];
+	static bool interp[8];
+	static struct jstack out = {
+	    .first = first, .njava = njava, .interp = interp, .stubs = stubs};
 
 	jstacks__stack(r->js, k, ips, n, &out);
 	return &out;
+}
+
+/* The name of frame idx of s (its outermost Java frame's), or NULL. */
+static const char *java_at(const struct jstack *s, int idx)
+{
+	return s->njava[idx] ? s->java[s->first[idx]].name : NULL;
 }
 
 /* The name of frame idx of k's stack ips[0..n). */
 static const char *name_at(struct rt *r, const struct sample_key *k,
 			   const uint64_t *ips, int n, int idx)
 {
-	return stack_of(r, k, ips, n)->names[idx];
+	return java_at(stack_of(r, k, ips, n), idx);
 }
 
 /* k's version, its list not resolved. */
@@ -188,14 +196,16 @@ static void test_lists(void)
 	seen(&r, &k, 1 * SEC);
 	CHECK(version_of(&r, &none) == 2); /* a JVM, no list */
 	js = stack_of(&r, &k, u, 3);
-	CHECK_STR(js->names[0], "app/Loop.run");
-	CHECK(js->names[1] == NULL && js->names[2] == NULL && !js->folded[0]);
+	CHECK_STR(java_at(js, 0), "app/Loop.run");
+	CHECK(js->njava[0] == 1 &&
+	      js->java[js->first[0]].kind == JF_INTERPRETED);
+	CHECK(!js->njava[1] && !js->njava[2]);
 	CHECK(js->interp[0] && !js->interp[1] && js->interp[2]);
 	CHECK(!js->stubs[1]); /* no code cache */
 	jstacks__stats(r.js, &st);
 	CHECK_INT(st.misaligned, 1);
 	js = stack_of(&r, &none, pcs, 2);
-	CHECK(js->interp[0] && !js->interp[1] && !js->names[0]);
+	CHECK(js->interp[0] && !js->interp[1] && !js->njava[0]);
 
 	/* 10 s of other keys: the list is dropped, then read again */
 	seen(&r, &none, 13 * SEC);

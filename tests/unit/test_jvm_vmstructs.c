@@ -16,6 +16,7 @@
 #include "check.h"
 #include "selfmem.h"
 #include "jvm/jlines.h"
+#include "jvm/jnamer.h"
 #include "jvm/nmethod.h"
 #include "jvm/vmstructs.h"
 
@@ -168,10 +169,10 @@ static void entry_syms(uint64_t *syms)
 	syms[HS_S_STRIDE] = (uintptr_t)&s_stride;
 }
 
-static struct vmstructs *open_tables(struct vmstruct_entry *s,
-				     struct int_entry *ints)
+/* Where the tables of s and ints lie, as libjvm.so's symbols say. */
+static void table_syms(struct vmstruct_entry *s, struct int_entry *ints,
+		       uint64_t syms[HS_NR_SYMS], uint64_t c[VMC_NR_SYMS])
 {
-	uint64_t syms[HS_NR_SYMS], c[VMC_NR_SYMS];
 
 	structs_p = s;
 	ints_p = ints;
@@ -190,7 +191,61 @@ static struct vmstructs *open_tables(struct vmstruct_entry *s,
 	c[VMC_LONG_VALUE] = (uintptr_t)&l_value;
 	c[VMC_LONG_STRIDE] = (uintptr_t)&l_stride;
 	c[VMC_S_TYPESTR] = (uintptr_t)&s_tstr;
+}
+
+static struct vmstructs *open_tables(struct vmstruct_entry *s,
+				     struct int_entry *ints)
+{
+	uint64_t syms[HS_NR_SYMS], c[VMC_NR_SYMS];
+
+	table_syms(s, ints, syms, c);
 	return vmstructs__read(&mem, syms, c);
+}
+
+/* Reads of the fake JVM's memory that touch its structs table. */
+static const void *counted_lo, *counted_hi;
+static int table_reads;
+
+static int counting_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	if (addr < (uintptr_t)counted_hi && addr + len > (uintptr_t)counted_lo)
+		table_reads++;
+	return local_read(ctx, addr, buf, len);
+}
+
+/*
+ * One JVM's tables are read once: its struct hotspot keeps them and lends
+ * them to each namer (jnamer, jlocks, --events' names), however many ask.
+ */
+static void test_read_once(void)
+{
+	const struct hotspot_mem cm = {counting_read, NULL};
+	const struct hotspot_layout l = {0};
+	uint64_t syms[HS_NR_SYMS], c[VMC_NR_SYMS];
+	struct hotspot *h = hotspot__from_mem(1, &cm, &l);
+	const struct vmstructs *vs;
+	struct jnamer *jn;
+	int first;
+
+	counted_lo = s25;
+	counted_hi = s25 + sizeof(s25) / sizeof(s25[0]);
+	table_syms(s25, ints25, syms, c);
+	CHECK(h != NULL);
+	if (!h)
+		return;
+	hotspot__tables_at(h, syms, c);
+	vs = hotspot__vmstructs(h);
+	first = table_reads;
+	CHECK(vs && first > 0);
+	CHECK(hotspot__vmstructs(h) == vs);
+	/* the namer borrows them, whether or not the fake has all it needs */
+	for (int i = 0; i < 2; i++) {
+		jn = jnamer__open(h, 1, 0);
+		jnamer__free(jn);
+	}
+	CHECK(hotspot__vmstructs(h) == vs);
+	CHECK_INT(table_reads, first);
+	hotspot__free(h);
 }
 
 /*
@@ -385,5 +440,6 @@ int main(void)
 	test_layouts();
 	test_garbage();
 	test_table();
+	test_read_once();
 	return check_report();
 }

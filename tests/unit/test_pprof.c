@@ -9,6 +9,7 @@
 #include "check.h"
 #include "pprof/pbuf.h"
 #include "pprof/pprof.h"
+#include "stacks/fold.h"
 
 struct got {
 	char text[8192];
@@ -241,6 +242,109 @@ static void foreign(void)
 	pbuf__release(&y);
 }
 
+/* A Function's and its Location's fields, found by its system_name. */
+struct fn_seen {
+	const char *sys; /* asked */
+	char name[64];
+	uint64_t line, mapping;
+};
+
+/* Field num of message m (varint), or 0. */
+static uint64_t field(const uint8_t *m, size_t len, uint32_t num,
+		      struct pb_field *sub)
+{
+	struct pb_reader r = {m, m + len};
+	struct pb_field f;
+
+	while (pbuf__next(&r, &f) == 1)
+		if (f.num == num) {
+			if (sub)
+				*sub = f;
+			return f.v;
+		}
+	return 0;
+}
+
+static void find_fn(const char *cp, size_t len, struct fn_seen *w)
+{
+	const uint8_t *p = (const uint8_t *)cp;
+	struct pb_reader r = {p, p + len};
+	struct pb_field f, line;
+	const uint8_t *str[64];
+	size_t slen[64], ns = 0;
+	uint64_t id = 0;
+
+	while (pbuf__next(&r, &f) == 1)
+		if (f.num == 6 && ns < 64) {
+			str[ns] = f.data;
+			slen[ns++] = f.len;
+		}
+	r = (struct pb_reader){p, p + len};
+	while (pbuf__next(&r, &f) == 1) {
+		uint64_t sys = f.num == 5 ? field(f.data, f.len, 3, NULL) : 0,
+			 name = f.num == 5 ? field(f.data, f.len, 2, NULL) : 0;
+
+		if (f.num != 5 || sys >= ns || name >= ns ||
+		    slen[sys] != strlen(w->sys) ||
+		    memcmp(str[sys], w->sys, slen[sys]))
+			continue;
+		id = field(f.data, f.len, 1, NULL);
+		snprintf(w->name, sizeof(w->name), "%.*s", (int)slen[name],
+			 (const char *)str[name]);
+	}
+	r = (struct pb_reader){p, p + len};
+	while (id && pbuf__next(&r, &f) == 1)
+		if (f.num == 4 && field(f.data, f.len, 1, NULL) == id) {
+			w->mapping = field(f.data, f.len, 2, NULL);
+			if (field(f.data, f.len, 4, &line), line.data)
+				w->line = field(line.data, line.len, 2, NULL);
+		}
+}
+
+/*
+ * Frames are written from their types, not their text: a Java frame's
+ * Function is its name without ":LINE" and its Location's Line the
+ * line; the thread's labels come from the thread frame's type.
+ */
+static void typed_frames(void)
+{
+	struct pprof_meta m = {.type = "samples", .per_thread = true};
+	struct pprof_writer *w = pprof_writer__new(&m);
+	struct fold_line l;
+	struct fold_frame *fr = NULL;
+	size_t cap = 0, len = 0, n;
+	static char raw[1 << 16];
+	struct fn_seen a = {.sys = "p/A.m:12_[j]"}, k = {.sys = "x_[k]"},
+		       c = {.sys = "C::f"};
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, &len);
+	int nf;
+
+	fold_line__init(&l, true);
+	nf = fold_line__frames(&l, "java;main [5];C::f;p/A.m:12_[j];x_[k]", 37,
+			       &fr, &cap);
+	CHECK_INT(nf, 5);
+	CHECK_INT(pprof_writer__add_frames(w, fr, nf, 3, 0), 0);
+	CHECK_INT(pprof_writer__add_frames(w, fr, 0, 3, 0), -EINVAL);
+	CHECK_INT(pprof_writer__write(w, f), 0);
+	fclose(f);
+	n = gunzip(buf, len, raw, sizeof(raw));
+	CHECK(n > 0);
+	find_fn(raw, n, &a);
+	find_fn(raw, n, &k);
+	find_fn(raw, n, &c);
+	CHECK_STR(a.name, "p/A.m");
+	CHECK(a.line == 12 && a.mapping == 2); /* [java] */
+	CHECK_STR(k.name, "x");
+	CHECK(k.line == 0 && k.mapping == 3); /* [kernel] */
+	CHECK_STR(c.name, "C::f");
+	CHECK(c.mapping == 1); /* [native] */
+	free(buf);
+	free(fr);
+	fold_line__release(&l);
+	pprof_writer__free(w);
+}
+
 /* Truncations and flipped bytes: an error or lines, never a crash. */
 static void hostile(void)
 {
@@ -282,6 +386,7 @@ static void hostile(void)
 
 int main(void)
 {
+	typed_frames();
 	round_trip();
 	per_thread();
 	per_container();

@@ -21,36 +21,21 @@ static char err[256];
 
 /*
  * Does f keep the stack written as folded text (the fixture's way to
- * say its frames)? Its thread frame is frame thread ("NAME [TID]", or
- * "virtual-ID on CARRIER [TID]"), when the stack has that many.
+ * say its frames, typed as fold.h reads text)? Its thread frame is frame
+ * thread ("NAME [TID]", or "virtual-ID on CARRIER [TID]"), when the
+ * stack has that many.
  */
 static bool keep(const struct linefilter *f, const char *text, int thread)
 {
 	struct fold_line l;
 	struct fold_stack s = {.line = &l, .pid = 1, .thread = -1};
-	char name[512];
-	const char *p = text, *e, *t;
-	size_t len;
 	bool ret;
 
 	fold_line__init(&l, false);
-	for (int i = 0;; i++, p = e + 1) {
-		e = strchr(p, ';');
-		len = e ? (size_t)(e - p) : strlen(p);
-		snprintf(name, sizeof(name), "%.*s", (int)len, p);
-		CHECK_INT(fold_line__push_name(&l, name), 0);
-		t = strstr(name, " [");
-		if (i == thread && t) {
-			s.thread = i;
-			s.thread_name = t - name;
-			s.tid = strtoul(t + 2, NULL, 10);
-			t = strstr(name, " on ");
-			s.carrier = !strncmp(name, "virtual-", 8) && t
-					? t + 4 - name
-					: 0;
-		}
-		if (!e)
-			break;
+	CHECK_INT(fold_line__parse(&l, text, strlen(text)), 0);
+	if ((uint32_t)thread < l.n && l.types[thread].kind == FOLD_THREAD) {
+		s.thread = thread;
+		s.tid = l.types[thread].tid;
 	}
 	ret = linefilter__keep(f, &s);
 	fold_line__release(&l);

@@ -61,9 +61,9 @@ static void test_frames(void)
 	CHECK_INT(fold_line__append(&l, "a_[j];b_[i]", 11), 0);
 	CHECK_INT(fold_line__push_name(&part, "c"), 0);
 	CHECK_INT(fold_line__push_name(&part, "d"), 0);
-	CHECK_INT(
-	    fold_line__append_frames(&l, part.buf, part.len, part.ends, part.n),
-	    0);
+	CHECK_INT(fold_line__append_frames(&l, part.buf, part.len, part.ends,
+					   part.types, part.n),
+		  0);
 	CHECK_STR(l.buf, "java;x:y_[j];a_[j];b_[i];c;d");
 	CHECK_INT(l.n, 6);
 	CHECK(frame_is(&l, 0, "java") && frame_is(&l, 1, "x:y_[j]") &&
@@ -99,6 +99,127 @@ static int frames_of(const struct fold_frame *fr, uint32_t n, uint64_t count,
 	return 0;
 }
 
+/* The line of test_types as the table hands it out. */
+static int check_typed(const struct fold_frame *fr, uint32_t n, uint64_t count,
+		       void *ctx)
+{
+	(void)ctx;
+	CHECK(n == 9 && count == 2);
+	CHECK(fr[1].t->kind == FOLD_THREAD && fr[1].t->tid == 7);
+	CHECK(fr[2].t->kind == FOLD_JIT && fr[2].t->line == 12 &&
+	      fr[2].len == 16 && !memcmp(fr[2].text, "pkg/A.run:12_[j]", 16));
+	CHECK(fr[0].id != fr[2].id);
+	return 1;
+}
+
+/* Frame i of l has kind k, a name of name bytes, method at m, line ln. */
+static bool typed(const struct fold_line *l, uint32_t i, uint32_t k,
+		  uint32_t name, uint32_t m, uint32_t ln)
+{
+	const struct fold_type *t = &l->types[i];
+
+	return i < l->n && t->kind == k && t->name == name && t->method == m &&
+	       t->line == ln;
+}
+
+/*
+ * Frames are typed as they enter a line, by whoever named them: pushed
+ * by kind, the head by role, the JVM's compiled chains and lines read as
+ * text by their shape (fold_type__of, the one reader of it); the types
+ * follow the frames through drop, a kept part and the table.
+ */
+static void test_types(void)
+{
+	struct frame f[] = {
+	    {"pkg/A.run", FRAME_JAVA},	   {"B.x", FRAME_INTERP},
+	    {"do_sys_open", FRAME_KERNEL}, {"JavaCalls::call", FRAME_NATIVE},
+	    {"Interpreter", FRAME_STUB},
+	};
+	const struct fold_type th = {.kind = FOLD_THREAD, .name = 3, .tid = 7};
+	struct fold_line l, p;
+	struct fold *tab = fold__new();
+	struct fold_frame *fr = NULL;
+	size_t cap = 0;
+	int n;
+
+	fold_line__init(&l, true);
+	fold_line__init(&p, false);
+	CHECK_INT(fold_line__push_role(
+		      &l, "java", &(struct fold_type){.kind = FOLD_PROCESS}),
+		  0);
+	CHECK_INT(fold_line__push_role(&l, "ma\x01 [7]", &th), 0);
+	/* the JVM's frames come with their lines */
+	CHECK_INT(fold_line__push_java(&l, "pkg/A.run", FOLD_JIT, 12), 0);
+	for (size_t i = 1; i < sizeof(f) / sizeof(f[0]); i++)
+		CHECK_INT(fold_line__push(&l, &f[i]), 0);
+	CHECK_INT(fold_line__append(&l, "p/C.m:3_[1];p/D.n_[i];x_[k]", 27), 0);
+	CHECK_STR(l.buf, "java;ma\\x01 [7];pkg/A.run:12_[j];B.x_[0];"
+			 "do_sys_open_[k];JavaCalls::call;Interpreter;"
+			 "p/C.m:3_[1];p/D.n_[i];x_[k]");
+	CHECK(typed(&l, 0, FOLD_PROCESS, 4, 0, 0));
+	/* the thread's name as made safe: 6 bytes before " [7]" */
+	CHECK(typed(&l, 1, FOLD_THREAD, 6, 0, 0) && l.types[1].tid == 7);
+	CHECK(typed(&l, 2, FOLD_JIT, 9, 6, 12));
+	CHECK(typed(&l, 3, FOLD_INTERP, 3, 2, 0));
+	CHECK(typed(&l, 4, FOLD_KERNEL, 11, 0, 0));
+	CHECK(typed(&l, 5, FOLD_CPP, 15, 0, 0));
+	CHECK(typed(&l, 6, FOLD_NATIVE, 11, 0, 0));
+	CHECK(typed(&l, 7, FOLD_C1, 5, 4, 3));
+	CHECK(typed(&l, 8, FOLD_INLINED, 5, 4, 0));
+	CHECK(typed(&l, 9, FOLD_KERNEL, 1, 0, 0));
+	fold_line__drop(&l, 3);
+	CHECK(typed(&l, 3, FOLD_KERNEL, 11, 0, 0) && l.n == 9);
+	/* tiers written as _[j] for folded text, by their types: a frame
+	 * named "x_[0]y" is no tier */
+	CHECK(fold_line__tiers(&l));
+	fold_line__reset(&p);
+	CHECK_INT(
+	    fold_line__append(&p, "j;M.m_[0];A.r:12_[1];B.f_[i];x_[0]y", 35),
+	    0);
+	CHECK(fold_line__tiers(&p));
+	fold_line__untier(&p);
+	CHECK_STR(p.buf, "j;M.m_[j];A.r:12_[j];B.f_[i];x_[0]y");
+	CHECK(typed(&p, 1, FOLD_JIT, 3, 2, 0) &&
+	      typed(&p, 2, FOLD_JIT, 3, 2, 12));
+	CHECK(!fold_line__tiers(&p));
+	fold_line__reset(&p);
+	/* a kept part carries its types */
+	CHECK_INT(
+	    fold_line__append_frames(&p, l.buf, l.len, l.ends, l.types, l.n),
+	    0);
+	CHECK(typed(&p, 2, FOLD_JIT, 9, 6, 12) && p.n == 9);
+	/* without annotation a Java frame is what its text shows */
+	fold_line__reset(&p);
+	CHECK_INT(fold_line__push(&p, &f[0]), 0);
+	CHECK_INT(fold_line__push_java(&p, "A.m", FOLD_C1, 7), 0);
+	CHECK_STR(p.buf, "pkg/A.run;A.m:7");
+	CHECK(typed(&p, 0, FOLD_NATIVE, 9, 0, 0));
+	CHECK(typed(&p, 1, FOLD_NATIVE, 5, 0, 0));
+	/* a line read as text: the head by its place and shape */
+	CHECK_INT(fold_line__parse(&p, "j;virtual-5 on w-1 [9];a.b:0_[j]", 32),
+		  0);
+	CHECK(typed(&p, 0, FOLD_PROCESS, 1, 0, 0));
+	CHECK(typed(&p, 1, FOLD_THREAD, 16, 13, 0) && p.types[1].tid == 9);
+	CHECK(typed(&p, 2, FOLD_JIT, 5, 2, 0)); /* ":0" is no line */
+	CHECK_INT(fold_line__parse(&p, "", 0), 0);
+	CHECK(p.n == 1 && typed(&p, 0, FOLD_PROCESS, 0, 0, 0));
+	/* the table keeps them, and hands them out with the frames */
+	CHECK(tab != NULL);
+	if (tab) {
+		CHECK_INT(fold__add_frames(tab, l.buf, l.ends, l.types, l.n, 2),
+			  0);
+		n = fold_line__frames(&p, l.buf, l.len, &fr, &cap);
+		CHECK_INT(n, 9);
+		CHECK_INT(fold__count_frames(tab, fr, n), 2);
+		CHECK_INT(fold__count_frames(tab, fr, n - 1), 0);
+		CHECK_INT(fold__each_frames(tab, check_typed, NULL), 1);
+	}
+	free(fr);
+	fold__free(tab);
+	fold_line__release(&l);
+	fold_line__release(&p);
+}
+
 static void test_fold(void)
 {
 	struct fold *a = fold__new(), *b = fold__new();
@@ -122,9 +243,11 @@ static void test_fold(void)
 	CHECK_INT(fold__add(b, "x;a", 3), 0);
 	{ /* a run's stack, by its frames: the same line as its text */
 		const uint32_t ends[] = {1, 3};
+		const struct fold_type t[] = {{.kind = FOLD_PROCESS, .name = 1},
+					      {.kind = FOLD_NATIVE, .name = 1}};
 
-		CHECK_INT(fold__add_frames(b, "x;a", ends, 2, 1), 0);
-		CHECK_INT(fold__add_frames(b, "", ends, 0, 1), -EINVAL);
+		CHECK_INT(fold__add_frames(b, "x;a", ends, t, 2, 1), 0);
+		CHECK_INT(fold__add_frames(b, "", ends, t, 0, 1), -EINVAL);
 		CHECK_INT(fold__count(b, "x;a"), 4);
 	}
 	CHECK_INT(fold__add(b, "X", 1), 0);
@@ -210,6 +333,7 @@ int main(void)
 	test_order();
 	test_line();
 	test_frames();
+	test_types();
 	test_fold();
 	return check_report();
 }

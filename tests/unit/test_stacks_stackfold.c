@@ -318,8 +318,14 @@ static void test_per_thread(void)
 		CHECK_INT(st->line->n, 5);
 		CHECK_INT(st->thread, 1);
 		CHECK_INT(st->tid, 4242);
-		CHECK(st->thread_name == strlen("virtual-77 on worker-1"));
-		CHECK(st->carrier == strlen("virtual-77 on "));
+		CHECK(st->line->types[1].kind == FOLD_THREAD &&
+		      st->line->types[1].tid == 4242);
+		CHECK(st->line->types[1].name ==
+		      strlen("virtual-77 on worker-1"));
+		CHECK(st->line->types[1].method == strlen("virtual-77 on "));
+		CHECK(st->line->types[0].kind == FOLD_PROCESS);
+		CHECK(st->line->types[4].kind == FOLD_JIT &&
+		      st->line->types[4].method == strlen("app/Main."));
 		CHECK(len == strlen("virtual-77 on worker-1 [4242]") &&
 		      !memcmp(t, "virtual-77 on worker-1 [4242]", len));
 		t = fold_line__frame(st->line, 4, &len);
@@ -423,9 +429,11 @@ static bool in_interpreter(struct jstacks *js, const struct sample_key *k,
 			   uint64_t pc)
 {
 	const uint64_t pcs[] = {0, pc};
-	const char *names[2], *stubs[2];
-	bool folded[2], interp[2];
-	struct jstack s = {0, NULL, names, folded, interp, stubs};
+	const char *stubs[2];
+	uint32_t first[2], njava[2];
+	bool interp[2];
+	struct jstack s = {
+	    .first = first, .njava = njava, .interp = interp, .stubs = stubs};
 	struct sample_key nolist = *k;
 
 	nolist.interp_id = 0; /* its list's counts stay the test's */
