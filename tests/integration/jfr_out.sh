@@ -120,9 +120,10 @@ for jdk in $(jdks); do
 	"$MIXPROF" flamegraph "$TMPD/r.jfr" >"$TMPD/r.svg" || die "flamegraph of our JFR"
 	grep -q "all ($written samples" "$TMPD/r.svg" || die "our reader's total differs"
 
-	# a recording of the JDK's own
+	# a recording of the JDK's own: 2 s of Ratio's work (1 s left no
+	# sample of Ratio.three once, its worker starved at load 20)
 	"$jdk/bin/java" -XX:StartFlightRecording=filename="$TMPD/jdk.jfr",settings=profile \
-		-cp "$SAMPLES" Ratio 1 >/dev/null 2>&1 || die "java with JFR failed"
+		-cp "$SAMPLES" Ratio 2 >/dev/null 2>&1 || die "java with JFR failed"
 	n=$(summary_count "$jdk" "$TMPD/jdk.jfr")
 	[ -n "$n" ] && [ "$n" -gt 0 ] || die "the JDK's recording has no samples"
 	"$MIXPROF" flamegraph "$TMPD/jdk.jfr" >"$TMPD/jdk.svg" 2>"$TMPD/fg.err" ||
