@@ -1,7 +1,9 @@
-# check/: `mixprof check`, what this host allows, and the fix named for
-# each failure (hints.c, also the run's failed loads and attaches).
+# check/: `mixprof check`, what this host allows (check.c; a -p target's
+# Java lines: check_jvm.c), and the fix named for each failure (hints.c,
+# also the run's failed loads and attaches).
 CPPFLAGS_check := $(MIXPROF_CPPFLAGS)
-CHECK_OBJS := $(BUILD)/check/check.o $(BUILD)/check/hints.o
+CHECK_OBJS := $(BUILD)/check/check.o $(BUILD)/check/check_jvm.o \
+	$(BUILD)/check/hints.o
 MIXPROF_OBJS += $(CHECK_OBJS)
 # they include the sampler's skeletons (the real sampler is loaded)
 $(CHECK_OBJS): $(SAMPLER_SKELS)

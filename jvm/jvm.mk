@@ -10,7 +10,9 @@ CPPFLAGS_jvm := $(MIXPROF_CPPFLAGS)
 # the symbolizer's fuzz test covers the JVM parsers too
 $(BUILD)/tests/unit/test_sym_fuzz: $(JVM_OBJS)
 
-JVM_TESTS := $(patsubst tests/unit/test_jvm_%.c,%,$(wildcard tests/unit/test_jvm_*.c))
+# each test_jvm_NAME.c links JVM_OBJS; jvmkids's its own (below)
+JVM_TESTS := $(filter-out jvmkids, \
+	$(patsubst tests/unit/test_jvm_%.c,%,$(wildcard tests/unit/test_jvm_*.c)))
 JVM_TEST_BINS := $(JVM_TESTS:%=$(BUILD)/tests/unit/test_jvm_%)
 UNIT_TESTS += $(JVM_TEST_BINS)
 $(JVM_TEST_BINS): $(BUILD)/tests/unit/test_jvm_%: $(BUILD)/tests/unit/test_jvm_%.o \
@@ -18,3 +20,14 @@ $(JVM_TEST_BINS): $(BUILD)/tests/unit/test_jvm_%: $(BUILD)/tests/unit/test_jvm_%
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(JVM_OBJS) -lelf
 
+# jvmkids: the JVMs below a -p pid that is not one (a wrapper), named on
+# stderr. Apart from JVM_OBJS: it asks attach/procinfo which processes
+# are JVMs and profiler/targets for their comms, which neither the tests
+# above nor the tools linking JVM_OBJS carry; mixprof links it.
+JVMKIDS_OBJS := $(BUILD)/jvm/jvmkids.o
+UNIT_TESTS += $(BUILD)/tests/unit/test_jvm_jvmkids
+$(BUILD)/tests/unit/test_jvm_jvmkids: $(BUILD)/tests/unit/test_jvm_jvmkids.o \
+		$(JVMKIDS_OBJS) $(BUILD)/attach/procinfo.o \
+		$(BUILD)/profiler/targets.o $(COMMON_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^

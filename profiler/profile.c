@@ -18,7 +18,7 @@
 #include "common/stop.h"
 #include "containers.h"
 #include "check/hints.h"
-#include "jvmkids.h"
+#include "jvm/jvmkids.h"
 #include "jvmprep.h"
 #include "probes/probes_run.h"
 #include "profile.h"

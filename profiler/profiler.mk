@@ -16,9 +16,9 @@ include check/check.mk
 include output/output.mk
 include probes/probes.mk
 
-PROFILE_SRCS := profile.c check_jvm.c run_setup.c run_child.c run_cpu.c \
+PROFILE_SRCS := profile.c run_setup.c run_child.c run_cpu.c \
 	run_probe.c run_tick.c run_report.c profile_opts.c launch.c \
-	targets.c jvmkids.c jvmprep.c unwindcheck.c \
+	targets.c jvmprep.c unwindcheck.c \
 	containers.c run_lock.c status.c run_vtwait.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)
@@ -48,13 +48,6 @@ $(BUILD)/tests/unit/test_prof_options: $(BUILD)/tests/unit/test_prof_options.o \
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
-UNIT_TESTS += $(BUILD)/tests/unit/test_prof_jvmkids
-$(BUILD)/tests/unit/test_prof_jvmkids: $(BUILD)/tests/unit/test_prof_jvmkids.o \
-		$(BUILD)/profiler/jvmkids.o $(BUILD)/attach/procinfo.o \
-		$(BUILD)/profiler/targets.o $(COMMON_OBJS)
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^
-
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_targets
 $(BUILD)/tests/unit/test_prof_targets: $(BUILD)/tests/unit/test_prof_targets.o \
 		$(BUILD)/profiler/targets.o $(COMMON_OBJS)
@@ -77,6 +70,7 @@ MIXPROF_OBJS += $(BUILD)/profiler/run_events.o
 
 # Last: every fragment above has extended MIXPROF_OBJS by now.
 BINS += $(BUILD)/mixprof
-$(BUILD)/mixprof: $(MIXPROF_OBJS) $(UNWIND_OBJS) $(JVM_OBJS) $(SYMBOLIZER_OBJS)
+$(BUILD)/mixprof: $(MIXPROF_OBJS) $(UNWIND_OBJS) $(JVM_OBJS) $(JVMKIDS_OBJS) \
+		$(SYMBOLIZER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(MIXPROF_LIBS) -ldw -lpthread $(SYMBOLIZER_LIBS)

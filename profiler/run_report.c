@@ -9,7 +9,7 @@
 #include <string.h>
 #include "common/safename.h"
 #include "jvm/jvms.h"
-#include "jvmkids.h"
+#include "jvm/jvmkids.h"
 #include "output/render_out.h"
 #include "run.h"
 #include "run_report.h"

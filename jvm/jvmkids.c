@@ -13,7 +13,7 @@
 #include "jvmkids.h"
 #include "attach/procinfo.h"
 #include "common/procfs.h"
-#include "targets.h"
+#include "profiler/targets.h"
 
 /* descendants looked at, JVMs or not (a shell's whole tree) */
 #define DESC_MAX 4096

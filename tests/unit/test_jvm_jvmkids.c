@@ -4,7 +4,7 @@
  * pid once even when the links loop, never more than asked for.
  */
 #include "check.h"
-#include "profiler/jvmkids.h"
+#include "jvm/jvmkids.h"
 
 static void test_tree(void)
 {

@@ -19,7 +19,7 @@
 #include "check/hints.h"
 #include "jvm/hotspot.h"
 #include "stacks/stackfold.h"
-#include "targets.h"
+#include "profiler/targets.h"
 
 #define MAX_JDKS 32
 #define SAMPLE_SECS "1" /* the -p profile: ~99 samples of a busy thread */
