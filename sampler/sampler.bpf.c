@@ -22,6 +22,7 @@
 #include <bpf/usdt.bpf.h>
 #include "sampler_abi.h"
 #include "targets.bpf.h"
+#include "phases.bpf.h"
 #include "jvm/blobkinds.h"
 /* the native step by unwind rows (.eh_frame), and its maps */
 #include "unwind/unwind.bpf.h"
@@ -273,6 +274,9 @@ struct walk {
 	struct name_memo memo[NAME_MEMO]; /* by Method* */
 	struct blob_seen blob; /* the frame's CodeBlob (read_blob) */
 	struct interp_stack st; /* the frames listed (sampler_abi.h) */
+#ifdef MIXPROF_PHASES
+	__u32 ph_kind, ph_pad; /* the step's kind (phases.h) */
+#endif
 };
 
 struct {
@@ -362,6 +366,7 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
 
 	if (!nr || !ips)
 		return STACK_NONE;
+	PHASE_START(th);
 	if (used && !cleared && *used > nr) {
 		struct zero_range z = {ips, nr, *used};
 
@@ -373,22 +378,30 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
 	c.h = (c.h & ~STACK_LONG) | (c.nr > STACK_SHORT ? STACK_LONG : 0);
 	if (c.h <= STACK_LOST)
 		c.h |= 2;
+	PHASE_END(PH_HASH, th);
+	PHASE_START(tm);
 	if (c.nr > STACK_SHORT) {
-		if (bpf_map_lookup_elem(&stacks_long, &c.h))
+		if (bpf_map_lookup_elem(&stacks_long, &c.h)) {
+			PHASE_END(PH_STACK_KNOWN, tm);
 			return c.h;
+		}
 		err = bpf_map_update_elem(&stacks_long, &c.h, ips, BPF_NOEXIST);
 	} else {
-		if (bpf_map_lookup_elem(&stacks_short, &c.h))
+		if (bpf_map_lookup_elem(&stacks_short, &c.h)) {
+			PHASE_END(PH_STACK_KNOWN, tm);
 			return c.h;
+		}
 		err =
 		    bpf_map_update_elem(&stacks_short, &c.h, ips, BPF_NOEXIST);
 	}
+	PHASE_END(PH_STACK_NEW, tm);
 	if (err && err != -EEXIST) { /* full, or no memory */
 		stat_inc(lost);
 		if (err == -ENOMEM) /* not preallocated: none at hand now */
 			stat_inc(STAT_STACK_NOMEM);
 		return STACK_LOST;
 	}
+	PHASE_START(tr);
 	if (!err &&
 	    c.nr <= max_frames) { /* new: send it along (sampler_abi.h) */
 		__u64 *rec = ips - STACK_REC_HEAD;
@@ -398,6 +411,7 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
 		/* a dropped record costs user space a map lookup, no more */
 		bpf_ringbuf_output(&new_keys, rec, (c.nr + STACK_REC_HEAD) * 8,
 				   BPF_RB_NO_WAKEUP);
+		PHASE_END(PH_STACK_RING, tr);
 	}
 	return c.h;
 }
@@ -507,6 +521,7 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 
 	if (!p || !f || !w) /* a global function: checked on its own */
 		return 0;
+	PHASE_START(t);
 	m = &w->memo[NAME_MEMO_SLOT(f->method)];
 	if (m->walk == w->walks && m->method == f->method) {
 		if (p->cm_size && !f->nm)
@@ -514,6 +529,7 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 		f->klass_name = m->klass_name;
 		f->name = m->name;
 		f->hashes = m->hashes;
+		PHASE_END(PH_NAMES_MEMO, t);
 		return 0;
 	}
 	cm = read_u64(f->method + p->off_const_method);
@@ -551,6 +567,7 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 	m->name = f->name;
 	m->hashes = f->hashes;
 	m->walk = w->walks;
+	PHASE_END(PH_NAMES_READ, t);
 	return 0;
 }
 
@@ -600,10 +617,13 @@ static __always_inline struct interp_frame *list_slot(struct walk *w)
 		/* full: store it as a chunk, the next one links to it */
 		__u64 key = mix(w->h, INTERP_CHUNK_TAG);
 
+		PHASE_START(t);
+
 		if (w->chunks + 1 >= INTERP_MAX_CHUNKS)
 			return NULL;
 		if (bpf_map_update_elem(&interp_chunks, &key, st, BPF_ANY))
 			return NULL;
+		PHASE_END(PH_LIST_CHUNK, t);
 		w->chunks++;
 		st->prev = key;
 		n = 0;
@@ -687,6 +707,7 @@ __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 	if (!p || !f || !w)
 		return 0;
 	bs = &w->blob;
+	PHASE_START(t);
 	/*
 	 * read_blob read the compile id's word of the blob just before,
 	 * and looked it up (blob_facts): a compile id is never reused, and
@@ -699,6 +720,7 @@ __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 		f->klass_name = bs->fact.klass_name;
 		f->name = bs->fact.name;
 		f->hashes = bs->fact.hashes;
+		PHASE_END(PH_NM_HIT, t);
 		return 0;
 	}
 	/* read in place: read_u64's word would grow this frame */
@@ -724,6 +746,7 @@ __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 	bs->fact.hashes = f->hashes;
 	bs->fact.named = 1;
 	bpf_map_update_elem(&blob_facts, &bs->key, &bs->fact, BPF_ANY);
+	PHASE_END(PH_NM_MISS, t);
 	return 0;
 }
 
@@ -896,7 +919,8 @@ static __always_inline int interp_step(struct walk *w,
  * further hops a byte at a time. Not a window a hop: the verifier would
  * follow every mix of the two. A global function: verified once.
  */
-__noinline __u64 find_blob(const struct interp_proc *p, __u64 ip)
+static __always_inline __u64 find_blob_in(const struct interp_proc *p,
+					   __u64 ip)
 {
 	const struct unwind_heap *h = NULL;
 	struct walk *w = walk_rec();
@@ -951,6 +975,15 @@ __noinline __u64 find_blob(const struct interp_proc *p, __u64 ip)
 	return 0;
 }
 
+__noinline __u64 find_blob(const struct interp_proc *p, __u64 ip)
+{
+	PHASE_START(t);
+	__u64 blob = find_blob_in(p, ip);
+
+	PHASE_END(PH_FIND_BLOB, t);
+	return blob;
+}
+
 /* What a compiled frame's unwinding needs of its CodeBlob. */
 struct blob_info {
 	__u64 code_begin;
@@ -989,6 +1022,7 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 	if (!p || !bi || !w)
 		return -1;
 	bs = &w->blob;
+	PHASE_START(t);
 	/* blob is in bs from here on: fewer registers to spill */
 	bs->key.blob = blob;
 	bs->key.tgid = bpf_get_current_pid_tgid() >> 32;
@@ -1001,6 +1035,7 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 		bs->keyed = 1;
 	bs->key.cid = (__u32)bs->word;
 	if (bs->keyed && (bf = bpf_map_lookup_elem(&blob_facts, &bs->key))) {
+		PHASE_END(PH_BLOB_HIT, t);
 		bs->fact = *bf;
 		bs->hit = 1;
 		bi->code_begin = bf->code_begin;
@@ -1035,6 +1070,7 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 	bs->fact.frame_size = bi->frame_size;
 	bs->fact.frame_complete = bi->frame_complete;
 	bpf_map_update_elem(&blob_facts, &bs->key, &bs->fact, BPF_ANY);
+	PHASE_END(PH_BLOB_MISS, t);
 	return 0;
 }
 
@@ -1480,8 +1516,10 @@ static __always_inline bool rows_on(const struct walk *w)
 static __always_inline int rows_step(struct walk *w,
 				     const struct unwind_proc *pr)
 {
+	PHASE_START(t);
 	int r = rows_step_regs(&w->r, pr, &w->win, w->idx);
 
+	PHASE_END(PH_ROWS, t);
 	if (r == ROWS_WANTED) {
 		w->wanted = 1;
 		return fp_step(&w->r, &w->win, w->hotspot);
@@ -1504,7 +1542,9 @@ static __always_inline int anchor(struct walk *w, const struct interp_proc *p)
 	w->a_state = A_NONE;
 	if (!w->hotspot || !p || !(p->flags & UNWIND_ANCHORS))
 		return -1;
+	PHASE_START(t);
 	jt = bpf_map_lookup_elem(&java_threads, &k);
+	PHASE_END(PH_ANCHOR_READ, t);
 	if (!jt) {
 		w->a_state = A_NO_THREAD;
 		return -1;
@@ -1540,6 +1580,8 @@ static __always_inline int native_step(struct walk *w,
 
 	if (r == ROWS_NONE)
 		r = fp_step(&w->r, &w->win, w->hotspot);
+	else
+		PHASE_KIND(w, PH_F_ROWS);
 
 	if (!p || !w->hotspot || w->a_state == A_USED)
 		return r;
@@ -1560,6 +1602,7 @@ static __always_inline int native_step(struct walk *w,
 	w->r.fp = w->a_fp;
 	w->a_state = A_USED;
 	w->a_idx = w->idx;
+	PHASE_KIND(w, PH_F_ANCHOR);
 	stat_inc(STAT_ANCHOR);
 	return STEP_ON;
 }
@@ -1579,9 +1622,15 @@ blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob,
 		return -UNWIND_NO_BLOB;
 	if (bi.frame_size > 0 && (__u64)bi.frame_size * 8 > UNWIND_MAX_FRAME)
 		return -UNWIND_BAD_SP;
+	PHASE_KIND(w, bi.frame_size > 0 ? PH_F_COMPILED : PH_F_STUB);
 	if (bi.frame_size > 0)
 		compiled_frame(w, p, idx, blob);
-	e = idx ? EDGE_NONE : leaf_edge(p, &bi, blob, w->r.ip);
+	e = EDGE_NONE;
+	if (!idx) {
+		PHASE_START(t);
+		e = leaf_edge(p, &bi, blob, w->r.ip);
+		PHASE_END(PH_LEAF_EDGE, t);
+	}
 	if (e == EDGE_READ)
 		return -UNWIND_READ;
 	if (e == EDGE_ADAPTER)
@@ -1652,13 +1701,13 @@ __noinline int unwind_step(__u32 idx, const struct interp_proc *p,
 	else if (w->hotspot && vthread__frozen(p, w->r.ip))
 		r = -UNWIND_FROZEN; /* a leaf in the barrier */
 	else if (p && w->r.ip >= p->code_start && w->r.ip < p->code_end)
-		r = interp_step(w, p, idx);
+		r = (PHASE_KIND(w, PH_F_INTERP), interp_step(w, p, idx));
 	else if (w->hotspot && p && p->nheaps && (blob = find_blob(p, w->r.ip)))
 		r = blob_step(w, p, idx, blob, pr);
 	else if (w->hotspot && p && p->nheaps && in_code(p, w->r.ip))
 		r = -UNWIND_NO_BLOB;
 	else
-		r = native_step(w, p, pr);
+		r = (PHASE_KIND(w, PH_F_FP), native_step(w, p, pr));
 	if (r == STEP_ON && w->r.sp - w->r.sp0 > UNWIND_MAX_SPAN)
 		r = p && !p->off_const_method ? -UNWIND_EARLY : -UNWIND_BAD_SP;
 	/* returning into the barrier: the mark right under this frame */
@@ -1711,10 +1760,15 @@ static long walk_step(__u32 i, void *arg)
 		return 1;
 	l->ips[j] = l->w->r.ip;
 	l->nr = j + 1;
-	r = vthread__walking() ? vthread__chunk_step(i, l->p)
-			       : unwind_step(i, l->p, l->pr);
+	PHASE_START(t);
+	PHASE_KIND(l->w, PH_F_OTHER);
+	if (vthread__walking())
+		r = (PHASE_KIND(l->w, PH_F_CHUNK), vthread__chunk_step(i, l->p));
+	else
+		r = unwind_step(i, l->p, l->pr);
 	if (r == -UNWIND_FROZEN) /* on into the frozen frames, if it can */
-		r = vthread__enter(l->p);
+		r = (PHASE_KIND(l->w, PH_F_CHUNK), vthread__enter(l->p));
+	PHASE_END(l->w->ph_kind, t);
 	if (r < 0 && -r < UNWIND_NR) {
 		/* broken: one marked frame ends the stack, right here (the
 		 * index known to the verifier, unlike l->nr after the loop) */
@@ -1903,7 +1957,9 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	struct walk *w;
 	__u64 id, key, j;
 	bool norows = false;
+	long err;
 
+	PHASE_START(ts);
 	l.ips = stack_buf();
 	l.p = p;
 	l.w = w = walk_rec();
@@ -1939,7 +1995,10 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 		stat_inc(STAT_ROWS_NOT_READY);
 		norows = true;
 	}
+	PHASE_END(PH_WALK_SETUP, ts);
+	PHASE_START(tw);
 	bpf_loop(max_frames, walk_step, &l, 0);
+	PHASE_END(PH_WALK, tw);
 	/* --per-thread: a mounted virtual thread's id (jvm/vthread.bpf.h) */
 	if (per_thread && p)
 		l.nr = vthread__tag(p, l.nr);
@@ -1970,12 +2029,16 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 			l.nr = j + 2;
 		}
 	}
+	PHASE_START(tk);
 	key = store_stack(l.nr, STAT_USER_LOST, false);
+	PHASE_END(PH_STORE_USER, tk);
 	if (key <= STACK_LOST || !w->st.nr)
 		return key;
 	id = w->h ? w->h : 1;
-	if (bpf_map_update_elem(&interp, &id, &w->st, BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(&interp, &id)) {
+	PHASE_START(ti);
+	err = bpf_map_update_elem(&interp, &id, &w->st, BPF_NOEXIST);
+	PHASE_END(err ? PH_INTERP_KNOWN : PH_INTERP_NEW, ti);
+	if (err && !bpf_map_lookup_elem(&interp, &id)) {
 		stat_inc(STAT_INTERP_FULL);
 		return key;
 	}
@@ -2044,16 +2107,19 @@ static __always_inline void key_head(struct sample_key *key, __u32 tgid,
 static __always_inline void count_key(struct sample_key *key)
 {
 	struct sample_count one = {1, next_read}, *cnt;
+	PHASE_START(t);
 
 	cnt = bpf_map_lookup_elem(&counts, key);
 	if (cnt) {
 		__sync_fetch_and_add(&cnt->n, 1);
+		PHASE_END(PH_COUNT_HIT, t);
 		return;
 	}
 	if (bpf_map_update_elem(&counts, key, &one, BPF_NOEXIST) == 0) {
 		if (bpf_ringbuf_output(&new_keys, key, sizeof(*key),
 				       BPF_RB_NO_WAKEUP))
 			__sync_fetch_and_add(&new_keys_lost, 1);
+		PHASE_END(PH_COUNT_NEW, t);
 		return;
 	}
 	/* another CPU inserted it first, or the map is full */
@@ -2082,12 +2148,18 @@ static __always_inline bool sample_key_of(struct bpf_perf_event_data *ctx,
 		return false;
 	stat_inc(STAT_SAMPLES);
 
+	PHASE_START(tc);
+	PHASE_END(PH_CLOCK, tc);
+	PHASE_START(th);
 	key_head(key, tgid, tid);
+	PHASE_END(PH_KEY_HEAD, th);
 	if (user_stacks) {
 		struct interp_proc *p = interp_proc_of(tgid);
 		__u64 ip, sp, fp, r13;
+		PHASE_START(tr);
 
 		sample_user_regs(ctx, &ip, &sp, &fp, &r13);
+		PHASE_END(PH_REGS, tr);
 		key->user_stack = walk_user_bcp(p, tgid, tid, ip, sp, fp, r13,
 						&key->interp_id);
 		if (key->user_stack == STACK_NONE)
@@ -2098,10 +2170,13 @@ static __always_inline bool sample_key_of(struct bpf_perf_event_data *ctx,
 	 * find none, then clear the whole buffer (8 KB at the default
 	 * depth) for nothing, on most samples of a busy JVM.
 	 */
-	if (kernel_stacks)
-		key->kern_stack = (__s64)ctx->regs.rip < 0
-				      ? take_stack(ctx, 0, STAT_KERN_LOST)
-				      : STACK_NONE;
+	if (kernel_stacks && (__s64)ctx->regs.rip < 0) {
+		PHASE_START(tk);
+		key->kern_stack = take_stack(ctx, 0, STAT_KERN_LOST);
+		PHASE_END(PH_KSTACK, tk);
+	} else if (kernel_stacks) {
+		key->kern_stack = STACK_NONE;
+	}
 	return true;
 }
 
@@ -2118,10 +2193,13 @@ static __always_inline struct sample_key *perf_key_get(void)
 SEC("perf_event")
 int mixprof_sample(struct bpf_perf_event_data *ctx)
 {
+	PHASE_START(t);
 	struct sample_key *key = perf_key_get();
 
-	if (key && sample_key_of(ctx, key))
+	if (key && sample_key_of(ctx, key)) {
 		count_key(key);
+		PHASE_END(PH_SAMPLE, t);
+	}
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #define MIXPROF_UNWIND_BPF_H
 
 #include "rows.h"
+#include "sampler/phases.bpf.h" /* a BPF_PHASES=1 build's timer */
 
 /* every loaded file's rows; max_entries set by user space before load;
  * mmapable: user space copies a file's rows in at once (an update per
@@ -83,8 +84,10 @@ static __always_inline long stack_win__read(struct stack_win *win, void *dst,
 		    addr + n > base + STACK_WIN_BYTES)
 			return bpf_probe_read_user(dst, n, (const void *)addr);
 		win->lo = base;
+		PHASE_START(tw);
 		win->ok = !bpf_probe_read_user(win->b, STACK_WIN_BYTES,
 					       (const void *)base);
+		PHASE_END(PH_WIN_COPY, tw);
 		if (!win->ok)
 			return bpf_probe_read_user(dst, n, (const void *)addr);
 		off = addr - base;
@@ -192,6 +195,7 @@ __noinline int rows_step_regs(struct unwind_regs *g,
 		return ROWS_NONE;
 	fr = g->word;
 	pc = idx ? g->ip - 1 : g->ip;
+	PHASE_START(t);
 	if (!pr || !(m = find_map(pr, pc)))
 		return ROWS_NONE;
 	k.file = m->file;
@@ -202,11 +206,14 @@ __noinline int rows_step_regs(struct unwind_regs *g,
 		__sync_fetch_and_add(&f->wanted, 1);
 		return ROWS_WANTED;
 	}
+	PHASE_END(PH_ROWS_MAP, t);
 	a = pc - m->bias;
 	k.page = (__u32)(a >> UNWIND_PAGE_SHIFT);
+	PHASE_START(t2);
 	pg = bpf_map_lookup_elem(&unwind_pages, &k);
 	if (!pg || !(r = find_row(pg, (__u32)a)))
 		return -UNWIND_NO_ROW;
+	PHASE_END(PH_ROWS_FIND, t2);
 	if (r->kind == ROW_END)
 		return STEP_ROOT;
 	if (r->kind == ROW_FP)
