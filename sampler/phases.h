@@ -42,6 +42,7 @@
 	X(PH_ANCHOR_READ, "    anchor read")                                   \
 	X(PH_WIN_COPY, "    stack page copied")                             \
 	X(PH_ROWS_MAP, "      rows: mapping and file state")                \
+	X(PH_ROWS_MEMO, "      rows: row from the memo")                    \
 	X(PH_ROWS_FIND, "      rows: row found (page, search)")             \
 	X(PH_LIST_CHUNK, "    interp chunk stored")                            \
 	X(PH_STORE_USER, "user stack stored (all)")                            \
