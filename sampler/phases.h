@@ -36,15 +36,16 @@
 	X(PH_BLOB_MISS, "    read_blob, blob_facts miss")                      \
 	X(PH_NM_HIT, "    read_nm, named fact")                                \
 	X(PH_NM_MISS, "    read_nm, read")                                     \
-	X(PH_NAMES_MEMO, "    read_names, memo hit")                           \
+	X(PH_NAMES_MEMO, "    read_names, this walk's")                        \
+	X(PH_NAMES_KNOWN, "    read_names, known (same epoch)")                \
 	X(PH_NAMES_READ, "    read_names, read")                               \
 	X(PH_LEAF_EDGE, "    leaf_edge (leaf only)")                           \
 	X(PH_ROWS, "    rows_step")                                            \
 	X(PH_ANCHOR_READ, "    anchor read")                                   \
-	X(PH_WIN_COPY, "    stack page copied")                             \
-	X(PH_ROWS_MAP, "      rows: mapping and file state")                \
-	X(PH_ROWS_MEMO, "      rows: row from the memo")                    \
-	X(PH_ROWS_FIND, "      rows: row found (page, search)")             \
+	X(PH_WIN_COPY, "    stack page copied")                                \
+	X(PH_ROWS_MAP, "      rows: mapping and file state")                   \
+	X(PH_ROWS_MEMO, "      rows: row from the memo")                       \
+	X(PH_ROWS_FIND, "      rows: row found (page, search)")                \
 	X(PH_LIST_CHUNK, "    interp chunk stored")                            \
 	X(PH_STORE_USER, "user stack stored (all)")                            \
 	X(PH_HASH, "  hash (and clear)")                                       \

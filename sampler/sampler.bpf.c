@@ -261,21 +261,34 @@ struct blob_seen {
 enum anchor_state { A_UNREAD, A_READ, A_NONE, A_NO_THREAD, A_USED };
 
 /*
- * A method's names as one walk read them (read_names), for its other
- * frames in the same stack: a recursion, a visitor's calls back into
- * itself, javac's tree walks name one Method* many times a sample, and
- * each naming is six reads of the target's memory. Only within the walk
- * (walk: the walk that read it): a method with a frame on the stack is
- * live while the walk runs, but across samples a class unloaded and
- * loaded again can put another method at the same address (see
- * blob_facts).
+ * A method's names as a walk read them (read_names), for its next frames:
+ * a recursion, a visitor's calls back into itself, javac's tree walks
+ * name one Method* many times a sample, and each naming is seven reads of
+ * the target's memory (1.7 us of a javac frame's 1.9, BPF_PHASES=1). In
+ * the walk that read it (walk): a method with a frame on the stack is
+ * live while the walk runs. In later samples only while the JVM has
+ * unloaded no class since (epoch1: its count of unloaded classes, + 1,
+ * as the walk read it; interp_proc.unload_count) and the Method* still
+ * holds the same ConstMethod: a class unloaded and loaded again can put
+ * another method at the same address (see blob_facts), and HotSpot
+ * counts an unloaded class before it frees its methods; a redefined
+ * method's old Method* freed and reused gets a new ConstMethod. A
+ * direct-mapped per-CPU array of slots by Method*, keyed by process too.
  */
-#define NAME_MEMO 8 /* methods remembered: a power of 2 */
-#define NAME_MEMO_SLOT(m) (((m) >> 3 ^ (m) >> 11) & (NAME_MEMO - 1))
+#define NAME_MEMO 2048 /* methods remembered a CPU: a power of 2 */
+#define NAME_MEMO_SLOT(m) ((__u32)((m) >> 3 ^ (m) >> 14) & (NAME_MEMO - 1))
 struct name_memo {
 	__u64 method, cm, klass_name, name;
+	__u64 epoch1; /* the JVM's unloaded classes + 1 then; 0: unknown */
 	__u32 hashes, walk;
+	__u32 tgid, pad;
 };
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct name_memo);
+	__uint(max_entries, NAME_MEMO);
+} names_memo SEC(".maps");
 
 /*
  * The walk of one user stack: this CPU's record (the walk map), from the
@@ -305,8 +318,8 @@ struct walk {
 	__u8 block[BLOCK_BYTES]; /* a block read: names, a CodeBlob, code */
 	struct stack_win win; /* the stack's page in use (unwind.bpf.h) */
 	__u32 walks; /* this walk's number: name_memo's walk (never 0) */
-	__u32 pad_memo;
-	struct name_memo memo[NAME_MEMO]; /* by Method* */
+	__u32 epoch_walk; /* the walk that read epoch1 */
+	__u64 epoch1; /* the JVM's unloaded classes + 1; 0: unknown */
 	struct blob_seen blob; /* the frame's CodeBlob (read_blob) */
 	struct interp_stack st; /* the frames listed (sampler_abi.h) */
 #ifdef MIXPROF_PHASES
@@ -540,6 +553,15 @@ static __always_inline __s32 bci_of(const struct interp_proc *p, __u64 cm,
 	return 0;
 }
 
+/* A frame's names from the memo */
+static __always_inline void names_from(struct interp_frame *f,
+				       const struct name_memo *m)
+{
+	f->klass_name = m->klass_name;
+	f->name = m->name;
+	f->hashes = m->hashes;
+}
+
 /*
  * Method* -> the Symbol*s of its holder's name and its own name:
  * Method::_constMethod, ConstMethod::{_constants, _name_index},
@@ -553,23 +575,42 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 	struct name_memo *m;
 	__u64 cm, cp, holder;
 	__u16 ni = 0;
+	__u32 slot;
 
 	if (!p || !f || !w) /* a global function: checked on its own */
 		return 0;
 	PHASE_START(t);
-	m = &w->memo[NAME_MEMO_SLOT(f->method)];
-	if (m->walk == w->walks && m->method == f->method) {
+	slot = NAME_MEMO_SLOT(f->method);
+	m = bpf_map_lookup_elem(&names_memo, &slot);
+	if (!m)
+		return 0;
+	if (m->method == f->method && m->tgid == w->tgid &&
+	    m->walk == w->walks) {
 		if (p->cm_size && !f->nm)
 			f->cid = bci_of(p, m->cm, bcp_reg, bcp_slot);
-		f->klass_name = m->klass_name;
-		f->name = m->name;
-		f->hashes = m->hashes;
+		names_from(f, m);
 		PHASE_END(PH_NAMES_MEMO, t);
 		return 0;
+	}
+	if (w->epoch_walk != w->walks) { /* once a walk */
+		w->epoch_walk = w->walks;
+		w->epoch1 = p->unload_count ? read_u64(p->unload_count) + 1 : 0;
+		/* read_u64's 0 for a failed read: unknown */
+		if (w->epoch1 == 1 &&
+		    bpf_probe_read_user(&w->word[0], 8,
+					(const void *)p->unload_count))
+			w->epoch1 = 0;
 	}
 	cm = read_u64(f->method + p->off_const_method);
 	if (cm && p->cm_size && !f->nm)
 		f->cid = bci_of(p, cm, bcp_reg, bcp_slot);
+	if (cm && m->method == f->method && m->tgid == w->tgid && m->cm == cm &&
+	    w->epoch1 && m->epoch1 == w->epoch1) {
+		names_from(f, m);
+		m->walk = w->walks;
+		PHASE_END(PH_NAMES_KNOWN, t);
+		return 0;
+	}
 	if (!cm || read_cp_ni(p, cm, &cp, &ni) || !cp)
 		return 0;
 	holder = read_u64(cp + p->off_pool_holder);
@@ -595,13 +636,14 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 		f->hashes = ((__u32)w->word[0] & 0xffff0000) |
 			    ((__u32)w->word[1] >> 16);
 	}
-	m = &w->memo[NAME_MEMO_SLOT(f->method)];
 	m->method = f->method;
 	m->cm = cm;
 	m->klass_name = f->klass_name;
 	m->name = f->name;
 	m->hashes = f->hashes;
 	m->walk = w->walks;
+	m->tgid = w->tgid;
+	m->epoch1 = w->epoch1;
 	PHASE_END(PH_NAMES_READ, t);
 	return 0;
 }
@@ -625,8 +667,7 @@ static __always_inline int read_interp_frame(struct walk *w,
 	__u64 *v = w->word; /* 5 words; fr: the next 3 */
 
 	if (p->method_slot == INTERP_METHOD_SLOT) {
-		if (stack_win__read(&w->win, v, 5 * 8, w->r.fp - 24,
-				    w->r.sp0))
+		if (stack_win__read(&w->win, v, 5 * 8, w->r.fp - 24, w->r.sp0))
 			return -1;
 		*method = v[0];
 		fr[0] = v[3];
@@ -954,8 +995,7 @@ static __always_inline int interp_step(struct walk *w,
  * further hops a byte at a time. Not a window a hop: the verifier would
  * follow every mix of the two. A global function: verified once.
  */
-static __always_inline __u64 find_blob_in(const struct interp_proc *p,
-					   __u64 ip)
+static __always_inline __u64 find_blob_in(const struct interp_proc *p, __u64 ip)
 {
 	const struct unwind_heap *h = NULL;
 	struct walk *w = walk_rec();
@@ -1459,9 +1499,8 @@ __noinline int stub_ret(const struct interp_proc *p, __u64 blob, __u64 end,
  * return address is the caller's sp; a frame record right under it
  * ("enter") holds the caller's rbp. STEP_ON, or -1: not found.
  */
-static __always_inline int stub_step(struct walk *w,
-				     const struct interp_proc *p, __u64 blob,
-				     __s32 size)
+static __always_inline int
+stub_step(struct walk *w, const struct interp_proc *p, __u64 blob, __s32 size)
 {
 	int k = stub_ret(p, blob, blob + size, w->r.sp);
 	__u64 slot;
@@ -1514,8 +1553,8 @@ static __always_inline int adapter_step(struct walk *w,
  * oracle (win NULL). cookie: HotSpot's rules (the nmethod entry
  * barrier's -1, below).
  */
-static __always_inline int fp_step(struct unwind_regs *g,
-				   struct stack_win *win, bool cookie)
+static __always_inline int fp_step(struct unwind_regs *g, struct stack_win *win,
+				   bool cookie)
 {
 	__u64 *fr = g->word;
 
@@ -1658,9 +1697,9 @@ static __always_inline int native_step(struct walk *w,
 }
 
 /* A frame of a CodeBlob: by its frame size, or its fp when it has none. */
-static __always_inline int
-blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob,
-	  const struct unwind_proc *pr)
+static __always_inline int blob_step(struct walk *w,
+				     const struct interp_proc *p, __u32 idx,
+				     __u64 blob, const struct unwind_proc *pr)
 {
 	struct blob_info bi;
 	__u64 *fr = w->word, ssp;
@@ -1813,7 +1852,8 @@ static long walk_step(__u32 i, void *arg)
 	PHASE_START(t);
 	PHASE_KIND(l->w, PH_F_OTHER);
 	if (vthread__walking())
-		r = (PHASE_KIND(l->w, PH_F_CHUNK), vthread__chunk_step(i, l->p));
+		r = (PHASE_KIND(l->w, PH_F_CHUNK),
+		     vthread__chunk_step(i, l->p));
 	else
 		r = unwind_step(i, l->p, l->pr);
 	if (r == -UNWIND_FROZEN) /* on into the frozen frames, if it can */

@@ -62,7 +62,7 @@ struct {
  * program at a time runs on a CPU (as for the walk record).
  */
 #define ROW_MEMO 4096 /* slots a CPU: a process's hot return addresses */
-#define ROW_MEMO_SLOT(f, a) (((a) * 2654435761u ^ (f)) & (ROW_MEMO - 1))
+#define ROW_MEMO_SLOT(f, a) (((a)*2654435761u ^ (f)) & (ROW_MEMO - 1))
 
 struct row_memo {
 	__u32 file1, a; /* file id + 1, ELF address */
@@ -198,7 +198,8 @@ find_row(const struct unwind_page *pg, __u32 a)
  */
 static __always_inline const struct unwind_row *row_of(__u32 file, __u32 a)
 {
-	struct unwind_page_key k = {.file = file, .page = a >> UNWIND_PAGE_SHIFT};
+	struct unwind_page_key k = {.file = file,
+				    .page = a >> UNWIND_PAGE_SHIFT};
 	__u32 slot = ROW_MEMO_SLOT(file, a);
 	const struct unwind_page *pg;
 	const struct unwind_row *r;
