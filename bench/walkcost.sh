@@ -25,6 +25,9 @@
 #    the same on -XX:+PreserveFramePointer by MIXPROF_UNWIND=fp; native
 #    frames (tests/fixtures/unwind/nofp.c through glibc's qsort) by
 #    rows and by frame pointer (MIXPROF_UNWIND=fp: stops in glibc).
+# A build made with `make BPF_PHASES=1` (sampler/phases.h) prints, under
+# the javac and Tomcat figures, the BPF time of each phase of a sample
+# (the last run's, from -v): where the time goes.
 # Measures and prints; never fails on a number.
 set -euo pipefail
 : "${BUILD:?BUILD must point at the build directory}"
@@ -47,6 +50,8 @@ watch_stats() {
 	echo "$last" >"$tmp/stats"
 }
 
+# (runs use --tiers: interpreted frames _[0], compiled _[1] or _[j]; plain
+# folded text shows every Java frame as _[j])
 # frames FOLDED: "samples user-frames interpreted compiled other" summed
 # over the output's samples (kernel frames _[k] and inlined _[i] are not
 # walked; marks such as [unwind: ...] are not frames)
@@ -72,7 +77,7 @@ mixprof_run() {
 	while [ "$1" != -- ]; do env+=("$1"); shift; done
 	shift
 	env "${env[@]}" /usr/bin/time -o "$tmp/time" -f '%U %S %e' \
-		"${bin:-$BUILD}/mixprof" -F "$HZ" -o "$tmp/out.folded" "$@" \
+		"${bin:-$BUILD}/mixprof" -v --tiers -F "$HZ" -o "$tmp/out.folded" "$@" \
 		>"$tmp/out" 2>"$tmp/err" &
 	local tp=$!
 	mp=$(child_of "$tp") || { cat "$tmp/err" >&2; return 1; }
@@ -80,6 +85,8 @@ mixprof_run() {
 	wait "$tp" || { tail -5 "$tmp/err" >&2; return 1; }
 	read -r u s e <"$tmp/time"
 	echo "$name $(cat "$tmp/stats") $(frames "$tmp/out.folded") $(awk -v a="$u" -v b="$s" 'BEGIN { print a + b }') $e" >>"$tmp/res"
+	# a BPF_PHASES=1 build's phases (sampler/phases.h), the last run's
+	grep 'phase' "$tmp/err" >"$tmp/phases.$name" || true
 }
 
 # the cost of a tick of another task: mixprof -p of an idle process
@@ -168,6 +175,8 @@ else
 		read -r ps fr pf <<<"$(cost "javac-$m")"
 		printf "  %-8s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame\n" "$m" "$ps" "$fr" "$pf"
 	done
+	# built with BPF_PHASES=1: where the last javac sample's time went
+	sed 's/^mixprof: */  /' "$tmp/phases.javac-hotspot"
 	awk '$1 == "javac-hotspot" { t += $4; i += $6; c += $7; o += $8 }
 		END { if (t) printf "  frames by kind (hotspot): %.1f interpreted, %.1f compiled, %.1f native or stub per sample\n", i / t, c / t, o / t }' "$tmp/res"
 	# medians over the rounds, against javac alone
@@ -222,6 +231,7 @@ if [ -d "$tc" ] && [ -d /usr/share/tomcat10-examples ] && command -v ab >/dev/nu
 		read -r ps fr pf <<<"$(cost tomcat)"
 		echo "Tomcat 10 under ab -c 4, mixprof -p for $SECS s at $HZ Hz"
 		printf "  %-8s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame\n" hotspot "$ps" "$fr" "$pf"
+		sed 's/^mixprof: */  /' "$tmp/phases.tomcat"
 	else
 		echo "Tomcat did not start or serve: skipped"
 	fi

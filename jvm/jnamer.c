@@ -12,6 +12,7 @@
 #include "jnamer.h"
 #include "jthreads.h"
 #include "nmethod.h"
+#include "perfcount.h"
 #include "readbudget.h"
 #include "common/strpool.h"
 #include "common/u64map.h"
@@ -91,6 +92,11 @@ fail:
 static void free_val(void *v)
 {
 	free(v);
+}
+
+int jnamer__unload_count(const struct jnamer *j, uint64_t *addr)
+{
+	return perfcount__find(j->vs, j->m, "java.cls.unloadedClasses", addr);
 }
 
 void jnamer__free(struct jnamer *j)

@@ -90,6 +90,12 @@ const struct jnamer_stats *jnamer__stats(const struct jnamer *j);
  * more is read of it (-EDQUOT).
  */
 const char *jnamer__over(const struct jnamer *j);
+/*
+ * The address of the JVM's count of unloaded classes (perfcount.h) in
+ * *addr: 0, or -ENOENT (not there, or not yet: the counters are made as
+ * the JVM starts).
+ */
+int jnamer__unload_count(const struct jnamer *j, uint64_t *addr);
 void jnamer__free(struct jnamer *j);
 
 #endif

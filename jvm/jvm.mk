@@ -4,6 +4,7 @@
 # walk (jvms), their stacks' Java frames named (jstacks): JVM_OBJS, linked
 # into mixprof; the unit tests feed fake tables and a fake sampler.
 JVM_SRCS := hotspot icodelets vmstructs nmethod jlines jthreads jframe jnamer \
+	perfcount \
 	codeblob vthread readbudget jlocks jthreadsync jvms jstacks locknames
 JVM_OBJS := $(JVM_SRCS:%=$(BUILD)/jvm/%.o) $(COMMON_OBJS)
 CPPFLAGS_jvm := $(MIXPROF_CPPFLAGS)

@@ -266,6 +266,26 @@ static void vthread_again(struct jvms *v, struct jvm *j)
 		j->proc = p;
 }
 
+/*
+ * The JVM's count of unloaded classes, for BPF to keep interpreted
+ * frames' names from sample to sample (sampler_abi.h): once its jnamer
+ * is open, then (again) each tick for its first RANGE_NS (the counter is
+ * made as the JVM starts up).
+ */
+static void unload_count(struct jvms *v, struct jvm *j, bool again)
+{
+	struct interp_proc p = j->proc;
+	uint64_t addr;
+
+	if (!j->jn || p.unload_count ||
+	    (again && v->now_ns - j->found_ns > RANGE_NS) ||
+	    jnamer__unload_count(j->jn, &addr))
+		return;
+	p.unload_count = addr;
+	if (!v->src.set_interp(v->src.ctx, j->pid, &p))
+		j->proc = p;
+}
+
 /* A new tick, for one JVM: its threads again, a young one's range. */
 static void refresh_one(uint64_t pid, void *val, void *ctx)
 {
@@ -277,6 +297,7 @@ static void refresh_one(uint64_t pid, void *val, void *ctx)
 		return;
 	refresh_range(v, j);
 	vthread_again(v, j);
+	unload_count(v, j, true);
 	if (j->anchors)
 		refresh_threads(v, j);
 }
@@ -373,7 +394,11 @@ static void jn_try(struct jvms *v, struct jvm *j, uint64_t now)
 	    jnamer__open(j->h, j->pid, v->flags & JVMS_LINES ? JN_LINES : 0);
 	j->jn_err = j->jn ? 0 : errno;
 	j->jn_next_ns = now + RETRY_NS;
-	if (j->jn || j->jn_err == EAGAIN || j->jn_err == ESRCH)
+	if (j->jn) {
+		unload_count(v, j, false);
+		return;
+	}
+	if (j->jn_err == EAGAIN || j->jn_err == ESRCH)
 		return;
 	v->st.no_names++;
 	v->st.no_names_pid = j->pid;

@@ -424,6 +424,32 @@ static void memory_summary(struct run *r, const struct symbolizer_stats *ss)
 			ss->jit_over);
 }
 
+/*
+ * -v of a BPF_PHASES=1 build: where the sampling program's time went,
+ * by phase (sampler/phases.h), each phase's ns a time and a sample.
+ */
+static void phases_summary(struct run *r)
+{
+#define PHASE_NAME(e, s) [e] = s,
+	static const char *const name[PH_NR] = {PHASES(PHASE_NAME)};
+#undef PHASE_NAME
+	struct phase_stat ph[PH_NR];
+	uint64_t smp;
+
+	if (!r->o.verbose || sampler__phases(r->smp, ph))
+		return;
+	smp = ph[PH_SAMPLE].n;
+	fprintf(stderr, "mixprof:   BPF phases (%" PRIu64 " samples):\n", smp);
+	for (int i = 0; i < PH_NR && smp; i++)
+		if (ph[i].n)
+			fprintf(stderr,
+				"mixprof:     phase %-42s %9" PRIu64
+				" x %7.0f ns = %7.0f ns/sample\n",
+				name[i], (uint64_t)ph[i].n,
+				(double)ph[i].ns / ph[i].n,
+				(double)ph[i].ns / smp);
+}
+
 /* Account for every sample: what was written, what was lost and why. */
 void run_report__summary(struct run *r)
 {
@@ -462,6 +488,7 @@ void run_report__summary(struct run *r)
 		    st[STAT_USER_LOST], st[STAT_KERN_LOST], st[STAT_CHILDREN]);
 	if (r->o.verbose)
 		memory_summary(r, &ss);
+	phases_summary(r);
 	if (r->o.verbose && ss.jit_gap_max_ns)
 		fprintf(stderr,
 			"mixprof:   JIT maps read at most %" PRIu64

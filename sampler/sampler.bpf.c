@@ -22,6 +22,7 @@
 #include <bpf/usdt.bpf.h>
 #include "sampler_abi.h"
 #include "targets.bpf.h"
+#include "phases.bpf.h"
 #include "jvm/blobkinds.h"
 /* the native step by unwind rows (.eh_frame), and its maps */
 #include "unwind/unwind.bpf.h"
@@ -197,6 +198,41 @@ struct {
 } blob_facts SEC(".maps");
 
 /*
+ * blob_facts' entries as this CPU last used them, by slot: a direct-mapped
+ * memo in front of the LRU, whose lookup (a shared hash, its buckets and
+ * entries cold) took about 700 ns of a javac sample's compiled frame
+ * (BPF_PHASES=1), where a per-CPU array's slot is one access. The same
+ * key means the same facts (blob_facts above); an entry is copied here
+ * whenever blob_facts gets it. One program at a time runs on a CPU.
+ */
+#define BLOB_MEMO 1024 /* slots a CPU: a JVM's hot nmethods and stubs */
+#define BLOB_MEMO_SLOT(b) ((__u32)((b) >> 5 ^ (b) >> 15) & (BLOB_MEMO - 1))
+struct blob_memo {
+	struct blob_key key;
+	struct blob_fact fact;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct blob_memo);
+	__uint(max_entries, BLOB_MEMO);
+} blob_memo SEC(".maps");
+
+/* blob_facts' entry key -> fact, and this CPU's memo of it */
+static __always_inline void blob_keep(const struct blob_key *key,
+				      const struct blob_fact *fact)
+{
+	__u32 slot = BLOB_MEMO_SLOT(key->blob);
+	struct blob_memo *m = bpf_map_lookup_elem(&blob_memo, &slot);
+
+	bpf_map_update_elem(&blob_facts, key, fact, BPF_ANY);
+	if (m) {
+		m->key = *key;
+		m->fact = *fact;
+	}
+}
+
+/*
  * The frame's blob, as read_blob found it, for read_nm (a global
  * function each: verified once) and for the insert; hit: from
  * blob_facts, whose entry fact is a copy of. In the walk's record.
@@ -225,21 +261,34 @@ struct blob_seen {
 enum anchor_state { A_UNREAD, A_READ, A_NONE, A_NO_THREAD, A_USED };
 
 /*
- * A method's names as one walk read them (read_names), for its other
- * frames in the same stack: a recursion, a visitor's calls back into
- * itself, javac's tree walks name one Method* many times a sample, and
- * each naming is six reads of the target's memory. Only within the walk
- * (walk: the walk that read it): a method with a frame on the stack is
- * live while the walk runs, but across samples a class unloaded and
- * loaded again can put another method at the same address (see
- * blob_facts).
+ * A method's names as a walk read them (read_names), for its next frames:
+ * a recursion, a visitor's calls back into itself, javac's tree walks
+ * name one Method* many times a sample, and each naming is seven reads of
+ * the target's memory (1.7 us of a javac frame's 1.9, BPF_PHASES=1). In
+ * the walk that read it (walk): a method with a frame on the stack is
+ * live while the walk runs. In later samples only while the JVM has
+ * unloaded no class since (epoch1: its count of unloaded classes, + 1,
+ * as the walk read it; interp_proc.unload_count) and the Method* still
+ * holds the same ConstMethod: a class unloaded and loaded again can put
+ * another method at the same address (see blob_facts), and HotSpot
+ * counts an unloaded class before it frees its methods; a redefined
+ * method's old Method* freed and reused gets a new ConstMethod. A
+ * direct-mapped per-CPU array of slots by Method*, keyed by process too.
  */
-#define NAME_MEMO 8 /* methods remembered: a power of 2 */
-#define NAME_MEMO_SLOT(m) (((m) >> 3 ^ (m) >> 11) & (NAME_MEMO - 1))
+#define NAME_MEMO 2048 /* methods remembered a CPU: a power of 2 */
+#define NAME_MEMO_SLOT(m) ((__u32)((m) >> 3 ^ (m) >> 14) & (NAME_MEMO - 1))
 struct name_memo {
 	__u64 method, cm, klass_name, name;
+	__u64 epoch1; /* the JVM's unloaded classes + 1 then; 0: unknown */
 	__u32 hashes, walk;
+	__u32 tgid, pad;
 };
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct name_memo);
+	__uint(max_entries, NAME_MEMO);
+} names_memo SEC(".maps");
 
 /*
  * The walk of one user stack: this CPU's record (the walk map), from the
@@ -271,10 +320,13 @@ struct walk {
 	__u8 block[BLOCK_BYTES]; /* a block read: names, a CodeBlob, code */
 	struct stack_win win; /* the stack's page in use (unwind.bpf.h) */
 	__u32 walks; /* this walk's number: name_memo's walk (never 0) */
-	__u32 pad_memo;
-	struct name_memo memo[NAME_MEMO]; /* by Method* */
+	__u32 epoch_walk; /* the walk that read epoch1 */
+	__u64 epoch1; /* the JVM's unloaded classes + 1; 0: unknown */
 	struct blob_seen blob; /* the frame's CodeBlob (read_blob) */
 	struct interp_stack st; /* the frames listed (sampler_abi.h) */
+#ifdef MIXPROF_PHASES
+	__u32 ph_kind, ph_pad; /* the step's kind (phases.h) */
+#endif
 };
 
 struct {
@@ -364,6 +416,7 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
 
 	if (!nr || !ips)
 		return STACK_NONE;
+	PHASE_START(th);
 	if (used && !cleared && *used > nr) {
 		struct zero_range z = {ips, nr, *used};
 
@@ -375,22 +428,30 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
 	c.h = (c.h & ~STACK_LONG) | (c.nr > STACK_SHORT ? STACK_LONG : 0);
 	if (c.h <= STACK_LOST)
 		c.h |= 2;
+	PHASE_END(PH_HASH, th);
+	PHASE_START(tm);
 	if (c.nr > STACK_SHORT) {
-		if (bpf_map_lookup_elem(&stacks_long, &c.h))
+		if (bpf_map_lookup_elem(&stacks_long, &c.h)) {
+			PHASE_END(PH_STACK_KNOWN, tm);
 			return c.h;
+		}
 		err = bpf_map_update_elem(&stacks_long, &c.h, ips, BPF_NOEXIST);
 	} else {
-		if (bpf_map_lookup_elem(&stacks_short, &c.h))
+		if (bpf_map_lookup_elem(&stacks_short, &c.h)) {
+			PHASE_END(PH_STACK_KNOWN, tm);
 			return c.h;
+		}
 		err =
 		    bpf_map_update_elem(&stacks_short, &c.h, ips, BPF_NOEXIST);
 	}
+	PHASE_END(PH_STACK_NEW, tm);
 	if (err && err != -EEXIST) { /* full, or no memory */
 		stat_inc(lost);
 		if (err == -ENOMEM) /* not preallocated: none at hand now */
 			stat_inc(STAT_STACK_NOMEM);
 		return STACK_LOST;
 	}
+	PHASE_START(tr);
 	if (!err &&
 	    c.nr <= max_frames) { /* new: send it along (sampler_abi.h) */
 		__u64 *rec = ips - STACK_REC_HEAD;
@@ -400,6 +461,7 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
 		/* a dropped record costs user space a map lookup, no more */
 		bpf_ringbuf_output(&new_keys, rec, (c.nr + STACK_REC_HEAD) * 8,
 				   BPF_RB_NO_WAKEUP);
+		PHASE_END(PH_STACK_RING, tr);
 	}
 	return c.h;
 }
@@ -493,6 +555,15 @@ static __always_inline __s32 bci_of(const struct interp_proc *p, __u64 cm,
 	return 0;
 }
 
+/* A frame's names from the memo */
+static __always_inline void names_from(struct interp_frame *f,
+				       const struct name_memo *m)
+{
+	f->klass_name = m->klass_name;
+	f->name = m->name;
+	f->hashes = m->hashes;
+}
+
 /*
  * Method* -> the Symbol*s of its holder's name and its own name:
  * Method::_constMethod, ConstMethod::{_constants, _name_index},
@@ -506,21 +577,42 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 	struct name_memo *m;
 	__u64 cm, cp, holder;
 	__u16 ni = 0;
+	__u32 slot;
 
 	if (!p || !f || !w) /* a global function: checked on its own */
 		return 0;
-	m = &w->memo[NAME_MEMO_SLOT(f->method)];
-	if (m->walk == w->walks && m->method == f->method) {
+	PHASE_START(t);
+	slot = NAME_MEMO_SLOT(f->method);
+	m = bpf_map_lookup_elem(&names_memo, &slot);
+	if (!m)
+		return 0;
+	if (m->method == f->method && m->tgid == w->tgid &&
+	    m->walk == w->walks) {
 		if (p->cm_size && !f->nm)
 			f->cid = bci_of(p, m->cm, bcp_reg, bcp_slot);
-		f->klass_name = m->klass_name;
-		f->name = m->name;
-		f->hashes = m->hashes;
+		names_from(f, m);
+		PHASE_END(PH_NAMES_MEMO, t);
 		return 0;
+	}
+	if (w->epoch_walk != w->walks) { /* once a walk */
+		w->epoch_walk = w->walks;
+		w->epoch1 = p->unload_count ? read_u64(p->unload_count) + 1 : 0;
+		/* read_u64's 0 for a failed read: unknown */
+		if (w->epoch1 == 1 &&
+		    bpf_probe_read_user(&w->word[0], 8,
+					(const void *)p->unload_count))
+			w->epoch1 = 0;
 	}
 	cm = read_u64(f->method + p->off_const_method);
 	if (cm && p->cm_size && !f->nm)
 		f->cid = bci_of(p, cm, bcp_reg, bcp_slot);
+	if (cm && m->method == f->method && m->tgid == w->tgid && m->cm == cm &&
+	    w->epoch1 && m->epoch1 == w->epoch1) {
+		names_from(f, m);
+		m->walk = w->walks;
+		PHASE_END(PH_NAMES_KNOWN, t);
+		return 0;
+	}
 	if (!cm || read_cp_ni(p, cm, &cp, &ni) || !cp)
 		return 0;
 	holder = read_u64(cp + p->off_pool_holder);
@@ -546,13 +638,15 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 		f->hashes = ((__u32)w->word[0] & 0xffff0000) |
 			    ((__u32)w->word[1] >> 16);
 	}
-	m = &w->memo[NAME_MEMO_SLOT(f->method)];
 	m->method = f->method;
 	m->cm = cm;
 	m->klass_name = f->klass_name;
 	m->name = f->name;
 	m->hashes = f->hashes;
 	m->walk = w->walks;
+	m->tgid = w->tgid;
+	m->epoch1 = w->epoch1;
+	PHASE_END(PH_NAMES_READ, t);
 	return 0;
 }
 
@@ -575,8 +669,7 @@ static __always_inline int read_interp_frame(struct walk *w,
 	__u64 *v = w->word; /* 5 words; fr: the next 3 */
 
 	if (p->method_slot == INTERP_METHOD_SLOT) {
-		if (stack_win__read(&w->win, v, 5 * 8, w->r.fp - 24,
-				    w->r.sp0))
+		if (stack_win__read(&w->win, v, 5 * 8, w->r.fp - 24, w->r.sp0))
 			return -1;
 		*method = v[0];
 		fr[0] = v[3];
@@ -602,10 +695,13 @@ static __always_inline struct interp_frame *list_slot(struct walk *w)
 		/* full: store it as a chunk, the next one links to it */
 		__u64 key = mix(w->h, INTERP_CHUNK_TAG);
 
+		PHASE_START(t);
+
 		if (w->chunks + 1 >= INTERP_MAX_CHUNKS)
 			return NULL;
 		if (bpf_map_update_elem(&interp_chunks, &key, st, BPF_ANY))
 			return NULL;
+		PHASE_END(PH_LIST_CHUNK, t);
 		w->chunks++;
 		st->prev = key;
 		n = 0;
@@ -689,6 +785,7 @@ __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 	if (!p || !f || !w)
 		return 0;
 	bs = &w->blob;
+	PHASE_START(t);
 	/*
 	 * read_blob read the compile id's word of the blob just before,
 	 * and looked it up (blob_facts): a compile id is never reused, and
@@ -701,6 +798,7 @@ __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 		f->klass_name = bs->fact.klass_name;
 		f->name = bs->fact.name;
 		f->hashes = bs->fact.hashes;
+		PHASE_END(PH_NM_HIT, t);
 		return 0;
 	}
 	/* read in place: read_u64's word would grow this frame */
@@ -725,7 +823,8 @@ __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 	bs->fact.name = f->name;
 	bs->fact.hashes = f->hashes;
 	bs->fact.named = 1;
-	bpf_map_update_elem(&blob_facts, &bs->key, &bs->fact, BPF_ANY);
+	blob_keep(&bs->key, &bs->fact);
+	PHASE_END(PH_NM_MISS, t);
 	return 0;
 }
 
@@ -898,7 +997,7 @@ static __always_inline int interp_step(struct walk *w,
  * further hops a byte at a time. Not a window a hop: the verifier would
  * follow every mix of the two. A global function: verified once.
  */
-__noinline __u64 find_blob(const struct interp_proc *p, __u64 ip)
+static __always_inline __u64 find_blob_in(const struct interp_proc *p, __u64 ip)
 {
 	const struct unwind_heap *h = NULL;
 	struct walk *w = walk_rec();
@@ -953,6 +1052,15 @@ __noinline __u64 find_blob(const struct interp_proc *p, __u64 ip)
 	return 0;
 }
 
+__noinline __u64 find_blob(const struct interp_proc *p, __u64 ip)
+{
+	PHASE_START(t);
+	__u64 blob = find_blob_in(p, ip);
+
+	PHASE_END(PH_FIND_BLOB, t);
+	return blob;
+}
+
 /* What a compiled frame's unwinding needs of its CodeBlob. */
 struct blob_info {
 	__u64 code_begin;
@@ -984,13 +1092,16 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 {
 	struct walk *w = walk_rec();
 	struct blob_seen *bs;
-	struct blob_fact *bf;
+	struct blob_fact *bf = NULL;
+	struct blob_memo *m;
+	__u32 slot;
 	__u8 *cb;
 	__u64 o;
 
 	if (!p || !bi || !w)
 		return -1;
 	bs = &w->blob;
+	PHASE_START(t);
 	/* blob is in bs from here on: fewer registers to spill */
 	bs->key.blob = blob;
 	bs->key.tgid = bpf_get_current_pid_tgid() >> 32;
@@ -1002,7 +1113,21 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 				 (const void *)(blob + p->off_nm_cid)))
 		bs->keyed = 1;
 	bs->key.cid = (__u32)bs->word;
-	if (bs->keyed && (bf = bpf_map_lookup_elem(&blob_facts, &bs->key))) {
+	slot = BLOB_MEMO_SLOT(blob);
+	m = bs->keyed ? bpf_map_lookup_elem(&blob_memo, &slot) : NULL;
+	if (m && m->key.blob == bs->key.blob && m->key.cid == bs->key.cid &&
+	    m->key.tgid == bs->key.tgid) {
+		bf = &m->fact;
+		PHASE_END(PH_BLOB_MEMO, t);
+	} else if (bs->keyed &&
+		   (bf = bpf_map_lookup_elem(&blob_facts, &bs->key))) {
+		if (m) {
+			m->key = bs->key;
+			m->fact = *bf;
+		}
+		PHASE_END(PH_BLOB_HIT, t);
+	}
+	if (bs->keyed && bf) {
 		bs->fact = *bf;
 		bs->hit = 1;
 		bi->code_begin = bf->code_begin;
@@ -1036,7 +1161,8 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 	bs->fact.size = bi->size;
 	bs->fact.frame_size = bi->frame_size;
 	bs->fact.frame_complete = bi->frame_complete;
-	bpf_map_update_elem(&blob_facts, &bs->key, &bs->fact, BPF_ANY);
+	blob_keep(&bs->key, &bs->fact);
+	PHASE_END(PH_BLOB_MISS, t);
 	return 0;
 }
 
@@ -1375,9 +1501,8 @@ __noinline int stub_ret(const struct interp_proc *p, __u64 blob, __u64 end,
  * return address is the caller's sp; a frame record right under it
  * ("enter") holds the caller's rbp. STEP_ON, or -1: not found.
  */
-static __always_inline int stub_step(struct walk *w,
-				     const struct interp_proc *p, __u64 blob,
-				     __s32 size)
+static __always_inline int
+stub_step(struct walk *w, const struct interp_proc *p, __u64 blob, __s32 size)
 {
 	int k = stub_ret(p, blob, blob + size, w->r.sp);
 	__u64 slot;
@@ -1439,8 +1564,8 @@ static __always_inline int adapter_step(struct walk *w,
  * oracle (win NULL). cookie: HotSpot's rules (the nmethod entry
  * barrier's -1, below).
  */
-static __always_inline int fp_step(struct unwind_regs *g,
-				   struct stack_win *win, bool cookie)
+static __always_inline int fp_step(struct unwind_regs *g, struct stack_win *win,
+				   bool cookie)
 {
 	__u64 *fr = g->word;
 
@@ -1491,8 +1616,10 @@ static __always_inline bool rows_on(const struct walk *w)
 static __always_inline int rows_step(struct walk *w,
 				     const struct unwind_proc *pr)
 {
+	PHASE_START(t);
 	int r = rows_step_regs(&w->r, pr, &w->win, w->idx);
 
+	PHASE_END(PH_ROWS, t);
 	if (r == ROWS_WANTED) {
 		w->wanted = 1;
 		return fp_step(&w->r, &w->win, w->hotspot);
@@ -1515,7 +1642,9 @@ static __always_inline int anchor(struct walk *w, const struct interp_proc *p)
 	w->a_state = A_NONE;
 	if (!w->hotspot || !p || !(p->flags & UNWIND_ANCHORS))
 		return -1;
+	PHASE_START(t);
 	jt = bpf_map_lookup_elem(&java_threads, &k);
+	PHASE_END(PH_ANCHOR_READ, t);
 	if (!jt) {
 		w->a_state = A_NO_THREAD;
 		return -1;
@@ -1551,6 +1680,8 @@ static __always_inline int native_step(struct walk *w,
 
 	if (r == ROWS_NONE)
 		r = fp_step(&w->r, &w->win, w->hotspot);
+	else
+		PHASE_KIND(w, PH_F_ROWS);
 
 	if (!p || !w->hotspot || w->a_state == A_USED)
 		return r;
@@ -1571,14 +1702,15 @@ static __always_inline int native_step(struct walk *w,
 	w->r.fp = w->a_fp;
 	w->a_state = A_USED;
 	w->a_idx = w->idx;
+	PHASE_KIND(w, PH_F_ANCHOR);
 	stat_inc(STAT_ANCHOR);
 	return STEP_ON;
 }
 
 /* A frame of a CodeBlob: by its frame size, or its fp when it has none. */
-static __always_inline int
-blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob,
-	  const struct unwind_proc *pr)
+static __always_inline int blob_step(struct walk *w,
+				     const struct interp_proc *p, __u32 idx,
+				     __u64 blob, const struct unwind_proc *pr)
 {
 	struct blob_info bi;
 	__u64 *fr = w->word, ssp;
@@ -1590,9 +1722,15 @@ blob_step(struct walk *w, const struct interp_proc *p, __u32 idx, __u64 blob,
 		return -UNWIND_NO_BLOB;
 	if (bi.frame_size > 0 && (__u64)bi.frame_size * 8 > UNWIND_MAX_FRAME)
 		return -UNWIND_BAD_SP;
+	PHASE_KIND(w, bi.frame_size > 0 ? PH_F_COMPILED : PH_F_STUB);
 	if (bi.frame_size > 0)
 		compiled_frame(w, p, idx, blob);
-	e = idx ? EDGE_NONE : leaf_edge(p, &bi, blob, w->r.ip);
+	e = EDGE_NONE;
+	if (!idx) {
+		PHASE_START(t);
+		e = leaf_edge(p, &bi, blob, w->r.ip);
+		PHASE_END(PH_LEAF_EDGE, t);
+	}
 	if (e == EDGE_READ)
 		return -UNWIND_READ;
 	if (e == EDGE_ADAPTER)
@@ -1676,13 +1814,13 @@ __noinline int unwind_step(__u32 idx, const struct interp_proc *p,
 	else if (w->hotspot && vthread__frozen(p, w->r.ip))
 		r = -UNWIND_FROZEN; /* a leaf in the barrier */
 	else if (p && w->r.ip >= p->code_start && w->r.ip < p->code_end)
-		r = interp_step(w, p, idx);
+		r = (PHASE_KIND(w, PH_F_INTERP), interp_step(w, p, idx));
 	else if (w->hotspot && p && p->nheaps && (blob = find_blob(p, w->r.ip)))
 		r = blob_step(w, p, idx, blob, pr);
 	else if (w->hotspot && p && p->nheaps && in_code(p, w->r.ip))
 		r = -UNWIND_NO_BLOB;
 	else
-		r = native_step(w, p, pr);
+		r = (PHASE_KIND(w, PH_F_FP), native_step(w, p, pr));
 	if (r == STEP_ON && w->r.sp - w->r.sp0 > UNWIND_MAX_SPAN)
 		r = -UNWIND_BAD_SP;
 	/*
@@ -1744,10 +1882,16 @@ static long walk_step(__u32 i, void *arg)
 		return 1;
 	l->ips[j] = l->w->r.ip;
 	l->nr = j + 1;
-	r = vthread__walking() ? vthread__chunk_step(i, l->p)
-			       : unwind_step(i, l->p, l->pr);
+	PHASE_START(t);
+	PHASE_KIND(l->w, PH_F_OTHER);
+	if (vthread__walking())
+		r = (PHASE_KIND(l->w, PH_F_CHUNK),
+		     vthread__chunk_step(i, l->p));
+	else
+		r = unwind_step(i, l->p, l->pr);
 	if (r == -UNWIND_FROZEN) /* on into the frozen frames, if it can */
-		r = vthread__enter(l->p);
+		r = (PHASE_KIND(l->w, PH_F_CHUNK), vthread__enter(l->p));
+	PHASE_END(l->w->ph_kind, t);
 	if (r < 0 && -r < UNWIND_NR) {
 		/* broken: one marked frame ends the stack, right here (the
 		 * index known to the verifier, unlike l->nr after the loop) */
@@ -1936,7 +2080,9 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	struct walk *w;
 	__u64 id, key, j;
 	bool norows = false;
+	long err;
 
+	PHASE_START(ts);
 	l.ips = stack_buf();
 	l.p = p;
 	l.w = w = walk_rec();
@@ -1973,7 +2119,10 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 		stat_inc(STAT_ROWS_NOT_READY);
 		norows = true;
 	}
+	PHASE_END(PH_WALK_SETUP, ts);
+	PHASE_START(tw);
 	bpf_loop(max_frames, walk_step, &l, 0);
+	PHASE_END(PH_WALK, tw);
 	/* --per-thread: a mounted virtual thread's id (jvm/vthread.bpf.h) */
 	if (per_thread && p)
 		l.nr = vthread__tag(p, l.nr);
@@ -2004,12 +2153,16 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 			l.nr = j + 2;
 		}
 	}
+	PHASE_START(tk);
 	key = store_stack(l.nr, STAT_USER_LOST, false);
+	PHASE_END(PH_STORE_USER, tk);
 	if (key <= STACK_LOST || !w->st.nr)
 		return key;
 	id = w->h ? w->h : 1;
-	if (bpf_map_update_elem(&interp, &id, &w->st, BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(&interp, &id)) {
+	PHASE_START(ti);
+	err = bpf_map_update_elem(&interp, &id, &w->st, BPF_NOEXIST);
+	PHASE_END(err ? PH_INTERP_KNOWN : PH_INTERP_NEW, ti);
+	if (err && !bpf_map_lookup_elem(&interp, &id)) {
 		stat_inc(STAT_INTERP_FULL);
 		return key;
 	}
@@ -2078,16 +2231,19 @@ static __always_inline void key_head(struct sample_key *key, __u32 tgid,
 static __always_inline void count_key(struct sample_key *key)
 {
 	struct sample_count one = {1, next_read}, *cnt;
+	PHASE_START(t);
 
 	cnt = bpf_map_lookup_elem(&counts, key);
 	if (cnt) {
 		__sync_fetch_and_add(&cnt->n, 1);
+		PHASE_END(PH_COUNT_HIT, t);
 		return;
 	}
 	if (bpf_map_update_elem(&counts, key, &one, BPF_NOEXIST) == 0) {
 		if (bpf_ringbuf_output(&new_keys, key, sizeof(*key),
 				       BPF_RB_NO_WAKEUP))
 			__sync_fetch_and_add(&new_keys_lost, 1);
+		PHASE_END(PH_COUNT_NEW, t);
 		return;
 	}
 	/* another CPU inserted it first, or the map is full */
@@ -2116,12 +2272,18 @@ static __always_inline bool sample_key_of(struct bpf_perf_event_data *ctx,
 		return false;
 	stat_inc(STAT_SAMPLES);
 
+	PHASE_START(tc);
+	PHASE_END(PH_CLOCK, tc);
+	PHASE_START(th);
 	key_head(key, tgid, tid);
+	PHASE_END(PH_KEY_HEAD, th);
 	if (user_stacks) {
 		struct interp_proc *p = interp_proc_of(tgid);
 		__u64 ip, sp, fp, r13;
+		PHASE_START(tr);
 
 		sample_user_regs(ctx, &ip, &sp, &fp, &r13);
+		PHASE_END(PH_REGS, tr);
 		key->user_stack = walk_user_bcp(p, tgid, tid, ip, sp, fp, r13,
 						&key->interp_id);
 		if (key->user_stack == STACK_NONE)
@@ -2132,10 +2294,13 @@ static __always_inline bool sample_key_of(struct bpf_perf_event_data *ctx,
 	 * find none, then clear the whole buffer (8 KB at the default
 	 * depth) for nothing, on most samples of a busy JVM.
 	 */
-	if (kernel_stacks)
-		key->kern_stack = (__s64)ctx->regs.rip < 0
-				      ? take_stack(ctx, 0, STAT_KERN_LOST)
-				      : STACK_NONE;
+	if (kernel_stacks && (__s64)ctx->regs.rip < 0) {
+		PHASE_START(tk);
+		key->kern_stack = take_stack(ctx, 0, STAT_KERN_LOST);
+		PHASE_END(PH_KSTACK, tk);
+	} else if (kernel_stacks) {
+		key->kern_stack = STACK_NONE;
+	}
 	return true;
 }
 
@@ -2152,10 +2317,13 @@ static __always_inline struct sample_key *perf_key_get(void)
 SEC("perf_event")
 int mixprof_sample(struct bpf_perf_event_data *ctx)
 {
+	PHASE_START(t);
 	struct sample_key *key = perf_key_get();
 
-	if (key && sample_key_of(ctx, key))
+	if (key && sample_key_of(ctx, key)) {
 		count_key(key);
+		PHASE_END(PH_SAMPLE, t);
+	}
 	return 0;
 }
 

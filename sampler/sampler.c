@@ -21,7 +21,7 @@
 
 _Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
 _Static_assert(sizeof(struct sample_count) == 24, "sample_count layout");
-_Static_assert(sizeof(struct interp_proc) == 336, "interp_proc layout");
+_Static_assert(sizeof(struct interp_proc) == 344, "interp_proc layout");
 _Static_assert(sizeof(struct unwind_heap) == 32, "unwind_heap layout");
 _Static_assert(sizeof(struct interp_frame) == 56, "interp_frame layout");
 _Static_assert(sizeof(struct java_thread_key) == 8, "java_thread_key layout");
@@ -735,6 +735,36 @@ int sampler__stats(struct sampler *s, uint64_t out[STAT_NR])
 			continue;
 		for (c = 0; c < ncpu; c++)
 			out[i] += v[c];
+	}
+	free(v);
+	return 0;
+}
+
+int sampler__phases(struct sampler *s, struct phase_stat out[PH_NR])
+{
+	const struct bpf_map *m =
+	    bpf_object__find_map_by_name(s->skel->obj, "phases");
+	int ncpu = libbpf_num_possible_cpus();
+	struct phase_stat *v;
+	uint32_t i;
+	int c;
+
+	if (!m)
+		return -ENOENT;
+	if (ncpu < 0)
+		return ncpu;
+	v = calloc(ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < PH_NR; i++) {
+		out[i].ns = out[i].n = 0;
+		if (bpf_map__lookup_elem(m, &i, sizeof(i), v, ncpu * sizeof(*v),
+					 0))
+			continue;
+		for (c = 0; c < ncpu; c++) {
+			out[i].ns += v[c].ns;
+			out[i].n += v[c].n;
+		}
 	}
 	free(v);
 	return 0;

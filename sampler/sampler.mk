@@ -19,6 +19,16 @@ MIXPROF_LIBS += -lbpf -lelf -lz
 PROF_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall \
 	-I. -I$(BUILD) -idirafter /usr/include/$(shell $(CC) -dumpmachine)
 
+# BPF_PHASES=1: the phase timer (phases.h), an opt-in measurement; the
+# BPF objects are built again when its value changes (phases.flag)
+BPF_PHASES ?= 0
+ifneq ($(BPF_PHASES),0)
+PROF_BPF_CFLAGS += -DMIXPROF_PHASES
+endif
+$(shell mkdir -p $(BUILD)/sampler && echo $(BPF_PHASES) | \
+	cmp -s - $(BUILD)/sampler/phases.flag 2>/dev/null || \
+	echo $(BPF_PHASES) > $(BUILD)/sampler/phases.flag)
+
 $(BUILD)/sampler/vmlinux.h:
 	$(call msg,BTF,$@)
 	$(Q)mkdir -p $(@D)
@@ -27,6 +37,7 @@ $(BUILD)/sampler/vmlinux.h:
 
 $(BUILD)/sampler/%.bpf.o: sampler/%.bpf.c sampler/sampler_abi.h \
 		sampler/ksym.h sampler/targets.bpf.h sampler/offcpu.bpf.h \
+		sampler/phases.h sampler/phases.bpf.h $(BUILD)/sampler/phases.flag \
 		sampler/alloc.bpf.h sampler/alloc.h sampler/lock.bpf.h sampler/lock.h sampler/vtwait.bpf.h jvm/vthread.bpf.h unwind/unwind.bpf.h unwind/rows.h \
 		$(BUILD)/sampler/vmlinux.h
 	$(call msg,BPF,$@)

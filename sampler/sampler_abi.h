@@ -180,6 +180,11 @@ struct interp_proc {
 	 * 0: unknown): a leaf there whose r13 is still its caller's sp has
 	 * not pushed its frame yet, its Method* is in rbx */
 	__u64 ientry_lo, ientry_hi;
+	/* the JVM's count of unloaded classes (a jlong: its PerfData
+	 * counter java.cls.unloadedClasses, jvm/perfcount.h), or 0: an
+	 * interpreted frame's names are kept from sample to sample while
+	 * it does not change (sampler.bpf.c, names_memo) */
+	__u64 unload_count;
 };
 /* no such field: jvm/hotspot.h's HOTSPOT_NO_OFF (asserted equal) */
 #define INTERP_NO_OFF 0xffffffffu

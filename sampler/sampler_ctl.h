@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "phases.h"
 #include "sampler_abi.h"
 
 struct sampler_cfg {
@@ -261,5 +262,12 @@ int sampler__offcpu_end(struct sampler *s, uint64_t end_ns, uint64_t *closed);
 
 /* BPF counters summed over CPUs, indexed by enum sampler_stat. */
 int sampler__stats(struct sampler *s, uint64_t out[STAT_NR]);
+
+/*
+ * A BPF_PHASES=1 build's phase timer (phases.h): each phase's time and
+ * count summed over CPUs into out, indexed by enum phase. -ENOENT: a
+ * build without it; or -errno.
+ */
+int sampler__phases(struct sampler *s, struct phase_stat out[PH_NR]);
 
 #endif

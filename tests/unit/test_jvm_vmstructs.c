@@ -4,7 +4,8 @@
  * mapping with holes, read as process_vm_readv reads): fields, statics, type
  * sizes, field sizes through their C type, int and long constants; then
  * nmethod__layout_init and jline_layout__init on a JDK 17 and a JDK 25 set of
- * names, and what they refuse.
+ * names, and what they refuse; perfcount__find over a fake PerfData region
+ * (HotSpot's perfMemory.hpp layout) and what it refuses.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include "jvm/jlines.h"
 #include "jvm/jnamer.h"
 #include "jvm/nmethod.h"
+#include "jvm/perfcount.h"
 #include "jvm/vmstructs.h"
 
 struct vmstruct_entry {
@@ -433,8 +435,86 @@ static void test_pages(void)
 	munmap(map, 5 * pg);
 }
 
+/* PerfData's region: a prologue, then entries (perfMemory.hpp) */
+static uint8_t perf[512] __attribute__((aligned(8)));
+static void *perf_p = perf;
+static struct vmstruct_entry sperf[] = {
+    {"PerfMemory", "_prologue", "PerfDataPrologue*", 1, 0, &perf_p},
+    F("PerfDataPrologue", "used", "jint", 8),
+    F("PerfDataPrologue", "entry_offset", "jint", 24),
+    F("PerfDataPrologue", "num_entries", "jint", 28),
+    F("PerfDataEntry", "entry_length", "jint", 0),
+    F("PerfDataEntry", "name_offset", "jint", 4),
+    F("PerfDataEntry", "vector_length", "jint", 8),
+    F("PerfDataEntry", "data_type", "jbyte", 12),
+    F("PerfDataEntry", "data_offset", "jint", 16),
+    END,
+};
+
+static void put32(uint32_t off, int32_t v)
+{
+	memcpy(perf + off, &v, sizeof(v));
+}
+
+/* An entry at off: name, a vector of vlen or a scalar, of type; its
+ * length back (20 bytes of header, the name, the 8-aligned data). */
+static uint32_t perf_entry(uint32_t off, const char *name, int32_t vlen,
+			   char type)
+{
+	uint32_t n = strlen(name) + 1, data = (20 + n + 7) & ~7u;
+
+	put32(off + 0, data + 8);
+	put32(off + 4, 20);
+	put32(off + 8, vlen);
+	perf[off + 12] = (uint8_t)type;
+	put32(off + 16, data);
+	memcpy(perf + off + 20, name, n);
+	return data + 8;
+}
+
+static void test_perfcount(void)
+{
+	struct vmstructs *vs = open_tables(sperf, ints25);
+	uint32_t off = 32, want;
+	uint64_t a = 0;
+
+	CHECK(vs != NULL);
+	if (!vs)
+		return;
+	off += perf_entry(off, "sun.os.hrt.frequency", 0, 'J');
+	/* a vector of that name is not the counter */
+	off += perf_entry(off, "java.cls.unloadedClasses", 4, 'J');
+	want = off;
+	off += perf_entry(off, "java.cls.unloadedClasses", 0, 'J');
+	put32(8, off); /* used */
+	put32(24, 32); /* entry_offset */
+	put32(28, 3); /* num_entries */
+	CHECK_INT(perfcount__find(vs, &mem, "java.cls.unloadedClasses", &a), 0);
+	CHECK(a == (uintptr_t)perf + want + 48);
+	CHECK_INT(perfcount__find(vs, &mem, "java.cls.loadedClasses", &a),
+		  -ENOENT);
+	/* a region that does not read as HotSpot lays it out */
+	put32(28, 2); /* fewer entries than the counter's */
+	CHECK_INT(perfcount__find(vs, &mem, "java.cls.unloadedClasses", &a),
+		  -ENOENT);
+	put32(28, 3);
+	put32(want, 1 << 20); /* an entry past the region */
+	CHECK_INT(perfcount__find(vs, &mem, "java.cls.unloadedClasses", &a),
+		  -ENOENT);
+	put32(8, -1); /* used */
+	CHECK_INT(perfcount__find(vs, &mem, "java.cls.unloadedClasses", &a),
+		  -ENOENT);
+	vmstructs__free(vs);
+	/* no PerfData (no _prologue published) */
+	vs = open_tables(s25, ints25);
+	CHECK(vs && perfcount__find(vs, &mem, "java.cls.unloadedClasses", &a) ==
+			-ENOENT);
+	vmstructs__free(vs);
+}
+
 int main(void)
 {
+	test_perfcount();
 	test_pages();
 	test_dictionary();
 	test_layouts();
