@@ -15,11 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "check/check.h"
+#include "common/procfs.h"
 #include "common/safefile.h"
 #include "check/hints.h"
 #include "jvm/hotspot.h"
 #include "stacks/stackfold.h"
-#include "profiler/targets.h"
 
 #define MAX_JDKS 32
 #define SAMPLE_SECS "1" /* the -p profile: ~99 samples of a busy thread */
@@ -294,14 +294,14 @@ static void check_stacks(struct check *c, uint32_t pid)
 void check__jvm(struct check *c, uint32_t pid)
 {
 	char comm[16] = "?", path[4096];
-	int tgid = targets__tgid(pid);
+	int tgid = procfs__tgid(pid);
 
-	if (tgid <= 0 || !targets__alive(tgid)) {
+	if (tgid <= 0 || !procfs__alive(tgid)) {
 		check__say(c, CHECK_NO, "give the pid of a running JVM",
 			   "pid %u: no such process", pid);
 		return;
 	}
-	targets__comm(tgid, comm);
+	procfs__read_comm(tgid, comm);
 	if (hotspot__libjvm(tgid, path, sizeof(path))) {
 		check__say(c, CHECK_NO, hints__need(HINT_JVM_PID),
 			   "pid %d (%s): not a HotSpot JVM (no libjvm.so "

@@ -329,6 +329,30 @@ int procfs__read_comm(uint32_t pid, char *comm)
 	return 0;
 }
 
+const char *procfs__comm_show(uint32_t pid, char *out)
+{
+	char comm[16] = "";
+
+	procfs__read_comm(pid, comm);
+	return safename__show(out, PROCFS_COMM_SHOW, comm);
+}
+
+bool procfs__alive(uint32_t pid)
+{
+	struct procfs_stat st;
+
+	return !procfs__read_stat(pid, &st) && st.state != 'Z' &&
+	       st.state != 'X';
+}
+
+int procfs__tgid(uint32_t pid)
+{
+	struct procfs_status st;
+	int err = procfs__read_status(pid, &st);
+
+	return err ? err : st.tgid;
+}
+
 uint64_t procfs__ticks_ns(uint64_t ticks)
 {
 	long hz = sysconf(_SC_CLK_TCK);

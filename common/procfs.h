@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "common/safename.h"
 #include <sys/types.h>
 
 #define PROCFS_SMALL_MAX (64 << 10) /* stat, status, comm: a few KB */
@@ -100,6 +101,17 @@ int procfs__read_status(uint32_t pid, struct procfs_status *st);
 
 /* /proc/PID/comm without its newline into comm (16 bytes). 0 or -errno. */
 int procfs__read_comm(uint32_t pid, char *comm);
+/*
+ * pid's comm as a message shows it: made safe (common/safename.h: a
+ * process names itself), "" when unreadable. Returns out, which holds
+ * PROCFS_COMM_SHOW bytes.
+ */
+#define PROCFS_COMM_SHOW SAFENAME_SIZE(16)
+const char *procfs__comm_show(uint32_t pid, char *out);
+/* true when pid runs (exists and is not a zombie). */
+bool procfs__alive(uint32_t pid);
+/* The thread group (process) of thread pid: > 0, or -errno. */
+int procfs__tgid(uint32_t pid);
 
 /* Clock ticks (start_ticks) as ns. */
 uint64_t procfs__ticks_ns(uint64_t ticks);

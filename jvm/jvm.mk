@@ -23,12 +23,11 @@ $(JVM_TEST_BINS): $(BUILD)/tests/unit/test_jvm_%: $(BUILD)/tests/unit/test_jvm_%
 
 # jvmkids: the JVMs below a -p pid that is not one (a wrapper), named on
 # stderr. Apart from JVM_OBJS: it asks attach/procinfo which processes
-# are JVMs and profiler/targets for their comms, which neither the tests
-# above nor the tools linking JVM_OBJS carry; mixprof links it.
+# are JVMs, which neither the tests above nor the tools linking JVM_OBJS
+# carry; mixprof links it.
 JVMKIDS_OBJS := $(BUILD)/jvm/jvmkids.o
 UNIT_TESTS += $(BUILD)/tests/unit/test_jvm_jvmkids
 $(BUILD)/tests/unit/test_jvm_jvmkids: $(BUILD)/tests/unit/test_jvm_jvmkids.o \
-		$(JVMKIDS_OBJS) $(BUILD)/attach/procinfo.o \
-		$(BUILD)/profiler/targets.o $(COMMON_OBJS)
+		$(JVMKIDS_OBJS) $(BUILD)/attach/procinfo.o $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^

@@ -13,7 +13,6 @@
 #include "jvmkids.h"
 #include "attach/procinfo.h"
 #include "common/procfs.h"
-#include "profiler/targets.h"
 
 /* descendants looked at, JVMs or not (a shell's whole tree) */
 #define DESC_MAX 4096
@@ -95,14 +94,14 @@ static uint32_t parent_of(const struct proc_link *l, size_t n, uint32_t pid)
 /* The first JVM shows the way; the others are counted. */
 static void hint(uint32_t pid, uint32_t jvm, int nr, bool child)
 {
-	char comm[TARGETS_COMM_SHOW], jcomm[TARGETS_COMM_SHOW];
+	char comm[PROCFS_COMM_SHOW], jcomm[PROCFS_COMM_SHOW];
 
 	fprintf(stderr,
 		"mixprof: pid %u (%s) is not a JVM; its %s %u (%s) is: "
 		"mixprof -p %u\n",
-		pid, targets__comm_show(pid, comm),
+		pid, procfs__comm_show(pid, comm),
 		child ? "child" : "descendant", jvm,
-		targets__comm_show(jvm, jcomm), jvm);
+		procfs__comm_show(jvm, jcomm), jvm);
 	if (nr > 1)
 		fprintf(stderr,
 			"mixprof:   (%d more JVMs below pid %u; processes "

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include "common/procfs.h"
 #include "common/stop.h"
 #include "containers.h"
 #include "check/hints.h"
@@ -58,7 +59,7 @@ static bool over(struct run *r, uint64_t deadline)
 	if (r->launched)
 		return r->child_done;
 	for (i = 0; i < r->o.nr_pids; i++)
-		if (targets__alive(r->o.pids[i]))
+		if (procfs__alive(r->o.pids[i]))
 			return false;
 	return r->o.nr_pids > 0;
 }

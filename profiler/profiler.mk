@@ -18,7 +18,7 @@ include probes/probes.mk
 
 PROFILE_SRCS := profile.c run_setup.c run_child.c run_cpu.c \
 	run_probe.c run_tick.c run_report.c profile_opts.c launch.c \
-	targets.c jvmprep.c unwindcheck.c \
+	targets.c jvmprep.c \
 	containers.c run_lock.c status.c run_vtwait.c
 PROFILE_OBJS := $(PROFILE_SRCS:%.c=$(BUILD)/profiler/%.o)
 MIXPROF_OBJS += $(PROFILE_OBJS)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/procfs.h"
 #include "common/safename.h"
 #include "common/stop.h"
 #include "check/hints.h"
@@ -113,7 +114,7 @@ static void show_status(struct run *r)
 /* The start line: what is profiled, how fast, until when. */
 static void say_start(struct run *r)
 {
-	char what[256], comm[TARGETS_COMM_SHOW];
+	char what[256], comm[PROCFS_COMM_SHOW];
 	size_t n = 0;
 
 	/* the command and a process's comm may hold anything: made safe */
@@ -123,7 +124,7 @@ static void say_start(struct run *r)
 		snprintf(what + n, sizeof(what) - n, "' (pid %d)",
 			 r->child.pid);
 	} else if (r->o.nr_pids == 1) {
-		targets__comm_show(r->o.pids[0], comm);
+		procfs__comm_show(r->o.pids[0], comm);
 		snprintf(what, sizeof(what), "%s (pid %u)", *comm ? comm : "?",
 			 r->o.pids[0]);
 	} else if (r->o.nr_pids) {

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/procfs.h"
 #include "attach/probectl.h"
 #include "common/stop.h"
 #include "pprof/pprof.h"
@@ -36,7 +37,7 @@ static bool probe_give_up(void *arg)
 
 	run_child__reap(r);
 	return r->child_done || stop__asked() ||
-	       (!r->launched && !targets__alive(r->o.pids[0]));
+	       (!r->launched && !procfs__alive(r->o.pids[0]));
 }
 
 /*

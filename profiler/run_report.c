@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/procfs.h"
 #include "common/safename.h"
 #include "jvm/jvms.h"
 #include "jvm/jvmkids.h"
@@ -18,7 +19,7 @@
 #include "stacks/stackfold.h"
 #include "targets.h"
 #include "unwind/loader.h"
-#include "unwindcheck.h"
+#include "stacks/unwindcheck.h"
 
 /*
  * Samples written: to the folded output, or without one (--svg alone) to
@@ -383,7 +384,7 @@ static void stack_truth(const struct run *r, const struct stackfold_stats *fs,
  */
 static void no_samples(struct run *r)
 {
-	char comm[TARGETS_COMM_SHOW];
+	char comm[PROCFS_COMM_SHOW];
 	int i;
 
 	if (!r->o.nr_pids && !r->launched)
@@ -392,7 +393,7 @@ static void no_samples(struct run *r)
 		fprintf(stderr,
 			"mixprof: no samples: pid %u (%s) and its new "
 			"children did not run on a CPU\n",
-			r->o.pids[0], targets__comm_show(r->o.pids[0], comm));
+			r->o.pids[0], procfs__comm_show(r->o.pids[0], comm));
 	} else {
 		fprintf(stderr,
 			"mixprof: no samples: %s did not run on a CPU\n",
@@ -592,7 +593,7 @@ size_t run_report__cmdline(char *const *cmd, char *buf, size_t len)
  */
 static void make_title(struct run *r, char *buf, size_t len)
 {
-	char comm[TARGETS_COMM_SHOW];
+	char comm[PROCFS_COMM_SHOW];
 	size_t n;
 	int i;
 
@@ -600,7 +601,7 @@ static void make_title(struct run *r, char *buf, size_t len)
 	if (r->o.cmd) {
 		n += run_report__cmdline(r->o.cmd, buf + n, len - n);
 	} else if (r->o.nr_pids == 1) {
-		targets__comm_show(r->o.pids[0], comm);
+		procfs__comm_show(r->o.pids[0], comm);
 		snprintf(buf + n, len - n, "pid %u%s%s%s", r->o.pids[0],
 			 *comm ? " (" : "", comm, *comm ? ")" : "");
 	} else if (r->o.nr_pids) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/procfs.h"
 #include "common/safefile.h"
 #include "containers.h"
 #include "check/hints.h"
@@ -33,8 +34,8 @@ int run_setup__pids(struct run *r)
 	int i, tgid;
 
 	for (i = 0; i < r->o.nr_pids; i++) {
-		tgid = targets__tgid(r->o.pids[i]);
-		if (tgid <= 0 || !targets__alive(tgid)) {
+		tgid = procfs__tgid(r->o.pids[i]);
+		if (tgid <= 0 || !procfs__alive(tgid)) {
 			fprintf(stderr, "mixprof: no process %u\n",
 				r->o.pids[i]);
 			return -ESRCH;

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include "common/procfs.h"
 #include "common/stop.h"
 #include "containers.h"
 #include "jvm/jstacks.h"
@@ -148,7 +149,7 @@ static void refresh_one(struct pid_info *pi, void *ctx)
 	/* an exit is noticed within a second; -p targets are watched by
 	 * over() every tick */
 	if (symbolizer__refresh(r->sym, pi->pid, r->now_ns) == -ESRCH ||
-	    (r->full && !targets__alive(pi->pid)))
+	    (r->full && !procfs__alive(pi->pid)))
 		pi->gone = true;
 	else if (r->full) /* after an exec (a script's "exec java") */
 		targets__comm(pi->pid, pi->comm);
@@ -177,7 +178,7 @@ static bool keep_pid(struct pid_info *pi, void *ctx)
 
 	if (r->now_ns - pi->seen_ns <= expire_wait(r))
 		return true;
-	if (!pi->gone && pi->jit && targets__alive(pi->pid))
+	if (!pi->gone && pi->jit && procfs__alive(pi->pid))
 		return true;
 	symbolizer__forget(r->sym, pi->pid);
 	jstacks__forget(r->jstacks, pi->pid);
@@ -187,7 +188,7 @@ static bool keep_pid(struct pid_info *pi, void *ctx)
 				  sampler__unwind_proc_maps(r->smp, pi->pid) >
 				      0);
 	/* an idle one keeps its rows' table for when it wakes */
-	if (pi->gone || !targets__alive(pi->pid))
+	if (pi->gone || !procfs__alive(pi->pid))
 		sampler__unwind_forget(r->smp, pi->pid);
 	return false;
 }

@@ -85,14 +85,6 @@ void targets__for_each(struct targets *p,
 			fn(p->m.vals[i], ctx);
 }
 
-bool targets__alive(uint32_t pid)
-{
-	struct procfs_stat st;
-
-	return !procfs__read_stat(pid, &st) && st.state != 'Z' &&
-	       st.state != 'X';
-}
-
 double targets__busy(uint32_t pid)
 {
 	struct procfs_stat st;
@@ -117,22 +109,6 @@ uint64_t targets__age_ns(uint32_t pid)
 int targets__comm(uint32_t pid, char *comm)
 {
 	return procfs__read_comm(pid, comm);
-}
-
-const char *targets__comm_show(uint32_t pid, char *out)
-{
-	char comm[16] = "";
-
-	targets__comm(pid, comm);
-	return safename__show(out, TARGETS_COMM_SHOW, comm);
-}
-
-int targets__tgid(uint32_t pid)
-{
-	struct procfs_status st;
-	int err = procfs__read_status(pid, &st);
-
-	return err ? err : st.tgid;
 }
 
 /* The map the symbolizer reads: perf-<pid it sees>.map in its own /tmp. */

@@ -42,8 +42,6 @@ int targets__filter(struct targets *p,
 void targets__for_each(struct targets *p,
 		       void (*fn)(struct pid_info *pi, void *ctx), void *ctx);
 
-/* true when pid runs (exists and is not a zombie). */
-bool targets__alive(uint32_t pid);
 /*
  * How busy pid is, to take the busiest first: its CPU time over its
  * life (CPUs' worth: a JVM's threads add up; its main thread's state is
@@ -55,19 +53,9 @@ double targets__busy(uint32_t pid);
 uint64_t targets__age_ns(uint32_t pid);
 /* Read /proc/PID/comm into comm (16 bytes). 0 or negative errno. */
 int targets__comm(uint32_t pid, char *comm);
-/*
- * pid's comm as a message shows it: made safe (common/safename.h: a
- * process names itself), "" when unreadable. Returns out, which holds
- * TARGETS_COMM_SHOW bytes.
- */
-#define TARGETS_COMM_SHOW SAFENAME_SIZE(16)
-const char *targets__comm_show(uint32_t pid, char *out);
 
 /* Does pid have a JIT map: perf-<its own pid>.map in the /tmp of its
  * mount namespace, where the symbolizer reads it (common/procfs.h)? */
 bool targets__has_jit_map(uint32_t pid);
-
-/* The process (tgid) thread pid belongs to, or negative errno. */
-int targets__tgid(uint32_t pid);
 
 #endif

@@ -12,7 +12,7 @@
 #include "jvm/locknames.h"
 #include "common/safename.h"
 #include "stackfold.h"
-#include "profiler/unwindcheck.h"
+#include "stacks/unwindcheck.h"
 
 #define MAX_INLINE 64 /* frames one address may expand to */
 /* named stack sides kept: a few thousand deep Java stacks */

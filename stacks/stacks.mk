@@ -2,7 +2,7 @@
 # line filter, the cache of named callers, and the folded lines' table.
 CPPFLAGS_stacks := $(MIXPROF_CPPFLAGS)
 STACKS_SRCS := stackfold.c stacksrc.c namecache.c linefilter.c fold.c \
-	foldtab.c
+	foldtab.c unwindcheck.c
 STACKS_OBJS := $(STACKS_SRCS:%.c=$(BUILD)/stacks/%.o)
 # folded lines and their aggregate, for the tests that link them alone
 FOLD_OBJS := $(BUILD)/stacks/fold.o $(BUILD)/stacks/foldtab.o \
@@ -23,7 +23,7 @@ UNIT_TESTS += $(BUILD)/tests/unit/test_stacks_stackfold
 $(BUILD)/tests/unit/test_stacks_stackfold: \
 		$(BUILD)/tests/unit/test_stacks_stackfold.o \
 		$(BUILD)/stacks/stackfold.o \
-		$(BUILD)/profiler/unwindcheck.o \
+		$(BUILD)/stacks/unwindcheck.o \
 		$(BUILD)/stacks/namecache.o $(FOLD_OBJS) \
 		$(BUILD)/profiler/targets.o $(BUILD)/attach/procinfo.o \
 		$(JVM_OBJS) $(COMMON_OBJS) $(SYMBOLIZER_OBJS)

@@ -188,7 +188,7 @@ static void test_self(void)
 {
 	struct procfs_status st;
 	struct procfs_stat ps;
-	char comm[16], path[128], *buf;
+	char comm[16], path[128], show[PROCFS_COMM_SHOW], *buf;
 	size_t len;
 
 	CHECK_INT(procfs__read_status(getpid(), &st), 0);
@@ -199,6 +199,12 @@ static void test_self(void)
 	CHECK(ps.start_ticks > 0);
 	CHECK_INT(procfs__read_comm(getpid(), comm), 0);
 	CHECK_STR(comm, "test_common_pro"); /* 15 bytes of the name */
+	CHECK_STR(procfs__comm_show(getpid(), show), "test_common_pro");
+	CHECK_STR(procfs__comm_show(0x7fffffff, show), "");
+	CHECK(procfs__alive(getpid()));
+	CHECK(!procfs__alive(0x7ffffff0));
+	CHECK_INT(procfs__tgid(getpid()), getpid());
+	CHECK(procfs__tgid(0x7fffffff) < 0);
 	CHECK_INT(
 	    procfs__read_pid(getpid(), "maps", PROCFS_MAPS_MAX, &buf, &len), 0);
 	CHECK(len > 0 && strlen(buf) == len);
