@@ -24,7 +24,7 @@ $(NAMES_FIX)/evilname: tests/fixtures/names/evilname.c
 $(NAMES_FIX)/EvilNames.class: tests/fixtures/names/EvilNames.java
 	$(call msg,JAVAC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(JAVAC) --release 17 -d $(@D) $<
+	$(Q)$(JAVAC) $(JAVAC_JVM) --release 17 -d $(@D) $<
 	$(Q)perl -pi -e 's/spinABCDEVIL/spin\xc2\x9b\xc3\xa9EVIL/g' $@
 
 # The hostile-JVM kit (tests/hostile/): fakejvm poses as a HotSpot JVM
@@ -55,4 +55,4 @@ BINS += $(BUILD)/tests/fixtures/agent/Lambdas.class
 $(BUILD)/tests/fixtures/agent/Lambdas.class: tests/fixtures/agent/Lambdas.java
 	$(call msg,JAVAC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(JAVAC) --release 17 -d $(@D) $<
+	$(Q)$(JAVAC) $(JAVAC_JVM) --release 17 -d $(@D) $<
