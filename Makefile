@@ -123,10 +123,12 @@ ASAN_LINKS = mkdir -p $(ASAN_BUILD)/tests && \
 		[ -L $(ASAN_BUILD)/$$d ] || rm -rf $(ASAN_BUILD)/$$d; \
 		ln -sfn $(ABS_BUILD)/$$d $(ASAN_BUILD)/$$d || exit 1; \
 	done
-# on all CPUs even under a plain "make test"
+# On all CPUs even under a plain "make test". -g1: the line tables and
+# functions a report's stack names (file:line), not the local variables
+# no report shows; a fifth less compile time.
 ASAN_JOBS ?= $(BUILD_JOBS)
 ASAN_MAKE = $(MAKE) --no-print-directory -j$(ASAN_JOBS) BUILD=$(ASAN_BUILD) \
-	BPF_BUILD=$(ABS_BUILD) CFLAGS='-O1 -g' SAN_FLAGS='$(ASAN_SAN)' \
+	BPF_BUILD=$(ABS_BUILD) CFLAGS='-O1 -g1' SAN_FLAGS='$(ASAN_SAN)' \
 	LDFLAGS='$(ASAN_SAN)' asan-build
 ASAN_RUN = BUILD=$(abspath $(ASAN_BUILD)) \
 	ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1 \
