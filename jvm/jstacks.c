@@ -172,6 +172,18 @@ static bool in_interp(const struct jvm *j, uint64_t ip)
 	return ip >= j->start && ip < j->end;
 }
 
+/* Does pc lie in one of j's code heaps (where CodeBlobs are)? */
+static bool in_code_cache(const struct jvm *j, uint64_t pc)
+{
+	const struct hotspot_unwind *u = &hotspot__layout(j->h)->u;
+
+	for (uint32_t i = 0; u->ok && i < u->nheaps && i < HOTSPOT_MAX_HEAPS;
+	     i++)
+		if (pc >= u->heap[i].lo && pc < u->heap[i].hi)
+			return true;
+	return false;
+}
+
 /* ---- names -------------------------------------------------------------- */
 
 const char *jstacks__klass_name(struct jstacks *js, uint32_t pid,
@@ -608,10 +620,40 @@ static void tick(struct jstacks *js, uint64_t now_ns)
 	}
 }
 
+/* Does e list a compiled frame at idx (which it names)? */
+static bool lists_nm(const struct list_ent *e, uint32_t idx)
+{
+	for (uint32_t i = 0; e && i < e->nr; i++)
+		if (e->f[i].nm && e->f[i].idx == idx)
+			return true;
+	return false;
+}
+
+/*
+ * The names of the CodeBlobs under k's code cache pcs that its list does
+ * not name (stubs, adapters), read now: a stub lives as long as the JVM,
+ * but a launched JVM's last second is named after it exited, when its
+ * memory is gone (Rhino's itable stubs and adapters first met then were
+ * "[unknown]"). Kept per (pid, pc): a pc is read once.
+ */
+static void warm_stubs(struct jstacks *js, struct jvm *j,
+		       const struct list_ent *e, const struct sample_key *k)
+{
+	const uint64_t *ips;
+	int n = js->src.stack(js->src.ctx, k->user_stack, &ips);
+
+	for (int i = 0; i < n; i++) {
+		uint64_t ip = ips[i] - (i ? 1 : 0);
+
+		if (in_code_cache(j, ip) && !in_interp(j, ip) && !lists_nm(e, i))
+			jstacks__stub_name(js, k->pid, ip);
+	}
+}
+
 void jstacks__seen(struct jstacks *js, const struct sample_key *k,
 		   uint64_t now_ns)
 {
-	struct list_ent *e;
+	struct list_ent *e = NULL;
 	struct jvm *j;
 
 	tick(js, now_ns);
@@ -621,6 +663,8 @@ void jstacks__seen(struct jstacks *js, const struct sample_key *k,
 	if (k->interp_id && j->state == JVM_YES && (e = list_of(js, j, k)) &&
 	    e->ncompiled)
 		warm(js, j, e, k);
+	if (j->state == JVM_YES && j->h)
+		warm_stubs(js, j, e, k);
 	if (k->tid && j->jn)
 		learn_thread(js, j, k);
 }
@@ -760,18 +804,6 @@ static uint64_t version(const struct jstacks *js, const struct sample_key *k)
 		return V_JVM;
 	e = list_find(js, k);
 	return e ? e->serial : 0;
-}
-
-/* Does pc lie in one of j's code heaps (where CodeBlobs are)? */
-static bool in_code_cache(const struct jvm *j, uint64_t pc)
-{
-	const struct hotspot_unwind *u = &hotspot__layout(j->h)->u;
-
-	for (uint32_t i = 0; u->ok && i < u->nheaps && i < HOTSPOT_MAX_HEAPS;
-	     i++)
-		if (pc >= u->heap[i].lo && pc < u->heap[i].hi)
-			return true;
-	return false;
 }
 
 int jstacks__stack(struct jstacks *js, const struct sample_key *k,

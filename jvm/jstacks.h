@@ -34,8 +34,9 @@ void jstacks__free(struct jstacks *js);
 
 /*
  * Key k was in the counts map at now_ns (every key, every tick), after
- * jvms__seen() learnt its process: name its Java frames while the
- * process still lives, and its thread's Java name (--per-thread keys).
+ * jvms__seen() learnt its process: name its Java frames and the stubs
+ * in its stack while the process still lives, and its thread's Java
+ * name (--per-thread keys).
  */
 void jstacks__seen(struct jstacks *js, const struct sample_key *k,
 		   uint64_t now_ns);

@@ -1660,7 +1660,16 @@ __noinline int unwind_step(__u32 idx, const struct interp_proc *p,
 	else
 		r = native_step(w, p, pr);
 	if (r == STEP_ON && w->r.sp - w->r.sp0 > UNWIND_MAX_SPAN)
-		r = p && !p->off_const_method ? -UNWIND_EARLY : -UNWIND_BAD_SP;
+		r = -UNWIND_BAD_SP;
+	/*
+	 * A pending target's walk is a guess (every frame outside a file
+	 * with rows taken as interpreted: the call stub's words read as a
+	 * frame record give a wrong sp, which the next frame's rows then
+	 * reject as a bad sp): whatever broke it, it broke because the JVM
+	 * was not read yet
+	 */
+	if (r < 0 && p && !p->off_const_method)
+		r = -UNWIND_EARLY;
 	/* returning into the barrier: the mark right under this frame */
 	if (r == STEP_ON && w->hotspot && vthread__frozen(p, w->r.ip))
 		r = -UNWIND_FROZEN;

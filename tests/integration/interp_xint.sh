@@ -8,11 +8,14 @@
 # Ratio splits the worker's own CPU time, so the split holds on a busy
 # machine; a run whose worker got under a quarter of a CPU (too few
 # samples to judge), or whose shape failed while more than 2% of its
-# samples came before the unwind rows they needed were loaded (libjvm's
-# frames walked by frame pointers meanwhile: the summary counts them; once
-# 232 of 3,608 when the rows took 406 ms on a loaded machine), is
-# repeated, twice at most.
-# runner: alone (beside other tests, once in a fresh-clone run, 355 of 4,976 samples of JDK 17's -Xint worker broke with [unwind: bad sp], its shape 93.7%; alone and under CPU load 99.9-100%, 2-7 such samples: not explained yet, README's limitations)
+# samples were walked before mixprof had read the JVM (its launched JVM
+# "pending": the walk a guess, and its breaks, once shown as `[unwind:
+# bad sp]`, now `[unwind: not identified yet]`: what most likely broke
+# 355 of 4,976 worker samples once, mixprof at nice 5 starved of CPU
+# beside two other tests) or before the unwind rows they needed were
+# loaded (libjvm's frames walked by frame pointers meanwhile: once 232 of
+# 3,608 when the rows took 406 ms on a loaded machine), is repeated,
+# twice at most.
 . "$(dirname "$0")/../lib/common.sh"
 
 SECS=5 HZ=999
@@ -60,11 +63,13 @@ for jdk in $(jdks); do
 		rc=0; check "$TMPD/xint.folded" >"$TMPD/check" || rc=$?
 		cat "$TMPD/check"
 		early=$(sed -n 's/.*; \([0-9]*\) samples before the rows they needed were loaded$/\1/p' "$TMPD/err")
+		pending=$(sed -n 's/^mixprof: *\([0-9]*\) \[unwind: not identified yet\].*/\1/p' "$TMPD/err")
 		all=$(sed -n 's/^mixprof: \([0-9]*\) samples in .*/\1/p' "$TMPD/err")
+		late=$((${early:-0} + ${pending:-0}))
 		[ $rc = 1 ] && [ "$(grep -c ': ' "$TMPD/check")" = 2 ] &&
 			grep -q 'lack the compiled run shape' "$TMPD/check" &&
-			[ "${early:-0}" -gt $((${all:-0} / 50)) ] &&
-			{ note "rows late for ${early} of ${all} samples: again"; rc=2; }
+			[ "$late" -gt $((${all:-0} / 50)) ] &&
+			{ note "JVM read or rows late for ${late} of ${all} samples: again"; rc=2; }
 		[ $rc = 2 ] || break
 	done
 	[ $rc = 0 ] || die "-Xint on $jdk"

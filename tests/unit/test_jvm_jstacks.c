@@ -292,6 +292,28 @@ static void test_stubs(void)
 	rt_free(&r);
 }
 
+/*
+ * A stub in a stack is named when its key is first seen: named later, as
+ * a launched JVM's last second is, after the JVM exited, it keeps the
+ * name read while the JVM lived.
+ */
+static void test_stubs_seen(void)
+{
+	const uint64_t u[] = {TMEM + 0xc48, JIT + 0x10};
+	struct sample_key k = key(0x26, 0);
+	struct rt r;
+
+	if (!rt_new(&r, open_stubs))
+		return;
+	add_stack(0x26, 2, u);
+	seen(&r, &k, 1 * SEC);
+	tmem[0xbd0] = 0; /* its memory gone: an empty name reads as none */
+	CHECK_STR(stack_of(&r, &k, u, 2)->stubs[0], "StubRoutines (1)");
+	CHECK(stack_of(&r, &k, u, 2)->stubs[1] == NULL);
+	tmem[0xbd0] = 'S';
+	rt_free(&r);
+}
+
 /* A class's Java name by its Klass*; forgetting the JVM forgets it. */
 static void test_klass(void)
 {
@@ -324,6 +346,7 @@ int main(void)
 		test_lists();
 		test_compiled();
 		test_stubs();
+		test_stubs_seen();
 		test_klass();
 		fakejvm__reap(child);
 	}
