@@ -16,7 +16,7 @@ $(PROBE_FIX)/OddLong.java: tests/fixtures/probe/gen_long.pl
 	$(Q)perl $< >$@
 $(PROBE_FIX_STAMP): $(PROBE_FIX_SRCS) $(PROBE_FIX)/OddLong.java
 	$(call msg,JAVAC,$(PROBE_FIX))
-	$(Q)$(JAVAC) --release 17 -g -d $(PROBE_FIX) $^
+	$(Q)$(JAVAC) $(JAVAC_JVM) --release 17 -g -d $(PROBE_FIX) $^
 	$(Q)touch $@
 
 PROBE_UNIT := $(addprefix $(BUILD)/tests/unit/, test_probe_classfile \
@@ -44,7 +44,7 @@ $(BUILD)/libjmap.so: $(PROBE_OBJS)
 $(BUILD)/agent/probe_bytes.h: agent/Probe.java
 	$(call msg,JAVAC,$@)
 	$(Q)mkdir -p $(@D)/probe_class
-	$(Q)$(JAVAC) -source 17 -target 17 -Xlint:-options \
+	$(Q)$(JAVAC) $(JAVAC_JVM) -source 17 -target 17 -Xlint:-options \
 		--add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
 		-d $(@D)/probe_class $<
 	$(Q)perl -e 'local $$/; my $$b = <STDIN>; \

@@ -12,19 +12,19 @@ EVENTS_OBJS := $(EVENTS_SRCS:%.c=$(BUILD)/events/%.o)
 CPPFLAGS_events := $(MIXPROF_CPPFLAGS)
 MIXPROF_OBJS += $(EVENTS_OBJS)
 
-$(BUILD)/events/events.bpf.o: events/events.bpf.c events/events_abi.h \
-		$(BUILD)/sampler/vmlinux.h
+$(BPF_BUILD)/events/events.bpf.o: events/events.bpf.c events/events_abi.h \
+		$(BPF_BUILD)/sampler/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(PROF_BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/events/events.skel.h: $(BUILD)/events/events.bpf.o
+$(BPF_BUILD)/events/events.skel.h: $(BPF_BUILD)/events/events.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp
 	$(Q)mv $@.tmp $@
 
-$(BUILD)/events/jvmevents.o: $(BUILD)/events/events.skel.h
-.SECONDARY: $(BUILD)/events/events.bpf.o
+$(BUILD)/events/jvmevents.o: $(BPF_BUILD)/events/events.skel.h
+.SECONDARY: $(BPF_BUILD)/events/events.bpf.o
 
 UNIT_TESTS += $(BUILD)/tests/unit/test_events_evlog
 $(BUILD)/tests/unit/test_events_evlog: $(BUILD)/tests/unit/test_events_evlog.o \

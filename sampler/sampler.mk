@@ -9,15 +9,17 @@
 SAMPLER_SRCS := sampler.c cpus.c maxstack.c stackcache.c ksymbpf.c drain.c \
 	offcpu_end.c
 SAMPLER_OBJS := $(SAMPLER_SRCS:%.c=$(BUILD)/sampler/%.o)
-SAMPLER_SKELS := $(BUILD)/sampler/sampler.skel.h $(BUILD)/sampler/ksym.skel.h \
-	$(BUILD)/sampler/fork.skel.h
+# The BPF objects and skeletons go to BPF_BUILD (the Makefile's: BUILD but
+# for the ASan build, which takes the normal build's: no sanitizer reaches BPF).
+SAMPLER_SKELS := $(BPF_BUILD)/sampler/sampler.skel.h \
+	$(BPF_BUILD)/sampler/ksym.skel.h $(BPF_BUILD)/sampler/fork.skel.h
 CPPFLAGS_sampler := $(MIXPROF_CPPFLAGS)
 MIXPROF_OBJS += $(SAMPLER_OBJS)
 MIXPROF_LIBS += -lbpf -lelf -lz
 
 # usdt.bpf.h includes <linux/errno.h>, which wants the multiarch asm/
 PROF_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall \
-	-I. -I$(BUILD) -idirafter /usr/include/$(shell $(CC) -dumpmachine)
+	-I. -I$(BPF_BUILD) -idirafter /usr/include/$(shell $(CC) -dumpmachine)
 
 # BPF_PHASES=1: the phase timer (phases.h), an opt-in measurement; the
 # BPF objects are built again when its value changes (phases.flag)
@@ -25,33 +27,33 @@ BPF_PHASES ?= 0
 ifneq ($(BPF_PHASES),0)
 PROF_BPF_CFLAGS += -DMIXPROF_PHASES
 endif
-$(shell mkdir -p $(BUILD)/sampler && echo $(BPF_PHASES) | \
-	cmp -s - $(BUILD)/sampler/phases.flag 2>/dev/null || \
-	echo $(BPF_PHASES) > $(BUILD)/sampler/phases.flag)
+$(shell mkdir -p $(BPF_BUILD)/sampler && echo $(BPF_PHASES) | \
+	cmp -s - $(BPF_BUILD)/sampler/phases.flag 2>/dev/null || \
+	echo $(BPF_PHASES) > $(BPF_BUILD)/sampler/phases.flag)
 
-$(BUILD)/sampler/vmlinux.h:
+$(BPF_BUILD)/sampler/vmlinux.h:
 	$(call msg,BTF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp
 	$(Q)mv $@.tmp $@
 
-$(BUILD)/sampler/%.bpf.o: sampler/%.bpf.c sampler/sampler_abi.h \
+$(BPF_BUILD)/sampler/%.bpf.o: sampler/%.bpf.c sampler/sampler_abi.h \
 		sampler/ksym.h sampler/targets.bpf.h sampler/offcpu.bpf.h \
-		sampler/phases.h sampler/phases.bpf.h $(BUILD)/sampler/phases.flag \
+		sampler/phases.h sampler/phases.bpf.h $(BPF_BUILD)/sampler/phases.flag \
 		sampler/alloc.bpf.h sampler/alloc.h sampler/lock.bpf.h sampler/lock.h sampler/vtwait.bpf.h jvm/vthread.bpf.h unwind/unwind.bpf.h unwind/rows.h \
-		$(BUILD)/sampler/vmlinux.h
+		$(BPF_BUILD)/sampler/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(PROF_BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/sampler/%.skel.h: $(BUILD)/sampler/%.bpf.o
+$(BPF_BUILD)/sampler/%.skel.h: $(BPF_BUILD)/sampler/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp
 	$(Q)mv $@.tmp $@
 
 $(SAMPLER_OBJS): $(SAMPLER_SKELS)
-.SECONDARY: $(BUILD)/sampler/sampler.bpf.o $(BUILD)/sampler/ksym.bpf.o \
-	$(BUILD)/sampler/fork.bpf.o
+.SECONDARY: $(BPF_BUILD)/sampler/sampler.bpf.o \
+	$(BPF_BUILD)/sampler/ksym.bpf.o $(BPF_BUILD)/sampler/fork.bpf.o
 
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_stackcache
 $(BUILD)/tests/unit/test_prof_stackcache: \

@@ -7,5 +7,5 @@ samples: $(SAMPLES_STAMP)
 $(SAMPLES_STAMP): $(SAMPLE_SRCS)
 	$(call msg,JAVAC,$(BUILD)/samples)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(JAVAC) --release 17 -g -d $(@D) $(SAMPLE_SRCS)
+	$(Q)$(JAVAC) $(JAVAC_JVM) --release 17 -g -d $(@D) $(SAMPLE_SRCS)
 	$(Q)touch $@

@@ -24,7 +24,7 @@ $(NAMES_FIX)/evilname: tests/fixtures/names/evilname.c
 $(NAMES_FIX)/EvilNames.class: tests/fixtures/names/EvilNames.java
 	$(call msg,JAVAC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(JAVAC) --release 17 -d $(@D) $<
+	$(Q)$(JAVAC) $(JAVAC_JVM) --release 17 -d $(@D) $<
 	$(Q)perl -pi -e 's/spinABCDEVIL/spin\xc2\x9b\xc3\xa9EVIL/g' $@
 
 # The hostile-JVM kit (tests/hostile/): fakejvm poses as a HotSpot JVM
@@ -49,10 +49,15 @@ $(BUILD)/tests/rowsoracle: $(BUILD)/tests/tools/rowsoracle.o \
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -ldw -lelf
 
-# Hot lambdas for the agent's naming test (tests/integration/agent_launch.sh),
-# compiled once here rather than by a javac start in every run of the test.
-BINS += $(BUILD)/tests/fixtures/agent/Lambdas.class
-$(BUILD)/tests/fixtures/agent/Lambdas.class: tests/fixtures/agent/Lambdas.java
+# JVMs the tests run, compiled once here rather than by a javac start in
+# every run of a test: hot lambdas for the agent's naming test
+# (tests/integration/agent_launch.sh), the attach tests' workload
+# (attach_workload.sh, sourced by every attach_*.sh), the harden tests'
+# spinning JVM of another user (tests/lib/harden.sh).
+JAVA_FIXTURES := $(addprefix $(BUILD)/tests/fixtures/, agent/Lambdas.class \
+	attach/AttachWork.class harden/Spin.class)
+BINS += $(JAVA_FIXTURES)
+$(JAVA_FIXTURES): $(BUILD)/tests/fixtures/%.class: tests/fixtures/%.java
 	$(call msg,JAVAC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(JAVAC) --release 17 -d $(@D) $<
+	$(Q)$(JAVAC) $(JAVAC_JVM) --release 17 -d $(@D) $<

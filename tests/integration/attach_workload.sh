@@ -13,52 +13,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 CLASSES=$TMPD/classes
 
-# Compile the workload into $CLASSES (javac of the system JDK, --release 17).
+# The workload's class (tests/fixtures/attach/AttachWork.java, compiled
+# once by the build) copied into $CLASSES, readable by other users.
 attach_workload_build() {
+	local cls=$BUILD/tests/fixtures/attach/AttachWork.class
+	[ -f "$cls" ] || die "$cls not built (make)"
 	mkdir -p "$CLASSES"
-	cat >"$TMPD/AttachWork.java" <<'EOF'
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
-
-public class AttachWork {
-	static long early(long x) {
-		for (int i = 0; i < 5000; i++)
-			x = x * 31 + (i ^ (x >>> 7));
-		return x;
-	}
-
-	static long late(long x) {
-		for (int i = 0; i < 5000; i++)
-			x = x * 17 + (i ^ (x >>> 3));
-		return x;
-	}
-
-	public static void main(String[] args) throws Exception {
-		Path trigger = Paths.get(args[0]);
-		boolean late = false;
-		long x = 1, ticks = 0, last = System.nanoTime();
-		System.out.println("started");
-		for (;;) {
-			for (int k = 0; k < 100; k++)
-				x = early(x);
-			if (!late && Files.exists(trigger)) {
-				late = true;
-				System.out.println("late");
-			}
-			if (late)
-				for (int k = 0; k < 100; k++)
-					x = late(x);
-			if (System.nanoTime() - last > 50_000_000L) {
-				last = System.nanoTime();
-				System.out.println("tick " + ++ticks + " " + (x & 1));
-			}
-			Thread.sleep(1);
-		}
-	}
-}
-EOF
-	javac --release 17 -d "$CLASSES" "$TMPD/AttachWork.java"
+	cp "$cls" "$CLASSES/"
 	chmod -R a+rX "$CLASSES"
 }
 

@@ -33,24 +33,11 @@ bounded() {
 # so its perf map is looked up), working directory DIR; its pid in JPID.
 user_jvm() {
 	if [ ! -f "$TMPD/cls/Spin.class" ]; then
+		# tests/fixtures/harden/Spin.java, compiled once by the build
+		[ -f "$BUILD/tests/fixtures/harden/Spin.class" ] ||
+			die "Spin.class not built (make)"
 		mkdir -p "$TMPD/cls"
-		cat >"$TMPD/Spin.java" <<'JAVA'
-public class Spin {
-	static long spin(long x) {
-		for (int i = 0; i < 100000; i++)
-			x = x * 31 + (i ^ (x >>> 7));
-		return x;
-	}
-
-	public static void main(String[] args) {
-		long x = 1;
-		for (;;)
-			x = spin(x) | 1;
-	}
-}
-JAVA
-		javac --release 17 -d "$TMPD/cls" "$TMPD/Spin.java" ||
-			die "javac Spin"
+		cp "$BUILD/tests/fixtures/harden/Spin.class" "$TMPD/cls/"
 		chmod -R a+rX "$TMPD/cls"
 	fi
 	(cd "$1" && exec setpriv --reuid="$HU" --regid="$HG" --clear-groups \
