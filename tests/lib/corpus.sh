@@ -230,13 +230,15 @@ jdk_src_zip() {
 
 # jdk_util_sources ZIP N DIR: the N smallest top-level sources of
 # java/util from ZIP unpacked in DIR/src, their paths in DIR/files (a
-# javac @file), DIR/out made for the classes.
+# javac @file), DIR/out made for the classes. (sed, not head: head's
+# early exit can kill sort with SIGPIPE, which pipefail and set -e made
+# a silent failure of the whole test.)
 jdk_util_sources() {
 	local zip=$1 n=$2 dir=$3
 	mkdir -p "$dir/out"
 	unzip -l "$zip" 'java.base/java/util/*.java' |
 		awk '$4 ~ /^java\.base\/java\/util\/[^\/]*\.java$/ { print $1, $4 }' |
-		sort -n | head -"$n" | cut -d' ' -f2 >"$dir/names"
+		sort -n | sed -n "1,${n}p" | cut -d' ' -f2 >"$dir/names"
 	[ "$(wc -l <"$dir/names")" -eq "$n" ] || die "fewer than $n sources of java/util in $zip"
 	# shellcheck disable=SC2046 # one argument per file name
 	unzip -q "$zip" $(cat "$dir/names") -d "$dir/src"
