@@ -627,34 +627,31 @@ static void tick(struct jstacks *js, uint64_t now_ns)
 	}
 }
 
-/* Does e list a compiled frame at idx (which it names)? */
-static bool lists_nm(const struct list_ent *e, uint32_t idx)
-{
-	for (uint32_t i = 0; e && i < e->nr; i++)
-		if (e->f[i].nm && e->f[i].idx == idx)
-			return true;
-	return false;
-}
-
 /*
  * The names of the CodeBlobs under k's code cache pcs that its list does
  * not name (stubs, adapters), read now: a stub lives as long as the JVM,
  * but a launched JVM's last second is named after it exited, when its
  * memory is gone (Rhino's itable stubs and adapters first met then were
- * "[unknown]"). Kept per (pid, pc): a pc is read once.
+ * "[unknown]"). Kept per (pid, pc): a pc is read once. The list's frames
+ * come in walk order, so one pass over both finds the ones it names (a
+ * list out of that order only costs a read).
  */
 static void warm_stubs(struct jstacks *js, struct jvm *j,
 		       const struct list_ent *e, const struct sample_key *k)
 {
 	const uint64_t *ips;
 	int n = js->src.stack(js->src.ctx, k->user_stack, &ips);
+	uint32_t c = 0, nr = e && j->jn ? e->nr : 0;
 
 	for (int i = 0; i < n; i++) {
 		uint64_t ip = ips[i] - (i ? 1 : 0);
 
+		while (c < nr && e->f[c].idx < (uint32_t)i)
+			c++;
 		/* an nmethod the list names: warm() read it */
-		if (in_code_cache(j, ip) && !in_interp(j, ip) &&
-		    !(j->jn && lists_nm(e, i)))
+		if (c < nr && e->f[c].idx == (uint32_t)i && e->f[c].nm)
+			continue;
+		if (in_code_cache(j, ip) && !in_interp(j, ip))
 			jstacks__stub_name(js, k->pid, ip);
 	}
 }
