@@ -16,6 +16,7 @@
 # loaded (libjvm's frames walked by frame pointers meanwhile: once 232 of
 # 3,608 when the rows took 406 ms on a loaded machine), is repeated,
 # twice at most.
+# runner: alone (beside other tests a launched JDK 25 -Xint JVM was read 300-400 ms late, three runs in a row: 6-8% of its samples walked as a guess, [unwind: not identified yet], its shape under 95%)
 . "$(dirname "$0")/../lib/common.sh"
 
 SECS=5 HZ=999
