@@ -61,12 +61,14 @@ for jdk in $(jdks); do
 
 	# a dead socket under the JVM's name (a killed JVM had its pid: common
 	# in containers) is replaced, not trusted
+	# kept in our own directory (on /tmp's file system) meanwhile, moved
+	# there before the kill: another test starting removes a dead JVM's
+	# socket it finds in /tmp, even between our kill and a move after it
+	mv "/tmp/.java_pid$pid" "$TMPD/stale.sock" ||
+		die "no attach socket for JVM $pid"
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null || true
-	# kept in our own directory (on /tmp's file system) meanwhile: another
-	# test starting removes a dead JVM's socket it finds in /tmp
-	mv "/tmp/.java_pid$pid" "$TMPD/stale.sock" 2>/dev/null &&
-		[ -S "$TMPD/stale.sock" ] || die "SIGKILL left no socket to reuse"
+	[ -S "$TMPD/stale.sock" ] || die "SIGKILL left no socket to reuse"
 	start_jvm "$v-stale" "$jdk"
 	mv "$TMPD/stale.sock" "/tmp/.java_pid$JVM_PID"
 	"$MIXPROF" attach "$JVM_PID" >/dev/null || die "attach over a dead socket failed"

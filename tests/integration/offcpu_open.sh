@@ -49,7 +49,7 @@ for jdk in $(jdks); do
 	note "JDK $jdk"
 	rm -rf "$TMPD/go" "$TMPD/off" "$TMPD/wall"
 	: >"$TMPD/out" # a JVM before wrote "ready" in it
-	"$jdk/bin/java" -cp "$SAMPLES" Blocked "$TMPD/go" $((SECS + 6)) >"$TMPD/out" &
+	"$jdk/bin/java" -cp "$SAMPLES" Blocked "$TMPD/go" $((SECS + 60)) >"$TMPD/out" &
 	pid=$!
 	PIDS_TO_KILL+=($pid)
 	wait_for 10 grep -qs ready "$TMPD/out" || die "Blocked did not start"
@@ -57,8 +57,10 @@ for jdk in $(jdks); do
 	m1=$!
 	"$MIXPROF" --wall -i 1 -o "$TMPD/wall" -p "$pid" $SECS 2>"$TMPD/err2" &
 	m2=$!
-	wait_for 10 grep -qs profiling "$TMPD/err1" || die "mixprof --off-cpu did not start"
-	wait_for 10 grep -qs profiling "$TMPD/err2" || die "mixprof --wall did not start"
+	# a loaded host starts two profilers slowly: the JVM lives long
+	# enough (SECS + 60) for its waits to stay open past both runs' end
+	wait_for 30 grep -qs profiling "$TMPD/err1" || die "mixprof --off-cpu did not start"
+	wait_for 30 grep -qs profiling "$TMPD/err2" || die "mixprof --wall did not start"
 	touch "$TMPD/go"
 	wait "$m1" || { cat "$TMPD/err1"; die "mixprof --off-cpu failed"; }
 	wait "$m2" || { cat "$TMPD/err2"; die "mixprof --wall failed"; }
