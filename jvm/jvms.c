@@ -456,7 +456,9 @@ static int jvm_try(struct jvms *v, struct jvm *j, uint64_t now)
 	entries_fields(j, &p);
 	j->anchors = unwind_fields(&l->u, &p);
 	names_fields(&l->u, &p);
-	vthread_fields(v, j, &p);
+	/* the walk gets the JVM first: its virtual threads' layout below
+	 * takes a pass over libjvm.so's symbols (milliseconds of CPU, tens
+	 * of ms on a loaded host), while its first Java frames run now */
 	if (v->src.set_interp(v->src.ctx, j->pid, &p)) {
 		hotspot__free(j->h);
 		j->h = NULL;
@@ -465,6 +467,11 @@ static int jvm_try(struct jvms *v, struct jvm *j, uint64_t now)
 		j->state = JVM_NOT; /* 1024 JVMs at once: the rest unnamed */
 		return 0;
 	}
+	j->proc = p;
+	vthread_fields(v, j, &p);
+	if (memcmp(&p, &j->proc, sizeof(p)) &&
+	    !v->src.set_interp(v->src.ctx, j->pid, &p))
+		j->proc = p;
 	j->start = l->interp_start;
 	j->end = l->interp_end;
 	j->found_ns = now;
@@ -474,7 +481,6 @@ static int jvm_try(struct jvms *v, struct jvm *j, uint64_t now)
 		v->st.unwound++;
 	if (j->anchors)
 		refresh_threads(v, j);
-	j->proc = p;
 	jn_try(v, j, now);
 	return 0;
 }

@@ -108,7 +108,11 @@ for jdk in $(jdks); do
 	# worker had once when a loaded machine's C2 did not compile Ratio's
 	# methods within the run
 	for t in '"(JIT|C1) compiled"' '"Interpreted"'; do
-		grep -Eq "\"type\": $t" "$TMPD/print.json" || die "no $t frame"
+		grep -Eq "\"type\": $t" "$TMPD/print.json" && continue
+		grep -Eo '"type": "[A-Za-z0-9 ]*"' "$TMPD/print.json" | sort | uniq -c
+		grep -v '^#' "$TMPD/err" | sed -n '1,40p'
+		awk '{ print $NF, $0 }' "$TMPD/our.folded" | sort -nr | sed -n '1,5p' | cut -c1-600
+		die "no $t frame"
 	done
 
 	ours=$(split_folded "$TMPD/our.folded")
