@@ -4,7 +4,7 @@
 # for SECS, alone and launched by `mixprof --lock`, on each JDK (the
 # system's, or $MIXPROF_TEST_JDKS): the workload's own acquisitions per
 # second both ways (the ratio), the waits mixprof counted and its CPU.
-# With ASYNC_PROFILER=PATH of a libasyncProfiler.so (the user's own
+# With ASPROF_LIB=PATH of a libasyncProfiler.so (the user's own
 # build; none comes with mixprof), a third run under its agent with
 # event=lock, the alternative measured on the same machine in the same
 # run. Prints numbers; never fails on one.
@@ -31,7 +31,7 @@ run() {
 			"$tmp/err" | awk -v t="$(cat "$tmp/time")" \
 			'{ split(t, a, " "); printf "%.2f", a[1] + a[2] - $1 - $2 }')
 	elif [ "${2:-}" = --ap ]; then
-		"$jdk/bin/java" -agentpath:"$ASYNC_PROFILER=start,event=lock,collapsed,file=$tmp/ap.collapsed" \
+		"$jdk/bin/java" -agentpath:"$ASPROF_LIB=start,event=lock,collapsed,file=$tmp/ap.collapsed" \
 			-cp "$BUILD/samples" LockHammer 4 "$SECS" "$WORK_NS" >"$tmp/out" 2>"$tmp/err" || true
 	else
 		"$jdk/bin/java" -cp "$BUILD/samples" LockHammer 4 "$SECS" "$WORK_NS" >"$tmp/out"
@@ -46,7 +46,7 @@ for jdk in $JDKS; do
 	echo "$(basename "$jdk"): $base acquisitions/s alone, $lock under --lock" \
 		"($(awk -v a="$lock" -v b="$base" 'BEGIN { printf "%.2f", b ? a / b : 0 }')x);" \
 		"mixprof: $waits waits ($ns s waited) in $SECS s, its CPU $cpu s"
-	[ -n "${ASYNC_PROFILER:-}" ] || continue
+	[ -n "${ASPROF_LIB:-}" ] || continue
 	read -r ap _ <<<"$(run "$jdk" --ap)"
 	echo "$(basename "$jdk"): $ap acquisitions/s under async-profiler's event=lock" \
 		"($(awk -v a="$ap" -v b="$base" 'BEGIN { printf "%.2f", b ? a / b : 0 }')x);" \
