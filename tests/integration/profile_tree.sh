@@ -16,6 +16,7 @@ grep -qx 'jto=-Dmixprof.test=1' \
 java=$(awk '/^java;/ { n += $NF } END { print n + 0 }' "$out")
 named=$(awk '/^java;.*Ratio\.(one|two|three)_\[[01ji]\]/ { n += $NF } END { print n + 0 }' "$out")
 note "java samples $java, in Ratio methods $named"
-[ "$java" -gt 300 ] || die "the JVM started by the shell was not followed"
+# ~1,500 on a quiet host (3 s at 499 Hz, a busy worker); 231 at load 28
+[ "$java" -gt 100 ] || die "the JVM started by the shell was not followed"
 [ "$named" -gt $((java / 2)) ] || die "Java frames not named"
 echo ok
