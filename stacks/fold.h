@@ -18,8 +18,7 @@
  * namer's Java frames with their lines, the head's roles); the writers
  * (pprof, JFR) and the filters read the types, never the text's shape.
  * fold_type__of is the one reader of that shape, for text that comes as
- * text: lines read from files or given as text (tests, a --count
- * table).
+ * text: lines read from files or given as text (tests, fixtures).
  *
  * struct fold maps line -> count; fold__write() prints lines sorted
  * bytewise, so two runs diff cleanly. It keeps each line as the ids of
