@@ -169,7 +169,7 @@ static int count_line(const char *name, uint64_t count, void *ctx)
 
 	fold_line__reset(&cl->line);
 	n = fold_line__push_role(&cl->line, "java", &process)
-		?: fold_line__push_java(&cl->line, name, FOLD_JIT, 0);
+		?: fold_line__push_java(&cl->line, name, FOLD_JIT, 0, -1);
 	if (!n)
 		n = fold_line__as_frames(&cl->line, &cl->fr, &cl->cap);
 	return n < 0 ? n : pprof_writer__add_frames(cl->w, cl->fr, n, count, 0);
