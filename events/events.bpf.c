@@ -3,8 +3,11 @@
  * events.bpf.c: HotSpot's own events (GC, safepoints, VM operations,
  * compilations, class loads, uncommon traps) as they happen, each hit of a
  * USDT probe of libjvm.so (or the uprobe on its uncommon trap entry) one
- * struct jvm_event in the ring buffer (events_abi.h). No state kept here:
- * user space pairs begins with ends. A target's strings are read bounded
+ * struct jvm_event in the ring buffer (events_abi.h): the ring, the
+ * event's making and a probe's (pointer, length) names read here; which
+ * probes, what their arguments mean and what the uprobes read of the
+ * JVM, in jvm/jevents.bpf.h (included at the end). No state kept here
+ * but a compiler thread's task: user space pairs begins with ends. A target's strings are read bounded
  * (JEV_STR bytes), faulted in if need be (the programs are sleepable),
  * and made safe by user space.
  */
@@ -23,7 +26,8 @@ struct {
 	__uint(max_entries, 1024 * 1024);
 } jev_ring SEC(".maps");
 
-/* compiler thread -> the tier (low byte) and OSR (0x100) of its task */
+/* compiler thread -> the tier (low byte) and OSR (0x100) of its task, as
+ * jevents.bpf.h's jev_task read it for the compile__begin that follows */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 256);
@@ -31,7 +35,6 @@ struct {
 	__type(value, __u64);
 } jev_tasks SEC(".maps");
 
-struct jev_cfg cfg; /* set by user space once the JVM is readable */
 __u64 lost; /* events the ring buffer had no room for */
 
 /*
@@ -115,69 +118,5 @@ static int ev_emit(struct pt_regs *ctx, __u32 kind, int nstr, int arg)
 		return ev_emit(ctx, kind, nstr, arg);                          \
 	}
 
-JEV_USDT(jev_gc_begin, JEV_GC_BEGIN, 0, 0) /* gc__begin(full) */
-JEV_USDT(jev_gc_end, JEV_GC_END, 0, -1)
-JEV_USDT(jev_sp_begin, JEV_SP_BEGIN, 0, -1)
-JEV_USDT(jev_sp_end, JEV_SP_END, 0, -1)
-/* vmops__begin/end(name, len, mode) */
-JEV_USDT(jev_vmop_begin, JEV_VMOP_BEGIN, 1, -1)
-JEV_USDT(jev_vmop_end, JEV_VMOP_END, 1, -1)
-/* method__compile__begin/end(compiler, len, class, len, method, len,
- * signature, len[, success]) */
-JEV_USDT(jev_compile_begin, JEV_COMPILE_BEGIN, 3, -1)
-JEV_USDT(jev_compile_end, JEV_COMPILE_END, 3, 8)
-/* class__loaded(name, len, loader id, shared) */
-JEV_USDT(jev_class_loaded, JEV_CLASS_LOADED, 1, -1)
-
-/*
- * Deoptimization::uncommon_trap(JavaThread *current, int trap_request,
- * int exec_mode): the request encodes the reason and the action. The
- * uncommon trap blob that calls it left its own sp as the frame anchor's
- * (SharedRuntime::generate_uncommon_trap_blob: a frame of two words, the
- * saved rbp then the return address into the compiled code that trapped),
- * so that code's pc is the word above the anchor's sp.
- */
-SEC("uprobe")
-int jev_deopt(struct pt_regs *ctx)
-{
-	struct jvm_event *e = EV_RESERVE();
-	__u64 thread = PT_REGS_PARM1(ctx), sp = 0, pc = 0;
-
-	if (!e) {
-		__sync_fetch_and_add(&lost, 1);
-		return 0;
-	}
-	ev_init(e, JEV_DEOPT);
-	e->arg0 = (__u32)PT_REGS_PARM2(ctx);
-	if (cfg.off_anchor_sp &&
-	    !bpf_copy_from_user(&sp, sizeof(sp),
-				(void *)(thread + cfg.off_anchor_sp)) &&
-	    sp && !bpf_copy_from_user(&pc, sizeof(pc), (void *)(sp + 8)))
-		e->arg1 = pc;
-	bpf_ringbuf_submit(e, 0);
-	return 0;
-}
-
-/*
- * CompileBroker::invoke_compiler_on_method(CompileTask *task), entered by
- * a compiler thread right before method__compile__begin: its tier and
- * whether it is OSR (_osr_bci is InvocationEntryBci, -1, when not).
- */
-SEC("uprobe")
-int jev_task(struct pt_regs *ctx)
-{
-	__u64 task = PT_REGS_PARM1(ctx), v;
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u8 level = 0;
-	__s32 bci = -1;
-
-	if (!cfg.off_task_level ||
-	    bpf_copy_from_user(&level, 1, (void *)(task + cfg.off_task_level)))
-		return 0;
-	if (cfg.off_task_osr_bci)
-		bpf_copy_from_user(&bci, 4,
-				   (void *)(task + cfg.off_task_osr_bci));
-	v = level | (bci != -1 ? 0x100 : 0);
-	bpf_map_update_elem(&jev_tasks, &tid, &v, BPF_ANY);
-	return 0;
-}
+/* The programs of HotSpot's probes, and what they read there. */
+#include "jvm/jevents.bpf.h"

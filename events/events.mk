@@ -5,14 +5,17 @@
 #   events.bpf.c -> $(BUILD)/events/events.bpf.o -> events.skel.h
 #   jvmevents.c  loads and attaches it, reads its ring buffer
 #   evlog.c      pairs begins and ends, writes the lines and the totals
-#   jvmnames.c   names uncommon traps from the live JVM
+#   (the HotSpot half, jvm/: jevents.bpf.h, included by events.bpf.c, the
+#   probes' programs; hsprobes.c, their names; jvmnames.c, what is read of
+#   the live JVM: the probes' offsets, uncommon traps' names)
 #   evpprof.c    the lines as a pprof profile (--events FILE.pb.gz)
-EVENTS_SRCS := jvmevents.c evlog.c jvmnames.c evpprof.c
+EVENTS_SRCS := jvmevents.c evlog.c evpprof.c
 EVENTS_OBJS := $(EVENTS_SRCS:%.c=$(BUILD)/events/%.o)
 CPPFLAGS_events := $(MIXPROF_CPPFLAGS)
 MIXPROF_OBJS += $(EVENTS_OBJS)
 
-$(BPF_BUILD)/events/events.bpf.o: events/events.bpf.c events/events_abi.h \
+$(BPF_BUILD)/events/events.bpf.o: events/events.bpf.c events/events_abi.h jvm/jevcfg.h \
+		jvm/jevents.bpf.h \
 		$(BPF_BUILD)/sampler/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)

@@ -42,13 +42,7 @@ struct jvm_event {
 	__u32 pad2;
 };
 
-/* Set by user space once the JVM is readable (maybe after the attach):
- * its VMStructs offsets; 0 unknown. */
-struct jev_cfg {
-	__u32 off_anchor_sp; /* JavaThread::_anchor + _last_Java_sp */
-	__u32 off_task_level; /* CompileTask::_comp_level (low byte) */
-	__u32 off_task_osr_bci; /* CompileTask::_osr_bci (int) */
-	__u32 pad;
-};
+/* The offsets the uprobes read the JVM by: jvm/jevcfg.h's struct jev_cfg
+ * (HotSpot's, not this folder's). */
 
 #endif

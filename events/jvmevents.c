@@ -9,54 +9,22 @@
 #include <bpf/libbpf.h>
 #include "events/jvmevents.h" /* before the skeleton: its types */
 #include "events/events.skel.h"
+#include "jvm/hsprobes.h" /* which probes, which functions */
 
 _Static_assert(sizeof(struct jvm_event) == 384, "jvm_event as BPF has it");
 
-/* HotSpot's entry of the uncommon trap blob (JDK 8 to 25: one mangling) */
-#define DEOPT_SYM "_ZN14Deoptimization13uncommon_trapEP10JavaThreadii"
-/* where a compiler thread takes its task (JDK 8 to 25: one mangling) */
-#define TASK_SYM "_ZN13CompileBroker25invoke_compiler_on_methodEP11CompileTask"
+#define JEV_LINKS 16 /* 9 USDT probes, 2 uprobes, and room */
 
 struct jvmevents {
 	struct events_bpf *skel;
 	struct ring_buffer *rb;
-	/* the sites below and the two uprobes */
-	struct bpf_link *links[16];
-	const char *names[16];
+	/* hsprobes.h's USDT probes and the two uprobes */
+	struct bpf_link *links[JEV_LINKS];
+	const char *names[JEV_LINKS];
 	int nr_links;
 	jvmevents_fn fn; /* during a poll */
 	void *ctx;
 };
-
-struct usdt_site {
-	const char *provider, *name;
-};
-
-static const struct usdt_site sites[] = {
-    {"hotspot", "gc__begin"},
-    {"hotspot", "gc__end"},
-    {"hs_private", "safepoint__begin"},
-    {"hs_private", "safepoint__end"},
-    {"hotspot", "vmops__begin"},
-    {"hotspot", "vmops__end"},
-    {"hotspot", "method__compile__begin"},
-    {"hotspot", "method__compile__end"},
-    {"hotspot", "class__loaded"},
-};
-
-/* The program of each site, in the order of sites[]. */
-static struct bpf_program *site_prog(struct events_bpf *s, int i)
-{
-	struct bpf_program *p[] = {
-	    s->progs.jev_gc_begin,	s->progs.jev_gc_end,
-	    s->progs.jev_sp_begin,	s->progs.jev_sp_end,
-	    s->progs.jev_vmop_begin,	s->progs.jev_vmop_end,
-	    s->progs.jev_compile_begin, s->progs.jev_compile_end,
-	    s->progs.jev_class_loaded,
-	};
-
-	return p[i];
-}
 
 static int on_sample(void *ctx, void *data, size_t len)
 {
@@ -67,43 +35,60 @@ static int on_sample(void *ctx, void *data, size_t len)
 	return 0;
 }
 
+/* The link of a probe attached, kept under its name. */
+static void keep(struct jvmevents *j, struct bpf_link *l, const char *name)
+{
+	if (j->nr_links == JEV_LINKS) { /* hsprobes.h grew past it */
+		bpf_link__destroy(l);
+		return;
+	}
+	j->names[j->nr_links] = name;
+	j->links[j->nr_links++] = l;
+}
+
+/* A uprobe of prog on libjvm's function sym, kept if lib has it. */
+static void uprobe(struct jvmevents *j, struct bpf_program *prog, int pid,
+		   const char *lib, const char *sym, const char *name)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = sym);
+	struct bpf_link *l;
+
+	l = bpf_program__attach_uprobe_opts(prog, pid, lib, 0, &uo);
+	if (l)
+		keep(j, l, name);
+}
+
 /* Every probe lib has; a missing one is left out. 0 or -errno of the
  * first that failed otherwise, named in err. */
 static int attach_all(struct jvmevents *j, int pid, const char *lib, char *err,
 		      size_t errlen)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = DEOPT_SYM);
+	const struct hsprobe_usdt *u;
+	struct bpf_program *prog;
 	struct bpf_link *l;
-	size_t i;
+	size_t i, n;
 
-	for (i = 0; i < sizeof(sites) / sizeof(sites[0]); i++) {
-		l = bpf_program__attach_usdt(site_prog(j->skel, i), pid, lib,
-					     sites[i].provider, sites[i].name,
-					     NULL);
+	for (u = hsprobes__usdt(&n), i = 0; i < n; i++) {
+		prog =
+		    bpf_object__find_program_by_name(j->skel->obj, u[i].prog);
+		l = prog ? bpf_program__attach_usdt(
+			       prog, pid, lib, u[i].provider, u[i].name, NULL)
+			 : NULL;
+		if (!prog)
+			errno = ESRCH; /* hsprobes.h and jevents.bpf.h apart */
 		if (!l && errno != ENOENT) {
 			snprintf(err, errlen, "usdt %s:%s of %s in %d: %s",
-				 sites[i].provider, sites[i].name, lib, pid,
+				 u[i].provider, u[i].name, lib, pid,
 				 strerror(errno));
 			return -errno;
 		}
-		if (l) {
-			j->names[j->nr_links] = sites[i].name;
-			j->links[j->nr_links++] = l;
-		}
+		if (l)
+			keep(j, l, u[i].name);
 	}
-	l = bpf_program__attach_uprobe_opts(j->skel->progs.jev_deopt, pid, lib,
-					    0, &uo);
-	if (l) {
-		j->names[j->nr_links] = "uncommon_trap";
-		j->links[j->nr_links++] = l;
-	}
-	uo.func_name = TASK_SYM;
-	l = bpf_program__attach_uprobe_opts(j->skel->progs.jev_task, pid, lib,
-					    0, &uo);
-	if (l) {
-		j->names[j->nr_links] = "invoke_compiler_on_method";
-		j->links[j->nr_links++] = l;
-	}
+	uprobe(j, j->skel->progs.jev_deopt, pid, lib, HS_SYM_UNCOMMON_TRAP,
+	       "uncommon_trap");
+	uprobe(j, j->skel->progs.jev_task, pid, lib, HS_SYM_INVOKE_COMPILER,
+	       "invoke_compiler_on_method");
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "events/events_abi.h"
+#include "jvm/jevcfg.h"
 
 struct jvmevents;
 
@@ -31,7 +32,7 @@ struct jvmevents *jvmevents__open(int pid, const char *lib, char *err,
 				  size_t errlen);
 /* How many probes are attached, and their names, comma-separated. */
 int jvmevents__attached(const struct jvmevents *j, char *buf, size_t cap);
-/* The JVM's offsets the programs read by (events_abi.h), once known. */
+/* The JVM's offsets the programs read by (jvm/jevcfg.h), once known. */
 void jvmevents__set_offsets(struct jvmevents *j, const struct jev_cfg *c);
 /* fn on every event waiting: how many, or a negative errno. */
 int jvmevents__poll(struct jvmevents *j, jvmevents_fn fn, void *ctx);

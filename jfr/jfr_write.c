@@ -63,7 +63,7 @@ struct jfr_writer {
 	struct pbuf stacks; /* the stack trace pool's entries, encoded */
 	uint64_t nstacks;
 	uint64_t *frames; /* scratch: a stack's method ids... */
-	int32_t *lines;
+	int32_t *lines, *bcis; /* -1: none */
 	uint8_t *types;
 	size_t capframes;
 	char *key; /* scratch: frames' text joined, as a key */
@@ -119,6 +119,7 @@ void jfr_writer__free(struct jfr_writer *w)
 	strpool__free(w->pool);
 	free(w->frames);
 	free(w->lines);
+	free(w->bcis);
 	free(w->types);
 	free(w->key);
 	fold_line__release(&w->text);
@@ -250,13 +251,16 @@ static int frame(struct jfr_writer *w, const struct fold_frame *f, size_t k)
 				       f->text + t->method, len - t->method)
 			   : method_id(w, "", 0, f->text, len);
 	w->lines[k] = java && t->line ? (int32_t)t->line : -1;
+	w->bcis[k] = java && t->bci1 ? (int32_t)(t->bci1 - 1) : -1;
 	w->types[k] = frame_type(t->kind);
 	return w->frames[k] ? 0 : -ENOMEM;
 }
 
 /*
- * The text of frames fr[0..n) joined by ';' in w->key, as a key to
- * intern: its length, or -ENOMEM.
+ * The text of frames fr[0..n) joined by ';' in w->key, each frame typed
+ * with a bytecode index followed by "@BCI" (two frames of one text at
+ * two bcis make two stack traces), as a key to intern: its length, or
+ * -ENOMEM.
  */
 static int64_t join(struct jfr_writer *w, const struct fold_frame *fr,
 		    uint32_t n)
@@ -264,7 +268,7 @@ static int64_t join(struct jfr_writer *w, const struct fold_frame *fr,
 	size_t len = 0;
 
 	for (uint32_t i = 0; i < n; i++)
-		len += fr[i].len + 1;
+		len += fr[i].len + 12;
 	if (array__grow((void **)&w->key, &w->capkey, len + 1, 1))
 		return -ENOMEM;
 	len = 0;
@@ -273,6 +277,9 @@ static int64_t join(struct jfr_writer *w, const struct fold_frame *fr,
 			w->key[len++] = ';';
 		memcpy(w->key + len, fr[i].text, fr[i].len);
 		len += fr[i].len;
+		if (fr[i].t && fr[i].t->bci1)
+			len += (size_t)snprintf(w->key + len, 12, "@%u",
+						fr[i].t->bci1 - 1);
 	}
 	return (int64_t)len;
 }
@@ -281,7 +288,7 @@ static int64_t join(struct jfr_writer *w, const struct fold_frame *fr,
 static int frames_room(struct jfr_writer *w, size_t n)
 {
 	uint64_t *f;
-	int32_t *l;
+	int32_t *l, *b;
 	uint8_t *t;
 
 	if (n <= w->capframes)
@@ -292,10 +299,13 @@ static int frames_room(struct jfr_writer *w, size_t n)
 	l = realloc(w->lines, n * sizeof(*l));
 	if (l)
 		w->lines = l;
+	b = realloc(w->bcis, n * sizeof(*b));
+	if (b)
+		w->bcis = b;
 	t = realloc(w->types, n);
 	if (t)
 		w->types = t;
-	if (!f || !l || !t)
+	if (!f || !l || !b || !t)
 		return -ENOMEM;
 	w->capframes = n;
 	return 0;
@@ -330,7 +340,7 @@ static uint64_t stack_id(struct jfr_writer *w, const struct fold_frame *fr,
 	for (uint32_t k = 0; k < n; k++) {
 		jbuf__var(&w->stacks, w->frames[k]);
 		jbuf__var(&w->stacks, (uint32_t)w->lines[k]);
-		jbuf__var(&w->stacks, (uint32_t)-1); /* bytecode index */
+		jbuf__var(&w->stacks, (uint32_t)w->bcis[k]);
 		jbuf__var(&w->stacks, w->types[k] + 1);
 	}
 	return w->stacks.err ? 0 : id;

@@ -1,8 +1,8 @@
 /*
  * jlocks: what --lock needs of a HotSpot JVM. Where the probes
- * (sampler/lock.bpf.h) find a lock's class and its owner in the JVM's
- * memory (struct lock_cfg, sampler/lock.h), and whose thread an owner
- * they recorded is.
+ * (sampler/lock.bpf.h, reading by jlocks.bpf.h) find a lock's class and
+ * its owner in the JVM's memory (struct lock_cfg, lockcfg.h), and whose
+ * thread an owner they recorded is (the marks: sampler/lock.h).
  *
  * Facts used (HotSpot sources, no code taken): objectMonitor.hpp (the
  * monitor's _object is a WeakHandle, a slot holding the oop; _owner a
@@ -24,6 +24,7 @@
 #include <linux/types.h>
 #include <stdint.h>
 #include "hotspot.h"
+#include "jvm/lockcfg.h"
 #include "sampler/lock.h"
 #include "vmstructs.h"
 

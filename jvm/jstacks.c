@@ -48,6 +48,7 @@ struct list_frame {
 	uint64_t ip;
 	const char *name; /* by the Method*'s Symbols read at sample time */
 	int line; /* an interpreted frame's, with lines asked; or 0 */
+	int32_t bci; /* an interpreted frame's, with bcis asked; or -1 */
 	uint64_t nm; /* a compiled frame's nmethod, or 0 */
 	int32_t cid; /* its compile id */
 	int level; /* its tier at sample time, 0 unknown */
@@ -97,6 +98,7 @@ struct jstacks {
 	struct interp_stack scratch;
 	struct jstacks_stats st;
 	bool lines; /* Java frames get their lines */
+	bool bci; /* and their bytecode indexes */
 	struct jnamer_frame jf[JN_MAX];
 	/* the stack at hand's Java frames (jstack.java) */
 	struct jstack_frame *java;
@@ -299,7 +301,8 @@ static void renamed(struct jstacks *js, struct list_ent *e)
 	for (uint32_t i = 0; i < e->nr; i++)
 		sum = hash__mix(sum ^ e->f[i].idx ^ e->f[i].ip ^
 				(uint64_t)(uintptr_t)e->f[i].name ^
-				(uint64_t)e->f[i].line << 48);
+				(uint64_t)e->f[i].line << 48 ^
+				(uint64_t)(uint32_t)e->f[i].bci << 24);
 	if (!e->serial || sum != e->sum) {
 		e->sum = sum;
 		e->serial = ++js->serial;
@@ -328,6 +331,7 @@ static void name_frame(struct jstacks *js, struct jvm *j,
 	f->ip = s->ip;
 	f->name = NULL;
 	f->line = 0;
+	f->bci = -1;
 	f->nm = s->nm;
 	f->cid = s->cid;
 	f->level = s->level <= 4 ? (int)s->level : 0;
@@ -351,6 +355,8 @@ static void name_frame(struct jstacks *js, struct jvm *j,
 	/* an interpreted frame's cid: 1 + its bci (sampler_abi.h) */
 	if (js->lines && !s->nm && s->cid > 0 && f->name)
 		f->line = line_at(j, s->method, s->cid - 1);
+	if (js->bci && !s->nm && s->cid > 0 && f->name)
+		f->bci = s->cid - 1;
 }
 
 /*
@@ -677,7 +683,7 @@ void jstacks__seen(struct jstacks *js, const struct sample_key *k,
 
 /* One more Java frame of the stack at hand, its name pooled: 0 or -1. */
 static int java_push(struct jstacks *js, const char *name, int line,
-		     enum jframe_kind kind, int comp_level)
+		     int32_t bci, enum jframe_kind kind, int comp_level)
 {
 	struct jstack_frame *x;
 
@@ -691,6 +697,7 @@ static int java_push(struct jstacks *js, const char *name, int line,
 	if (!x->name)
 		return -1;
 	x->line = js->lines && line > 0 ? line : 0;
+	x->bci = js->bci && bci >= 0 ? bci : -1;
 	x->kind = kind;
 	x->c1 = jframe__c1(kind, comp_level);
 	js->njava++;
@@ -731,7 +738,7 @@ static uint32_t compiled_frames(struct jstacks *js, struct jvm *j,
 		js->st.compiled_stale++;
 		/* the tier recorded at sample time; unknown: C2's */
 		if (!f->name ||
-		    java_push(js, f->name, 0, JF_COMPILED, f->level ?: 4))
+		    java_push(js, f->name, 0, -1, JF_COMPILED, f->level ?: 4))
 			goto fail;
 		return 1;
 	}
@@ -740,7 +747,7 @@ static uint32_t compiled_frames(struct jstacks *js, struct jvm *j,
 		return 0;
 	}
 	for (int i = n - 1; i >= 0; i--)
-		if (java_push(js, js->jf[i].name, js->jf[i].line,
+		if (java_push(js, js->jf[i].name, js->jf[i].line, js->jf[i].bci,
 			      js->jf[i].kind, js->jf[i].comp_level))
 			goto fail;
 	js->st.compiled_named++;
@@ -782,7 +789,7 @@ static int java_names(struct jstacks *js, const struct sample_key *k,
 			js->st.unreadable++;
 			continue;
 		}
-		if (java_push(js, f->name, f->line, JF_INTERPRETED, 0))
+		if (java_push(js, f->name, f->line, f->bci, JF_INTERPRETED, 0))
 			continue;
 		out->njava[f->idx] = 1;
 		named++;
@@ -874,4 +881,9 @@ void jstacks__stats(const struct jstacks *js, struct jstacks_stats *st)
 void jstacks__lines(struct jstacks *js, bool lines)
 {
 	js->lines = lines;
+}
+
+void jstacks__bci(struct jstacks *js, bool bci)
+{
+	js->bci = bci;
 }

@@ -54,6 +54,11 @@ struct jstack_frame {
 	 * fold.c does) */
 	const char *name;
 	int line; /* its source line with lines asked (jstacks__lines); 0 */
+	/* its bytecode index with bcis asked (jstacks__bci): a compiled
+	 * frame's from its scope at the pc (-1: the method's entry), an
+	 * interpreted frame's as the walk read it (with lines asked: the
+	 * walk records it then); else -1 */
+	int32_t bci;
 	enum jframe_kind kind; /* JF_INTERPRETED, JF_COMPILED, JF_INLINED */
 	bool c1; /* a JF_COMPILED frame of C1 (tiers 1-3: jframe__c1) */
 };
@@ -110,6 +115,8 @@ int jstacks__stack(struct jstacks *js, const struct sample_key *k,
 
 /* Whether Java frames get their source lines. Before the first key. */
 void jstacks__lines(struct jstacks *js, bool lines);
+/* Whether they get their bytecode indexes too. Before the first key. */
+void jstacks__bci(struct jstacks *js, bool bci);
 
 /*
  * The name of the CodeBlob holding pc in JVM pid, as jstack.stubs has

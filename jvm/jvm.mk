@@ -5,7 +5,8 @@
 # into mixprof; the unit tests feed fake tables and a fake sampler.
 JVM_SRCS := hotspot icodelets vmstructs nmethod jlines jthreads jframe jnamer \
 	perfcount \
-	codeblob vthread readbudget jlocks jthreadsync jvms jstacks locknames
+	codeblob vthread readbudget jlocks jthreadsync jvms jstacks locknames \
+	hsprobes jvmnames jdkpath
 JVM_OBJS := $(JVM_SRCS:%=$(BUILD)/jvm/%.o) $(COMMON_OBJS)
 CPPFLAGS_jvm := $(MIXPROF_CPPFLAGS)
 # the symbolizer's fuzz test covers the JVM parsers too

@@ -68,7 +68,7 @@ int pprof_writer__add_frames(struct pprof_writer *w,
 			     const struct fold_frame *fr, uint32_t n,
 			     uint64_t count, uint64_t events);
 /*
- * One line given as text (len bytes, no count: tests, a --count table),
+ * One line given as text (len bytes, no count: tests, fixtures),
  * typed as fold.h reads text (fold_line__parse), with its count.
  */
 int pprof_writer__add(struct pprof_writer *w, const char *line, size_t len,

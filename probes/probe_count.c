@@ -14,7 +14,8 @@
 struct row {
 	unsigned site;
 	uint64_t count;
-	char *name;
+	char *name; /* made safe: the table's */
+	char *raw; /* as the JVM wrote it: the writers make it safe */
 	/* it was called between these polls: from the one before its
 	 * first calls were seen to the one that saw its last (0: unknown) */
 	uint64_t from_ns, to_ns;
@@ -38,8 +39,10 @@ void probe_count__free(struct probe_count *t)
 
 	if (!t)
 		return;
-	for (i = 0; i < t->nr; i++)
+	for (i = 0; i < t->nr; i++) {
 		free(t->rows[i].name);
+		free(t->rows[i].raw);
+	}
 	free(t->rows);
 	free(t);
 }
@@ -97,8 +100,12 @@ int probe_count__set(struct probe_count *t, unsigned site, uint64_t count,
 	r = &t->rows[t->nr];
 	/* the JVM wrote it: kept made safe, as the table shows it */
 	r->name = malloc(SAFENAME_SIZE(strlen(name)));
-	if (!r->name)
+	r->raw = strdup(name);
+	if (!r->name || !r->raw) {
+		free(r->name);
+		free(r->raw);
 		return -ENOMEM;
+	}
 	safename__copy(r->name, SAFENAME_SIZE(strlen(name)), name, strlen(name),
 		       0);
 	r->site = site;
@@ -142,7 +149,7 @@ int probe_count__each(const struct probe_count *t,
 	int ret = 0;
 
 	for (unsigned i = 0; !ret && i < t->nr; i++)
-		ret = fn(t->rows[i].name, t->rows[i].count, ctx);
+		ret = fn(t->rows[i].raw, t->rows[i].count, ctx);
 	return ret;
 }
 

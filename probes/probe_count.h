@@ -24,8 +24,8 @@ void probe_count__free(struct probe_count *t);
  * Site site (method name, the agent's "pkg/Class.method(DESC)") has
  * count calls now. Counts only grow; a smaller one (never expected) is
  * ignored. 0 or -ENOMEM. Shaped as a probectl_count_fn's body. The
- * name (from the JVM) is kept made safe (common/safename.h): the
- * table and probe_count__each give it so.
+ * name (from the JVM) is kept made safe (common/safename.h), as the
+ * table prints it, and as it came, for probe_count__each.
  */
 int probe_count__set(struct probe_count *t, unsigned site, uint64_t count,
 		     const char *name);
@@ -36,7 +36,11 @@ int probe_count__set(struct probe_count *t, unsigned site, uint64_t count,
  */
 void probe_count__tick(struct probe_count *t, uint64_t now_ns);
 
-/* fn on each method and its calls; stops at fn's non-zero return. */
+/*
+ * fn on each method (its name as the JVM wrote it, not made safe: a
+ * writer does, stacks/fold.h) and its calls; stops at fn's non-zero
+ * return.
+ */
 int probe_count__each(const struct probe_count *t,
 		      int (*fn)(const char *name, uint64_t count, void *ctx),
 		      void *ctx);

@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "common/safefile.h"
 #include "common/safename.h"
 #include "common/nsec.h"
@@ -15,8 +14,9 @@
 #include "events/evlog.h"
 #include "events/evpprof.h"
 #include "events/jvmevents.h"
-#include "events/jvmnames.h"
 #include "jvm/hotspot.h"
+#include "jvm/jdkpath.h"
+#include "jvm/jvmnames.h"
 #include "jvm/jvms.h"
 #include "run.h"
 #include "run_events.h"
@@ -33,53 +33,13 @@ struct runev {
 	unsigned int tries; /* ticks the layout was asked for */
 };
 
-/* cand, its links followed, is a JDK's bin/java: its libjvm.so into lib. */
-static int java_libjvm(const char *cand, char *lib, size_t cap)
-{
-	char real[PATH_MAX];
-	size_t n;
-
-	if (access(cand, X_OK) || !realpath(cand, real))
-		return -ENOENT;
-	n = strlen(real);
-	if (n < 9 || strcmp(real + n - 9, "/bin/java"))
-		return -ENOENT;
-	snprintf(lib, cap, "%.*s/lib/server/libjvm.so", (int)(n - 9), real);
-	return access(lib, R_OK) ? -ENOENT : 0;
-}
-
-/*
- * A launched java's libjvm.so, found before it runs: the command (on PATH
- * as execvp finds it) is a JDK's bin/java. 0 or -ENOENT.
- */
-static int launched_libjvm(const char *cmd, char *lib, size_t cap)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL, cand[PATH_MAX];
-	int ret = -ENOENT;
-
-	if (strchr(cmd, '/'))
-		return java_libjvm(cmd, lib, cap);
-	copy = strdup(path ? path : "/usr/bin:/bin");
-	for (dir = copy ? strtok_r(copy, ":", &save) : NULL; ret && dir;
-	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(cand, sizeof(cand), "%s/%s", dir, cmd);
-		if (access(cand, X_OK))
-			continue;
-		ret = java_libjvm(cand, lib, cap);
-		break; /* the one execvp runs */
-	}
-	free(copy);
-	return ret;
-}
-
 /* The JVM's libjvm.so as this process opens it: 0, or -ENOENT reported. */
 static int libjvm_of(struct run *r, uint32_t pid, char *lib, size_t cap)
 {
 	char path[PATH_MAX], show[256];
 
 	if (r->launched) {
-		if (!launched_libjvm(r->o.cmd[0], lib, cap))
+		if (!jdkpath__libjvm(r->o.cmd[0], getenv("PATH"), lib, cap))
 			return 0;
 		fprintf(stderr,
 			"mixprof: --events: '%s' is not a JDK's bin/java "
@@ -132,6 +92,22 @@ static int open_file(struct run *r, struct runev *ev)
 	return ev->pp ? 0 : -ENOMEM;
 }
 
+/* evlog's namer: the JVM's names (jvm/jvmnames.h) on its ctx */
+static const char *trap_reason(void *ctx, int i)
+{
+	return jvmnames__reason(ctx, i);
+}
+
+static const char *trap_action(void *ctx, int i)
+{
+	return jvmnames__action(ctx, i);
+}
+
+static int trap_method(void *ctx, uint64_t pc, char *buf, size_t cap, int *tier)
+{
+	return jvmnames__method_at(ctx, pc, buf, cap, tier);
+}
+
 int run_events__start(struct run *r)
 {
 	struct evlog_namer nm;
@@ -152,8 +128,8 @@ int run_events__start(struct run *r)
 	if (ret)
 		return ret;
 	ev->names = jvmnames__new(ev->pid, r->jvms);
-	if (ev->names)
-		jvmnames__namer(ev->names, &nm);
+	nm = (struct evlog_namer){trap_reason, trap_action, trap_method,
+				  ev->names};
 	ev->log = ev->names ? evlog__new(ev->pp ? NULL : ev->f, &nm) : NULL;
 	if (!ev->log)
 		return -ENOMEM;

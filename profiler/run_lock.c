@@ -13,7 +13,7 @@
 #include "jvm/locknames.h"
 #include "run.h"
 #include "run_lock.h"
-#include "sampler/lock.h"
+#include "jvm/lockcfg.h"
 #include "sampler/sampler_ctl.h"
 #include "output/sliceout.h"
 #include "stacks/stackfold.h"

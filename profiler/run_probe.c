@@ -16,13 +16,13 @@
 #include "probes/probe_count.h"
 #include "check/hints.h"
 #include "probes/probes_run.h"
-#include "common/safename.h"
 #include "run.h"
 #include "run_child.h"
 #include "run_probe.h"
 #include "run_report.h"
 #include "sampler/sampler_ctl.h"
 #include "output/sliceout.h"
+#include "stacks/fold.h"
 #include "stacks/stackfold.h"
 #include "targets.h"
 
@@ -148,29 +148,31 @@ static bool summary(struct run *r, const uint64_t *st, double secs)
 	return false; /* the rest as for samples */
 }
 
-/* --count as pprof: where each method's one-frame line is built. */
+/* --count as pprof: each method's one-frame line, typed as it is built. */
 struct count_line {
 	struct pprof_writer *w;
-	char *buf;
+	struct fold_line line;
+	struct fold_frame *fr;
 	size_t cap;
 };
 
 /*
  * One method's calls as a one-frame stack under the process "java": its
- * name (made safe by probe_count) with the ';'s of its descriptor as ':'.
+ * name as the agent wrote it, a compiled Java frame (fold.c makes it
+ * safe, the ';'s of its descriptor as ':').
  */
 static int count_line(const char *name, uint64_t count, void *ctx)
 {
+	static const struct fold_type process = {.kind = FOLD_PROCESS};
 	struct count_line *cl = ctx;
-	size_t n = strlen("java;"), k = strlen(name);
+	int n;
 
-	if (SAFENAME_SIZE(k) + n + 4 > cl->cap)
-		return 0; /* a name longer than any method's: left out */
-	memcpy(cl->buf, "java;", n);
-	n += safename__copy(cl->buf + n, cl->cap - n, name, k,
-			    SAFENAME_FOLD | SAFENAME_ESCAPED);
-	memcpy(cl->buf + n, "_[j]", 5);
-	return pprof_writer__add(cl->w, cl->buf, n + 4, count);
+	fold_line__reset(&cl->line);
+	n = fold_line__push_role(&cl->line, "java", &process)
+		?: fold_line__push_java(&cl->line, name, FOLD_JIT, 0, -1);
+	if (!n)
+		n = fold_line__as_frames(&cl->line, &cl->fr, &cl->cap);
+	return n < 0 ? n : pprof_writer__add_frames(cl->w, cl->fr, n, count, 0);
 }
 
 /* --count as pprof: each probed method a sample, valued in calls. */
@@ -181,17 +183,18 @@ static int write_pprof(struct run *r)
 			       .duration_ns = r->end_ns - r->tb.start_ns,
 			       .time_ns =
 				   (uint64_t)r->wall_start * NSEC_PER_SEC};
-	struct count_line cl = {.cap = 65536};
+	struct count_line cl = {0};
 	int ret = -ENOMEM;
 
+	fold_line__init(&cl.line, true);
 	cl.w = pprof_writer__new(&m);
-	cl.buf = malloc(cl.cap);
-	if (cl.w && cl.buf)
+	if (cl.w)
 		ret = probe_count__each(probes_run__table(r->pr), count_line,
 					&cl);
 	ret = ret ?: pprof_writer__write(cl.w, r->table);
 	pprof_writer__free(cl.w);
-	free(cl.buf);
+	fold_line__release(&cl.line);
+	free(cl.fr);
 	return ret;
 }
 

@@ -190,6 +190,8 @@ int run_setup__naming(struct run *r)
 	    .no_hotspot = getenv("MIXPROF_NO_INTERP") != NULL,
 	    .probe_leaf = r->o.nr_probes > 0,
 	    .lines = r->o.lines,
+	    /* JFR's frames have a bytecode index (pprof's Lines have none) */
+	    .bci = r->o.format == PROFILE_JFR,
 	    .check_names = getenv("MIXPROF_NAMES_CHECK") != NULL,
 	};
 	struct stacksrc src;

@@ -1,6 +1,7 @@
 /*
  * alloc.bpf.h: --alloc, uprobes on libjvm.so's allocation tracing hooks
- * (alloc.h), a part of sampler.bpf.c (included at its end, after
+ * (jvm/hsprobes.h names them, jvm/jalloc.bpf.h reads their arguments;
+ * alloc.h: the class's frame), a part of sampler.bpf.c (included at its end, after
  * offcpu.bpf.h, whose weighted add it uses). Each hit counts the
  * allocating thread's user stack (the same walk as samples, from the
  * probe's registers) and the class as a one-frame "kernel" stack, by
@@ -12,6 +13,7 @@
 #define MIXPROF_ALLOC_BPF_H
 
 #include "alloc.h"
+#include "jvm/jalloc.bpf.h"
 
 /*
  * A uprobe's key (here and in lock.bpf.h), the per-CPU one: not one on
@@ -54,15 +56,16 @@ static __always_inline int alloc_count(struct pt_regs *ctx, __u64 klass,
 }
 
 SEC("uprobe")
-int BPF_KPROBE(mixprof_alloc_tlab, __u64 klass, __u64 obj, __u64 tlab_bytes)
+int mixprof_alloc_tlab(struct pt_regs *ctx)
 {
-	return alloc_count(ctx, klass, tlab_bytes);
+	return alloc_count(ctx, JALLOC_TLAB_KLASS(ctx), JALLOC_TLAB_BYTES(ctx));
 }
 
 SEC("uprobe")
-int BPF_KPROBE(mixprof_alloc_outside, __u64 klass, __u64 obj, __u64 bytes)
+int mixprof_alloc_outside(struct pt_regs *ctx)
 {
-	return alloc_count(ctx, klass, bytes);
+	return alloc_count(ctx, JALLOC_OUTSIDE_KLASS(ctx),
+			   JALLOC_OUTSIDE_BYTES(ctx));
 }
 
 #endif

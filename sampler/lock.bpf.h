@@ -3,17 +3,14 @@
  * by stack, a part of sampler.bpf.c (included at its end, after
  * offcpu.bpf.h, whose weighted add it uses).
  *
- * Two uprobes on libjvm.so (lock.h names them) begin a wait: a monitor's
- * contended entry (`this` the ObjectMonitor: the class of its object,
- * its _owner) and Unsafe_Park (the parking thread's parkBlocker, counted
- * only when it is an AbstractOwnableSynchronizer: ReentrantLock's and
- * ReentrantReadWriteLock's Sync, anything under AQS; its
- * exclusiveOwnerThread's eetop is the owner's JavaThread*). Each makes a
- * key as a sample does (the user stack from the probe's registers; the
- * lock as a two-frame "kernel" stack, lock.h) and keeps it by tid with
- * the time; the uretprobe of the same function adds the nanoseconds
- * since to that key, one more event (a contention), in the bucket of
- * that moment.
+ * Two uprobes on libjvm.so (jvm/hsprobes.h names them) begin a wait: a
+ * monitor's contended entry and a thread's park; what each reads of the
+ * JVM to find the lock (its class) and its owner, and which parks are
+ * counted, is jvm/jlocks.bpf.h's. Each makes a key as a sample does (the
+ * user stack from the probe's registers; the lock as a two-frame
+ * "kernel" stack, lock.h) and keeps it by tid with the time; the
+ * uretprobe of the same function adds the nanoseconds since to that key,
+ * one more event (a contention), in the bucket of that moment.
  *
  * Stack: a program's whole call chain must fit 512 bytes on kernels
  * before 6.13, and the walk's chain takes almost all of it; so the key is
@@ -24,8 +21,7 @@
 #define MIXPROF_LOCK_BPF_H
 
 #include "lock.h"
-
-struct lock_cfg lock_cfg = {}; /* set by user space before the attach */
+#include "jvm/jlocks.bpf.h"
 
 /* tid -> the key of its wait, whose bucket holds the wait's start */
 struct {
@@ -36,9 +32,10 @@ struct {
 	__uint(max_entries, LOCK_WAITS);
 } lock_waits SEC(".maps");
 
-/* the wait a probe on this CPU is beginning: its start and lock frames */
+/* the wait a probe on this CPU is beginning: its start and lock */
 struct lock_seen {
-	__u64 start, klass, owner;
+	__u64 start;
+	struct jlock lock;
 };
 
 struct {
@@ -48,32 +45,6 @@ struct {
 	__uint(max_entries, 1);
 } lock_seen SEC(".maps");
 
-/* An oop field (at addr), decoded; 0 when null or unreadable. */
-static __always_inline __u64 lock_oop(__u64 addr)
-{
-	__u32 n = 0;
-
-	if (!lock_cfg.coops)
-		return read_u64(addr);
-	if (bpf_probe_read_user(&n, sizeof(n), (const void *)addr) || !n)
-		return 0;
-	return lock_cfg.oop_base + ((__u64)n << (lock_cfg.oop_shift & 63));
-}
-
-/* An object's Klass*; 0 when unreadable. */
-static __always_inline __u64 lock_klass(__u64 obj)
-{
-	__u32 n = 0;
-
-	if (!lock_cfg.ccp)
-		return read_u64(obj + lock_cfg.oop_klass);
-	if (bpf_probe_read_user(&n, sizeof(n),
-				(const void *)(obj + lock_cfg.oop_klass)) ||
-	    !n)
-		return 0;
-	return lock_cfg.klass_base + ((__u64)n << (lock_cfg.klass_shift & 63));
-}
-
 static __always_inline struct lock_seen *lock_seen_get(void)
 {
 	__u32 zero = 0;
@@ -81,55 +52,20 @@ static __always_inline struct lock_seen *lock_seen_get(void)
 	return bpf_map_lookup_elem(&lock_seen, &zero);
 }
 
-/* A monitor's class and owner now; 1, or 0 (nothing to count). */
-static __noinline int lock_monitor(__u64 mon)
-{
-	struct lock_seen *s = lock_seen_get();
-	__u64 obj, owner;
-
-	if (!s || !mon)
-		return 0;
-	s->start = bpf_ktime_get_ns();
-	obj = read_u64(read_u64(mon + lock_cfg.om_object));
-	owner = read_u64(mon + lock_cfg.om_owner);
-	s->klass = obj ? lock_klass(obj) : 0;
-	s->owner = 0;
-	/* not free, anonymous or being deflated (0, 1, 2; -1 in JDK 17) */
-	if (owner > 2 && owner < 0x800000000000ULL)
-		s->owner = LOCK_MARK(lock_cfg.owner_is_id ? LOCK_OWNER_ID_BASE
-							  : LOCK_OWNER_BASE,
-				     owner);
-	return 1;
-}
-
 /*
- * The parking thread's blocker and that lock's owner; 1 when the blocker
- * is a j.u.c. lock, else 0. The thread's JavaThread* is the one user
- * space lists for the unwinder's frame anchors (java_threads: a thread
- * is known from the JVM's first tick after its start): HotSpot does not
- * publish where the JNIEnv the probe gets lies in it.
+ * The lock a probe's hit waits for (mon the monitor, or 0: a park), into
+ * the per-CPU lock_seen with the time; 1, or 0 (nothing to count). A
+ * subprogram: its frame is gone before the walk's.
  */
-static __noinline int lock_park(__u32 tgid, __u32 tid)
+static __noinline int lock_read(__u32 tgid, __u32 tid, __u64 mon)
 {
-	struct java_thread_key jk = {.tgid = tgid, .tid = tid};
 	struct lock_seen *s = lock_seen_get();
-	__u64 *jt = bpf_map_lookup_elem(&java_threads, &jk);
-	__u64 thread, blocker, k, owner;
 
-	if (!s || !jt || !lock_cfg.aos_klass)
+	if (!s)
 		return 0;
 	s->start = bpf_ktime_get_ns();
-	thread = read_u64(read_u64(*jt + lock_cfg.jt_obj));
-	blocker = thread ? lock_oop(thread + lock_cfg.park_blocker) : 0;
-	k = blocker ? lock_klass(blocker) : 0;
-	if (!k || read_u64(k + lock_cfg.aos_super) != lock_cfg.aos_klass)
-		return 0;
-	owner = lock_oop(blocker + lock_cfg.aos_owner);
-	s->klass = k;
-	s->owner = 0;
-	if (owner && (owner = read_u64(owner + lock_cfg.eetop)))
-		s->owner = LOCK_MARK(LOCK_OWNER_BASE, owner);
-	return 1;
+	return mon ? jlocks_monitor(mon, &s->lock)
+		   : jlocks_park(tgid, tid, &s->lock);
 }
 
 /* A wait begins: the key, kept by tid with the time in its bucket. */
@@ -142,9 +78,9 @@ static __always_inline int lock_begin(struct pt_regs *ctx, __u32 tid)
 
 	if (!key || !s || !ips)
 		return 0;
-	ips[0] = LOCK_MARK(LOCK_CLASS_BASE, s->klass);
-	if (s->owner) {
-		ips[1] = s->owner;
+	ips[0] = LOCK_MARK(LOCK_CLASS_BASE, s->lock.klass);
+	if (s->lock.owner) {
+		ips[1] = s->lock.owner;
 		n = 2;
 	}
 	key->kern_stack = store_stack(n, STAT_KERN_LOST, false);
@@ -184,14 +120,16 @@ static __always_inline int lock_probe(struct pt_regs *ctx, __u64 mon)
 	 * before any read of the lock */
 	if (filter_pids && !bpf_map_lookup_elem(&targets, &tgid))
 		return 0;
-	if (mon ? lock_monitor(mon) : lock_park(tgid, tid))
+	if (lock_read(tgid, tid, mon))
 		lock_begin(ctx, tid);
 	return 0;
 }
 
 SEC("uprobe")
-int BPF_KPROBE(mixprof_lock_enter, __u64 mon)
+int mixprof_lock_enter(struct pt_regs *ctx)
 {
+	__u64 mon = JLOCKS_ENTER_MONITOR(ctx);
+
 	return mon ? lock_probe(ctx, mon) : 0;
 }
 

@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "alloc.h"
+#include "jvm/hsprobes.h" /* the libjvm functions --alloc, --lock hook */
 #include "lock.h"
 #include "sampler_int.h"
 #include "unwind/loader.h"
@@ -503,11 +504,11 @@ int sampler__attach_alloc(struct sampler *s, uint64_t start_ns, int pid,
 	s->skel->bss->start_ns = start_ns;
 	ret = jvm_probe(s, s->skel->progs.mixprof_alloc_tlab,
 			&s->skel->links.mixprof_alloc_tlab, pid, libjvm,
-			ALLOC_SYM_NEW_TLAB, false);
+			HS_SYM_ALLOC_NEW_TLAB, false);
 	if (!ret)
 		ret = jvm_probe(s, s->skel->progs.mixprof_alloc_outside,
 				&s->skel->links.mixprof_alloc_outside, pid,
-				libjvm, ALLOC_SYM_OUTSIDE, false);
+				libjvm, HS_SYM_ALLOC_OUTSIDE, false);
 	if (!ret)
 		s->event = "libjvm AllocTracer";
 	return ret; /* links destroyed by the detach */
@@ -517,8 +518,8 @@ int sampler__attach_alloc(struct sampler *s, uint64_t start_ns, int pid,
 static const char *lock_enter_sym(struct sampler *s, int pid,
 				  const char *libjvm, struct bpf_link **link)
 {
-	static const char *const names[] = {LOCK_SYM_ENTER_25,
-					    LOCK_SYM_ENTER_17};
+	static const char *const names[] = {HS_SYM_LOCK_ENTER_25,
+					    HS_SYM_LOCK_ENTER_17};
 	int ret = -ENOENT;
 
 	for (size_t i = 0; i < 2 && ret == -ENOENT; i++) {
@@ -547,10 +548,10 @@ int sampler__attach_lock(struct sampler *s, uint64_t start_ns, int pid,
 			&k->links.mixprof_lock_enter, pid, libjvm, enter,
 			false) ?:
 	      jvm_probe(s, k->progs.mixprof_lock_end, &s->lock_park_end, pid,
-			libjvm, LOCK_SYM_PARK, true) ?:
+			libjvm, HS_SYM_PARK, true) ?:
 	      jvm_probe(s, k->progs.mixprof_lock_park,
 			&k->links.mixprof_lock_park, pid, libjvm,
-			LOCK_SYM_PARK, false);
+			HS_SYM_PARK, false);
 	if (!ret)
 		s->event = "libjvm monitor enter and park";
 	return ret; /* links destroyed by the detach */

@@ -40,7 +40,7 @@ $(BPF_BUILD)/sampler/vmlinux.h:
 $(BPF_BUILD)/sampler/%.bpf.o: sampler/%.bpf.c sampler/sampler_abi.h \
 		sampler/ksym.h sampler/targets.bpf.h sampler/offcpu.bpf.h \
 		sampler/phases.h sampler/phases.bpf.h $(BPF_BUILD)/sampler/phases.flag \
-		sampler/alloc.bpf.h sampler/alloc.h sampler/lock.bpf.h sampler/lock.h sampler/vtwait.bpf.h jvm/vthread.bpf.h jvm/hotspot.bpf.h unwind/unwind.bpf.h unwind/rows.h \
+		sampler/alloc.bpf.h sampler/alloc.h sampler/lock.bpf.h sampler/lock.h sampler/vtwait.bpf.h jvm/vthread.bpf.h jvm/hotspot.bpf.h jvm/jalloc.bpf.h jvm/jlocks.bpf.h jvm/lockcfg.h unwind/unwind.bpf.h unwind/rows.h \
 		$(BPF_BUILD)/sampler/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sampler_ctl.h"
-#include "lock.h" /* the skeleton holds a struct lock_cfg */
+#include "jvm/lockcfg.h" /* the skeleton holds a struct lock_cfg */
 #include "sampler/fork.skel.h"
 #include "sampler/sampler.skel.h"
 #include "common/u64map.h"

@@ -327,7 +327,7 @@ int fold_line__push(struct fold_line *l, const struct frame *f)
 }
 
 int fold_line__push_java(struct fold_line *l, const char *name, uint32_t kind,
-			 uint32_t line)
+			 uint32_t line, int32_t bci)
 {
 	struct fold_type *t;
 	uint32_t at, end;
@@ -335,6 +335,8 @@ int fold_line__push_java(struct fold_line *l, const char *name, uint32_t kind,
 	size_t n;
 	int ret = push_kind(l, name, kind);
 
+	if (!ret && bci >= 0 && fold_kind__java(l->types[l->n - 1].kind))
+		l->types[l->n - 1].bci1 = (uint32_t)bci + 1;
 	if (ret || !line)
 		return ret;
 	/* ":LINE" before the suffix: the frame as async-profiler writes it */
@@ -430,8 +432,10 @@ int fold_line__parse(struct fold_line *l, const char *line, size_t len)
 		p = fold_line__frame(l, i, &fl);
 		n = thread_shape(p, fl, &t->tid);
 		if (n)
-			*t = (struct fold_type){FOLD_THREAD, n,
-						carrier_of(p, n), 0, t->tid};
+			*t = (struct fold_type){.kind = FOLD_THREAD,
+						.name = n,
+						.method = carrier_of(p, n),
+						.tid = t->tid};
 	}
 	return 0;
 }

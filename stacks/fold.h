@@ -13,13 +13,13 @@
  * ':', so a name can never split a line nor write to a terminal.
  *
  * Each frame carries its type (struct fold_type: kind, where its name
- * ends, a Java frame's class, method and line, a thread's tid), given as
+ * ends, a Java frame's class, method, line and, for JFR, bytecode index,
+ * a thread's tid), given as
  * it enters the line by whoever named it (the symbolizer's kind, the JVM
  * namer's Java frames with their lines, the head's roles); the writers
  * (pprof, JFR) and the filters read the types, never the text's shape.
  * fold_type__of is the one reader of that shape, for text that comes as
- * text: lines read from files or given as text (tests, a --count
- * table).
+ * text: lines read from files or given as text (tests, fixtures).
  *
  * struct fold maps line -> count; fold__write() prints lines sorted
  * bytewise, so two runs diff cleanly. It keeps each line as the ids of
@@ -73,6 +73,10 @@ struct fold_type {
 	uint32_t method;
 	uint32_t line; /* a Java frame's source line; 0: none */
 	uint32_t tid; /* a thread frame's */
+	/* 1 + a Java frame's bytecode index, where its namer was asked for
+	 * it (JFR's frames: stackfold_cfg.bci); 0: none. Part of the
+	 * frame's identity in a struct fold, not of its text */
+	uint32_t bci1;
 };
 
 /*
@@ -121,11 +125,12 @@ void fold_line__release(struct fold_line *l);
 int fold_line__push(struct fold_line *l, const struct frame *f);
 /*
  * Append a Java frame as the JVM names it (jvm/jstacks.h): name, its kind
- * (FOLD_JIT, FOLD_C1, FOLD_INTERP, FOLD_INLINED) and its source line (0:
- * none), written "name:LINE_[x]" and typed from these, not from the text.
+ * (FOLD_JIT, FOLD_C1, FOLD_INTERP, FOLD_INLINED), its source line (0:
+ * none) and bytecode index (< 0: none), written "name:LINE_[x]" and typed
+ * from these, not from the text (the bci is in the type only).
  */
 int fold_line__push_java(struct fold_line *l, const char *name, uint32_t kind,
-			 uint32_t line);
+			 uint32_t line, int32_t bci);
 /*
  * Append frames already folded (len bytes, "a;b_[j]"; none if 0): text
  * safename__copy(SAFENAME_FOLD) made, not checked again, whose frames

@@ -141,13 +141,16 @@ static int set_grow(struct frames *fr)
 }
 
 /*
- * The id of frame s[0..n): found, or added (typed t) when t is given.
- * -ENOENT when absent and not added, -ENOMEM.
+ * The id of frame s[0..n) of bytecode index bci1 (fold.h; 0: none, as a
+ * frame looked up by its text has): found, or added (typed t) when t is
+ * given. -ENOENT when absent and not added, -ENOMEM. A Java frame's bci
+ * is part of its identity (JFR writes it), not of its text: its variants
+ * hash apart, so they do not crowd one probe run.
  */
 static int64_t frame_id(struct frames *fr, const char *s, size_t n,
-			const struct fold_type *t)
+			uint32_t bci1, const struct fold_type *t)
 {
-	uint64_t h = hash_bytes(s, n);
+	uint64_t h = hash_bytes(s, n) ^ (bci1 * 0x9e3779b97f4a7c15ULL);
 	size_t j;
 	char *copy;
 
@@ -157,6 +160,7 @@ static int64_t frame_id(struct frames *fr, const char *s, size_t n,
 			uint32_t id = fr->set[j] - 1;
 
 			if (fr->v[id].hash == h && fr->v[id].len == n &&
+			    fr->v[id].t.bci1 == bci1 &&
 			    !memcmp(fr->v[id].text, s, n))
 				return id;
 		}
@@ -202,7 +206,7 @@ static int64_t split(struct fold *f, const char *line)
 			return -ENOMEM;
 		if (tmp_room(f, n + 1))
 			return -ENOMEM;
-		id = frame_id(&f->fr, p, e - p, NULL);
+		id = frame_id(&f->fr, p, e - p, 0, NULL);
 		if (id == -ENOENT)
 			return 0;
 		if (id < 0)
@@ -290,7 +294,8 @@ int fold__add_frames(struct fold *f, const char *text, const uint32_t *ends,
 	if (!n || tmp_room(f, n))
 		return n ? -ENOMEM : -EINVAL;
 	for (uint32_t i = 0; i < n; start = ends[i++] + 1) {
-		id = frame_id(&f->fr, text + start, ends[i] - start, &types[i]);
+		id = frame_id(&f->fr, text + start, ends[i] - start,
+			      types[i].bci1, &types[i]);
 		if (id < 0)
 			return id;
 		f->tmp[i] = id;
@@ -335,7 +340,8 @@ int fold__merge(struct fold *dst, const struct fold *src)
 			const struct frame_text *t =
 			    &src->fr.v[src->ids[s->off + j]];
 
-			id = frame_id(&dst->fr, t->text, t->len, &t->t);
+			id = frame_id(&dst->fr, t->text, t->len, t->t.bci1,
+				      &t->t);
 			if (id < 0)
 				return id;
 			dst->tmp[j] = id;
@@ -375,7 +381,8 @@ uint64_t fold__count_frames(const struct fold *cf, const struct fold_frame *fr,
 	if (!f->cap || !n || tmp_room(f, n))
 		return 0;
 	for (uint32_t i = 0; i < n; i++) {
-		int64_t id = frame_id(&f->fr, fr[i].text, fr[i].len, NULL);
+		int64_t id = frame_id(&f->fr, fr[i].text, fr[i].len,
+				      fr[i].t ? fr[i].t->bci1 : 0, NULL);
 
 		if (id < 0)
 			return 0;

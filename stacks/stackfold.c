@@ -66,8 +66,10 @@ struct stackfold *stackfold__new(const struct stackfold_cfg *cfg,
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (sf->jstacks)
+	if (sf->jstacks) {
 		jstacks__lines(sf->jstacks, cfg->lines);
+		jstacks__bci(sf->jstacks, cfg->bci);
+	}
 	fold_line__init(&sf->line, cfg->annotate);
 	fold_line__init(&sf->part, cfg->annotate);
 	return sf;
@@ -183,7 +185,7 @@ static int push_java(struct stackfold *sf, int i, struct fold_line *l)
 
 	for (uint32_t j = 0; j < sf->java.njava[i] && !ret; j++)
 		ret = fold_line__push_java(l, x[j].name, java_kind(&x[j]),
-					   x[j].line);
+					   x[j].line, x[j].bci);
 	return ret;
 }
 
@@ -693,9 +695,10 @@ static int push_head(struct stackfold *sf, const struct sample_key *k,
 			 (int)(sizeof(thread) - on - tail - 1),
 			 jname ? jname : comm, tid);
 		sf->out.thread = sf->line.n;
-		th = (struct fold_type){FOLD_THREAD,
-					(uint32_t)strlen(thread) - tail, on, 0,
-					k->tid};
+		th = (struct fold_type){.kind = FOLD_THREAD,
+					.name = (uint32_t)strlen(thread) - tail,
+					.method = on,
+					.tid = k->tid};
 		ret = ret ?: fold_line__push_role(&sf->line, thread, &th);
 	} else {
 		ret = fold_line__push_role(&sf->line, *comm ? comm : proc,

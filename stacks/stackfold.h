@@ -27,6 +27,10 @@ struct stackfold_cfg {
 	bool no_hotspot; /* no HotSpot walk: Java frames left to the maps */
 	bool probe_leaf; /* method entry stacks: cut the probe's own frames */
 	bool lines; /* Java frames as "Class.method:LINE" (compiled ones) */
+	/* Java frames typed with their bytecode index (fold.h: a frame's
+	 * identity, not its text; JFR writes it), interpreted ones with
+	 * lines only (the walk records their bci then) */
+	bool bci;
 	/* name each compiled frame by the perf map too and count whether
 	 * the two agree (MIXPROF_NAMES_CHECK: the agent's inline ranges as
 	 * the ground truth of the same samples) */

@@ -10,7 +10,9 @@
 # within 2 points of the folded one. Then our reader draws our file and a
 # recording the JDK made itself (-XX:StartFlightRecording), with the
 # totals their `jfr summary` counts; off-CPU time as an event of our own;
-# -i slices as one recording each, drawn by montage.
+# -i slices as one recording each, drawn by montage. Each Java frame of
+# Ratio carries its bytecode index, on the line javap's LineNumberTable
+# gives that index.
 . "$(dirname "$0")/../lib/common.sh"
 
 command -v jq >/dev/null || die "jq is needed to read jfr print --json"
@@ -114,6 +116,41 @@ for jdk in $(jdks); do
 		awk '{ print $NF, $0 }' "$TMPD/our.folded" | sort -nr | sed -n '1,5p' | cut -c1-600
 		die "no $t frame"
 	done
+
+	# bytecode indexes: Ratio's frames (jfr print's) against its
+	# LineNumberTable (javap's: "METHOD START_BCI LINE" rows): a frame
+	# with a line has a bci (both come from the same scope or frame),
+	# the line of its bci; and they are many (a constant bci would be
+	# wrong on most lines). A frame may have neither: its line unknown
+	# (a launched JVM's first moments, before its tables were read).
+	"$jdk/bin/javap" -c -l -p -cp "$SAMPLES" Ratio | awk '
+		/^  [^ ].*\(/ { m = $0; sub(/\(.*/, "", m); sub(/.* /, "", m)
+			       if (m == "Ratio") m = "<init>" }
+		/^  static \{\};/ { m = "<clinit>" }
+		/^ +line [0-9]+: [0-9]+$/ { l = $2; sub(/:/, "", l); print m, $3, l }' \
+		>"$TMPD/lnt"
+	jq -r '.recording.events[].values.stackTrace.frames[] |
+		select(.method.type.name == "Ratio") |
+		"\(.method.name) \(.bytecodeIndex) \(.lineNumber)"' \
+		"$TMPD/print.json" >"$TMPD/bci"
+	read -r frames ok bad distinct < <(awk '
+		NR == FNR { k = ++n[$1]; at[$1, k] = $2; ln[$1, k] = $3; next }
+		{ frames++; if ($3 <= 0) next
+		  # -1: a compiled method entered (InvocationEntryBci), the
+		  # line of its first bytecode
+		  b = $2 == -1 ? 0 : $2; want = -1; best = -1
+		  for (i = 1; i <= n[$1]; i++)
+			if (at[$1, i] <= b && at[$1, i] > best) { best = at[$1, i]; want = ln[$1, i] }
+		  if (b >= 0 && $3 == want) { ok++; seen[$1 " " $2] = 1 }
+		  else if (bad++ < 3) print "  " $1 " bci " $2 ": line " $3 ", its table " want >"/dev/stderr" }
+		END { for (s in seen) d++; print frames + 0, ok + 0, bad + 0, d + 0 }' \
+		"$TMPD/lnt" "$TMPD/bci")
+	note "bytecode indexes: $ok of $frames Ratio frames on their line, $distinct distinct, $bad not"
+	[ "$bad" = 0 ] || die "$bad frames with a line have no bytecode index on it"
+	# (a quarter: at load 30 half of a 2 s run's frames came before the
+	# launched JVM's tables were read)
+	[ $((ok * 4)) -ge "$frames" ] || die "only $ok of $frames Ratio frames have a line and bci"
+	[ "$distinct" -ge 5 ] || die "only $distinct distinct (method, bci) pairs"
 
 	ours=$(split_folded "$TMPD/our.folded")
 	theirs=$(split_print)

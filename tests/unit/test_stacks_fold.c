@@ -149,7 +149,7 @@ static void test_types(void)
 		  0);
 	CHECK_INT(fold_line__push_role(&l, "ma\x01 [7]", &th), 0);
 	/* the JVM's frames come with their lines */
-	CHECK_INT(fold_line__push_java(&l, "pkg/A.run", FOLD_JIT, 12), 0);
+	CHECK_INT(fold_line__push_java(&l, "pkg/A.run", FOLD_JIT, 12, -1), 0);
 	for (size_t i = 1; i < sizeof(f) / sizeof(f[0]); i++)
 		CHECK_INT(fold_line__push(&l, &f[i]), 0);
 	CHECK_INT(fold_line__append(&l, "p/C.m:3_[1];p/D.n_[i];x_[k]", 27), 0);
@@ -191,7 +191,7 @@ static void test_types(void)
 	/* without annotation a Java frame is what its text shows */
 	fold_line__reset(&p);
 	CHECK_INT(fold_line__push(&p, &f[0]), 0);
-	CHECK_INT(fold_line__push_java(&p, "A.m", FOLD_C1, 7), 0);
+	CHECK_INT(fold_line__push_java(&p, "A.m", FOLD_C1, 7, -1), 0);
 	CHECK_STR(p.buf, "pkg/A.run;A.m:7");
 	CHECK(typed(&p, 0, FOLD_NATIVE, 9, 0, 0));
 	CHECK(typed(&p, 1, FOLD_NATIVE, 5, 0, 0));
@@ -328,8 +328,58 @@ static void test_order(void)
 	fold__free(f);
 }
 
+/* bci1 of each line's last frame, in order: fold__each_frames's fn */
+static int last_bci(const struct fold_frame *fr, uint32_t n, uint64_t count,
+		    void *ctx)
+{
+	uint32_t *seen = ctx;
+
+	seen[seen[0]++ + 1] = fr[n - 1].t->bci1 * 100 + (uint32_t)count;
+	return 0;
+}
+
+/*
+ * A Java frame's bytecode index is in its type, not its text, and part
+ * of its identity in a struct fold: one text at two bcis is two frames
+ * (two lines of the same text), at one bci one; a frame without one is
+ * the frame its text names.
+ */
+static void test_bci(void)
+{
+	struct fold *tab = fold__new();
+	struct fold_line l;
+	uint32_t seen[8] = {0};
+
+	fold_line__init(&l, true);
+	for (int i = 0; i < 4; i++) {
+		int32_t bci = i == 3 ? -1 : i == 1 ? 7 : 3;
+
+		fold_line__reset(&l);
+		CHECK_INT(fold_line__push_name(&l, "java"), 0);
+		/* bci 3, 7, 3, none */
+		CHECK_INT(fold_line__push_java(&l, "p/A.m", FOLD_JIT, 12, bci),
+			  0);
+		CHECK_STR(l.buf, "java;p/A.m:12_[j]");
+		CHECK_INT(l.types[1].bci1, bci + 1);
+		CHECK_INT(
+		    fold__add_frames(tab, l.buf, l.ends, l.types, l.n, 1 + i),
+		    0);
+	}
+	CHECK_INT(fold__lines(tab), 3);
+	CHECK_INT(fold__total(tab), 10);
+	/* looked up as text: the frame without a bci */
+	CHECK_INT(fold__count(tab, "java;p/A.m:12_[j]"), 4);
+	CHECK_INT(fold__each_frames(tab, last_bci, seen), 0);
+	CHECK_INT(seen[0], 3);
+	/* bci 3 (1 + 3), bci 7 (2), none (4), in whatever order */
+	CHECK_INT(seen[1] + seen[2] + seen[3], 404 + 802 + 4);
+	fold_line__release(&l);
+	fold__free(tab);
+}
+
 int main(void)
 {
+	test_bci();
 	test_order();
 	test_line();
 	test_frames();

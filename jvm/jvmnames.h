@@ -1,6 +1,10 @@
 /*
- * jvmnames: what evlog needs to name an uncommon trap, read from the live
- * JVM: HotSpot's own names of the reasons and actions
+ * jvmnames: what --events needs of the live JVM (events/: its timeline
+ * knows no HotSpot layout): the offsets its probes read by (struct
+ * jev_cfg: the frame anchor, a CompileTask's tier and OSR bci), and what
+ * events/evlog needs to name an uncommon trap: HotSpot's own names of the
+ * reasons and actions (the namer events/evlog.h asks, given by
+ * profiler/run_events.c)
  * (Deoptimization::_trap_reason_name, _trap_action_name in libjvm's
  * .symtab: they differ between JDKs) and the compiled method holding a
  * pc, with its tier. Every read of the JVM is bounded and checked.
@@ -8,8 +12,10 @@
 #ifndef MIXPROF_JVMNAMES_H
 #define MIXPROF_JVMNAMES_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include "events/evlog.h"
+#include <linux/types.h>
+#include "jvm/jevcfg.h"
 
 struct jvmnames;
 
@@ -28,8 +34,17 @@ struct jvmnames *jvmnames__new(uint32_t pid, struct jvms *jv);
  * jvms__seen), another -errno when it cannot be read.
  */
 int jvmnames__ready(struct jvmnames *n, struct jev_cfg *c);
-/* evlog's namer on n (n outlives the evlog). */
-void jvmnames__namer(struct jvmnames *n, struct evlog_namer *out);
+/* HotSpot's name of an uncommon trap's reason / action number i (read
+ * once), or NULL. */
+const char *jvmnames__reason(struct jvmnames *n, int i);
+const char *jvmnames__action(struct jvmnames *n, int i);
+/*
+ * The compiled method holding pc ("pkg.Class.method") into buf, its
+ * tier in *tier when known: the name's length, or a negative errno
+ * (-EAGAIN: the JVM not read yet; -ENOENT: no nmethod layout).
+ */
+int jvmnames__method_at(struct jvmnames *n, uint64_t pc, char *buf, size_t cap,
+			int *tier);
 void jvmnames__free(struct jvmnames *n);
 
 #endif

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * jvmnames: uncommon traps named from the live JVM (jvmnames.h).
+ * jvmnames: what --events reads of the live JVM (jvmnames.h).
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "events/jvmnames.h"
 #include "jvm/codeblob.h"
 #include "jvm/hotspot.h"
+#include "jvm/hsprobes.h"
+#include "jvm/jvmnames.h"
 #include "jvm/jvms.h"
 #include "jvm/vmstructs.h"
 
@@ -110,8 +111,8 @@ static void read_table(const struct hotspot_mem *m, uint64_t addr,
 static void tables(struct jvmnames *n)
 {
 	static const char *const syms[] = {
-	    "_ZN14Deoptimization17_trap_reason_nameE",
-	    "_ZN14Deoptimization17_trap_action_nameE",
+	    HS_SYM_TRAP_REASON_NAME,
+	    HS_SYM_TRAP_ACTION_NAME,
 	};
 	struct hotspot *h = jvm_of(n);
 	uint64_t at[2];
@@ -125,27 +126,23 @@ static void tables(struct jvmnames *n)
 	read_table(hotspot__mem(h), at[1], n->action);
 }
 
-static const char *reason(void *ctx, int i)
+const char *jvmnames__reason(struct jvmnames *n, int i)
 {
-	struct jvmnames *n = ctx;
-
 	tables(n);
 	return i >= 0 && i < NAMES_MAX && *n->reason[i] ? n->reason[i] : NULL;
 }
 
-static const char *action(void *ctx, int i)
+const char *jvmnames__action(struct jvmnames *n, int i)
 {
-	struct jvmnames *n = ctx;
-
 	tables(n);
 	return i >= 0 && i < NAMES_MAX && *n->action[i] ? n->action[i] : NULL;
 }
 
 /* The nmethod at pc: its Method*'s name and its tier (_comp_level's low
  * byte: an int before JDK 21, a byte after; x86-64 is little-endian). */
-static int method_at(void *ctx, uint64_t pc, char *buf, size_t cap, int *tier)
+int jvmnames__method_at(struct jvmnames *n, uint64_t pc, char *buf, size_t cap,
+			int *tier)
 {
-	struct jvmnames *n = ctx;
 	struct hotspot *h = jvm_of(n);
 	const struct hotspot_layout *l;
 	const struct hotspot_mem *m;
@@ -172,9 +169,4 @@ static int method_at(void *ctx, uint64_t pc, char *buf, size_t cap, int *tier)
 		if (*c == '/')
 			*c = '.';
 	return ret;
-}
-
-void jvmnames__namer(struct jvmnames *n, struct evlog_namer *out)
-{
-	*out = (struct evlog_namer){reason, action, method_at, n};
 }
