@@ -38,6 +38,7 @@
 #include "common/stop.h"
 #include "hotspot.h"
 #include "icodelets.h"
+#include "vthread.h"
 #include "vmstructs.h"
 
 const char *const hotspot_sym_names[HS_NR_SYMS] = {
@@ -641,6 +642,72 @@ int hotspot__libjvm(uint32_t pid, char *path, size_t cap)
 	return find_libjvm(pid, path, cap, &start);
 }
 
+/* the most names one elf_lookup_names takes (a few tens are asked) */
+#define NAMES_MAX 4096
+
+/*
+ * A name's hash for elf_lookup_names (FNV-1a), of at most cap bytes;
+ * *ended false when no NUL came within them (a truncated string table).
+ */
+static uint32_t name_hash(const char *s, size_t cap, bool *ended)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < cap && s[i]; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	*ended = i < cap;
+	return h;
+}
+
+/*
+ * One table's symbols against names[] (slot[] their indexes by hash, an
+ * open-addressed table of mask + 1 entries, -1 empty): each variable's
+ * name hashed once, where a strcmp against each name cost libjvm.so's
+ * 57,000 to 70,000 symbols tens of strcmps each.
+ */
+static int lookup_table(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
+			const char *const *names, const uint32_t *hashes,
+			const int16_t *slot, uint32_t mask, uint64_t *vals,
+			int left)
+{
+	Elf_Scn *strscn = elf_getscn(e, sh->sh_link);
+	Elf_Data *d = elf_getdata(scn, NULL), *str;
+	const char *strs;
+	size_t i;
+
+	if (!d || !strscn || !(str = elf_getdata(strscn, NULL)) ||
+	    !str->d_buf || !str->d_size)
+		return left;
+	strs = str->d_buf;
+	for (i = 0; i < sh->sh_size / sh->sh_entsize && left; i++) {
+		GElf_Sym s;
+		uint32_t h, at;
+		bool ended;
+
+		/* variables only (hotspot.h): a function's name, most of the
+		 * table's, is not read at all */
+		if (!gelf_getsym(d, i, &s) || !s.st_value ||
+		    GELF_ST_TYPE(s.st_info) == STT_FUNC ||
+		    s.st_name >= str->d_size)
+			continue;
+		h = name_hash(strs + s.st_name, str->d_size - s.st_name,
+			      &ended);
+		if (!ended)
+			continue;
+		for (at = h & mask; slot[at] >= 0; at = (at + 1) & mask) {
+			int k = slot[at];
+
+			if (hashes[k] == h && !vals[k] &&
+			    !strcmp(strs + s.st_name, names[k])) {
+				vals[k] = s.st_value;
+				left--; /* a name asked twice: each filled */
+			}
+		}
+	}
+	return left;
+}
+
 /*
  * names[] in the ELF's .dynsym, else its .symtab (local variables): vals[] (zeroed by the caller) get their
  * link-time values, *load0 the vaddr of the PT_LOAD at file offset 0.
@@ -648,43 +715,53 @@ int hotspot__libjvm(uint32_t pid, char *path, size_t cap)
 static int elf_lookup_names(int fd, const char *const *names, int n,
 			    uint64_t *vals, uint64_t *load0)
 {
+	uint32_t mask = 15, *hashes = NULL;
 	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	Elf_Scn *scn = NULL;
+	int16_t *slot = NULL;
 	size_t nph, i;
+	bool ended;
 	int left = n;
 	GElf_Phdr ph;
 
+	*load0 = UINT64_MAX;
 	if (!e)
 		return -ENOEXEC;
-	*load0 = UINT64_MAX;
 	if (!elf_getphdrnum(e, &nph))
 		for (i = 0; i < nph; i++)
 			if (gelf_getphdr(e, i, &ph) && ph.p_type == PT_LOAD &&
 			    ph.p_offset == 0)
 				*load0 = ph.p_vaddr;
+	while (mask < 2u * n)
+		mask = 2 * mask + 1;
+	hashes = n <= NAMES_MAX ? calloc(n, sizeof(*hashes)) : NULL;
+	slot = hashes ? malloc((mask + 1) * sizeof(*slot)) : NULL;
+	if (!slot) {
+		elf_end(e);
+		free(hashes);
+		return -ENOMEM;
+	}
+	memset(slot, 0xff, (mask + 1) * sizeof(*slot));
+	for (int k = 0; k < n; k++) {
+		uint32_t at;
+
+		hashes[k] = name_hash(names[k], SIZE_MAX, &ended);
+		for (at = hashes[k] & mask; slot[at] >= 0; at = (at + 1) & mask)
+			;
+		slot[at] = k;
+	}
 	while ((scn = elf_nextscn(e, scn)) && left) {
 		GElf_Shdr sh;
-		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) ||
-		    (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) ||
-		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
-			continue;
-		for (i = 0; i < sh.sh_size / sh.sh_entsize && left; i++) {
-			GElf_Sym s;
-			const char *nm;
-
-			if (!gelf_getsym(d, i, &s) || !s.st_value)
-				continue;
-			nm = elf_strptr(e, sh.sh_link, s.st_name);
-			for (int k = 0; nm && k < n; k++)
-				if (!vals[k] && !strcmp(nm, names[k])) {
-					vals[k] = s.st_value;
-					left--;
-				}
-		}
+		if (gelf_getshdr(scn, &sh) &&
+		    (sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_SYMTAB) &&
+		    sh.sh_entsize)
+			left = lookup_table(e, scn, &sh, names, hashes, slot,
+					    mask, vals, left);
 	}
 	elf_end(e);
+	free(hashes);
+	free(slot);
 	return left || *load0 == UINT64_MAX ? -ENOENT : 0;
 }
 
@@ -741,23 +818,131 @@ static int libjvm_open(uint32_t pid, uint64_t *start)
 }
 
 /*
+ * The symbols found in libjvm.so files, per file: a host's JVMs of one
+ * JDK share it, and each JVM asks for its layout's, its virtual threads',
+ * its locks' symbols, each a pass over the file's 57,000-70,000 symbols
+ * and their names (6-9 ms of CPU, tens of ms at load: the pages of a
+ * string table of megabytes). Names are the callers' static tables: kept
+ * by pointer, compared by text. A file not in the cache is looked up
+ * again, never named wrongly: (device, inode, size, mtime) say it is the
+ * same.
+ */
+#define SYM_FILES 8
+struct sym_val {
+	const char *name;
+	uint64_t val; /* link-time value; 0: not in the file */
+};
+static struct sym_file {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	uint64_t load0;
+	size_t n, cap;
+	struct sym_val *v;
+} sym_files[SYM_FILES];
+static unsigned int nsym_files;
+
+/* fd's entry, found or a slot taken (its names dropped); NULL: none */
+static struct sym_file *sym_file_of(int fd)
+{
+	struct sym_file *f;
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return NULL;
+	for (unsigned int i = 0; i < nsym_files && i < SYM_FILES; i++) {
+		f = &sym_files[i];
+		if (f->dev == st.st_dev && f->ino == st.st_ino &&
+		    f->size == st.st_size &&
+		    f->mtime.tv_sec == st.st_mtim.tv_sec &&
+		    f->mtime.tv_nsec == st.st_mtim.tv_nsec)
+			return f;
+	}
+	f = &sym_files[nsym_files++ % SYM_FILES];
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->size = st.st_size;
+	f->mtime = st.st_mtim;
+	f->load0 = UINT64_MAX;
+	return f;
+}
+
+/* name's link-time value in f: 1 found (*val, 0 when not in the file) */
+static int sym_file_find(const struct sym_file *f, const char *name,
+			 uint64_t *val)
+{
+	for (size_t i = 0; f && i < f->n; i++)
+		if (f->v[i].name == name || !strcmp(f->v[i].name, name)) {
+			*val = f->v[i].val;
+			return 1;
+		}
+	return 0;
+}
+
+/* names[0..n) looked up in the file: kept in f (what fits in memory) */
+static void sym_file_add(struct sym_file *f, const char *const *names,
+			 const uint64_t *vals, int n, uint64_t load0)
+{
+	struct sym_val *v;
+
+	if (f->n + n > f->cap) {
+		v = realloc(f->v, (f->n + n) * sizeof(*v));
+		if (!v)
+			return;
+		f->v = v;
+		f->cap = f->n + n;
+	}
+	f->load0 = load0;
+	for (int k = 0; k < n; k++)
+		f->v[f->n++] = (struct sym_val){names[k], vals[k]};
+}
+
+/*
  * names[0..n) in the open libjvm.so fd mapped at start: vals[] their
- * addresses in the target, 0 for those it lacks (then -ENOENT).
+ * addresses in the target, 0 for those it lacks (then -ENOENT). Only the
+ * names its file's entry lacks are looked for in the file.
  */
 static int libjvm_lookup(int fd, uint64_t start, const char *const *names,
 			 int n, uint64_t *vals)
 {
-	uint64_t load0;
-	int ret;
+	struct sym_file *f = sym_file_of(fd);
+	const char **miss = calloc(n, sizeof(*miss));
+	uint64_t *mvals = calloc(n, sizeof(*mvals)), load0;
+	int nmiss = 0, ret = 0, at = 0;
 
-	elf_version(EV_CURRENT);
 	memset(vals, 0, n * sizeof(*vals));
-	ret = elf_lookup_names(fd, names, n, vals, &load0);
-	if (load0 == UINT64_MAX)
-		memset(vals, 0, n * sizeof(*vals));
+	if (!miss || !mvals) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	for (int k = 0; k < n; k++)
+		if (!sym_file_find(f, names[k], &vals[k]))
+			miss[nmiss++] = names[k];
+	load0 = f ? f->load0 : UINT64_MAX;
+	if (nmiss) {
+		elf_version(EV_CURRENT);
+		ret = elf_lookup_names(fd, miss, nmiss, mvals, &load0);
+		if (ret && ret != -ENOENT)
+			goto out; /* not an answer to keep */
+		if (load0 == UINT64_MAX)
+			memset(mvals, 0, nmiss * sizeof(*mvals));
+		if (f)
+			sym_file_add(f, miss, mvals, nmiss, load0);
+	}
+	for (int k = 0; k < n; k++) {
+		if (at < nmiss && miss[at] == names[k])
+			vals[k] = mvals[at++];
 		if (vals[k])
 			vals[k] += start - load0;
+		else
+			ret = ret ? ret : -ENOENT;
+	}
+out:
+	free(miss);
+	free(mvals);
 	return ret;
 }
 
@@ -767,12 +952,14 @@ static int libjvm_lookup(int fd, uint64_t start, const char *const *names,
  * layout: the fields it needs, no type strings nor constants, so the
  * walk is given the JVM without waiting for the whole dictionary), then
  * the interpreter's range in this process. Where the tables lie is kept
- * for hotspot__vmstructs (one pass over libjvm.so's symbols for both).
+ * for hotspot__vmstructs (one pass over libjvm.so's symbols for both, and
+ * for vthread__syms: kept per file, sym_files).
  */
+#define LAYOUT_NAMES (HS_NR_SYMS + VMC_NR_SYMS + VT_NR_SYMS + VC_NR_SYMS)
 static int read_layout(struct hotspot *h, struct hotspot_layout *l)
 {
-	const char *names[HS_NR_SYMS + VMC_NR_SYMS];
-	uint64_t vals[HS_NR_SYMS + VMC_NR_SYMS], start;
+	const char *names[LAYOUT_NAMES];
+	uint64_t vals[LAYOUT_NAMES], start;
 	struct layout_cache *c;
 	struct stat st;
 	int fd, ret;
@@ -792,7 +979,12 @@ static int read_layout(struct hotspot *h, struct hotspot_layout *l)
 	}
 	memcpy(names, hotspot_sym_names, sizeof(hotspot_sym_names));
 	memcpy(names + HS_NR_SYMS, vmc_sym_names, sizeof(vmc_sym_names));
-	ret = libjvm_lookup(fd, start, names, HS_NR_SYMS + VMC_NR_SYMS, vals);
+	/* asked now only to be kept (sym_files): vthread__syms' pass */
+	memcpy(names + HS_NR_SYMS + VMC_NR_SYMS, vthread_sym_names,
+	       sizeof(vthread_sym_names));
+	memcpy(names + HS_NR_SYMS + VMC_NR_SYMS + VT_NR_SYMS,
+	       vthread_chunk_names, sizeof(vthread_chunk_names));
+	ret = libjvm_lookup(fd, start, names, LAYOUT_NAMES, vals);
 	close(fd);
 	for (int i = 0; i < HS_NR_SYMS; i++)
 		if (!vals[i])

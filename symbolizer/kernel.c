@@ -127,8 +127,13 @@ static void name_wanted(struct symbolizer *s)
 	s->nkwant = 0;
 }
 
-/* ip's name from the source, or NULL: kallsyms is to say. */
-static const char *source_name(struct symbolizer *s, uint64_t ip)
+/*
+ * ip's name from the source, or NULL: kallsyms is to say unless *asked
+ * (the source answered it has none: kallsyms, the same tables, would not
+ * name it either; a host-wide run's were BPF programs unloaded since,
+ * and reading all of /proc/kallsyms for them cost 40-60 ms of CPU).
+ */
+static const char *source_name(struct symbolizer *s, uint64_t ip, bool *asked)
 {
 	void **slot = u64map__find(&s->kcache, ip);
 
@@ -140,6 +145,7 @@ static const char *source_name(struct symbolizer *s, uint64_t ip)
 		name_wanted(s);
 		slot = s->ksrc.name ? u64map__find(&s->kcache, ip) : NULL;
 	}
+	*asked = slot && *slot == NO_NAME;
 	if (!slot || *slot == WANTED || *slot == NO_NAME)
 		return NULL;
 	return *slot;
@@ -147,9 +153,10 @@ static const char *source_name(struct symbolizer *s, uint64_t ip)
 
 int symbolizer__kernel(struct symbolizer *s, uint64_t ip, struct frame *out)
 {
-	const char *name = s->ksrc.name ? source_name(s, ip) : NULL;
+	bool asked = false;
+	const char *name = s->ksrc.name ? source_name(s, ip, &asked) : NULL;
 
-	if (!name)
+	if (!name && !asked)
 		name = kallsyms_name(s, ip);
 	if (name)
 		return sym__one(s, out, name, FRAME_KERNEL);
