@@ -2,8 +2,7 @@
  * drain: the counts map and the stacks out of the kernel (sampler_ctl.h:
  * sampler__drain). New keys arrive through the new_keys ring as they are
  * added, so each is looked at once, when it is new (its pid learnt), and
- * so do new stacks (copied from the ring, not read back from their map
- * unless the ring dropped them); the whole counts map, whose batch read
+ * so do stacks (the ring is their only way out: sampler_abi.h); the whole counts map, whose batch read
  * costs a few hundred ns per key, is read only when a bucket is done
  * (once a second with 1 s buckets, not every tick), or when the ring
  * dropped records.
@@ -90,24 +89,15 @@ static void delete_keys(int fd, const void *keys, size_t key_size, size_t n)
 }
 
 /*
- * Read a stack the cache lacks from its kernel map into the cache; its
- * number of frames when read now (s->ips holds them), else 0.
+ * Stack key is used by a key of bucket: keep it (stackcache). Its frames
+ * came through the ring before the key did (the program sends a stack
+ * before it counts a key of it); a key whose stack is not here has it
+ * STACK_LOST'd or forgotten, and its samples count as lost.
  */
-static int fetch_stack(struct sampler *s, uint64_t key, uint64_t bucket)
+static void touch_stack(struct sampler *s, uint64_t key, uint64_t bucket)
 {
-	struct bpf_map *m = key & STACK_LONG ? s->skel->maps.stacks_long
-					     : s->skel->maps.stacks_short;
-	uint32_t max = key & STACK_LONG ? sampler__value_frames(s->depth)
-					: STACK_SHORT,
-		 n;
-
-	if (key <= STACK_LOST || stackcache__touch(s->stacks, key, bucket))
-		return 0;
-	if (bpf_map__lookup_elem(m, &key, sizeof(key), s->ips, max * 8, 0))
-		return 0; /* gone: the key's samples count as lost */
-	for (n = 0; n < max && s->ips[n]; n++)
-		;
-	return stackcache__put(s->stacks, key, s->ips, n, bucket) ? 0 : (int)n;
+	if (key > STACK_LOST)
+		stackcache__touch(s->stacks, key, bucket);
 }
 
 /* A key of bucket is not taken yet. */
@@ -154,12 +144,9 @@ static void add_kips(struct sampler *s, const uint64_t *ips, size_t n)
 static void see_key(struct sampler *s, const struct sample_key *k)
 {
 	bool added;
-	int n;
 
-	fetch_stack(s, k->user_stack, k->bucket);
-	n = fetch_stack(s, k->kern_stack, k->bucket);
-	if (n)
-		add_kips(s, s->ips, n);
+	touch_stack(s, k->user_stack, k->bucket);
+	touch_stack(s, k->kern_stack, k->bucket);
 	if (!room((void **)&s->seen, &s->seen_cap, s->nseen, sizeof(*k)))
 		s->seen[s->nseen++] = *k;
 	else
@@ -170,18 +157,16 @@ static void see_key(struct sampler *s, const struct sample_key *k)
 }
 
 /*
- * A stack the program just stored (sampler_abi.h): keep it, so no key needs
- * to read it back. A kernel stack's addresses go to be named.
+ * A stack the program sent (sampler_abi.h): keep it, the only copy. A
+ * kernel stack's addresses go to be named when first seen.
  */
 static void see_stack(struct sampler *s, const uint64_t *rec, size_t words)
 {
 	const uint64_t *ips = rec + STACK_REC_HEAD;
-	size_t n = 0, max = sampler__value_frames(s->depth);
+	size_t n = words - STACK_REC_HEAD,
+	       max = sampler__value_frames(s->depth);
 
-	/* stored values end at their first zero (fetch_stack) */
-	while (STACK_REC_HEAD + n < words && n < max && ips[n])
-		n++;
-	if (rec[1] <= STACK_LOST || !n ||
+	if (rec[1] <= STACK_LOST || !n || n > max ||
 	    stackcache__touch(s->stacks, rec[1], 0) ||
 	    stackcache__put(s->stacks, rec[1], ips, n, 0))
 		return;
@@ -202,31 +187,19 @@ static int on_new_key(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* Delete the stacks the cache says no new sample used lately. */
+/*
+ * Let the cache forget the stacks no new sample used lately: from the
+ * new stack epoch on, the program sends a stack again when a sample
+ * meets it (sampler_abi.h); the cache keeps those it offers one read
+ * longer, for a sample that found its CPU's memo of the old epoch.
+ */
 static void free_stacks(struct sampler *s)
 {
 	const uint64_t *gone;
-	size_t i, nshort = 0, nlong = 0;
-	long n = stackcache__sweep(s->stacks, s->taken, &gone);
 
-	if (n <= 0)
-		return;
-	if ((size_t)n > s->del_cap) {
-		free(s->del);
-		s->del = malloc(n * sizeof(*s->del));
-		s->del_cap = s->del ? n : 0;
-		if (!s->del)
-			return; /* kept: a later sweep will not offer them */
-	}
-	for (i = 0; i < (size_t)n; i++)
-		if (gone[i] & STACK_LONG)
-			s->del[n - 1 - nlong++] = gone[i];
-		else
-			s->del[nshort++] = gone[i];
-	delete_keys(bpf_map__fd(s->skel->maps.stacks_short), s->del,
-		    sizeof(*s->del), nshort);
-	delete_keys(bpf_map__fd(s->skel->maps.stacks_long), s->del + nshort,
-		    sizeof(*s->del), nlong);
+	if (stackcache__sweep(s->stacks, s->taken, &gone) > 0)
+		__atomic_add_fetch(&s->skel->bss->stack_epoch, 1,
+				   __ATOMIC_RELEASE);
 }
 
 /*
@@ -350,8 +323,7 @@ void sampler__drain_end(struct sampler *s)
 int drain__init(struct sampler *s)
 {
 	s->stacks = stackcache__new();
-	s->ips = calloc(sampler__value_frames(s->depth), sizeof(*s->ips));
-	if (!s->stacks || !s->ips)
+	if (!s->stacks)
 		return -ENOMEM;
 	s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.new_keys),
 				 on_new_key, s, NULL);
@@ -372,8 +344,6 @@ void drain__free(struct sampler *s)
 	free(s->seen);
 	free(s->kips);
 	stackcache__free(s->stacks);
-	free(s->ips);
-	free(s->del);
 	u64map__release(&s->idead);
 	u64map__release(&s->inew);
 }

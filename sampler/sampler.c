@@ -56,7 +56,7 @@ uint32_t sampler__value_frames(uint32_t depth)
 	return depth > STACK_SHORT ? depth : STACK_SHORT;
 }
 
-/* Sizes set before load: the stack maps, their scratch, the counts. */
+/* Sizes set before load: the stack buffer, the counts, the ring. */
 static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 {
 	uint32_t bytes = sampler__value_frames(cfg->depth) * 8;
@@ -71,9 +71,6 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	bpf_map__set_value_size(skel->maps.stack_scratch,
 				bytes + STACK_REC_HEAD * 8);
 	bpf_map__set_max_entries(skel->maps.stack_scratch, ncpu);
-	bpf_map__set_value_size(skel->maps.stacks_long, bytes);
-	bpf_map__set_max_entries(skel->maps.stacks_long, cfg->stack_storage);
-	bpf_map__set_max_entries(skel->maps.stacks_short, cfg->stack_storage);
 	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
 	bpf_map__set_max_entries(skel->maps.new_keys, ring_bytes(cfg));
 	bpf_map__set_max_entries(skel->maps.unwind_rows, UNWIND_MAX_ROWS);

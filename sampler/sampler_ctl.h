@@ -18,7 +18,6 @@
 struct sampler_cfg {
 	uint64_t freq; /* Hz per CPU */
 	uint64_t bucket_ns;
-	uint32_t stack_storage; /* distinct stacks the kernel may hold */
 	uint32_t counts_size; /* counts map entries */
 	uint32_t depth; /* frames per stack */
 	bool filter_pids; /* only targets (and their descendants) */
