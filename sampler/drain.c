@@ -174,6 +174,41 @@ static void see_stack(struct sampler *s, const uint64_t *rec, size_t words)
 		add_kips(s, ips, n);
 }
 
+/*
+ * A list of interpreted and compiled frames the program sent
+ * (sampler_abi.h): keep its head and frames, the only copy, for
+ * sampler__interp. One sent again is in use again: not doomed.
+ */
+static void see_list(struct sampler *s, const uint64_t *rec, size_t size)
+{
+	size_t len = size - LIST_REC_HEAD * 8;
+	struct interp_stack *st;
+	bool added;
+	void **slot;
+
+	if (len > sizeof(*st) || !rec[1])
+		return;
+	slot = u64map__add(&s->lists, rec[1], &added);
+	if (!slot) {
+		s->oom = true;
+		return;
+	}
+	if (!added) {
+		u64map__del(&s->idoomed, rec[1]);
+		return;
+	}
+	st = malloc(len);
+	if (!st) {
+		u64map__del(&s->lists, rec[1]);
+		s->oom = true;
+		return;
+	}
+	memcpy(st, rec + LIST_REC_HEAD, len);
+	if (st->nr > (len - 16) / sizeof(st->f[0]))
+		st->nr = (len - 16) / sizeof(st->f[0]);
+	*slot = st;
+}
+
 /* A new_keys record: a key just added to the counts map, or a stack. */
 static int on_new_key(void *ctx, void *data, size_t size)
 {
@@ -182,6 +217,8 @@ static int on_new_key(void *ctx, void *data, size_t size)
 
 	if (size >= STACK_REC_HEAD * 8 && !rec[0])
 		see_stack(s, rec, size / 8);
+	else if (size >= LIST_REC_HEAD * 8 + 16 && rec[0] == LIST_REC_TAG)
+		see_list(s, rec, size);
 	else if (size >= sizeof(struct sample_key))
 		see_key(s, data);
 	return 0;
@@ -191,39 +228,58 @@ static int on_new_key(void *ctx, void *data, size_t size)
  * Let the cache forget the stacks no new sample used lately: from the
  * new stack epoch on, the program sends a stack again when a sample
  * meets it (sampler_abi.h); the cache keeps those it offers one read
- * longer, for a sample that found its CPU's memo of the old epoch.
+ * longer, for a sample that found its CPU's memo of the old epoch. True
+ * when stacks were offered.
  */
-static void free_stacks(struct sampler *s)
+static bool free_stacks(struct sampler *s)
 {
 	const uint64_t *gone;
 
-	if (stackcache__sweep(s->stacks, s->taken, &gone) > 0)
-		__atomic_add_fetch(&s->skel->bss->stack_epoch, 1,
-				   __ATOMIC_RELEASE);
+	return stackcache__sweep(s->stacks, s->taken, &gone) > 0;
+}
+
+/* u64map__filter's keep: not in the set ctx */
+static bool keep_unless_in(uint64_t key, void *val, void *ctx)
+{
+	(void)val;
+	return !u64map__find(ctx, key);
+}
+
+/* the same for a list, freed when not kept */
+static bool keep_list(uint64_t key, void *val, void *ctx)
+{
+	if (!u64map__find(ctx, key))
+		return true;
+	free(val);
+	return false;
 }
 
 /*
- * The interpreted-frame lists of the keys taken by the last read, unless
- * a key new since then uses them: jvm/jstacks.c copied each list when its
- * key was new, so only new samples need the kernel's copy (to find theirs
- * stored already).
+ * The frame lists of the keys taken by the last read, unless a key new
+ * since then uses them: jvm/jstacks.c copied each list when its key was
+ * new, so only new samples need it. They are doomed first (the caller
+ * bumps the stack epoch: from then on a sample sends its list again) and
+ * forgotten at the next sweep if no key seen since used them: a sample
+ * that found its CPU's memo of the old epoch refers to one still. True
+ * when lists were doomed.
  */
-static void free_interp(struct sampler *s)
+static bool free_lists(struct sampler *s)
 {
-	size_t i, n = 0;
+	bool added;
+	size_t i;
 
-	for (i = 0; i < s->inew.cap && s->idead.n; i++)
-		if (s->inew.keys[i])
-			u64map__del(&s->idead, s->inew.keys[i]);
-	u64map__clear(&s->inew, NULL);
-	if (!s->idead.n)
-		return;
+	/* doomed last time, used by no key since: forgotten */
+	u64map__filter(&s->idoomed, keep_unless_in, &s->inew);
+	u64map__filter(&s->lists, keep_list, &s->idoomed);
+	u64map__clear(&s->idoomed, NULL);
+	u64map__filter(&s->idead, keep_unless_in, &s->inew);
 	for (i = 0; i < s->idead.cap; i++)
-		if (s->idead.keys[i])
-			s->idead.keys[n++] = s->idead.keys[i];
-	delete_keys(bpf_map__fd(s->skel->maps.interp), s->idead.keys,
-		    sizeof(uint64_t), n);
-	u64map__release(&s->idead); /* its keys were just reordered */
+		if (s->idead.keys[i] &&
+		    !u64map__add(&s->idoomed, s->idead.keys[i], &added))
+			break; /* kept: no memory to doom it */
+	u64map__clear(&s->idead, NULL);
+	u64map__clear(&s->inew, NULL);
+	return s->idoomed.n > 0;
 }
 
 /*
@@ -295,6 +351,10 @@ int sampler__drain(struct sampler *s, uint64_t done_below, bool final,
 		ret = read_all(s, ring_lost);
 		if (ret < 0)
 			return ret;
+		/* the stacks and lists of keys added while it read, which
+		 * it may have shown: they are in the ring before their keys
+		 * (one that fails leaves them to the next drain) */
+		ring_buffer__consume(s->rb);
 	}
 	*b = (struct sampler_batch){.seen = s->seen,
 				    .nseen = s->nseen,
@@ -316,8 +376,10 @@ void sampler__drain_end(struct sampler *s)
 	if (!s->swept)
 		return;
 	s->swept = false;
-	free_interp(s);
-	free_stacks(s);
+	/* both, then one new epoch for both */
+	if (free_lists(s) | free_stacks(s))
+		__atomic_add_fetch(&s->skel->bss->stack_epoch, 1,
+				   __ATOMIC_RELEASE);
 }
 
 int drain__init(struct sampler *s)
@@ -346,6 +408,21 @@ void drain__free(struct sampler *s)
 	stackcache__free(s->stacks);
 	u64map__release(&s->idead);
 	u64map__release(&s->inew);
+	u64map__release(&s->idoomed);
+	u64map__clear(&s->lists, free);
+	u64map__release(&s->lists);
+}
+
+int sampler__interp(struct sampler *s, uint64_t id, struct interp_stack *out)
+{
+	void **slot = id ? u64map__find(&s->lists, id) : NULL;
+	const struct interp_stack *st;
+
+	if (!slot)
+		return -ENOENT;
+	st = *slot;
+	memcpy(out, st, 16 + st->nr * sizeof(st->f[0]));
+	return 0;
 }
 
 int sampler__stack(struct sampler *s, uint64_t key, const uint64_t **ips)

@@ -111,17 +111,19 @@ struct {
 } interp_procs SEC(".maps");
 
 /*
- * interp_id -> interpreted frames; drained with the counts. Not
- * preallocated (10 MiB at every start): a list's id no longer changes
- * with the pc, so a JVM adds lists only as its call paths change.
+ * Lists of interpreted and compiled frames this CPU sent through
+ * new_keys in the current stack_epoch, by slot of their id (as
+ * stack_sent: user space keeps a list it was sent until it bumps the
+ * epoch and one read longer). A list went into a hash map before, its
+ * whole 3.6 KB value copied however few frames it held.
  */
+#define LIST_SENT 1024 /* a CPU's distinct lists of the last second */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u64);
-	__type(value, struct interp_stack);
-	__uint(max_entries, 4096); /* set by user space before load */
-} interp SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct stack_sent);
+	__uint(max_entries, LIST_SENT);
+} list_sent SEC(".maps");
 
 /* full chunks of deep interpreted lists (sampler_abi.h): evicted when old */
 struct {
@@ -316,6 +318,9 @@ struct walk {
 	__u32 epoch_walk; /* the walk that read epoch1 */
 	__u64 epoch1; /* the JVM's unloaded classes + 1; 0: unknown */
 	struct blob_seen blob; /* the frame's CodeBlob (read_blob) */
+	/* a list record's head (sampler_abi.h), right before the list it
+	 * sends: one copy into the ring */
+	__u64 list_head[LIST_REC_HEAD];
 	struct interp_stack st; /* the frames listed (sampler_abi.h) */
 #ifdef MIXPROF_PHASES
 	__u32 ph_kind, ph_pad; /* the step's kind (phases.h) */
@@ -862,10 +867,40 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 }
 
 /*
+ * Send the walk's list under id (a new_keys record of its length:
+ * sampler_abi.h) unless this CPU sent it in this stack epoch: 1 when
+ * known, 0 sent, -1 when the ring took no record.
+ */
+static __always_inline int send_list(struct walk *w, __u64 id)
+{
+	__u32 slot = id & (LIST_SENT - 1);
+	struct stack_sent *sent = bpf_map_lookup_elem(&list_sent, &slot);
+	__u64 bytes = w->st.nr;
+
+	if (sent && sent->key == id && sent->epoch == stack_epoch)
+		return 1;
+	/* the head, the list's own head (nr, prev), its nr frames */
+	bytes = sizeof(w->list_head) + 16 + bytes * sizeof(w->st.f[0]);
+	asm volatile("" : "+r"(bytes)); /* checked, then used */
+	if (bytes > sizeof(w->list_head) + sizeof(w->st))
+		return -1;
+	w->list_head[0] = LIST_REC_TAG;
+	w->list_head[1] = id;
+	if (bpf_ringbuf_output(&new_keys, w->list_head, bytes,
+			       BPF_RB_NO_WAKEUP))
+		return -1;
+	if (sent) {
+		sent->key = id;
+		sent->epoch = stack_epoch;
+	}
+	return 0;
+}
+
+/*
  * The user stack of a sample of tgid/tid, walked here from pc ip, sp and
  * frame pointer fp instead of by the kernel (sampler_abi.h): the stack's key
  * (as take_stack), and in *interp_id the id of the list of interpreted
- * frames, or 0 (none, or the interp map full). p: the JVM, or NULL.
+ * frames, or 0 (none, or the ring full). p: the JVM, or NULL.
  */
 static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 					   __u32 tgid, __u32 tid, __u64 ip,
@@ -891,7 +926,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	w->r.sp0 = sp;
 	w->r.fp = fp;
 	w->bcp0 = bcp0;
-	/* the list's id (the interp map's key) is its process's own: one
+	/* the list's id (sample_key.interp_id) is its process's own: one
 	 * process's lists are never taken for another's (issue 29) */
 	w->h = mix(0xcbf29ce484222325ULL, tgid);
 	w->a_sp = w->a_pc = w->a_fp = 0;
@@ -956,9 +991,9 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 		return key;
 	id = w->h ? w->h : 1;
 	PHASE_START(ti);
-	err = bpf_map_update_elem(&interp, &id, &w->st, BPF_NOEXIST);
-	PHASE_END(err ? PH_INTERP_KNOWN : PH_INTERP_NEW, ti);
-	if (err && !bpf_map_lookup_elem(&interp, &id)) {
+	err = send_list(w, id);
+	PHASE_END(err > 0 ? PH_INTERP_KNOWN : PH_INTERP_NEW, ti);
+	if (err < 0) {
 		stat_inc(STAT_INTERP_FULL);
 		return key;
 	}
