@@ -43,7 +43,6 @@
 	X(PH_ROWS, "    rows_step")                                            \
 	X(PH_ANCHOR_READ, "    anchor read")                                   \
 	X(PH_WIN_COPY, "    stack page copied")                                \
-	X(PH_ROWS_PC, "      rows: row from the pc memo")                      \
 	X(PH_ROWS_MAP, "      rows: mapping and file state")                   \
 	X(PH_ROWS_MEMO, "      rows: row from the memo")                       \
 	X(PH_ROWS_FIND, "      rows: row found (page, search)")                \

@@ -78,7 +78,6 @@ struct unwind_loader {
 	size_t qn;
 	bool busy, stop;
 	bool todo; /* files samples (or targets) need are still pending */
-	__u32 gen; /* tables written (unwind_proc.gen) */
 	struct u64map targets; /* pid + 1 -> (void *)1: unwind_loader__target */
 	struct unwind_built *built; /* files built so far, in order */
 	size_t nbuilt, built_cap;
@@ -690,7 +689,6 @@ static int write_table(struct unwind_loader *l, int pid,
 		m->file = f->id;
 		pr->n++;
 	}
-	pr->gen = __atomic_add_fetch(&l->gen, 1, __ATOMIC_RELAXED) ?: 1;
 	r = bpf_map_update_elem(l->procs_fd, &key, pr, BPF_ANY) ? -errno : 0;
 	free(pr);
 	if (!r)

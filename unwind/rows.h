@@ -91,9 +91,7 @@ struct unwind_file {
 
 struct unwind_proc {
 	__u32 n; /* maps used, sorted by start */
-	/* the loader's count of tables written, this one's: never 0, never
-	 * two tables' (the walk's pc_memo is keyed by it) */
-	__u32 gen;
+	__u32 pad;
 	struct unwind_map m[UNWIND_PROC_MAPS];
 };
 

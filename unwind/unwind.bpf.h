@@ -77,33 +77,6 @@ struct {
 } row_memo SEC(".maps");
 
 /*
- * The row of a process's pc, kept for the next frames at that pc: one
- * access, where finding it took the search of the process's mappings,
- * its file's state and the row memo's slot (javac's native frames:
- * ~1 us of a rows step, each a different cold cache line). Keyed by the
- * table's gen, which no other table has (a table written again for new
- * mappings gets a new one), and the pc: the same table's pc always lies
- * in the same file at the same address, whose rows never change once
- * stored. Only rows of stored files are kept (a file still wanted is
- * asked for at each frame). Per CPU, direct-mapped.
- */
-#define PC_MEMO 4096 /* slots a CPU: the hot return addresses */
-#define PC_MEMO_SLOT(g, pc) ((((__u32)(pc)*2654435761u) ^ (g)) & (PC_MEMO - 1))
-
-struct pc_memo {
-	__u64 pc;
-	__u32 gen; /* unwind_proc.gen; 0: empty */
-	struct unwind_row row;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct pc_memo);
-	__uint(max_entries, PC_MEMO);
-} pc_memo SEC(".maps");
-
-/*
  * A copy of one page of the walked stack (struct stack_win): a frame's
  * words are read from it when they lie in it, and a word of the stack
  * outside it copies the page holding that word first. A read of the
@@ -270,23 +243,15 @@ __noinline int rows_step_regs(struct unwind_regs *g,
 	const struct unwind_map *m;
 	const struct unwind_row *r;
 	struct unwind_file *f;
-	struct pc_memo *pm;
 	__u64 pc, a, cfa, *fr;
-	__u32 file, slot;
+	__u32 file;
 
-	if (!g || !win || !pr)
+	if (!g || !win)
 		return ROWS_NONE;
 	fr = g->word;
 	pc = idx ? g->ip - 1 : g->ip;
 	PHASE_START(t);
-	slot = PC_MEMO_SLOT(pr->gen, pc);
-	pm = bpf_map_lookup_elem(&pc_memo, &slot);
-	if (pm && pm->gen == pr->gen && pm->pc == pc) {
-		PHASE_END(PH_ROWS_PC, t);
-		r = &pm->row;
-		goto found;
-	}
-	if (!(m = find_map(pr, pc)))
+	if (!pr || !(m = find_map(pr, pc)))
 		return ROWS_NONE;
 	file = m->file;
 	f = bpf_map_lookup_elem(&unwind_files, &file);
@@ -300,13 +265,6 @@ __noinline int rows_step_regs(struct unwind_regs *g,
 	a = pc - m->bias;
 	if (!(r = row_of(file, (__u32)a)))
 		return -UNWIND_NO_ROW;
-	if (pm) {
-		pm->pc = pc;
-		pm->gen = pr->gen;
-		pm->row = *r;
-		r = &pm->row;
-	}
-found:
 	if (r->kind == ROW_END)
 		return STEP_ROOT;
 	if (r->kind == ROW_FP)
