@@ -19,12 +19,16 @@
 #    another build directory whose mixprof walks javac too (before and
 #    after a change, in the same rounds).
 # 2) Tomcat 10 (Debian's, when installed) serving a JSP under ab -c 4:
-#    the HotSpot walk, mixprof -p for SECS.
+#    the HotSpot walk, mixprof -p for SECS, REPS times (and BASE_BUILD's
+#    after each).
 # 3) Frames by kind, mixprof -p for SECS (6) on one JVM each: Recurse 300
 #    deep with -Xint (interpreted frames), Recurse warm (compiled), and
 #    the same on -XX:+PreserveFramePointer by MIXPROF_UNWIND=fp; native
 #    frames (tests/fixtures/unwind/nofp.c through glibc's qsort) by
 #    rows and by frame pointer (MIXPROF_UNWIND=fp: stops in glibc).
+# PARTS (default "javac tomcat kinds"): which of the three to run;
+# COMPARE=0: javac without the perf and async-profiler rounds (the BPF
+# figures only, in a fraction of the time).
 # A build made with `make BPF_PHASES=1` (sampler/phases.h) prints, under
 # the javac and Tomcat figures, the BPF time of each phase of a sample
 # (the last run's, from -v): where the time goes.
@@ -35,6 +39,8 @@ TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 SECS=${SECS:-6}
 HZ=${HZ:-999}
 REPS=${REPS:-2}
+PARTS=${PARTS:-javac tomcat kinds}
+COMPARE=${COMPARE:-1}
 . "$(dirname "$0")/common.bash" # bench_start, prog_stats
 bench_start
 
@@ -118,7 +124,9 @@ for z in "$jdk/lib/src.zip" "$(dirname "$jdk")/openjdk-$(java -XshowSettings:pro
 	sed -n 's/ *java.specification.version = //p')/lib/src.zip"; do
 	[ -r "$z" ] && { zip=$z; break; }
 done
-if [ -z "$zip" ]; then
+if [[ " $PARTS " != *" javac "* ]]; then
+	:
+elif [ -z "$zip" ]; then
 	echo "no src.zip for $jdk (Debian: openjdk-17-source): javac skipped"
 else
 	src=$tmp/javac
@@ -157,6 +165,7 @@ else
 	tools=(none perf-g perf-dwarf)
 	command -v perf >/dev/null || tools=(none)
 	[ -r "${ASPROF_LIB:-}" ] && tools+=(asprof)
+	[ "$COMPARE" = 0 ] && tools=(none)
 	for _ in $(seq "$REPS"); do
 		for t in "${tools[@]}"; do plain "$t"; done
 		rm -rf "$src/out"
@@ -198,7 +207,9 @@ fi
 # Debian's Tomcat 10 with its examples (as tests/integration/corpus_tomcat.sh),
 # a JSP under ab -c 4 on loopback, mixprof -p for SECS
 tc=/usr/share/tomcat10
-if [ -d "$tc" ] && [ -d /usr/share/tomcat10-examples ] && command -v ab >/dev/null; then
+if [[ " $PARTS " != *" tomcat "* ]]; then
+	:
+elif [ -d "$tc" ] && [ -d /usr/share/tomcat10-examples ] && command -v ab >/dev/null; then
 	b=$tmp/tomcat
 	mkdir -p "$b/conf" "$b/logs" "$b/temp" "$b/work" "$b/webapps"
 	cp "$tc"/etc/{web.xml,catalina.properties,context.xml} "$b/conf/"
@@ -227,10 +238,16 @@ if [ -d "$tc" ] && [ -d /usr/share/tomcat10-examples ] && command -v ab >/dev/nu
 		ab -q -t 3600 -n 100000000 -c 4 "$url" >/dev/null 2>&1 &
 		pids+=($!)
 		sleep 2 # warm
-		mixprof_run tomcat -- -p "$tpid" "$SECS"
-		read -r ps fr pf <<<"$(cost tomcat)"
-		echo "Tomcat 10 under ab -c 4, mixprof -p for $SECS s at $HZ Hz"
-		printf "  %-8s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame\n" hotspot "$ps" "$fr" "$pf"
+		for _ in $(seq "$REPS"); do
+			mixprof_run tomcat -- -p "$tpid" "$SECS"
+			[ -n "${BASE_BUILD:-}" ] &&
+				bin=$BASE_BUILD mixprof_run tomcat-base -- -p "$tpid" "$SECS"
+		done
+		echo "Tomcat 10 under ab -c 4, mixprof -p for $SECS s at $HZ Hz ($REPS rounds)"
+		for m in tomcat ${BASE_BUILD:+tomcat-base}; do
+			read -r ps fr pf <<<"$(cost "$m")"
+			printf "  %-11s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame\n" "$m" "$ps" "$fr" "$pf"
+		done
 		sed 's/^mixprof: */  /' "$tmp/phases.tomcat"
 	else
 		echo "Tomcat did not start or serve: skipped"
@@ -240,6 +257,7 @@ if [ -d "$tc" ] && [ -d /usr/share/tomcat10-examples ] && command -v ab >/dev/nu
 fi
 
 # --- 3) by kind of frame ---------------------------------------------------
+[[ " $PARTS " == *" kinds "* ]] || exit 0
 # kind NAME MODE JAVA-OPTS...: Recurse 300 deep under mixprof -p
 kind() {
 	local name=$1 mode=$2

@@ -229,7 +229,6 @@ static int try_sampler(bool off_cpu, const int *cpus, int nr_cpus,
 	struct sampler_cfg cfg = {
 	    .freq = 99,
 	    .bucket_ns = 1000000000ULL,
-	    .stack_storage = 16384,
 	    .counts_size = 4096,
 	    .depth = 1024,
 	    .filter_pids = true,

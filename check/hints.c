@@ -194,7 +194,7 @@ const char *hints__fix(const struct hints_host *h, enum sampler_step step,
 		return "not enough memory for the BPF maps: ulimit -l "
 		       "unlimited "
 		       "(kernels before 5.11), or a smaller "
-		       "--stack-storage-size";
+		       "--counts-size";
 	case EBUSY:
 		return "another tool holds the hook or the PMU (perf, another "
 		       "profiler): stop it and retry";

@@ -49,7 +49,7 @@ struct profile_opts {
 	 * it) unless --no-attach; Java frames are named without it */
 	bool attach;
 	int agent_opt; /* 1: --agent, -1: --no-attach, 0: neither */
-	uint32_t stack_storage; /* stack map entries */
+	uint32_t stack_storage; /* --stack-storage-size: no effect now */
 	uint32_t counts_size; /* counts map entries */
 	uint32_t stack_depth; /* frames kept per stack */
 	bool stack_depth_set; /* by --stack-depth, not the default */

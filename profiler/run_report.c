@@ -62,28 +62,19 @@ bool run_report__reported(struct run *r, int ret)
 }
 
 /*
- * Stacks lost: to a full stack map (the option fixes it), or for want of
- * kernel memory at sample time (the maps are not preallocated; nothing
- * to raise).
+ * Stacks lost: the ring that carries new stacks to user space was full
+ * (the drain fell behind), or a stack was forgotten before its key came
+ * (sampler/README.md, "Stacks by content"); nothing to raise.
  */
 static void lost_stacks(const struct stackfold_stats *fs, const uint64_t *st)
 {
-	uint64_t nomem = st[STAT_STACK_NOMEM],
-		 refused = st[STAT_USER_LOST] + st[STAT_KERN_LOST];
-
 	fprintf(stderr,
 		"mixprof:   %" PRIu64 " samples lost their user stack, %" PRIu64
-		" their kernel stack (",
-		fs->user_lost, fs->kern_lost);
-	if (nomem < refused)
-		fprintf(stderr,
-			"stack map full%s: raise --stack-storage-size%s",
-			nomem ? " for some" : "", nomem ? "; " : "");
-	if (nomem)
-		fprintf(stderr,
-			"%" PRIu64 " found no kernel memory at sample time",
-			nomem);
-	fprintf(stderr, ")\n");
+		" their kernel stack (%" PRIu64
+		" stack records the ring could not take: the drain fell "
+		"behind)\n",
+		fs->user_lost, fs->kern_lost,
+		st[STAT_USER_LOST] + st[STAT_KERN_LOST]);
 }
 
 static int cmp_root(const void *a, const void *b)
@@ -461,7 +452,8 @@ void run_report__summary(struct run *r)
 
 	sampler__stats(r->smp, st);
 	symbolizer__stats(r->sym, &ss);
-	ss.frames += fs->interp_named; /* named by jvm/jstacks.c, not symbolizer */
+	ss.frames +=
+	    fs->interp_named; /* named by jvm/jstacks.c, not symbolizer */
 	ss.frames += fs->frames; /* named from stackfold's cache */
 	ss.frames_unknown += fs->frames_unknown;
 	ss.frames_unknown =

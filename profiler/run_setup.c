@@ -104,7 +104,6 @@ int run_setup__bpf(struct run *r)
 	struct sampler_cfg cfg = {
 	    .freq = r->o.freq,
 	    .bucket_ns = r->tb.bucket_ns,
-	    .stack_storage = r->o.stack_storage,
 	    .counts_size =
 		r->o.counts_size ? r->o.counts_size : auto_counts_size(r),
 	    .depth = r->o.stack_depth,

@@ -2,8 +2,7 @@
  * drain: the counts map and the stacks out of the kernel (sampler_ctl.h:
  * sampler__drain). New keys arrive through the new_keys ring as they are
  * added, so each is looked at once, when it is new (its pid learnt), and
- * so do new stacks (copied from the ring, not read back from their map
- * unless the ring dropped them); the whole counts map, whose batch read
+ * so do stacks (the ring is their only way out: sampler_abi.h); the whole counts map, whose batch read
  * costs a few hundred ns per key, is read only when a bucket is done
  * (once a second with 1 s buckets, not every tick), or when the ring
  * dropped records.
@@ -90,24 +89,15 @@ static void delete_keys(int fd, const void *keys, size_t key_size, size_t n)
 }
 
 /*
- * Read a stack the cache lacks from its kernel map into the cache; its
- * number of frames when read now (s->ips holds them), else 0.
+ * Stack key is used by a key of bucket: keep it (stackcache). Its frames
+ * came through the ring before the key did (the program sends a stack
+ * before it counts a key of it); a key whose stack is not here has it
+ * STACK_LOST'd or forgotten, and its samples count as lost.
  */
-static int fetch_stack(struct sampler *s, uint64_t key, uint64_t bucket)
+static void touch_stack(struct sampler *s, uint64_t key, uint64_t bucket)
 {
-	struct bpf_map *m = key & STACK_LONG ? s->skel->maps.stacks_long
-					     : s->skel->maps.stacks_short;
-	uint32_t max = key & STACK_LONG ? sampler__value_frames(s->depth)
-					: STACK_SHORT,
-		 n;
-
-	if (key <= STACK_LOST || stackcache__touch(s->stacks, key, bucket))
-		return 0;
-	if (bpf_map__lookup_elem(m, &key, sizeof(key), s->ips, max * 8, 0))
-		return 0; /* gone: the key's samples count as lost */
-	for (n = 0; n < max && s->ips[n]; n++)
-		;
-	return stackcache__put(s->stacks, key, s->ips, n, bucket) ? 0 : (int)n;
+	if (key > STACK_LOST)
+		stackcache__touch(s->stacks, key, bucket);
 }
 
 /* A key of bucket is not taken yet. */
@@ -154,12 +144,9 @@ static void add_kips(struct sampler *s, const uint64_t *ips, size_t n)
 static void see_key(struct sampler *s, const struct sample_key *k)
 {
 	bool added;
-	int n;
 
-	fetch_stack(s, k->user_stack, k->bucket);
-	n = fetch_stack(s, k->kern_stack, k->bucket);
-	if (n)
-		add_kips(s, s->ips, n);
+	touch_stack(s, k->user_stack, k->bucket);
+	touch_stack(s, k->kern_stack, k->bucket);
 	if (!room((void **)&s->seen, &s->seen_cap, s->nseen, sizeof(*k)))
 		s->seen[s->nseen++] = *k;
 	else
@@ -170,23 +157,56 @@ static void see_key(struct sampler *s, const struct sample_key *k)
 }
 
 /*
- * A stack the program just stored (sampler_abi.h): keep it, so no key needs
- * to read it back. A kernel stack's addresses go to be named.
+ * A stack the program sent (sampler_abi.h): keep it, the only copy. A
+ * kernel stack's addresses go to be named when first seen.
  */
 static void see_stack(struct sampler *s, const uint64_t *rec, size_t words)
 {
 	const uint64_t *ips = rec + STACK_REC_HEAD;
-	size_t n = 0, max = sampler__value_frames(s->depth);
+	size_t n = words - STACK_REC_HEAD,
+	       max = sampler__value_frames(s->depth);
 
-	/* stored values end at their first zero (fetch_stack) */
-	while (STACK_REC_HEAD + n < words && n < max && ips[n])
-		n++;
-	if (rec[1] <= STACK_LOST || !n ||
+	if (rec[1] <= STACK_LOST || !n || n > max ||
 	    stackcache__touch(s->stacks, rec[1], 0) ||
 	    stackcache__put(s->stacks, rec[1], ips, n, 0))
 		return;
 	if (ips[0] >> 63) /* kernel half: a kernel stack */
 		add_kips(s, ips, n);
+}
+
+/*
+ * A list of interpreted and compiled frames the program sent
+ * (sampler_abi.h): keep its head and frames, the only copy, for
+ * sampler__interp. One sent again is in use again: not doomed.
+ */
+static void see_list(struct sampler *s, const uint64_t *rec, size_t size)
+{
+	size_t len = size - LIST_REC_HEAD * 8;
+	struct interp_stack *st;
+	bool added;
+	void **slot;
+
+	if (len > sizeof(*st) || !rec[1])
+		return;
+	slot = u64map__add(&s->lists, rec[1], &added);
+	if (!slot) {
+		s->oom = true;
+		return;
+	}
+	if (!added) {
+		u64map__del(&s->idoomed, rec[1]);
+		return;
+	}
+	st = malloc(len);
+	if (!st) {
+		u64map__del(&s->lists, rec[1]);
+		s->oom = true;
+		return;
+	}
+	memcpy(st, rec + LIST_REC_HEAD, len);
+	if (st->nr > (len - 16) / sizeof(st->f[0]))
+		st->nr = (len - 16) / sizeof(st->f[0]);
+	*slot = st;
 }
 
 /* A new_keys record: a key just added to the counts map, or a stack. */
@@ -197,60 +217,69 @@ static int on_new_key(void *ctx, void *data, size_t size)
 
 	if (size >= STACK_REC_HEAD * 8 && !rec[0])
 		see_stack(s, rec, size / 8);
+	else if (size >= LIST_REC_HEAD * 8 + 16 && rec[0] == LIST_REC_TAG)
+		see_list(s, rec, size);
 	else if (size >= sizeof(struct sample_key))
 		see_key(s, data);
 	return 0;
 }
 
-/* Delete the stacks the cache says no new sample used lately. */
-static void free_stacks(struct sampler *s)
+/*
+ * Let the cache forget the stacks no new sample used lately: from the
+ * new stack epoch on, the program sends a stack again when a sample
+ * meets it (sampler_abi.h); the cache keeps those it offers one read
+ * longer, for a sample that found its CPU's memo of the old epoch. True
+ * when stacks were offered.
+ */
+static bool free_stacks(struct sampler *s)
 {
 	const uint64_t *gone;
-	size_t i, nshort = 0, nlong = 0;
-	long n = stackcache__sweep(s->stacks, s->taken, &gone);
 
-	if (n <= 0)
-		return;
-	if ((size_t)n > s->del_cap) {
-		free(s->del);
-		s->del = malloc(n * sizeof(*s->del));
-		s->del_cap = s->del ? n : 0;
-		if (!s->del)
-			return; /* kept: a later sweep will not offer them */
-	}
-	for (i = 0; i < (size_t)n; i++)
-		if (gone[i] & STACK_LONG)
-			s->del[n - 1 - nlong++] = gone[i];
-		else
-			s->del[nshort++] = gone[i];
-	delete_keys(bpf_map__fd(s->skel->maps.stacks_short), s->del,
-		    sizeof(*s->del), nshort);
-	delete_keys(bpf_map__fd(s->skel->maps.stacks_long), s->del + nshort,
-		    sizeof(*s->del), nlong);
+	return stackcache__sweep(s->stacks, s->taken, &gone) > 0;
+}
+
+/* u64map__filter's keep: not in the set ctx */
+static bool keep_unless_in(uint64_t key, void *val, void *ctx)
+{
+	(void)val;
+	return !u64map__find(ctx, key);
+}
+
+/* the same for a list, freed when not kept */
+static bool keep_list(uint64_t key, void *val, void *ctx)
+{
+	if (!u64map__find(ctx, key))
+		return true;
+	free(val);
+	return false;
 }
 
 /*
- * The interpreted-frame lists of the keys taken by the last read, unless
- * a key new since then uses them: jvm/jstacks.c copied each list when its
- * key was new, so only new samples need the kernel's copy (to find theirs
- * stored already).
+ * The frame lists of the keys taken by the last read, unless a key new
+ * since then uses them: jvm/jstacks.c copied each list when its key was
+ * new, so only new samples need it. They are doomed first (the caller
+ * bumps the stack epoch: from then on a sample sends its list again) and
+ * forgotten at the next sweep if no key seen since used them: a sample
+ * that found its CPU's memo of the old epoch refers to one still. True
+ * when lists were doomed.
  */
-static void free_interp(struct sampler *s)
+static bool free_lists(struct sampler *s)
 {
-	size_t i, n = 0;
+	bool added;
+	size_t i;
 
-	for (i = 0; i < s->inew.cap && s->idead.n; i++)
-		if (s->inew.keys[i])
-			u64map__del(&s->idead, s->inew.keys[i]);
-	u64map__clear(&s->inew, NULL);
-	if (!s->idead.n)
-		return;
+	/* doomed last time, used by no key since: forgotten */
+	u64map__filter(&s->idoomed, keep_unless_in, &s->inew);
+	u64map__filter(&s->lists, keep_list, &s->idoomed);
+	u64map__clear(&s->idoomed, NULL);
+	u64map__filter(&s->idead, keep_unless_in, &s->inew);
 	for (i = 0; i < s->idead.cap; i++)
-		if (s->idead.keys[i])
-			s->idead.keys[n++] = s->idead.keys[i];
-	delete_keys(bpf_map__fd(s->skel->maps.interp), s->idead.keys,
-		    sizeof(uint64_t), n);
-	u64map__release(&s->idead); /* its keys were just reordered */
+		if (s->idead.keys[i] &&
+		    !u64map__add(&s->idoomed, s->idead.keys[i], &added))
+			break; /* kept: no memory to doom it */
+	u64map__clear(&s->idead, NULL);
+	u64map__clear(&s->inew, NULL);
+	return s->idoomed.n > 0;
 }
 
 /*
@@ -322,6 +351,10 @@ int sampler__drain(struct sampler *s, uint64_t done_below, bool final,
 		ret = read_all(s, ring_lost);
 		if (ret < 0)
 			return ret;
+		/* the stacks and lists of keys added while it read, which
+		 * it may have shown: they are in the ring before their keys
+		 * (one that fails leaves them to the next drain) */
+		ring_buffer__consume(s->rb);
 	}
 	*b = (struct sampler_batch){.seen = s->seen,
 				    .nseen = s->nseen,
@@ -343,15 +376,16 @@ void sampler__drain_end(struct sampler *s)
 	if (!s->swept)
 		return;
 	s->swept = false;
-	free_interp(s);
-	free_stacks(s);
+	/* both, then one new epoch for both */
+	if (free_lists(s) | free_stacks(s))
+		__atomic_add_fetch(&s->skel->bss->stack_epoch, 1,
+				   __ATOMIC_RELEASE);
 }
 
 int drain__init(struct sampler *s)
 {
 	s->stacks = stackcache__new();
-	s->ips = calloc(sampler__value_frames(s->depth), sizeof(*s->ips));
-	if (!s->stacks || !s->ips)
+	if (!s->stacks)
 		return -ENOMEM;
 	s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.new_keys),
 				 on_new_key, s, NULL);
@@ -372,10 +406,23 @@ void drain__free(struct sampler *s)
 	free(s->seen);
 	free(s->kips);
 	stackcache__free(s->stacks);
-	free(s->ips);
-	free(s->del);
 	u64map__release(&s->idead);
 	u64map__release(&s->inew);
+	u64map__release(&s->idoomed);
+	u64map__clear(&s->lists, free);
+	u64map__release(&s->lists);
+}
+
+int sampler__interp(struct sampler *s, uint64_t id, struct interp_stack *out)
+{
+	void **slot = id ? u64map__find(&s->lists, id) : NULL;
+	const struct interp_stack *st;
+
+	if (!slot)
+		return -ENOENT;
+	st = *slot;
+	memcpy(out, st, 16 + st->nr * sizeof(st->f[0]));
+	return 0;
 }
 
 int sampler__stack(struct sampler *s, uint64_t key, const uint64_t **ips)

@@ -157,7 +157,7 @@ static __always_inline __u64 offcpu_kstack_again(struct task_struct *t)
 	n = bpf_get_task_stack(t, ips, bytes, 0);
 	if (n <= 0)
 		return STACK_LOST;
-	return store_stack((__u64)n / 8, STAT_KERN_LOST, true);
+	return store_stack((__u64)n / 8, STAT_KERN_LOST);
 }
 
 SEC("iter/task")

@@ -44,28 +44,33 @@ const volatile __u32 unwind_mode = UNWIND_MODE_HOTSPOT; /* sampler_abi.h */
 /* the one key of per-CPU scratch maps, where a frame has no word to spare */
 const volatile __u32 percpu_key = 0;
 
-/* stack key -> frames, leaf first, zero-padded (sampler_abi.h) */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u64);
-	__type(value, __u64[STACK_SHORT]);
-	__uint(max_entries, 16384); /* set by user space before load */
-} stacks_short SEC(".maps");
+/*
+ * Stack epoch: user space bumps it whenever it may forget stacks
+ * (drain.c's free_stacks), so every CPU's stack_sent memo below is stale
+ * at once and a stack met again is sent again.
+ */
+__u64 stack_epoch = 0;
 
 /*
- * Sizes, not BTF types, where user space sets the value size: a type
- * that no longer matches makes the kernel refuse the map (after
- * allocating it), and libbpf create it a second time without BTF.
+ * Stacks this CPU sent through new_keys in the current stack_epoch, by
+ * slot of their key: one that is there is not sent again, since user
+ * space keeps every stack it was sent until it bumps the epoch (and one
+ * read longer: sampler/README.md, "Stacks by content"). Direct-mapped: a
+ * slot another stack took means one more record, never a wrong stack.
+ * A per-CPU array, so a check is one access, where a hash map of stacks
+ * (a lookup, then an insert of a 1 KiB value allocated in interrupt
+ * context) cost ~5 us of a javac sample whose stacks are new.
  */
+#define STACK_SENT 4096 /* a CPU's distinct stacks of the last second */
+struct stack_sent {
+	__u64 key, epoch;
+};
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(key_size, 8);
-	/* value_size (the run's depth) and max_entries set before load */
-	__uint(value_size, STACK_SHORT * 8);
-	__uint(max_entries, 16384);
-} stacks_long SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct stack_sent);
+	__uint(max_entries, STACK_SENT);
+} stack_sent SEC(".maps");
 
 /*
  * One stack being taken per CPU, slot = CPU: too big for the BPF stack.
@@ -106,17 +111,19 @@ struct {
 } interp_procs SEC(".maps");
 
 /*
- * interp_id -> interpreted frames; drained with the counts. Not
- * preallocated (10 MiB at every start): a list's id no longer changes
- * with the pc, so a JVM adds lists only as its call paths change.
+ * Lists of interpreted and compiled frames this CPU sent through
+ * new_keys in the current stack_epoch, by slot of their id (as
+ * stack_sent: user space keeps a list it was sent until it bumps the
+ * epoch and one read longer). A list went into a hash map before, its
+ * whole 3.6 KB value copied however few frames it held.
  */
+#define LIST_SENT 1024 /* a CPU's distinct lists of the last second */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u64);
-	__type(value, struct interp_stack);
-	__uint(max_entries, 4096); /* set by user space before load */
-} interp SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct stack_sent);
+	__uint(max_entries, LIST_SENT);
+} list_sent SEC(".maps");
 
 /* full chunks of deep interpreted lists (sampler_abi.h): evicted when old */
 struct {
@@ -125,18 +132,6 @@ struct {
 	__type(value, struct interp_stack);
 	__uint(max_entries, 1024);
 } interp_chunks SEC(".maps");
-
-/*
- * How many leading slots of each CPU's stack_scratch may be non-zero: a
- * stored value must end at its first zero, and clearing only what the
- * last stack wrote is far cheaper than clearing the whole buffer.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, __u32);
-	__uint(max_entries, 1);
-} scratch_used SEC(".maps");
 
 /* (tgid, tid) -> JavaThread* of the JVMs being unwound (user space fills
  * it: each JVM's threads under its own tgid, at most JAVA_THREADS_PER_JVM
@@ -323,6 +318,9 @@ struct walk {
 	__u32 epoch_walk; /* the walk that read epoch1 */
 	__u64 epoch1; /* the JVM's unloaded classes + 1; 0: unknown */
 	struct blob_seen blob; /* the frame's CodeBlob (read_blob) */
+	/* a list record's head (sampler_abi.h), right before the list it
+	 * sends: one copy into the ring */
+	__u64 list_head[LIST_REC_HEAD];
 	struct interp_stack st; /* the frames listed (sampler_abi.h) */
 #ifdef MIXPROF_PHASES
 	__u32 ph_kind, ph_pad; /* the step's kind (phases.h) */
@@ -372,23 +370,6 @@ static long hash_step(__u32 i, void *arg)
 	return 0;
 }
 
-struct zero_range {
-	__u64 *ips;
-	__u32 from, to;
-};
-
-static long zero_step(__u32 i, void *arg)
-{
-	struct zero_range *z = arg;
-	__u64 j = (__u64)z->from + i;
-
-	asm volatile("" : "+r"(j)); /* checked, then used */
-	if (j >= z->to || j >= max_frames)
-		return 1;
-	z->ips[j] = 0;
-	return 0;
-}
-
 /* The CPU's stack buffer: its frames, past the record head (sampler_abi.h). */
 static __always_inline __u64 *stack_buf(void)
 {
@@ -399,70 +380,52 @@ static __always_inline __u64 *stack_buf(void)
 }
 
 /*
- * Store the nr frames in the CPU's stack buffer by content; its key
- * (sampler_abi.h), STACK_NONE for no frames, or STACK_LOST when the map is
- * full. Unless the caller's walk cleared the rest of the buffer
- * (cleared), slots past nr that an earlier, longer stack left are
- * cleared first. A global function: verified once, not at each of its
- * three callers (the verifier's work, most of our start-up, fell by 60%).
+ * Store the nr frames in the CPU's stack buffer by content: send them to
+ * user space (a new_keys record of their length: sampler_abi.h) unless
+ * this CPU sent them in this stack epoch. Their key (sampler_abi.h),
+ * STACK_NONE for no frames, or STACK_LOST when the ring took no record
+ * (full: user space late, or busy), counted at lost. A global function:
+ * verified once, not at each of its callers.
  */
-__noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 cleared)
+__noinline __u64 store_stack(__u32 nr, __u32 lost)
 {
 	__u64 *ips = stack_buf();
 	struct stack_hash c = {
 	    .ips = ips, .nr = nr, .h = 0xcbf29ce484222325ULL};
-	__u32 zero = 0, *used = bpf_map_lookup_elem(&scratch_used, &zero);
-	long err;
+	struct stack_sent *sent;
+	__u64 *rec, bytes;
+	__u32 slot;
 
-	if (!nr || !ips)
+	if (!nr || !ips || nr > max_frames)
 		return STACK_NONE;
 	PHASE_START(th);
-	if (used && !cleared && *used > nr) {
-		struct zero_range z = {ips, nr, *used};
-
-		bpf_loop(z.to - z.from, zero_step, &z, 0);
-	}
-	if (used)
-		*used = nr;
 	bpf_loop(c.nr, hash_step, &c, 0);
-	c.h = (c.h & ~STACK_LONG) | (c.nr > STACK_SHORT ? STACK_LONG : 0);
 	if (c.h <= STACK_LOST)
 		c.h |= 2;
 	PHASE_END(PH_HASH, th);
 	PHASE_START(tm);
-	if (c.nr > STACK_SHORT) {
-		if (bpf_map_lookup_elem(&stacks_long, &c.h)) {
-			PHASE_END(PH_STACK_KNOWN, tm);
-			return c.h;
-		}
-		err = bpf_map_update_elem(&stacks_long, &c.h, ips, BPF_NOEXIST);
-	} else {
-		if (bpf_map_lookup_elem(&stacks_short, &c.h)) {
-			PHASE_END(PH_STACK_KNOWN, tm);
-			return c.h;
-		}
-		err =
-		    bpf_map_update_elem(&stacks_short, &c.h, ips, BPF_NOEXIST);
+	slot = c.h & (STACK_SENT - 1);
+	sent = bpf_map_lookup_elem(&stack_sent, &slot);
+	if (sent && sent->key == c.h && sent->epoch == stack_epoch) {
+		PHASE_END(PH_STACK_KNOWN, tm);
+		return c.h;
 	}
-	PHASE_END(PH_STACK_NEW, tm);
-	if (err && err != -EEXIST) { /* full, or no memory */
+	rec = ips - STACK_REC_HEAD;
+	rec[0] = 0;
+	rec[1] = c.h;
+	bytes = ((__u64)nr + STACK_REC_HEAD) * 8;
+	asm volatile("" : "+r"(bytes)); /* checked, then used */
+	if (bytes > ((__u64)max_frames + STACK_REC_HEAD) * 8)
+		return STACK_NONE;
+	if (bpf_ringbuf_output(&new_keys, rec, bytes, BPF_RB_NO_WAKEUP)) {
 		stat_inc(lost);
-		if (err == -ENOMEM) /* not preallocated: none at hand now */
-			stat_inc(STAT_STACK_NOMEM);
 		return STACK_LOST;
 	}
-	PHASE_START(tr);
-	if (!err &&
-	    c.nr <= max_frames) { /* new: send it along (sampler_abi.h) */
-		__u64 *rec = ips - STACK_REC_HEAD;
-
-		rec[0] = 0;
-		rec[1] = c.h;
-		/* a dropped record costs user space a map lookup, no more */
-		bpf_ringbuf_output(&new_keys, rec, (c.nr + STACK_REC_HEAD) * 8,
-				   BPF_RB_NO_WAKEUP);
-		PHASE_END(PH_STACK_RING, tr);
+	if (sent) {
+		sent->key = c.h;
+		sent->epoch = stack_epoch;
 	}
+	PHASE_END(PH_STACK_RING, tm);
 	return c.h;
 }
 
@@ -484,7 +447,7 @@ static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
 	n = bpf_get_stack(ctx, ips, bytes, flags);
 	if (n < 0)
 		n = 0; /* and the buffer cleared */
-	return store_stack((__u64)n / 8, lost, true);
+	return store_stack((__u64)n / 8, lost);
 }
 
 /* This CPU's walk record (a key in .rodata: no word on the caller's frame). */
@@ -904,10 +867,40 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 }
 
 /*
+ * Send the walk's list under id (a new_keys record of its length:
+ * sampler_abi.h) unless this CPU sent it in this stack epoch: 1 when
+ * known, 0 sent, -1 when the ring took no record.
+ */
+static __always_inline int send_list(struct walk *w, __u64 id)
+{
+	__u32 slot = id & (LIST_SENT - 1);
+	struct stack_sent *sent = bpf_map_lookup_elem(&list_sent, &slot);
+	__u64 bytes = w->st.nr;
+
+	if (sent && sent->key == id && sent->epoch == stack_epoch)
+		return 1;
+	/* the head, the list's own head (nr, prev), its nr frames */
+	bytes = sizeof(w->list_head) + 16 + bytes * sizeof(w->st.f[0]);
+	asm volatile("" : "+r"(bytes)); /* checked, then used */
+	if (bytes > sizeof(w->list_head) + sizeof(w->st))
+		return -1;
+	w->list_head[0] = LIST_REC_TAG;
+	w->list_head[1] = id;
+	if (bpf_ringbuf_output(&new_keys, w->list_head, bytes,
+			       BPF_RB_NO_WAKEUP))
+		return -1;
+	if (sent) {
+		sent->key = id;
+		sent->epoch = stack_epoch;
+	}
+	return 0;
+}
+
+/*
  * The user stack of a sample of tgid/tid, walked here from pc ip, sp and
  * frame pointer fp instead of by the kernel (sampler_abi.h): the stack's key
  * (as take_stack), and in *interp_id the id of the list of interpreted
- * frames, or 0 (none, or the interp map full). p: the JVM, or NULL.
+ * frames, or 0 (none, or the ring full). p: the JVM, or NULL.
  */
 static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 					   __u32 tgid, __u32 tid, __u64 ip,
@@ -933,7 +926,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	w->r.sp0 = sp;
 	w->r.fp = fp;
 	w->bcp0 = bcp0;
-	/* the list's id (the interp map's key) is its process's own: one
+	/* the list's id (sample_key.interp_id) is its process's own: one
 	 * process's lists are never taken for another's (issue 29) */
 	w->h = mix(0xcbf29ce484222325ULL, tgid);
 	w->a_sp = w->a_pc = w->a_fp = 0;
@@ -992,15 +985,15 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 		}
 	}
 	PHASE_START(tk);
-	key = store_stack(l.nr, STAT_USER_LOST, false);
+	key = store_stack(l.nr, STAT_USER_LOST);
 	PHASE_END(PH_STORE_USER, tk);
 	if (key <= STACK_LOST || !w->st.nr)
 		return key;
 	id = w->h ? w->h : 1;
 	PHASE_START(ti);
-	err = bpf_map_update_elem(&interp, &id, &w->st, BPF_NOEXIST);
-	PHASE_END(err ? PH_INTERP_KNOWN : PH_INTERP_NEW, ti);
-	if (err && !bpf_map_lookup_elem(&interp, &id)) {
+	err = send_list(w, id);
+	PHASE_END(err > 0 ? PH_INTERP_KNOWN : PH_INTERP_NEW, ti);
+	if (err < 0) {
 		stat_inc(STAT_INTERP_FULL);
 		return key;
 	}

@@ -31,7 +31,6 @@ _Static_assert(sizeof(struct interp_stack) == 16 + 56 * INTERP_MAX_FRAMES,
 _Static_assert((INTERP_MAX_FRAMES & (INTERP_MAX_FRAMES - 1)) == 0,
 	       "BPF masks frame indices with INTERP_MAX_FRAMES - 1");
 
-#define DEFAULT_INTERP_SIZE 4096
 #define MIN_RING (256 * 1024)
 #define MAX_RING (64 * 1024 * 1024)
 
@@ -57,7 +56,7 @@ uint32_t sampler__value_frames(uint32_t depth)
 	return depth > STACK_SHORT ? depth : STACK_SHORT;
 }
 
-/* Sizes set before load: the stack maps, their scratch, the counts. */
+/* Sizes set before load: the stack buffer, the counts, the ring. */
 static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 {
 	uint32_t bytes = sampler__value_frames(cfg->depth) * 8;
@@ -66,15 +65,9 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	if (ncpu < 0)
 		return ncpu;
 	skel->rodata->max_frames = cfg->depth;
-	bpf_map__set_max_entries(skel->maps.interp, cfg->interp_size
-							? cfg->interp_size
-							: DEFAULT_INTERP_SIZE);
 	bpf_map__set_value_size(skel->maps.stack_scratch,
 				bytes + STACK_REC_HEAD * 8);
 	bpf_map__set_max_entries(skel->maps.stack_scratch, ncpu);
-	bpf_map__set_value_size(skel->maps.stacks_long, bytes);
-	bpf_map__set_max_entries(skel->maps.stacks_long, cfg->stack_storage);
-	bpf_map__set_max_entries(skel->maps.stacks_short, cfg->stack_storage);
 	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
 	bpf_map__set_max_entries(skel->maps.new_keys, ring_bytes(cfg));
 	bpf_map__set_max_entries(skel->maps.unwind_rows, UNWIND_MAX_ROWS);
@@ -705,14 +698,6 @@ int sampler__interp_chunk(struct sampler *s, uint64_t key,
 {
 	if (bpf_map__lookup_elem(s->skel->maps.interp_chunks, &key, sizeof(key),
 				 out, sizeof(*out), 0))
-		return -errno;
-	return 0;
-}
-
-int sampler__interp(struct sampler *s, uint64_t id, struct interp_stack *out)
-{
-	if (bpf_map__lookup_elem(s->skel->maps.interp, &id, sizeof(id), out,
-				 sizeof(*out), 0))
 		return -errno;
 	return 0;
 }

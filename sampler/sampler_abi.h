@@ -21,7 +21,7 @@ struct sample_key {
 	__u64 user_stack; /* stack key (below), or STACK_NONE / STACK_LOST */
 	__u64 kern_stack; /* the same for the kernel stack */
 	__u64 bucket; /* (ktime - start_ns) / bucket_ns */
-	__u64 interp_id; /* interp map key of the interpreted frames, or 0 */
+	__u64 interp_id; /* id of the list of interpreted frames, or 0 */
 	char comm[SAMPLER_COMM_LEN];
 };
 
@@ -41,21 +41,20 @@ struct sample_count {
 };
 
 /*
- * Stacks are stored by content: the key is a 64-bit hash of the frames,
- * so two different stacks never share a slot (the kernel's stack map
- * drops the second of two stacks that hash to one bucket, ~3% of samples
- * on a busy JVM) and a key names the same frames for the whole run, which
- * lets user space cache them. Maps are not preallocated: kernel memory
- * follows the stacks alive, not the map's capacity. Stacks of up to
- * STACK_SHORT frames go to the short map (small values), deeper ones to
- * the long map (the run's depth); the key's top bit says which. Two ids
- * are reserved, never a stored stack's key (a hash that falls on one is
- * moved off it).
+ * Stacks are sent by content: the key is a 64-bit hash of the frames,
+ * so a key names the same frames for the whole run, and user space keeps
+ * each stack it was sent (sampler/stackcache.c) under its key. The BPF
+ * program sends a stack through the new_keys ring (below) unless its CPU
+ * sent it since user space last bumped the stack epoch (the BPF global
+ * stack_epoch: user space may forget stacks no key uses from then on).
+ * No kernel map holds stacks: a hash map's insert of a new stack (an
+ * allocation in interrupt context, a value of the run's depth) was most
+ * of a sample's store cost. Two ids are reserved, never a stored stack's
+ * key (a hash that falls on one is moved off it).
  */
 #define STACK_NONE 0 /* id: no stack of this kind (kernel thread, user mode) */
-#define STACK_LOST 1 /* id: there was one, but its map was full */
-#define STACK_LONG (1ULL << 63) /* key bit: in the long map */
-#define STACK_SHORT 128 /* frames a short-map value holds */
+#define STACK_LOST 1 /* id: there was one, but the ring took no record */
+#define STACK_SHORT 128 /* frames the stack buffer holds at least */
 /*
  * --stack-depth's bound: a 16-bit count, far past any real stack (a
  * thread's default 8 MB stack holds some tens of thousands of frames),
@@ -65,13 +64,19 @@ struct sample_count {
 #define STACK_MAX_DEPTH 65535
 
 /*
- * The new_keys ring carries two kinds of record. A struct sample_key:
- * a key just added to the counts map (its pid is never 0). A new stack,
- * as the program stores it: STACK_REC_HEAD words, 0 then the stack's key,
- * then its frames (the record's length says how many), so user space
- * need not read it back from its map with one system call per stack.
+ * The new_keys ring carries three kinds of record. A struct sample_key:
+ * a key just added to the counts map (its pid, the first word's low
+ * half, is never 0). A stack, as the program sends it: STACK_REC_HEAD
+ * words, 0 then the stack's key, then its frames (the record's length
+ * says how many). A list of interpreted and compiled frames (struct
+ * interp_stack, below): LIST_REC_HEAD words, LIST_REC_TAG then the
+ * list's id (sample_key.interp_id), then the list's nr, prev and its nr
+ * frames, no more. Lists, like stacks, are sent once per CPU and stack
+ * epoch; user space keeps them.
  */
 #define STACK_REC_HEAD 2
+#define LIST_REC_HEAD 2
+#define LIST_REC_TAG (1ULL << 32) /* no key's first word: its pid is 0 */
 
 /*
  * Interpreted frames. User space tells BPF, per JVM, where the template
@@ -84,8 +89,8 @@ struct sample_count {
  * the interpreter, reads the Method* HotSpot keeps at rbp + method_slot
  * and from it the Symbol* of the holder class name and of the method
  * name, at sample time (so a Method* freed and reused later cannot rename
- * the sample). The list goes into the interp map under a hash of its
- * contents: sample_key.interp_id. One walk for both, so a listed frame's
+ * the sample). The list is sent to user space (new_keys, above) under a
+ * hash of its contents: sample_key.interp_id. One walk for both, so a listed frame's
  * idx is its position in the stored user stack.
  */
 #define INTERP_MAX_FRAMES 64 /* interpreted frames kept per sample */
@@ -403,7 +408,7 @@ struct interp_frame {
  * interpreted frames is kept in chunks of that many: the walk stores each
  * full chunk in the interp_chunks map (an LRU: nothing need free them)
  * under a key from the hash of every frame so far, and links the next
- * chunk to it (prev); the list in the interp map is the last, outermost
+ * chunk to it (prev); the list sent (above) is the last, outermost
  * chunk. Up to INTERP_MAX_CHUNKS chunks: every interpreted frame of a
  * 4,096-frame stack is named.
  */
@@ -419,15 +424,14 @@ struct interp_stack {
 /* Per-CPU counters for the end-of-run summary: index into stats map. */
 enum sampler_stat {
 	STAT_SAMPLES, /* samples of targeted processes */
-	STAT_USER_LOST, /* user stack not stored (stack map full) */
-	STAT_KERN_LOST, /* kernel stack not stored */
+	STAT_USER_LOST, /* user stack not sent (the ring full) */
+	STAT_KERN_LOST, /* kernel stack not sent */
 	STAT_USER_EMPTY, /* no user stack (kernel thread, fault) */
 	STAT_COUNTS_FULL, /* counts map full: sample dropped */
 	STAT_CHILDREN, /* descendants added to the targets */
 	STAT_INTERP_WALKS, /* samples of a JVM walked for interpreted frames */
-	STAT_INTERP_FULL, /* interp map full: frames left unnamed */
-	STAT_STACK_NOMEM, /* of the lost stacks: no kernel memory, map not
-			   * full (an allocation in interrupt context) */
+	STAT_INTERP_FULL, /* list not sent (the ring full): frames unnamed */
+	STAT_STACK_NOMEM, /* unused: stacks are no longer kept in a map */
 	STAT_UNWIND, /* + enum unwind_reason: walks that broke, by reason */
 	STAT_ANCHOR = STAT_UNWIND + UNWIND_NR, /* resumed at a frame anchor */
 	STAT_VT_CHUNKS, /* walks that went on into frozen frames' chunks */

@@ -18,7 +18,6 @@
 struct sampler_cfg {
 	uint64_t freq; /* Hz per CPU */
 	uint64_t bucket_ns;
-	uint32_t stack_storage; /* distinct stacks the kernel may hold */
 	uint32_t counts_size; /* counts map entries */
 	uint32_t depth; /* frames per stack */
 	bool filter_pids; /* only targets (and their descendants) */
@@ -28,7 +27,6 @@ struct sampler_cfg {
 			  * frames: JVMs are then walked by fp) */
 	uint32_t unwind_mode; /* enum unwind_mode (sampler_abi.h) */
 	bool usdt; /* a probe run: sampler__attach_usdt, no perf events */
-	uint32_t interp_size; /* interp map entries; 0: 4096 */
 	/* --off-cpu: no perf events; at each sched_switch of a target that
 	 * blocks, count its blocked time in microseconds (offcpu.bpf.h) */
 	bool off_cpu;
@@ -208,8 +206,9 @@ int sampler__set_interp(struct sampler *s, uint32_t pid,
 			const struct interp_proc *p);
 int sampler__clear_interp(struct sampler *s, uint32_t pid);
 /*
- * The interpreted frames stored under id (a sample_key's interp_id) into
- * *out; 0, or -ENOENT when gone. Entries live until their keys are taken.
+ * The list of interpreted and compiled frames sent under id (a
+ * sample_key's interp_id) into *out (its nr frames); 0, or -ENOENT when
+ * gone. Lists live until their keys are taken.
  */
 int sampler__interp(struct sampler *s, uint64_t id, struct interp_stack *out);
 /* A chunk of a deep list (its prev link), as sampler__interp. */

@@ -55,12 +55,11 @@ struct sampler {
 	size_t nkips, kips_cap;
 	bool swept; /* the drain read the counts: sampler__drain_end sweeps */
 	bool oom; /* the batch misses keys or stacks (no memory) */
-	struct stackcache *stacks; /* the kernel's stacks, copied once */
-	uint64_t *ips; /* one stack read from the kernel */
-	uint64_t *del; /* stack keys to delete, scratch */
-	size_t del_cap;
-	struct u64map idead; /* interp ids of the keys taken last read */
-	struct u64map inew; /* interp ids of keys new since then */
+	struct stackcache *stacks; /* the stacks the program sent */
+	struct u64map lists; /* list id -> struct interp_stack, as sent */
+	struct u64map idead; /* list ids of the keys taken last read */
+	struct u64map inew; /* list ids of keys new since then */
+	struct u64map idoomed; /* lists to forget unless a new key uses them */
 	uint64_t drains; /* drains so far: the next_read stamps */
 	uint64_t last_read; /* the drain that last read all counts */
 	uint64_t lost_seen; /* new_keys_lost at that read */

@@ -11,8 +11,8 @@
 struct cached {
 	uint64_t read; /* the last read that showed it */
 	uint64_t bucket; /* the latest bucket of a key using it */
-	uint64_t deleted; /* the read that deleted its kernel copy */
-	bool in_kernel; /* its kernel copy not deleted yet */
+	uint64_t deleted; /* the read that offered it (epoch bumped) */
+	bool in_kernel; /* the program may take it as sent */
 	uint32_t nr;
 	uint64_t ips[];
 };
@@ -57,7 +57,7 @@ int stackcache__touch(struct stackcache *c, uint64_t key, uint64_t bucket)
 		e->bucket = bucket;
 	if (e->read != c->read) {
 		e->read = c->read;
-		/* a sample since the kernel delete stored it there again */
+		/* a sample since the epoch bump sent it again */
 		e->in_kernel = true;
 	}
 	return 1;
