@@ -80,6 +80,9 @@ start probe -p "$jpid" -e 'java:Ratio.one' -o "$TMPD/probe.folded"
 started probe probing
 sleep 1 # the probe in place: one() runs every 6 ms
 stop probe INT
+# the JVM's part is done: its worker no longer takes a CPU from the rest
+kill "$jpid"
+wait "$jpid" 2>/dev/null || true
 
 # a target whose perf map gains 400 MB of lines at once (a JIT may
 # write that much): the next tick reads them, for seconds on a loaded
@@ -95,6 +98,8 @@ yes '7f0000001000 10 some::jitted_function' | head -c 400M >>"/tmp/perf-$spin.ma
 	true # yes ends by SIGPIPE
 sleep 0.2 # a tick (100 ms) has begun the read
 stop map TERM
+kill "$spin"
+wait "$spin" 2>/dev/null || true
 rm -f "/tmp/perf-$spin.map"
 
 # host-wide, soon after the start: the unwind rows of every process are
