@@ -56,12 +56,13 @@ stop() {
 java -cp "$SAMPLES" Ratio 120 >"$TMPD/ready" &
 jpid=$!
 PIDS_TO_KILL+=($jpid)
+cpu_cap "$jpid" 30 # a run wants samples to write, not many
 wait_for 30 grep -q ready "$TMPD/ready" || die "Ratio did not start"
 
 # a JVM mid-sampling, its Java threads named
 start jvm -F 999 --per-thread -p "$jpid" -o "$TMPD/jvm.folded"
 started jvm
-sleep 1 # samples to write: Ratio's worker gives ~1,000 a second
+sleep 1 # samples to write: Ratio's worker gives ~300 a second
 stop jvm INT
 
 # the end's naming: one bucket for the run, so every key is named after
@@ -78,7 +79,7 @@ grep -q '_\[j\]\|_\[1\]\|_\[2\]\|_\[3\]\|_\[4\]\|_\[i\]' "$TMPD/names.folded" ||
 # the probe out when mixprof is gone: eprobe_cleanup.sh)
 start probe -p "$jpid" -e 'java:Ratio.one' -o "$TMPD/probe.folded"
 started probe probing
-sleep 1 # the probe in place: one() runs every 6 ms
+sleep 1 # the probe in place: one() runs every 6 ms of its CPU
 stop probe INT
 # the JVM's part is done: its worker no longer takes a CPU from the rest
 kill "$jpid"
