@@ -51,7 +51,10 @@ kill_started() { # every process of PIDS_TO_KILL, reaped: no longer "alive"
 # in). For a JVM whose only job is to be there while something else is
 # checked: the whole run is bound by CPU, and an idle worker spinning at
 # a full CPU takes it from the other tests. Without a cpu controller it
-# runs uncapped (the same checks, more CPU), and says so.
+# runs uncapped (the same checks, more CPU), and says so. The group
+# weighs as four ordinary threads: a group competes as one entity, and
+# on a loaded host a JVM of many threads would otherwise get far less
+# than uncapped (its cap bounds it, not the others' load).
 cpu_cap() {
 	local pid=$1 pct=$2 base dir
 	if [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
@@ -59,6 +62,7 @@ cpu_cap() {
 		dir=${base%/}/mixprof-cap-$pid
 		mkdir "$dir" 2>/dev/null && CGROUPS_TO_REMOVE+=("$dir") &&
 			echo $((pct * 1000)) >"$dir/cpu.cfs_quota_us" &&
+			echo 4096 >"$dir/cpu.shares" &&
 			echo "$pid" >"$dir/cgroup.procs" && return 0
 	elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
 		base=/sys/fs/cgroup$(awk -F: '$1 == 0 { print $3 }' "/proc/$pid/cgroup")
@@ -66,6 +70,7 @@ cpu_cap() {
 		grep -qw cpu "$base/cgroup.subtree_control" 2>/dev/null &&
 			mkdir "$dir" 2>/dev/null && CGROUPS_TO_REMOVE+=("$dir") &&
 			echo "$((pct * 1000)) 100000" >"$dir/cpu.max" &&
+			echo 400 >"$dir/cpu.weight" &&
 			echo "$pid" >"$dir/cgroup.procs" && return 0
 	fi 2>/dev/null
 	note "pid $pid not capped at $pct% of a CPU (no cpu controller here)"
