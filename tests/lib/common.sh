@@ -58,14 +58,14 @@ kill_started() { # every process of PIDS_TO_KILL, reaped: no longer "alive"
 cpu_cap() {
 	local pid=$1 pct=$2 base dir
 	if [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
-		base=/sys/fs/cgroup/cpu$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' "/proc/$pid/cgroup")
+		base=/sys/fs/cgroup/cpu$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' "/proc/$pid/cgroup" || true)
 		dir=${base%/}/mixprof-cap-$pid
 		mkdir "$dir" 2>/dev/null && CGROUPS_TO_REMOVE+=("$dir") &&
 			echo $((pct * 1000)) >"$dir/cpu.cfs_quota_us" &&
 			echo 4096 >"$dir/cpu.shares" &&
 			echo "$pid" >"$dir/cgroup.procs" && return 0
 	elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
-		base=/sys/fs/cgroup$(awk -F: '$1 == 0 { print $3 }' "/proc/$pid/cgroup")
+		base=/sys/fs/cgroup$(awk -F: '$1 == 0 { print $3 }' "/proc/$pid/cgroup" || true)
 		dir=${base%/}/mixprof-cap-$pid
 		grep -qw cpu "$base/cgroup.subtree_control" 2>/dev/null &&
 			mkdir "$dir" 2>/dev/null && CGROUPS_TO_REMOVE+=("$dir") &&
@@ -73,7 +73,7 @@ cpu_cap() {
 			echo 400 >"$dir/cpu.weight" &&
 			echo "$pid" >"$dir/cgroup.procs" && return 0
 	fi 2>/dev/null
-	note "pid $pid not capped at $pct% of a CPU (no cpu controller here)"
+	note "pid $pid not capped at $pct% of a CPU (no cpu controller, or it is gone)"
 }
 
 remove_cgroups() { # CGROUPS_TO_REMOVE, once their processes have gone
