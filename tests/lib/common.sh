@@ -130,17 +130,17 @@ jdks() {
 # each_jdk CMD...: CMD... JDK for every JDK at the same time, each in a
 # subshell of its own (so a die ends that JDK's part only) with TMPD a
 # directory of its own ($TMPD/ the JDK's directory name), that kills the
-# processes it started when it ends. A test's time is mostly JVMs running
-# for a set time, so the JDKs' runs overlap instead of following each
-# other. Each part's output is printed whole, in the order of jdks(),
+# processes it started when it ends and removes its cpu_cap cgroups. A
+# test's time is mostly JVMs running for a set time, so the JDKs' runs
+# overlap instead of following each other. Each part's output is printed whole, in the order of jdks(),
 # once all have ended; fails when one did. What CMD sets is lost with
 # its subshell.
 each_jdk() {
 	local jdk all=() pids=() failed= i
 	for jdk in $(jdks); do
 		(
-			PIDS_TO_KILL=()
-			trap kill_started EXIT
+			PIDS_TO_KILL=() CGROUPS_TO_REMOVE=()
+			trap 'kill_started; remove_cgroups' EXIT
 			TMPD=$TMPD/$(basename "$jdk")
 			mkdir "$TMPD"
 			"$@" "$jdk"
