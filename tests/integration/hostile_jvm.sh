@@ -49,7 +49,7 @@ ln -s "$(readlink -f "$(command -v java)")" "$TMPD/hjratio"
 nice -n -5 "$TMPD/hjratio" -cp "$SAMPLES" Ratio 600 >"$TMPD/ratio.log" 2>&1 &
 rpid=$!
 PIDS_TO_KILL+=("$rpid")
-cpu_cap "$rpid" 25
+cpu_cap "$rpid" 25 3072 # weighed as at its nice -5
 wait_for 30 grep -q . "$TMPD/ratio.log" || die "Ratio did not start"
 
 # run NAME SECS ARGS...: one bounded mixprof run into $TMPD/NAME.*

@@ -45,24 +45,26 @@ kill_started() { # every process of PIDS_TO_KILL, reaped: no longer "alive"
 	done
 }
 
-# cpu_cap PID PERCENT: PID's process, and whatever it starts from now on,
-# gets at most PERCENT of one CPU (the cpu controller's quota: cgroup v1's
-# cfs_quota or v2's cpu.max, in a cgroup of its own under the one it is
-# in). For a JVM whose only job is to be there while something else is
-# checked: the whole run is bound by CPU, and an idle worker spinning at
-# a full CPU takes it from the other tests. Without a cpu controller it
-# runs uncapped (the same checks, more CPU), and says so. The group
-# weighs as four ordinary threads: a group competes as one entity, and
-# on a loaded host a JVM of many threads would otherwise get far less
-# than uncapped (its cap bounds it, not the others' load).
+# cpu_cap PID PERCENT [SHARES]: PID's process, and whatever it starts
+# from now on, gets at most PERCENT of one CPU (the cpu controller's
+# quota: cgroup v1's cfs_quota or v2's cpu.max, in a cgroup of its own
+# under the one it is in). For a JVM whose only job is to be there while
+# something else is checked: the whole run is bound by CPU, and an idle
+# worker spinning at a full CPU takes it from the other tests. Without a
+# cpu controller it runs uncapped (the same checks, more CPU), and says
+# so. The group competes with other threads as one thread of weight
+# SHARES (default 1024, a thread at nice 0): a JVM of many busy threads,
+# or one at a higher priority, is given more, or on a loaded host it gets
+# far less than it did uncapped; more than that starves the test beside
+# it (four spinners at 4096 each starved rows_native's target).
 cpu_cap() {
-	local pid=$1 pct=$2 base dir
+	local pid=$1 pct=$2 shares=${3:-1024} base dir
 	if [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
 		base=/sys/fs/cgroup/cpu$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' "/proc/$pid/cgroup" || true)
 		dir=${base%/}/mixprof-cap-$pid
 		mkdir "$dir" 2>/dev/null && CGROUPS_TO_REMOVE+=("$dir") &&
 			echo $((pct * 1000)) >"$dir/cpu.cfs_quota_us" &&
-			echo 4096 >"$dir/cpu.shares" &&
+			echo "$shares" >"$dir/cpu.shares" &&
 			echo "$pid" >"$dir/cgroup.procs" && return 0
 	elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
 		base=/sys/fs/cgroup$(awk -F: '$1 == 0 { print $3 }' "/proc/$pid/cgroup" || true)
@@ -70,7 +72,7 @@ cpu_cap() {
 		grep -qw cpu "$base/cgroup.subtree_control" 2>/dev/null &&
 			mkdir "$dir" 2>/dev/null && CGROUPS_TO_REMOVE+=("$dir") &&
 			echo "$((pct * 1000)) 100000" >"$dir/cpu.max" &&
-			echo 400 >"$dir/cpu.weight" &&
+			echo $((shares * 100 / 1024)) >"$dir/cpu.weight" &&
 			echo "$pid" >"$dir/cgroup.procs" && return 0
 	fi 2>/dev/null
 	note "pid $pid not capped at $pct% of a CPU (no cpu controller, or it is gone)"
