@@ -33,6 +33,7 @@ check_jdk() {
 	# must still be there for perf
 	start_java "$jdk/bin/java" "$TMPD/out" "$TMPD/err" \
 		-agentpath:"$AGENT" -cp "$SAMPLES" Ratio 600
+	cpu_cap "$pid" 50 # perf wants its methods sampled, not a CPU's worth
 	maps+=("/tmp/perf-$pid.map")
 	wait_for 30 grep -qs ' Ratio\.three$' "/tmp/perf-$pid.map" ||
 		die "Ratio.three never mapped"

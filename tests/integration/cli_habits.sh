@@ -42,6 +42,7 @@ grep -v '^mixprof: [^ ]*/perf-[0-9]*\.map: ' "$TMPD/q.err" >"$TMPD/q.rest" || tr
 java -cp "$SAMPLES" Ratio 60 >"$TMPD/ready" &
 pid=$!
 PIDS_TO_KILL+=($pid)
+cpu_cap "$pid" 30 # ~150 samples a run below: what the filters keep, not how many
 wait_for 10 grep -qs ready "$TMPD/ready" || die "Ratio did not start"
 sleep 1
 # -I, -X and --thread at the same time: three runs of the same JVM

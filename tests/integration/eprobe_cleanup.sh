@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# runner: alone (it checks that no mixprof BPF program is left, host-wide)
+# runner: alone (it checks that a killed JVM's socket stays until the next agent starts: another test's agent starting beside it would remove it first)
 # Whatever ends mixprof -e, the instrumentation goes with it: after
 # SIGKILL (stack mode: BPF attached, probes armed) the agent has no probe,
 # later calls reach no removed site, no BPF program is left, and the next
@@ -21,7 +21,7 @@ for jdk in $(eprobe_jdks); do
 		-e 'java:ProbeCalls$Target.work' -e 'java:java.util.ArrayList.add'
 	jvm_go 2
 	eprobe_end KILL
-	wait_for 10 no_probe_bpf || die "BPF left after SIGKILL"
+	wait_for 10 no_probe_bpf || die "BPF left after SIGKILL: $probe_left"
 	agent_clean "$pid"
 	jvm_go 3
 	agent_clean "$pid" # no stray calls: the original classes run

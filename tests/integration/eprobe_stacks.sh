@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# runner: alone (it checks that no mixprof BPF program is left, host-wide)
+# (not alone: the check that no mixprof BPF program is left tells its own
+# runs' programs from those of another run beside it, by session)
 # mixprof -p PID -e ... (stack mode) on a JVM started with the agent: the
 # folded total is exactly the number of calls, the probed method is the
 # leaf (no probe frames) under its caller, annotated _[j]; a JDK method
@@ -31,7 +32,7 @@ for jdk in $(eprobe_jdks); do
 		die "summary: $(cat "$TMPD/s.err")"
 	grep -q '<svg' "$TMPD/work.svg" || die "no flame graph"
 	agent_clean "$pid"
-	no_probe_bpf
+	wait_for 10 no_probe_bpf || die "after SIGINT: $probe_left"
 
 	# a JDK method; only main's own calls are known exactly
 	eprobe_start "$TMPD/a.out" "$TMPD/a.err" -p "$pid" \

@@ -26,6 +26,7 @@ grep -q 'Ratio\.\(one\|two\|three\)_\[[01j]\]' "$TMPD/l.folded" || die "launch: 
 java -cp "$SAMPLES" Ratio 60 >"$TMPD/ready" &
 pid=$!
 PIDS_TO_KILL+=($pid)
+cpu_cap "$pid" 50 # sampled and named, not spinning a CPU for the rest
 wait_for 10 grep -qs ready "$TMPD/ready" || die "Ratio did not start"
 "$T/bin/mixprof" -F 499 -p "$pid" --agent -o "$TMPD/p.folded" 3 2>"$TMPD/p.err" ||
 	{ cat "$TMPD/p.err"; die "installed -p run"; }

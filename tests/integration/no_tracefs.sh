@@ -52,13 +52,16 @@ mode() {
 	note "$name: ok ($(wc -l <"$TMPD/$name.folded") lines)"
 }
 
-# the three start side by side
+# the three start side by side; the two that spin capped at a third of
+# a CPU each (every mode wants one line of them, not a count)
 workload ratio Ratio 600
 ratio=$pid
+cpu_cap "$ratio" 30
 workload waits Waits 600
 waits=$pid
 workload alloc Alloc 600
 alloc=$pid
+cpu_cap "$alloc" 30
 started ratio
 started waits
 started alloc

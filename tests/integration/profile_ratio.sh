@@ -16,7 +16,12 @@
 # at most 10% of the worker's.
 . "$(dirname "$0")/../lib/common.sh"
 
-SECS=6 HZ=999
+# launch: one run of SECS (a launch's first moments, before the JVM is
+# identified, are a share of it: at most 10%). -p: runs of PSECS on the
+# same JVM, their stacks together, until the worker has PWANT samples in
+# one/two/three (3x the floor below; one run on a quiet machine) or
+# after PRUNS: a starved worker gets more runs, not a longer one each
+SECS=6 HZ=999 PSECS=3 PWANT=1500 PRUNS=4
 
 # check_ratio FILE: 0 ok, 1 wrong.
 check_ratio() {
@@ -55,7 +60,7 @@ launch_run() { # JDK OUT
 }
 
 pid_run() { # JDK OUT
-	local pid
+	local pid run m
 	: >"$TMPD/ready" # not the last JDK's "ready": the child truncates late
 	nice -n -15 "$1/bin/java" -agentpath:"$AGENT" \
 		-XX:+PreserveFramePointer -cp "$SAMPLES" Ratio 120 \
@@ -64,7 +69,16 @@ pid_run() { # JDK OUT
 	PIDS_TO_KILL+=($pid)
 	wait_for 10 grep -qs ready "$TMPD/ready" || die "Ratio did not start"
 	sleep 1	# let the JIT settle, as a user attaching later would
-	"$MIXPROF" -F $HZ --per-thread -p "$pid" -o "$2" $SECS
+	: >"$2"
+	for run in $(seq $PRUNS); do
+		"$MIXPROF" -F $HZ --per-thread -p "$pid" -o "$TMPD/run.folded" \
+			$PSECS || die "mixprof -p failed"
+		cat "$TMPD/run.folded" >>"$2"
+		m=$(awk '/;ratio-worker \[/ && /Ratio\.(one|two|three)_\[/ { m += $NF }
+			END { print m + 0 }' "$2")
+		note "run $run: $m worker samples in one/two/three"
+		[ "$m" -lt $PWANT ] || break
+	done
 	kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 

@@ -10,6 +10,7 @@ PIDS_TO_KILL+=($wrapper)
 wait_for 10 grep -q ready "$TMPD/ready" || die "Ratio did not start"
 jvm=$(pgrep -P "$wrapper" java) || die "no java below timeout"
 PIDS_TO_KILL+=($jvm)
+cpu_cap "$jvm" 30 # to be there and sampled at the end, not to spin a CPU
 
 "$MIXPROF" -p "$wrapper" -o "$TMPD/w.folded" 1 2>"$TMPD/err" ||
 	die "mixprof failed: $(cat "$TMPD/err")"
@@ -28,6 +29,7 @@ PIDS_TO_KILL+=($shell)
 wait_for 10 grep -q ready "$TMPD/ready2" || die "second Ratio did not start"
 jvm2=$(pgrep -P "$(pgrep -P "$shell" timeout)" java) || die "no java below sh"
 PIDS_TO_KILL+=($jvm2)
+cpu_cap "$jvm2" 30
 "$MIXPROF" -p "$shell" 1 >/dev/null 2>"$TMPD/err2" || die "mixprof failed"
 cat "$TMPD/err2"
 grep -qF "its descendant $jvm2 (java) is: mixprof -p $jvm2" "$TMPD/err2" ||

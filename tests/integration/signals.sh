@@ -56,12 +56,13 @@ stop() {
 java -cp "$SAMPLES" Ratio 120 >"$TMPD/ready" &
 jpid=$!
 PIDS_TO_KILL+=($jpid)
+cpu_cap "$jpid" 30 # a run wants samples to write, not many
 wait_for 30 grep -q ready "$TMPD/ready" || die "Ratio did not start"
 
 # a JVM mid-sampling, its Java threads named
 start jvm -F 999 --per-thread -p "$jpid" -o "$TMPD/jvm.folded"
 started jvm
-sleep 1 # samples to write: Ratio's worker gives ~1,000 a second
+sleep 1 # samples to write: Ratio's worker gives ~300 a second
 stop jvm INT
 
 # the end's naming: one bucket for the run, so every key is named after
@@ -78,8 +79,11 @@ grep -q '_\[j\]\|_\[1\]\|_\[2\]\|_\[3\]\|_\[4\]\|_\[i\]' "$TMPD/names.folded" ||
 # the probe out when mixprof is gone: eprobe_cleanup.sh)
 start probe -p "$jpid" -e 'java:Ratio.one' -o "$TMPD/probe.folded"
 started probe probing
-sleep 1 # the probe in place: one() runs every 6 ms
+sleep 1 # the probe in place: one() runs every 6 ms of its CPU
 stop probe INT
+# the JVM's part is done: its worker no longer takes a CPU from the rest
+kill "$jpid"
+wait "$jpid" 2>/dev/null || true
 
 # a target whose perf map gains 400 MB of lines at once (a JIT may
 # write that much): the next tick reads them, for seconds on a loaded
@@ -95,6 +99,8 @@ yes '7f0000001000 10 some::jitted_function' | head -c 400M >>"/tmp/perf-$spin.ma
 	true # yes ends by SIGPIPE
 sleep 0.2 # a tick (100 ms) has begun the read
 stop map TERM
+kill "$spin"
+wait "$spin" 2>/dev/null || true
 rm -f "/tmp/perf-$spin.map"
 
 # host-wide, soon after the start: the unwind rows of every process are

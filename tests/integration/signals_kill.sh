@@ -47,6 +47,7 @@ ours() { # PID: whether it holds a mixprof sampling program
 java -cp "$SAMPLES" Ratio 30 >"$TMPD/ready" &
 jpid=$!
 PIDS_TO_KILL+=($jpid)
+cpu_cap "$jpid" 30 # a target with samples, not a CPU taken from the rest
 wait_for 20 grep -q ready "$TMPD/ready" || die "Ratio did not start"
 for mode in host pid; do
 	args=(-F 499 -o "$TMPD/$mode.folded")

@@ -107,6 +107,12 @@ for jdk in $(jdks); do
 		>"$TMPD/server.out" 2>&1 &
 	b=$!
 	PIDS_TO_KILL+=("$b")
+	# capped (Deflate half a CPU, Server's threads three quarters):
+	# uncapped they took both CPUs from the rest of the suite. At load
+	# average ~24, with both at half a CPU: 227-399 zlib samples (100
+	# wanted), 651-860 of Server (300 wanted) in three runs
+	cpu_cap "$a" 50
+	cpu_cap "$b" 75 4096 # its pool and clients: weighed as four threads
 	wait_for 20 grep -q ready "$TMPD/deflate.out" || die "Deflate did not start"
 	wait_for 20 grep -q ready "$TMPD/server.out" || die "Server did not start"
 	sleep 1

@@ -10,6 +10,7 @@ TMPD=$(mktemp -d /tmp/mixprof-test.XXXXXX)
 chmod 755 "$TMPD"
 touch "$TMPD/.start"
 PIDS_TO_KILL=()
+CGROUPS_TO_REMOVE=() # cpu_cap's, removed once their processes are gone
 
 # Perf maps and agent control sockets in /tmp of processes that are gone
 # (agent runs without dir=): with "new", only those written since this
@@ -44,8 +45,53 @@ kill_started() { # every process of PIDS_TO_KILL, reaped: no longer "alive"
 	done
 }
 
+# cpu_cap PID PERCENT [SHARES]: PID's process, and whatever it starts
+# from now on, gets at most PERCENT of one CPU (the cpu controller's
+# quota: cgroup v1's cfs_quota or v2's cpu.max, in a cgroup of its own
+# under the one it is in). For a JVM whose only job is to be there while
+# something else is checked: the whole run is bound by CPU, and an idle
+# worker spinning at a full CPU takes it from the other tests. Without a
+# cpu controller it runs uncapped (the same checks, more CPU), and says
+# so. The group competes with other threads as one thread of weight
+# SHARES (default 1024, a thread at nice 0): a JVM of many busy threads,
+# or one at a higher priority, is given more, or on a loaded host it gets
+# far less than it did uncapped; more than that starves the test beside
+# it (four spinners at 4096 each starved rows_native's target).
+cpu_cap() {
+	local pid=$1 pct=$2 shares=${3:-1024} base dir
+	if [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+		base=/sys/fs/cgroup/cpu$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' "/proc/$pid/cgroup" || true)
+		dir=${base%/}/mixprof-cap-$pid
+		mkdir "$dir" 2>/dev/null && CGROUPS_TO_REMOVE+=("$dir") &&
+			echo $((pct * 1000)) >"$dir/cpu.cfs_quota_us" &&
+			echo "$shares" >"$dir/cpu.shares" &&
+			echo "$pid" >"$dir/cgroup.procs" && return 0
+	elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+		base=/sys/fs/cgroup$(awk -F: '$1 == 0 { print $3 }' "/proc/$pid/cgroup" || true)
+		dir=${base%/}/mixprof-cap-$pid
+		grep -qw cpu "$base/cgroup.subtree_control" 2>/dev/null &&
+			mkdir "$dir" 2>/dev/null && CGROUPS_TO_REMOVE+=("$dir") &&
+			echo "$((pct * 1000)) 100000" >"$dir/cpu.max" &&
+			echo $((shares * 100 / 1024)) >"$dir/cpu.weight" &&
+			echo "$pid" >"$dir/cgroup.procs" && return 0
+	fi 2>/dev/null
+	note "pid $pid not capped at $pct% of a CPU (no cpu controller, or it is gone)"
+}
+
+remove_cgroups() { # CGROUPS_TO_REMOVE, once their processes have gone
+	local d i
+	for d in "${CGROUPS_TO_REMOVE[@]}"; do
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			[ -d "$d" ] && ! rmdir "$d" 2>/dev/null || break
+			sleep 0.1
+		done
+	done
+	return 0
+}
+
 cleanup_common() {
 	kill_started
+	remove_cgroups
 	remove_leftovers new
 	rm -rf "$TMPD"
 }
@@ -86,17 +132,17 @@ jdks() {
 # each_jdk CMD...: CMD... JDK for every JDK at the same time, each in a
 # subshell of its own (so a die ends that JDK's part only) with TMPD a
 # directory of its own ($TMPD/ the JDK's directory name), that kills the
-# processes it started when it ends. A test's time is mostly JVMs running
-# for a set time, so the JDKs' runs overlap instead of following each
-# other. Each part's output is printed whole, in the order of jdks(),
+# processes it started when it ends and removes its cpu_cap cgroups. A
+# test's time is mostly JVMs running for a set time, so the JDKs' runs
+# overlap instead of following each other. Each part's output is printed whole, in the order of jdks(),
 # once all have ended; fails when one did. What CMD sets is lost with
 # its subshell.
 each_jdk() {
 	local jdk all=() pids=() failed= i
 	for jdk in $(jdks); do
 		(
-			PIDS_TO_KILL=()
-			trap kill_started EXIT
+			PIDS_TO_KILL=() CGROUPS_TO_REMOVE=()
+			trap 'kill_started; remove_cgroups' EXIT
 			TMPD=$TMPD/$(basename "$jdk")
 			mkdir "$TMPD"
 			"$@" "$jdk"

@@ -31,6 +31,7 @@ bounded() {
 
 # user_jvm DIR: start a JVM of the user spinning in Spin.spin (JIT code,
 # so its perf map is looked up), working directory DIR; its pid in JPID.
+# Half a CPU (cpu_cap): the runs want its samples, not a CPU's worth.
 user_jvm() {
 	if [ ! -f "$TMPD/cls/Spin.class" ]; then
 		# tests/fixtures/harden/Spin.java, compiled once by the build
@@ -44,6 +45,7 @@ user_jvm() {
 		java -XX:-UsePerfData -cp "$TMPD/cls" Spin) &
 	JPID=$!
 	PIDS_TO_KILL+=("$JPID")
+	cpu_cap "$JPID" 50
 	wait_for 20 grep -q libjvm "/proc/$JPID/maps" || die "JVM did not start"
 	wait_for 20 grep -qs "^Uid:.*$(id -u "$HU")" "/proc/$JPID/status" ||
 		die "JVM not run by $HU"
