@@ -35,15 +35,21 @@ _Static_assert((INTERP_MAX_FRAMES & (INTERP_MAX_FRAMES - 1)) == 0,
 #define MAX_RING (64 * 1024 * 1024)
 
 /*
- * The new_keys ring: room for 200 ms of samples (a drain period) that are
- * all new keys with a new stack each (a 56-byte key and ~1.2 KiB of stack
- * record, with their 8-byte headers: 256 bytes per sample per second), a
- * power of two. Beyond that, records are dropped and counted, and the
- * drain reads the whole counts map instead.
+ * The new_keys ring: it carries every new key, and every stack and frame
+ * list a CPU has not sent in this epoch (sampler_abi.h), so a drain that
+ * falls behind (a JVM's tables opened, names read, a loaded host) must
+ * find them still there. Room for about a second of samples that are all
+ * new keys with a new stack and list each (a 56-byte key, ~1.2 KiB of
+ * stack, a list of its used length, with their 8-byte headers: 2 KiB per
+ * sample per second), a power of two: 2 MiB at 499 Hz on 2 CPUs. With
+ * 256 bytes (200 ms of keys and stacks, before lists came this way), a
+ * fresh-clone test run lost 679 of 1,626 samples' stacks to a full ring
+ * on a JVM serving requests. Beyond that, records are dropped and
+ * counted, and the drain reads the whole counts map instead.
  */
 static uint32_t ring_bytes(const struct sampler_cfg *cfg)
 {
-	uint64_t want = cfg->freq * (uint64_t)cfg->nr_cpus * 256;
+	uint64_t want = cfg->freq * (uint64_t)cfg->nr_cpus * 2048;
 	uint32_t n = MIN_RING;
 
 	while (n < want && n < MAX_RING)
