@@ -322,7 +322,8 @@ static bool free_lists(struct sampler *s)
  * counts already: a sample's record showed them), done ones are added
  * to those counted here (s->kt), to be taken with them, and deleted from
  * the map at once: a sample counted after the read must not go to a key
- * about to be deleted. 0 or -errno.
+ * about to be deleted. 0 or -errno (-ENOMEM: the keys not added stay in
+ * the map for the next read).
  */
 static int read_all(struct sampler *s, bool ring_lost)
 {
@@ -346,14 +347,16 @@ static int read_all(struct sampler *s, bool ring_lost)
 			continue;
 		}
 		if (keytab__add(&s->kt, k, s->vals[i].n, s->vals[i].events,
-				&added))
-			return -ENOMEM; /* left in the map: the next read */
+				&added)) {
+			ret = -ENOMEM; /* left in the map: the next read */
+			continue;
+		}
 		s->keys[done++] = *k; /* i >= done: already read */
 	}
 	s->last_read = s->drains;
 	delete_keys(bpf_map__fd(s->skel->maps.counts), s->keys,
 		    sizeof(*s->keys), done);
-	return 0;
+	return ret;
 }
 
 /*
