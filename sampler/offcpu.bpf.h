@@ -47,7 +47,7 @@ struct {
 /* n more of key (count_key's, with a weight) in one more event */
 static __always_inline void offcpu_add(struct sample_key *key, __u64 n)
 {
-	counts_add(key, n, 1, true);
+	counts_add(key, n, 1);
 }
 
 /* The outgoing task (current): keep its stacks and the time. */

@@ -109,22 +109,6 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } new_keys SEC(".maps");
 
-/*
- * Keys this CPU sent in a sample's record (sampler_abi.h), by slot: a
- * sample of one of them is counted in the counts map (a lookup and an
- * atomic add), not sent again. Direct-mapped: a slot another key took
- * means one more record, which user space adds to the key it has. No
- * epoch: a key names its bucket, which user space takes only once no
- * sample can meet it.
- */
-#define KEY_MEMO 1024 /* a CPU's distinct keys of the last second */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct sample_key);
-	__uint(max_entries, KEY_MEMO);
-} key_memo SEC(".maps");
-
 /* JVMs whose interpreted frames to walk: tgid -> where and how */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -1151,12 +1135,11 @@ static __always_inline void count_add(struct sample_count *cnt, __u64 n,
 
 /*
  * n more of key, in events more events (0 for plain samples), in the
- * counts map; a full map is counted. tell: a key new to the map goes to
- * user space (a new_keys record) too; else user space knows it already
- * (a sample's record: sampler_abi.h).
+ * counts map; a full map is counted. A key new to the map goes to user
+ * space (a new_keys record) too.
  */
 static __always_inline void counts_add(struct sample_key *key, __u64 n,
-				       __u64 events, bool tell)
+				       __u64 events)
 {
 	struct sample_count one = {n, next_read, events}, *cnt;
 	PHASE_START(t);
@@ -1168,8 +1151,8 @@ static __always_inline void counts_add(struct sample_key *key, __u64 n,
 		return;
 	}
 	if (bpf_map_update_elem(&counts, key, &one, BPF_NOEXIST) == 0) {
-		if (tell && bpf_ringbuf_output(&new_keys, key, sizeof(*key),
-					       BPF_RB_NO_WAKEUP))
+		if (bpf_ringbuf_output(&new_keys, key, sizeof(*key),
+				       BPF_RB_NO_WAKEUP))
 			__sync_fetch_and_add(&new_keys_lost, 1);
 		PHASE_END(PH_COUNT_NEW, t);
 		return;
@@ -1185,7 +1168,7 @@ static __always_inline void counts_add(struct sample_key *key, __u64 n,
 /* One more call of key (a probe's). */
 static __always_inline void count_key(struct sample_key *key)
 {
-	counts_add(key, 1, 0, true);
+	counts_add(key, 1, 0);
 }
 
 /*
@@ -1255,51 +1238,22 @@ __noinline int send_sample(__u64 n, __u64 events)
 	return 0;
 }
 
-/* key_memo's slot of a key: its stacks, list, bucket and thread mixed */
-static __always_inline __u32 key_slot(const struct sample_key *k)
-{
-	__u64 h = k->user_stack ^ k->kern_stack * 0x9e3779b97f4a7c15ULL ^
-		  k->interp_id ^ k->bucket << 24 ^ k->tid;
-
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 29;
-	return h & (KEY_MEMO - 1);
-}
-
-static __always_inline bool key_same(const struct sample_key *a,
-				     const struct sample_key *b)
-{
-	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
-
-	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3] &&
-	       x[4] == y[4] && x[5] == y[5] && x[6] == y[6];
-}
-
 /*
  * A timed sample of key (perf_key's), weighing n in events: one record
- * with what user space lacks (send_sample), or, for a key this CPU sent
- * already, an add in the counts map. A record the ring refused: the
+ * with what user space lacks (send_sample), even for a key sent before:
+ * a record without stacks (~0.8 us of a repeated Recurse sample, phase
+ * timer) cost less than a counts map add (~1.1 us with its lookup in a
+ * per-CPU memo of the keys sent). A record the ring refused: the
  * sample is counted in the counts map, its unsent stacks and list lost
  * (counted).
  */
 static __always_inline void count_sample(struct sample_key *key, __u64 n,
 					 __u64 events)
 {
-	__u32 slot = key_slot(key);
-	struct sample_key *m = bpf_map_lookup_elem(&key_memo, &slot);
 	struct walk *w;
 
-	if (m && key_same(m, key)) {
-		stat_inc(STAT_KEY_KNOWN);
-		counts_add(key, n, events, false);
+	if (!send_sample(n, events))
 		return;
-	}
-	if (!send_sample(n, events)) {
-		if (m)
-			*m = *key;
-		return;
-	}
 	stat_inc(STAT_REC_FULL);
 	w = walk_rec();
 	if (w && w->send_user) {
@@ -1314,7 +1268,7 @@ static __always_inline void count_sample(struct sample_key *key, __u64 n,
 		key->interp_id = 0;
 		stat_inc(STAT_INTERP_FULL);
 	}
-	counts_add(key, n, events, true);
+	counts_add(key, n, events);
 }
 
 /*

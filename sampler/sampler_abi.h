@@ -10,10 +10,11 @@
 #define SAMPLER_COMM_LEN 16
 
 /*
- * One counted stack: the counts map is key -> struct sample_count.
+ * One counted stack: the counts map is key -> struct sample_count, and
+ * so is user space's count of the timed samples' records (below).
  * Samples of one bucket (a bucket_ns slice of time since start_ns) share
- * keys, so the map holds one entry per distinct stack per bucket, and user
- * space drains whole buckets once no sample can hit them any more.
+ * keys, so each holds one entry per distinct stack per bucket, and user
+ * space takes whole buckets once no sample can hit them any more.
  */
 struct sample_key {
 	__u32 pid; /* tgid */
@@ -88,10 +89,11 @@ struct sample_count {
  * (else 0: user space has it, under the key's stack key or interp_id).
  * Real stacks are new at nearly every sample (javac: 97%), and a counts
  * map insert with its own key record, beside a record for each new
- * stack and list, cost about three records' time. A key this CPU sent
- * already (the key_memo) is counted in the counts map instead, with no
- * record, which user space reads when its bucket is done; so is a
- * sample whose record the ring refused, its unsent stacks STACK_LOST.
+ * stack and list, cost about three records' time; where keys repeat, a
+ * record of the key alone costs less than a counts map add. A sample
+ * whose record the ring refused is counted in the counts map, which
+ * user space reads when its bucket is done, its unsent stacks
+ * STACK_LOST.
  */
 #define SAMPLE_REC_TAG (2ULL << 32) /* no key's first word: its pid is 0 */
 struct sample_rec {
@@ -472,8 +474,6 @@ enum sampler_stat {
 	/* --off-cpu, --wall: virtual threads' unmounted waits counted
 	 * (vtwait.bpf.h) */
 	STAT_VT_WAITS,
-	/* samples whose key this CPU had sent: counted in the counts map */
-	STAT_KEY_KNOWN,
 	/* sample records the ring refused (full or busy): counted in the
 	 * counts map, their unsent stacks and list lost (counted above) */
 	STAT_REC_FULL,
