@@ -50,7 +50,7 @@ static __always_inline int alloc_count(struct pt_regs *ctx, __u64 klass,
 	if (!key || !ips)
 		return 0;
 	ips[0] = ALLOC_KLASS(klass & 0x0000ffffffffffffULL);
-	key->kern_stack = store_stack(1, STAT_KERN_LOST);
+	key->kern_stack = store_stack(1, STAT_KERN_LOST, 0);
 	offcpu_add(key, bytes);
 	return 0;
 }

@@ -1,17 +1,21 @@
 /*
- * drain: the counts map and the stacks out of the kernel (sampler_ctl.h:
- * sampler__drain). New keys arrive through the new_keys ring as they are
- * added, so each is looked at once, when it is new (its pid learnt), and
- * so do stacks (the ring is their only way out: sampler_abi.h); the whole counts map, whose batch read
- * costs a few hundred ns per key, is read only when a bucket is done
- * (once a second with 1 s buckets, not every tick), or when the ring
- * dropped records.
+ * drain: the samples, the counts map and the stacks out of the kernel
+ * (sampler_ctl.h: sampler__drain). Timed samples arrive through the
+ * new_keys ring, a record each (sampler_abi.h), and are counted here
+ * (keytab.h); the counts map's new keys arrive there too as they are
+ * added, so each is looked at once, when it is new (its pid learnt),
+ * and so do stacks and lists (the ring is their only way out); the
+ * whole counts map, whose batch read costs a few hundred ns per key, is
+ * read only when a bucket is done (once a second with 1 s buckets, not
+ * every tick), or when the ring dropped records: its keys of a done
+ * bucket are added to the ones counted here, then taken together.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "keytab.h"
 #include "sampler_int.h"
 #include "stackcache.h"
 
@@ -30,13 +34,9 @@ static int read_counts(struct sampler *s, size_t *nr)
 	if (s->keys_cap < cap) {
 		free(s->keys);
 		free(s->vals);
-		free(s->counts);
-		free(s->events);
 		s->keys = malloc(cap * sizeof(*s->keys));
 		s->vals = malloc(cap * sizeof(*s->vals));
-		s->counts = malloc(cap * sizeof(*s->counts));
-		s->events = malloc(cap * sizeof(*s->events));
-		if (!s->keys || !s->vals || !s->counts || !s->events) {
+		if (!s->keys || !s->vals) {
 			s->keys_cap = 0;
 			return -ENOMEM;
 		}
@@ -100,7 +100,7 @@ static void touch_stack(struct sampler *s, uint64_t key, uint64_t bucket)
 		stackcache__touch(s->stacks, key, bucket);
 }
 
-/* A key of bucket is not taken yet. */
+/* A key of bucket in the counts map is not taken yet. */
 static void note_pending(struct sampler *s, uint64_t bucket)
 {
 	if (s->pending == NO_BUCKET || bucket < s->pending)
@@ -153,74 +153,107 @@ static void see_key(struct sampler *s, const struct sample_key *k)
 		s->oom = true;
 	if (k->interp_id)
 		u64map__add(&s->inew, k->interp_id, &added);
-	note_pending(s, k->bucket);
 }
 
 /*
- * A stack the program sent (sampler_abi.h): keep it, the only copy. A
- * kernel stack's addresses go to be named when first seen.
+ * A stack the program sent under key (sampler_abi.h): keep its n frames,
+ * the only copy. A kernel stack's addresses go to be named when first
+ * seen.
  */
-static void see_stack(struct sampler *s, const uint64_t *rec, size_t words)
+static void put_stack(struct sampler *s, uint64_t key, const uint64_t *ips,
+		      size_t n)
 {
-	const uint64_t *ips = rec + STACK_REC_HEAD;
-	size_t n = words - STACK_REC_HEAD,
-	       max = sampler__value_frames(s->depth);
-
-	if (rec[1] <= STACK_LOST || !n || n > max ||
-	    stackcache__touch(s->stacks, rec[1], 0) ||
-	    stackcache__put(s->stacks, rec[1], ips, n, 0))
+	if (key <= STACK_LOST || !n || n > sampler__value_frames(s->depth) ||
+	    stackcache__touch(s->stacks, key, 0) ||
+	    stackcache__put(s->stacks, key, ips, n, 0))
 		return;
 	if (ips[0] >> 63) /* kernel half: a kernel stack */
 		add_kips(s, ips, n);
 }
 
 /*
- * A list of interpreted and compiled frames the program sent
- * (sampler_abi.h): keep its head and frames, the only copy, for
- * sampler__interp. One sent again is in use again: not doomed.
+ * A list of interpreted and compiled frames the program sent under id
+ * (sampler_abi.h): keep its head and frames (len bytes), the only copy,
+ * for sampler__interp. One sent again is in use again: not doomed.
  */
-static void see_list(struct sampler *s, const uint64_t *rec, size_t size)
+static void put_list(struct sampler *s, uint64_t id, const void *list,
+		     size_t len)
 {
-	size_t len = size - LIST_REC_HEAD * 8;
 	struct interp_stack *st;
 	bool added;
 	void **slot;
 
-	if (len > sizeof(*st) || !rec[1])
+	if (len < 16 || len > sizeof(*st) || !id)
 		return;
-	slot = u64map__add(&s->lists, rec[1], &added);
+	slot = u64map__add(&s->lists, id, &added);
 	if (!slot) {
 		s->oom = true;
 		return;
 	}
 	if (!added) {
-		u64map__del(&s->idoomed, rec[1]);
+		u64map__del(&s->idoomed, id);
 		return;
 	}
 	st = malloc(len);
 	if (!st) {
-		u64map__del(&s->lists, rec[1]);
+		u64map__del(&s->lists, id);
 		s->oom = true;
 		return;
 	}
-	memcpy(st, rec + LIST_REC_HEAD, len);
+	memcpy(st, list, len);
 	if (st->nr > (len - 16) / sizeof(st->f[0]))
 		st->nr = (len - 16) / sizeof(st->f[0]);
 	*slot = st;
 }
 
-/* A new_keys record: a key just added to the counts map, or a stack. */
+/*
+ * A timed sample (sampler_abi.h): the stacks and list it carries kept
+ * first, then counted under its key, which is shown when new.
+ */
+static void see_sample(struct sampler *s, const void *data, size_t size)
+{
+	const struct sample_rec *h = data;
+	const uint64_t *w = (const uint64_t *)(h + 1);
+	size_t words = (size - sizeof(*h)) / 8;
+	bool added;
+
+	if ((size_t)h->user_nr + h->kern_nr > words ||
+	    h->list_bytes > (words - h->user_nr - h->kern_nr) * 8)
+		return; /* not as the program writes it */
+	if (h->user_nr)
+		put_stack(s, h->key.user_stack, w, h->user_nr);
+	if (h->kern_nr)
+		put_stack(s, h->key.kern_stack, w + h->user_nr, h->kern_nr);
+	if (h->list_bytes)
+		put_list(s, h->key.interp_id, w + h->user_nr + h->kern_nr,
+			 h->list_bytes);
+	if (keytab__add(&s->kt, &h->key, h->n, h->events, &added))
+		s->oom = true;
+	else if (added)
+		see_key(s, &h->key);
+}
+
+/*
+ * A new_keys record: a sample, a key just added to the counts map, a
+ * stack or a list.
+ */
 static int on_new_key(void *ctx, void *data, size_t size)
 {
 	struct sampler *s = ctx;
 	const uint64_t *rec = data;
 
 	if (size >= STACK_REC_HEAD * 8 && !rec[0])
-		see_stack(s, rec, size / 8);
+		put_stack(s, rec[1], rec + STACK_REC_HEAD,
+			  size / 8 - STACK_REC_HEAD);
 	else if (size >= LIST_REC_HEAD * 8 + 16 && rec[0] == LIST_REC_TAG)
-		see_list(s, rec, size);
-	else if (size >= sizeof(struct sample_key))
+		put_list(s, rec[1], rec + LIST_REC_HEAD,
+			 size - LIST_REC_HEAD * 8);
+	else if (size >= sizeof(struct sample_rec) && rec[0] == SAMPLE_REC_TAG)
+		see_sample(s, data, size);
+	else if (size >= sizeof(struct sample_key)) {
 		see_key(s, data);
+		note_pending(s, ((const struct sample_key *)data)->bucket);
+	}
 	return 0;
 }
 
@@ -285,15 +318,17 @@ static bool free_lists(struct sampler *s)
 /*
  * Read the whole counts map: keys the ring may not have shown are looked
  * at as new (stamped since the drain before the last read, when the ring
- * dropped records; else since this drain began), done ones are taken
- * (s->keys and s->counts, from 0) and deleted from the map at once: a
- * sample counted after the read must not go to a key about to be
- * deleted. The number taken, or -errno.
+ * dropped records; else since this drain began; not those user space
+ * counts already: a sample's record showed them), done ones are added
+ * to those counted here (s->kt), to be taken with them, and deleted from
+ * the map at once: a sample counted after the read must not go to a key
+ * about to be deleted. 0 or -errno (-ENOMEM: the keys not added stay in
+ * the map for the next read).
  */
 static int read_all(struct sampler *s, bool ring_lost)
 {
 	uint64_t since = ring_lost ? s->last_read : s->drains;
-	size_t nr = 0, i, taken = 0;
+	size_t nr = 0, i, done = 0;
 	bool added;
 	int ret;
 
@@ -305,25 +340,55 @@ static int read_all(struct sampler *s, bool ring_lost)
 		struct sample_key *k = &s->keys[i];
 
 		/* stamped in the drain before: added while it ran */
-		if (s->vals[i].read + 1 >= since)
+		if (s->vals[i].read + 1 >= since && !keytab__find(&s->kt, k))
 			see_key(s, k);
 		if (k->bucket >= s->done_below) {
 			note_pending(s, k->bucket);
 			continue;
 		}
-		s->counts[taken] = s->vals[i].n;
-		s->events[taken] = s->vals[i].events;
+		if (keytab__add(&s->kt, k, s->vals[i].n, s->vals[i].events,
+				&added)) {
+			ret = -ENOMEM; /* left in the map: the next read */
+			continue;
+		}
+		s->keys[done++] = *k; /* i >= done: already read */
+	}
+	s->last_read = s->drains;
+	delete_keys(bpf_map__fd(s->skel->maps.counts), s->keys,
+		    sizeof(*s->keys), done);
+	return ret;
+}
+
+/*
+ * Take every key of a done bucket from those counted here into the
+ * batch's arrays (s->out*): their lists are let go once named, their
+ * stacks once no key left needs them (sampler__drain_end). The number
+ * taken, or -errno.
+ */
+static long take_done(struct sampler *s)
+{
+	long n = keytab__take(&s->kt, s->done_below, &s->out, &s->out_cap);
+	bool added;
+
+	if (n <= 0)
+		return n;
+	if (room((void **)&s->out_keys, &s->out_keys_cap, n - 1,
+		 sizeof(*s->out_keys)) ||
+	    room((void **)&s->out_n, &s->out_n_cap, 2 * n - 1,
+		 sizeof(*s->out_n)))
+		return -ENOMEM; /* taken but lost: said as an error */
+	for (long i = 0; i < n; i++) {
+		const struct sample_key *k = &s->out[i].key;
+
+		s->out_keys[i] = *k;
+		s->out_n[i] = s->out[i].n;
+		s->out_n[n + i] = s->out[i].events;
 		if (k->interp_id)
 			u64map__add(&s->idead, k->interp_id, &added);
 		if (s->taken == NO_BUCKET || k->bucket > s->taken)
 			s->taken = k->bucket;
-		s->keys[taken++] = *k; /* i >= taken: already read */
 	}
-	s->last_read = s->drains;
-	s->swept = true;
-	delete_keys(bpf_map__fd(s->skel->maps.counts), s->keys,
-		    sizeof(*s->keys), taken);
-	return taken;
+	return n;
 }
 
 int sampler__drain(struct sampler *s, uint64_t done_below, bool final,
@@ -331,7 +396,7 @@ int sampler__drain(struct sampler *s, uint64_t done_below, bool final,
 {
 	uint64_t lost = s->skel->bss->new_keys_lost;
 	bool ring_lost = lost != s->lost_seen;
-	int ret;
+	long ret;
 
 	memset(b, 0, sizeof(*b));
 	sampler__drain_end(s); /* a caller that forgot: no stack kept */
@@ -345,7 +410,7 @@ int sampler__drain(struct sampler *s, uint64_t done_below, bool final,
 	if (ret < 0)
 		return ret;
 	ret = 0; /* below: nothing to take, nothing missed */
-	if (ring_lost || final ||
+	if (ring_lost || final || s->kt.pending < s->done_below ||
 	    (s->pending != NO_BUCKET && s->pending < s->done_below)) {
 		s->lost_seen = lost;
 		ret = read_all(s, ring_lost);
@@ -355,16 +420,20 @@ int sampler__drain(struct sampler *s, uint64_t done_below, bool final,
 		 * it may have shown: they are in the ring before their keys
 		 * (one that fails leaves them to the next drain) */
 		ring_buffer__consume(s->rb);
+		s->swept = true;
+		ret = take_done(s);
+		if (ret < 0)
+			return ret;
 	}
 	*b = (struct sampler_batch){.seen = s->seen,
 				    .nseen = s->nseen,
 				    .kips = s->kips,
 				    .nkips = s->nkips,
-				    .taken = s->keys,
-				    .counts = s->counts,
-				    .events = s->events,
+				    .taken = s->out_keys,
+				    .counts = s->out_n,
+				    .events = ret ? s->out_n + ret : NULL,
 				    .ntaken = (size_t)ret};
-	return s->oom ? -ENOMEM : ret;
+	return s->oom ? -ENOMEM : (int)ret;
 }
 
 /*
@@ -393,6 +462,7 @@ int drain__init(struct sampler *s)
 		return -errno;
 	s->taken = NO_BUCKET; /* none yet */
 	s->pending = NO_BUCKET;
+	keytab__init(&s->kt);
 	return 0;
 }
 
@@ -401,8 +471,10 @@ void drain__free(struct sampler *s)
 	ring_buffer__free(s->rb);
 	free(s->keys);
 	free(s->vals);
-	free(s->counts);
-	free(s->events);
+	free(s->out);
+	free(s->out_keys);
+	free(s->out_n);
+	keytab__release(&s->kt);
 	free(s->seen);
 	free(s->kips);
 	stackcache__free(s->stacks);

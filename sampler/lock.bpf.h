@@ -83,7 +83,7 @@ static __always_inline int lock_begin(struct pt_regs *ctx, __u32 tid)
 		ips[1] = s->lock.owner;
 		n = 2;
 	}
-	key->kern_stack = store_stack(n, STAT_KERN_LOST);
+	key->kern_stack = store_stack(n, STAT_KERN_LOST, 0);
 	/* the start, until the return: taken before the walk, whose time
 	 * (tens of us on a loaded host) is part of the wait */
 	key->bucket = s->start;

@@ -47,27 +47,7 @@ struct {
 /* n more of key (count_key's, with a weight) in one more event */
 static __always_inline void offcpu_add(struct sample_key *key, __u64 n)
 {
-	struct sample_count one = {n, next_read, 1}, *cnt;
-
-	cnt = bpf_map_lookup_elem(&counts, key);
-	if (cnt) {
-		__sync_fetch_and_add(&cnt->n, n);
-		__sync_fetch_and_add(&cnt->events, 1);
-		return;
-	}
-	if (bpf_map_update_elem(&counts, key, &one, BPF_NOEXIST) == 0) {
-		if (bpf_ringbuf_output(&new_keys, key, sizeof(*key),
-				       BPF_RB_NO_WAKEUP))
-			__sync_fetch_and_add(&new_keys_lost, 1);
-		return;
-	}
-	cnt = bpf_map_lookup_elem(&counts, key);
-	if (cnt) {
-		__sync_fetch_and_add(&cnt->n, n);
-		__sync_fetch_and_add(&cnt->events, 1);
-	} else {
-		stat_inc(STAT_COUNTS_FULL);
-	}
+	counts_add(key, n, 1);
 }
 
 /* The outgoing task (current): keep its stacks and the time. */
@@ -100,7 +80,7 @@ static __always_inline void offcpu_out(void *ctx, __u64 now)
 	}
 	if (kernel_stacks)
 		st->key.kern_stack =
-		    take_stack(ctx, OFFCPU_SKIP, STAT_KERN_LOST);
+		    take_stack(ctx, OFFCPU_SKIP, STAT_KERN_LOST, 0);
 	st->ts = now;
 }
 
@@ -157,7 +137,7 @@ static __always_inline __u64 offcpu_kstack_again(struct task_struct *t)
 	n = bpf_get_task_stack(t, ips, bytes, 0);
 	if (n <= 0)
 		return STACK_LOST;
-	return store_stack((__u64)n / 8, STAT_KERN_LOST);
+	return store_stack((__u64)n / 8, STAT_KERN_LOST, 0);
 }
 
 SEC("iter/task")
@@ -201,10 +181,11 @@ int BPF_PROG(mixprof_offcpu, bool preempt, struct task_struct *prev,
 }
 
 /*
- * --wall: a CPU sample (mixprof_sample's key) weighing the microseconds
- * of CPU time a sample stands for, so on-CPU samples and off-CPU time
- * (the program above, preemption included) add up to a thread's wall
- * time in one counts map: mixprof_sample's key with a weight.
+ * --wall: a CPU sample (mixprof_sample's key and record) weighing the
+ * microseconds of CPU time a sample stands for, so on-CPU samples and
+ * off-CPU time (the program above, preemption included) add up to a
+ * thread's wall time in user space's count of each key: mixprof_sample's
+ * key with a weight, one event.
  */
 SEC("perf_event")
 int mixprof_wall(struct bpf_perf_event_data *ctx)
@@ -212,7 +193,7 @@ int mixprof_wall(struct bpf_perf_event_data *ctx)
 	struct sample_key *key = perf_key_get();
 
 	if (key && sample_key_of(ctx, key))
-		offcpu_add(key, wall_sample_us);
+		count_sample(key, wall_sample_us, 1);
 	return 0;
 }
 

@@ -50,13 +50,14 @@
 	X(PH_STORE_USER, "user stack stored (all)")                            \
 	X(PH_HASH, "  hash (and clear)")                                       \
 	X(PH_STACK_KNOWN, "  stack map lookup, known")                         \
-	X(PH_STACK_NEW, "  stack map insert, new")                             \
+	X(PH_STACK_NEW, "  stack new, for the sample's record")                \
 	X(PH_STACK_RING, "  stack ring record")                                \
 	X(PH_INTERP_KNOWN, "interp list, known")                               \
-	X(PH_INTERP_NEW, "interp list, new (insert)")                          \
+	X(PH_INTERP_NEW, "interp list, new")                                   \
 	X(PH_KSTACK, "kernel stack (take and store)")                          \
-	X(PH_COUNT_HIT, "count_key, key known")                                \
-	X(PH_COUNT_NEW, "count_key, key new (insert, ring)")
+	X(PH_COUNT_HIT, "counts map add, key there")                           \
+	X(PH_COUNT_NEW, "counts map add, key new (insert)")                    \
+	X(PH_REC, "sample record (reserve, writes, submit)")
 
 #define PHASE_ENUM(e, s) e,
 enum phase { PHASES(PHASE_ENUM) PH_NR };

@@ -85,6 +85,13 @@ struct {
 	__uint(value_size, STACK_SHORT * 8);
 	__uint(max_entries, 1);
 } stack_scratch SEC(".maps");
+/* the same for the kernel stack: a sample's record carries both */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(key_size, 4);
+	__uint(value_size, STACK_SHORT * 8);
+	__uint(max_entries, 1);
+} kstack_scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -318,6 +325,11 @@ struct walk {
 	__u32 epoch_walk; /* the walk that read epoch1 */
 	__u64 epoch1; /* the JVM's unloaded classes + 1; 0: unknown */
 	struct blob_seen blob; /* the frame's CodeBlob (read_blob) */
+	/* a sample's record (sampler_abi.h): what it carries besides its
+	 * head, set when the stacks and list are stored; 0: not there */
+	__u32 send_user, send_kern; /* frames of each stack */
+	__u32 send_list, send_pad; /* bytes of the list */
+	struct sample_rec rec; /* its head */
 	/* a list record's head (sampler_abi.h), right before the list it
 	 * sends: one copy into the ring */
 	__u64 list_head[LIST_REC_HEAD];
@@ -379,22 +391,70 @@ static __always_inline __u64 *stack_buf(void)
 	return b ? b + STACK_REC_HEAD : NULL;
 }
 
-/*
- * Store the nr frames in the CPU's stack buffer by content: send them to
- * user space (a new_keys record of their length: sampler_abi.h) unless
- * this CPU sent them in this stack epoch. Their key (sampler_abi.h),
- * STACK_NONE for no frames, or STACK_LOST when the ring took no record
- * (full: user space late, or busy), counted at lost. A global function:
- * verified once, not at each of its callers.
- */
-__noinline __u64 store_stack(__u32 nr, __u32 lost)
+/* The same for the kernel stack. */
+static __always_inline __u64 *kstack_buf(void)
 {
-	__u64 *ips = stack_buf();
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 *b = bpf_map_lookup_elem(&kstack_scratch, &cpu);
+
+	return b ? b + STACK_REC_HEAD : NULL;
+}
+
+/* The memo slot of a stack or list this CPU sent as key (or NULL), and
+ * whether it holds key in this stack epoch. */
+static __always_inline bool sent_before(void *memo, __u32 slot, __u64 key,
+					struct stack_sent **sent)
+{
+	*sent = bpf_map_lookup_elem(memo, &slot);
+	return *sent && (*sent)->key == key && (*sent)->epoch == stack_epoch;
+}
+
+/* ... and now it does */
+static __always_inline void sent_now(struct stack_sent *sent, __u64 key)
+{
+	if (sent) {
+		sent->key = key;
+		sent->epoch = stack_epoch;
+	}
+}
+
+/* ... the same, from key alone (a memo of slots slots) */
+static __always_inline void sent_mark(void *memo, __u32 slots, __u64 key)
+{
+	__u32 slot = key & (slots - 1);
+
+	sent_now(bpf_map_lookup_elem(memo, &slot), key);
+}
+
+/* store_stack's how */
+#define STORE_KERN 1 /* the kernel stack's buffer */
+#define STORE_DEFER 2 /* not sent: a sample's record carries it */
+
+/* This CPU's walk record (a key in .rodata: no word on the caller's frame). */
+static __always_inline struct walk *walk_rec(void)
+{
+	return bpf_map_lookup_elem(&walk, (const void *)&percpu_key);
+}
+
+/*
+ * Store the nr frames in the CPU's stack buffer (how & STORE_KERN: the
+ * kernel stack's) by content: send them to user space (a new_keys record
+ * of their length: sampler_abi.h) unless this CPU sent them in this
+ * stack epoch; with STORE_DEFER, the walk record's send_user or
+ * send_kern says whether a sample's record must carry them instead
+ * (send_sample). Their key (sampler_abi.h), STACK_NONE for no frames, or
+ * STACK_LOST when the ring took no record (full: user space late, or
+ * busy), counted at lost. A global function: verified once, not at each
+ * of its callers.
+ */
+__noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 how)
+{
+	__u64 *ips = how & STORE_KERN ? kstack_buf() : stack_buf();
 	struct stack_hash c = {
 	    .ips = ips, .nr = nr, .h = 0xcbf29ce484222325ULL};
 	struct stack_sent *sent;
+	struct walk *w;
 	__u64 *rec, bytes;
-	__u32 slot;
 
 	if (!nr || !ips || nr > max_frames)
 		return STACK_NONE;
@@ -404,10 +464,19 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost)
 		c.h |= 2;
 	PHASE_END(PH_HASH, th);
 	PHASE_START(tm);
-	slot = c.h & (STACK_SENT - 1);
-	sent = bpf_map_lookup_elem(&stack_sent, &slot);
-	if (sent && sent->key == c.h && sent->epoch == stack_epoch) {
+	if (sent_before(&stack_sent, c.h & (STACK_SENT - 1), c.h, &sent)) {
 		PHASE_END(PH_STACK_KNOWN, tm);
+		return c.h;
+	}
+	if (how & STORE_DEFER) {
+		w = walk_rec();
+		if (!w)
+			return STACK_NONE;
+		if (how & STORE_KERN)
+			w->send_kern = nr;
+		else
+			w->send_user = nr;
+		PHASE_END(PH_STACK_NEW, tm);
 		return c.h;
 	}
 	rec = ips - STACK_REC_HEAD;
@@ -421,10 +490,7 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost)
 		stat_inc(lost);
 		return STACK_LOST;
 	}
-	if (sent) {
-		sent->key = c.h;
-		sent->epoch = stack_epoch;
-	}
+	sent_now(sent, c.h);
 	PHASE_END(PH_STACK_RING, tm);
 	return c.h;
 }
@@ -434,10 +500,11 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost)
  * walk, the one bpf_get_stackid would do, and store it; its key, or
  * STACK_NONE / STACK_LOST. The kernel zero-fills the rest of the buffer.
  */
-static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
+static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost,
+					__u32 how)
 {
 	__u32 bytes = max_frames * 8;
-	__u64 *ips = stack_buf();
+	__u64 *ips = how & STORE_KERN ? kstack_buf() : stack_buf();
 	long n;
 
 	if (!ips)
@@ -447,13 +514,7 @@ static __always_inline __u64 take_stack(void *ctx, __u64 flags, __u32 lost)
 	n = bpf_get_stack(ctx, ips, bytes, flags);
 	if (n < 0)
 		n = 0; /* and the buffer cleared */
-	return store_stack((__u64)n / 8, lost);
-}
-
-/* This CPU's walk record (a key in .rodata: no word on the caller's frame). */
-static __always_inline struct walk *walk_rec(void)
-{
-	return bpf_map_lookup_elem(&walk, (const void *)&percpu_key);
+	return store_stack((__u64)n / 8, lost, how);
 }
 
 static __always_inline __u64 read_u64(__u64 addr)
@@ -869,16 +930,22 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 /*
  * Send the walk's list under id (a new_keys record of its length:
  * sampler_abi.h) unless this CPU sent it in this stack epoch: 1 when
- * known, 0 sent, -1 when the ring took no record.
+ * known, 0 sent, -1 when the ring took no record. defer: not sent, but
+ * the walk record's send_list says how many of its bytes a sample's
+ * record must carry.
  */
-static __always_inline int send_list(struct walk *w, __u64 id)
+static __always_inline int send_list(struct walk *w, __u64 id, bool defer)
 {
-	__u32 slot = id & (LIST_SENT - 1);
-	struct stack_sent *sent = bpf_map_lookup_elem(&list_sent, &slot);
+	struct stack_sent *sent;
 	__u64 bytes = w->st.nr;
 
-	if (sent && sent->key == id && sent->epoch == stack_epoch)
+	if (sent_before(&list_sent, id & (LIST_SENT - 1), id, &sent))
 		return 1;
+	if (defer) {
+		/* the list's own head (nr, prev), its nr frames */
+		w->send_list = 16 + bytes * sizeof(w->st.f[0]);
+		return 0;
+	}
 	/* the head, the list's own head (nr, prev), its nr frames */
 	bytes = sizeof(w->list_head) + 16 + bytes * sizeof(w->st.f[0]);
 	asm volatile("" : "+r"(bytes)); /* checked, then used */
@@ -889,10 +956,7 @@ static __always_inline int send_list(struct walk *w, __u64 id)
 	if (bpf_ringbuf_output(&new_keys, w->list_head, bytes,
 			       BPF_RB_NO_WAKEUP))
 		return -1;
-	if (sent) {
-		sent->key = id;
-		sent->epoch = stack_epoch;
-	}
+	sent_now(sent, id);
 	return 0;
 }
 
@@ -900,12 +964,14 @@ static __always_inline int send_list(struct walk *w, __u64 id)
  * The user stack of a sample of tgid/tid, walked here from pc ip, sp and
  * frame pointer fp instead of by the kernel (sampler_abi.h): the stack's key
  * (as take_stack), and in *interp_id the id of the list of interpreted
- * frames, or 0 (none, or the ring full). p: the JVM, or NULL.
+ * frames, or 0 (none, or the ring full). p: the JVM, or NULL. defer: the
+ * stack and list are not sent, a sample's record carries them
+ * (send_sample).
  */
 static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 					   __u32 tgid, __u32 tid, __u64 ip,
 					   __u64 sp, __u64 fp, __u64 bcp0,
-					   __u64 *interp_id)
+					   __u64 *interp_id, bool defer)
 {
 	struct loop l = {};
 	struct walk *w;
@@ -985,13 +1051,13 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 		}
 	}
 	PHASE_START(tk);
-	key = store_stack(l.nr, STAT_USER_LOST);
+	key = store_stack(l.nr, STAT_USER_LOST, defer ? STORE_DEFER : 0);
 	PHASE_END(PH_STORE_USER, tk);
 	if (key <= STACK_LOST || !w->st.nr)
 		return key;
 	id = w->h ? w->h : 1;
 	PHASE_START(ti);
-	err = send_list(w, id);
+	err = send_list(w, id, defer);
 	PHASE_END(err > 0 ? PH_INTERP_KNOWN : PH_INTERP_NEW, ti);
 	if (err < 0) {
 		stat_inc(STAT_INTERP_FULL);
@@ -1007,7 +1073,7 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
 				       __u32 tid, __u64 ip, __u64 sp, __u64 fp,
 				       __u64 *interp_id)
 {
-	return walk_user_bcp(p, tgid, tid, ip, sp, fp, 0, interp_id);
+	return walk_user_bcp(p, tgid, tid, ip, sp, fp, 0, interp_id, false);
 }
 
 /* A perf sample's user pc, sp, frame pointer and r13 (the interpreter's
@@ -1058,15 +1124,29 @@ static __always_inline void key_head(struct sample_key *key, __u32 tgid,
 		bpf_get_current_comm(key->comm, sizeof(key->comm));
 }
 
-/* One more sample (or call) of key; a full map is counted. */
-static __always_inline void count_key(struct sample_key *key)
+/* n more of key in the count (sample_count: in events more events) */
+static __always_inline void count_add(struct sample_count *cnt, __u64 n,
+				      __u64 events)
 {
-	struct sample_count one = {1, next_read}, *cnt;
+	__sync_fetch_and_add(&cnt->n, n);
+	if (events)
+		__sync_fetch_and_add(&cnt->events, events);
+}
+
+/*
+ * n more of key, in events more events (0 for plain samples), in the
+ * counts map; a full map is counted. A key new to the map goes to user
+ * space (a new_keys record) too.
+ */
+static __always_inline void counts_add(struct sample_key *key, __u64 n,
+				       __u64 events)
+{
+	struct sample_count one = {n, next_read, events}, *cnt;
 	PHASE_START(t);
 
 	cnt = bpf_map_lookup_elem(&counts, key);
 	if (cnt) {
-		__sync_fetch_and_add(&cnt->n, 1);
+		count_add(cnt, n, events);
 		PHASE_END(PH_COUNT_HIT, t);
 		return;
 	}
@@ -1080,28 +1160,140 @@ static __always_inline void count_key(struct sample_key *key)
 	/* another CPU inserted it first, or the map is full */
 	cnt = bpf_map_lookup_elem(&counts, key);
 	if (cnt)
-		__sync_fetch_and_add(&cnt->n, 1);
+		count_add(cnt, n, events);
 	else
 		stat_inc(STAT_COUNTS_FULL);
 }
 
+/* One more call of key (a probe's). */
+static __always_inline void count_key(struct sample_key *key)
+{
+	counts_add(key, 1, 0);
+}
+
 /*
- * A timed sample's key: the current task's, with its stacks. Returns
- * false for what is not sampled (idle, a task not among the targets).
- * Shared by mixprof_sample (a count of 1) and --wall's mixprof_wall (a
- * weight in microseconds).
+ * Send the sample whose key is in perf_key, weighing n in events, as
+ * one record (sampler_abi.h): its head, then the stacks and list the
+ * walk record says this CPU has not sent (send_user, send_kern,
+ * send_list), each at its used length, written into the ring's own
+ * memory (a dynptr: one reservation, no assembled copy). 0, and those
+ * stacks and the list are this CPU's sent ones; or -1 when the ring
+ * took no record (full: the drain fell behind; or busy). A global
+ * function: its frame (the dynptr's) is not in the walk's chain.
+ */
+__noinline int send_sample(__u64 n, __u64 events)
+{
+	struct sample_key *key =
+	    bpf_map_lookup_elem(&perf_key, (const void *)&percpu_key);
+	__u64 *ub = stack_buf(), *kb = kstack_buf();
+	__u64 ubytes, kbytes, lbytes, off;
+	struct walk *w = walk_rec();
+	struct bpf_dynptr d;
+	long err;
+
+	if (!w || !key || !ub || !kb)
+		return -1;
+	ubytes = (__u64)w->send_user * 8;
+	kbytes = (__u64)w->send_kern * 8;
+	lbytes = w->send_list;
+	asm volatile("" : "+r"(ubytes)); /* checked, then used */
+	asm volatile("" : "+r"(kbytes));
+	asm volatile("" : "+r"(lbytes));
+	if (ubytes > (__u64)max_frames * 8 || kbytes > (__u64)max_frames * 8 ||
+	    lbytes > sizeof(w->st))
+		return -1;
+	w->rec.tag = SAMPLE_REC_TAG;
+	w->rec.n = n;
+	w->rec.events = events;
+	w->rec.user_nr = ubytes / 8;
+	w->rec.kern_nr = kbytes / 8;
+	w->rec.list_bytes = lbytes;
+	w->rec.key = *key;
+	PHASE_START(t);
+	err = bpf_ringbuf_reserve_dynptr(
+	    &new_keys, sizeof(w->rec) + ubytes + kbytes + lbytes, 0, &d);
+	if (!err)
+		err = bpf_dynptr_write(&d, 0, &w->rec, sizeof(w->rec), 0);
+	off = sizeof(w->rec);
+	if (!err && ubytes)
+		err = bpf_dynptr_write(&d, off, ub, ubytes, 0);
+	off += ubytes;
+	if (!err && kbytes)
+		err = bpf_dynptr_write(&d, off, kb, kbytes, 0);
+	off += kbytes;
+	if (!err && lbytes)
+		err = bpf_dynptr_write(&d, off, &w->st, lbytes, 0);
+	if (err) {
+		bpf_ringbuf_discard_dynptr(&d, BPF_RB_NO_WAKEUP);
+		return -1;
+	}
+	bpf_ringbuf_submit_dynptr(&d, BPF_RB_NO_WAKEUP);
+	PHASE_END(PH_REC, t);
+	if (ubytes)
+		sent_mark(&stack_sent, STACK_SENT, key->user_stack);
+	if (kbytes)
+		sent_mark(&stack_sent, STACK_SENT, key->kern_stack);
+	if (lbytes)
+		sent_mark(&list_sent, LIST_SENT, key->interp_id);
+	return 0;
+}
+
+/*
+ * A timed sample of key (perf_key's), weighing n in events: one record
+ * with what user space lacks (send_sample), even for a key sent before:
+ * a record without stacks (~0.8 us of a repeated Recurse sample, phase
+ * timer) cost less than a counts map add (~1.1 us with its lookup in a
+ * per-CPU memo of the keys sent). A record the ring refused: the
+ * sample is counted in the counts map, its unsent stacks and list lost
+ * (counted).
+ */
+static __always_inline void count_sample(struct sample_key *key, __u64 n,
+					 __u64 events)
+{
+	struct walk *w;
+
+	if (!send_sample(n, events))
+		return;
+	stat_inc(STAT_REC_FULL);
+	w = walk_rec();
+	if (w && w->send_user) {
+		key->user_stack = STACK_LOST;
+		stat_inc(STAT_USER_LOST);
+	}
+	if (w && w->send_kern) {
+		key->kern_stack = STACK_LOST;
+		stat_inc(STAT_KERN_LOST);
+	}
+	if (w && w->send_list) {
+		key->interp_id = 0;
+		stat_inc(STAT_INTERP_FULL);
+	}
+	counts_add(key, n, events);
+}
+
+/*
+ * A timed sample's key: the current task's, with its stacks, stored for
+ * its record (count_sample). Returns false for what is not sampled
+ * (idle, a task not among the targets). Shared by mixprof_sample (a
+ * count of 1) and --wall's mixprof_wall (a weight in microseconds).
  */
 static __always_inline bool sample_key_of(struct bpf_perf_event_data *ctx,
 					  struct sample_key *key)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = (__u32)id;
+	struct walk *w;
 
 	if (tid == 0) /* idle */
 		return false;
 	if (filter_pids && !bpf_map_lookup_elem(&targets, &tgid))
 		return false;
+	w = walk_rec();
+	if (!w)
+		return false;
 	stat_inc(STAT_SAMPLES);
+	/* what its record carries (count_sample), set as it is stored */
+	w->send_user = w->send_kern = w->send_list = 0;
 
 	PHASE_START(tc);
 	PHASE_END(PH_CLOCK, tc);
@@ -1116,7 +1308,7 @@ static __always_inline bool sample_key_of(struct bpf_perf_event_data *ctx,
 		sample_user_regs(ctx, &ip, &sp, &fp, &r13);
 		PHASE_END(PH_REGS, tr);
 		key->user_stack = walk_user_bcp(p, tgid, tid, ip, sp, fp, r13,
-						&key->interp_id);
+						&key->interp_id, true);
 		if (key->user_stack == STACK_NONE)
 			stat_inc(STAT_USER_EMPTY);
 	}
@@ -1127,7 +1319,8 @@ static __always_inline bool sample_key_of(struct bpf_perf_event_data *ctx,
 	 */
 	if (kernel_stacks && (__s64)ctx->regs.rip < 0) {
 		PHASE_START(tk);
-		key->kern_stack = take_stack(ctx, 0, STAT_KERN_LOST);
+		key->kern_stack = take_stack(ctx, 0, STAT_KERN_LOST,
+					     STORE_KERN | STORE_DEFER);
 		PHASE_END(PH_KSTACK, tk);
 	} else if (kernel_stacks) {
 		key->kern_stack = STACK_NONE;
@@ -1152,7 +1345,7 @@ int mixprof_sample(struct bpf_perf_event_data *ctx)
 	struct sample_key *key = perf_key_get();
 
 	if (key && sample_key_of(ctx, key)) {
-		count_key(key);
+		count_sample(key, 1, 0);
 		PHASE_END(PH_SAMPLE, t);
 	}
 	return 0;

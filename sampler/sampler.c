@@ -22,6 +22,7 @@
 
 _Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
 _Static_assert(sizeof(struct sample_count) == 24, "sample_count layout");
+_Static_assert(sizeof(struct sample_rec) == 40 + 56, "sample_rec layout");
 _Static_assert(sizeof(struct interp_proc) == 344, "interp_proc layout");
 _Static_assert(sizeof(struct unwind_heap) == 32, "unwind_heap layout");
 _Static_assert(sizeof(struct interp_frame) == 56, "interp_frame layout");
@@ -35,8 +36,10 @@ _Static_assert((INTERP_MAX_FRAMES & (INTERP_MAX_FRAMES - 1)) == 0,
 #define MAX_RING (64 * 1024 * 1024)
 
 /*
- * The new_keys ring: it carries every new key, and every stack and frame
- * list a CPU has not sent in this epoch (sampler_abi.h), so a drain that
+ * The new_keys ring: it carries every sample a CPU has not counted in
+ * the counts map (a record each: sampler_abi.h), every other new key,
+ * and every stack and frame list a CPU has not sent in this epoch, with
+ * the sample or on its own (sampler_abi.h), so a drain that
  * falls behind (a JVM's tables opened, names read, a loaded host) must
  * find them still there. Room for about a second of samples that are all
  * new keys with a new stack and list each (a 56-byte key, ~1.2 KiB of
@@ -74,6 +77,9 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	bpf_map__set_value_size(skel->maps.stack_scratch,
 				bytes + STACK_REC_HEAD * 8);
 	bpf_map__set_max_entries(skel->maps.stack_scratch, ncpu);
+	bpf_map__set_value_size(skel->maps.kstack_scratch,
+				bytes + STACK_REC_HEAD * 8);
+	bpf_map__set_max_entries(skel->maps.kstack_scratch, ncpu);
 	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
 	bpf_map__set_max_entries(skel->maps.new_keys, ring_bytes(cfg));
 	bpf_map__set_max_entries(skel->maps.unwind_rows, UNWIND_MAX_ROWS);

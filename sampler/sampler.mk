@@ -6,8 +6,8 @@
 #   ksym.bpf.c    -> the same, for kernel symbol names (ksymbpf.c)
 #   fork.bpf.c    -> the same, the fork hook of -p and launch runs
 #   sources that include a skeleton depend on it.
-SAMPLER_SRCS := sampler.c cpus.c maxstack.c stackcache.c ksymbpf.c drain.c \
-	offcpu_end.c
+SAMPLER_SRCS := sampler.c cpus.c maxstack.c stackcache.c keytab.c ksymbpf.c \
+	drain.c offcpu_end.c
 SAMPLER_OBJS := $(SAMPLER_SRCS:%.c=$(BUILD)/sampler/%.o)
 # The BPF objects and skeletons go to BPF_BUILD (the Makefile's: BUILD but
 # for the ASan build, which takes the normal build's: no sanitizer reaches BPF).
@@ -58,7 +58,8 @@ $(SAMPLER_OBJS): $(SAMPLER_SKELS)
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_stackcache
 $(BUILD)/tests/unit/test_prof_stackcache: \
 		$(BUILD)/tests/unit/test_prof_stackcache.o \
-		$(BUILD)/sampler/stackcache.o $(BUILD)/common/u64map.o
+		$(BUILD)/sampler/stackcache.o $(BUILD)/sampler/keytab.o \
+		$(BUILD)/common/u64map.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

@@ -10,10 +10,11 @@
 #define SAMPLER_COMM_LEN 16
 
 /*
- * One counted stack: the counts map is key -> struct sample_count.
+ * One counted stack: the counts map is key -> struct sample_count, and
+ * so is user space's count of the timed samples' records (below).
  * Samples of one bucket (a bucket_ns slice of time since start_ns) share
- * keys, so the map holds one entry per distinct stack per bucket, and user
- * space drains whole buckets once no sample can hit them any more.
+ * keys, so each holds one entry per distinct stack per bucket, and user
+ * space takes whole buckets once no sample can hit them any more.
  */
 struct sample_key {
 	__u32 pid; /* tgid */
@@ -64,7 +65,8 @@ struct sample_count {
 #define STACK_MAX_DEPTH 65535
 
 /*
- * The new_keys ring carries three kinds of record. A struct sample_key:
+ * The new_keys ring carries four kinds of record (the fourth, a
+ * sample's, below). A struct sample_key:
  * a key just added to the counts map (its pid, the first word's low
  * half, is never 0). A stack, as the program sends it: STACK_REC_HEAD
  * words, 0 then the stack's key, then its frames (the record's length
@@ -77,6 +79,31 @@ struct sample_count {
 #define STACK_REC_HEAD 2
 #define LIST_REC_HEAD 2
 #define LIST_REC_TAG (1ULL << 32) /* no key's first word: its pid is 0 */
+
+/*
+ * A timed sample (mixprof_sample, --wall's mixprof_wall) goes to user
+ * space as one record of its own, and user space counts it: a struct
+ * sample_rec, then the frames of its user stack (user_nr), of its kernel
+ * stack (kern_nr) and its list (list_bytes: the list's nr, prev and nr
+ * frames), each only when this CPU did not send it in this stack epoch
+ * (else 0: user space has it, under the key's stack key or interp_id).
+ * Real stacks are new at nearly every sample (javac: 97%), and a counts
+ * map insert with its own key record, beside a record for each new
+ * stack and list, cost about three records' time; where keys repeat, a
+ * record of the key alone costs less than a counts map add. A sample
+ * whose record the ring refused is counted in the counts map, which
+ * user space reads when its bucket is done, its unsent stacks
+ * STACK_LOST.
+ */
+#define SAMPLE_REC_TAG (2ULL << 32) /* no key's first word: its pid is 0 */
+struct sample_rec {
+	__u64 tag; /* SAMPLE_REC_TAG */
+	__u64 n, events; /* what the sample adds (struct sample_count's) */
+	__u32 user_nr, kern_nr; /* frames of each stack that follow */
+	__u32 list_bytes; /* bytes of the list that follows */
+	__u32 pad;
+	struct sample_key key;
+};
 
 /*
  * Interpreted frames. User space tells BPF, per JVM, where the template
@@ -447,6 +474,9 @@ enum sampler_stat {
 	/* --off-cpu, --wall: virtual threads' unmounted waits counted
 	 * (vtwait.bpf.h) */
 	STAT_VT_WAITS,
+	/* sample records the ring refused (full or busy): counted in the
+	 * counts map, their unsent stacks and list lost (counted above) */
+	STAT_REC_FULL,
 	STAT_NR,
 };
 

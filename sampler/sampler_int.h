@@ -13,6 +13,7 @@
 #include "sampler/fork.skel.h"
 #include "sampler/sampler.skel.h"
 #include "common/u64map.h"
+#include "keytab.h"
 
 struct stackcache;
 struct ring_buffer;
@@ -44,11 +45,16 @@ struct sampler {
 	/* the drain (drain.c) */
 	struct ring_buffer *rb; /* new_keys */
 	uint64_t done_below; /* during a drain: buckets to take */
-	struct sample_key *keys; /* counts read; then the keys taken */
+	struct sample_key *keys; /* counts read; then the done ones */
 	struct sample_count *vals;
-	uint64_t *counts; /* of the keys taken */
-	uint64_t *events; /* of the keys taken: struct sample_count.events */
 	size_t keys_cap;
+	struct keytab kt; /* the keys counted here (keytab.h) */
+	struct keytab_ent *out; /* the keys taken (keytab__take) */
+	size_t out_cap;
+	struct sample_key *out_keys; /* the batch's: the keys taken */
+	size_t out_keys_cap;
+	uint64_t *out_n; /* their counts, then their events */
+	size_t out_n_cap;
 	struct sample_key *seen; /* keys seen this drain */
 	size_t nseen, seen_cap;
 	uint64_t *kips; /* new kernel stacks' frames this drain */
@@ -63,7 +69,7 @@ struct sampler {
 	uint64_t drains; /* drains so far: the next_read stamps */
 	uint64_t last_read; /* the drain that last read all counts */
 	uint64_t lost_seen; /* new_keys_lost at that read */
-	uint64_t pending; /* oldest bucket of a key not taken, or ~0 */
+	uint64_t pending; /* the counts map's oldest bucket not taken, or ~0 */
 	uint64_t taken; /* every key of a bucket <= this is taken */
 };
 

@@ -1,12 +1,15 @@
 /*
  * Unit tests: u64map (adds, finds, backward-shift deletes against a
- * reference model over many random operations) and stackcache (a stack is
+ * reference model over many random operations), stackcache (a stack is
  * fetched once, deleted in the kernel once its keys are taken, and
- * forgotten a read later).
+ * forgotten a read later) and keytab, user space's count of keys (adds
+ * against a reference model over many random keys and buckets; takes of
+ * done buckets: each key once, with its whole count, the rest kept).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include "check.h"
+#include "sampler/keytab.h"
 #include "sampler/stackcache.h"
 #include "common/u64map.h"
 
@@ -114,9 +117,96 @@ static void test_stackcache(void)
 	stackcache__free(c);
 }
 
+enum { TAB_KEYS = 500, BUCKETS = 8 };
+
+/* key i of the model: keys that differ in one field only, comm too */
+static struct sample_key key_of(unsigned i)
+{
+	struct sample_key k = {.pid = 100 + i % 3,
+			       .user_stack = i % 7 + 2,
+			       .kern_stack = i % 5,
+			       .bucket = i % BUCKETS,
+			       .interp_id = i % 11};
+
+	k.tid = i / (3 * 7 * 5 * 11);
+	k.comm[0] = 'a' + i % 2;
+	return k;
+}
+
+static void test_keytab_model(void)
+{
+	static uint64_t n[TAB_KEYS], ev[TAB_KEYS];
+	struct keytab t;
+	struct keytab_ent *out = NULL;
+	size_t cap = 0, held = 0, bad = 0;
+	bool added;
+
+	keytab__init(&t);
+	CHECK(t.pending == UINT64_MAX);
+	for (int op = 0; op < 100000; op++) {
+		unsigned i = next() % TAB_KEYS;
+		struct sample_key k = key_of(i);
+
+		if (keytab__add(&t, &k, 1 + i % 4, i % 2, &added) ||
+		    added != !n[i])
+			bad++;
+		held += added;
+		n[i] += 1 + i % 4;
+		ev[i] += i % 2;
+	}
+	CHECK_INT(bad, 0);
+	CHECK_INT(t.n, held);
+	CHECK_INT(t.pending, 0);
+	/* buckets below 3 taken: each such key once, with all it got */
+	long got = keytab__take(&t, 3, &out, &cap);
+	size_t want = 0;
+
+	for (unsigned i = 0; i < TAB_KEYS; i++)
+		want += n[i] && key_of(i).bucket < 3;
+	CHECK_INT(got, want);
+	for (long j = 0; j < got; j++) {
+		unsigned i;
+
+		for (i = 0; i < TAB_KEYS; i++) {
+			struct sample_key k = key_of(i);
+
+			if (!memcmp(&k, &out[j].key, sizeof(k)))
+				break;
+		}
+		if (i == TAB_KEYS || !n[i] || out[j].n != n[i] ||
+		    out[j].events != ev[i] || out[j].key.bucket >= 3)
+			bad++;
+		else
+			n[i] = 0; /* twice: bad */
+	}
+	CHECK_INT(bad, 0);
+	CHECK_INT(t.pending, 3);
+	CHECK_INT(t.n, held - want);
+	/* the rest still there, with their counts */
+	for (unsigned i = 0; i < TAB_KEYS; i++) {
+		struct sample_key k = key_of(i);
+		const struct keytab_ent *e = keytab__find(&t, &k);
+
+		if ((e != NULL) != (n[i] != 0) || (e && e->n != n[i]))
+			bad++;
+	}
+	CHECK_INT(bad, 0);
+	CHECK_INT(keytab__take(&t, 3, &out, &cap), 0); /* none done */
+	CHECK_INT(keytab__take(&t, UINT64_MAX, &out, &cap), held - want);
+	CHECK_INT(t.n, 0);
+	CHECK(t.pending == UINT64_MAX);
+	/* a key without a pid is no key */
+	struct sample_key z = {0};
+
+	CHECK_INT(keytab__add(&t, &z, 1, 0, &added), -EINVAL);
+	keytab__release(&t);
+	free(out);
+}
+
 int main(void)
 {
 	test_u64map_model();
 	test_stackcache();
+	test_keytab_model();
 	return check_report();
 }
