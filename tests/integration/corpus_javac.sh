@@ -43,7 +43,7 @@ for jdk in $(jdks); do
 	note "JDK $jdk ($major)"
 	zip=$(jdk_src_zip "$jdk") || die "no src.zip for $jdk (Debian: openjdk-$major-source)"
 	dir=$TMPD/javac-$major
-	jdk_util_sources "$zip" 70 "$dir"
+	jdk_util_sources "$zip" 50 "$dir"
 	"$MIXPROF" -F 999 -o "$dir/folded" -- "$jdk/bin/javac" -proc:none \
 		-implicit:none -Xmaxwarns 1 --patch-module "java.base=$dir/src/java.base" \
 		-d "$dir/out" "@$dir/files" >"$dir/log" 2>&1 ||
