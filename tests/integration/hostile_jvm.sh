@@ -95,11 +95,12 @@ for mode in nmethods threads churn strings manythreads; do
 		--clear-groups ./fakejvm "$mode" >"$TMPD/fake.out") &
 	fpid=$!
 	PIDS_TO_KILL+=("$fpid")
-	# a quarter of a CPU (it spun a whole one, most of this test's
-	# CPU): each of its samples walks and names all of its tables, and
-	# at 199 Hz it still gives ~200 a run on a quiet host; its tick
-	# rewriting them (churn, steal) runs in the same group
-	cpu_cap "$fpid" 25
+	# a tenth of a CPU (it spun a whole one, most of this test's CPU):
+	# each of its samples walks and names all of its tables, and at
+	# 199 Hz it still gives ~40 a -p run on a quiet host (a host loaded
+	# enough gives it less than a tenth anyway); its tick rewriting
+	# them (churn, steal) runs in the same group
+	cpu_cap "$fpid" 10
 	wait_for 10 grep -q ready "$TMPD/fake.out" || die "fakejvm $mode not up"
 	# one run at a time: side by side, three mixprofs each reading the
 	# fake's tables as fast as their budgets allow starved Ratio itself
@@ -120,7 +121,7 @@ done
 	--clear-groups ./fakejvm steal "$rpid" >"$TMPD/fake.out") &
 fpid=$!
 PIDS_TO_KILL+=("$fpid")
-cpu_cap "$fpid" 25 # as above
+cpu_cap "$fpid" 10 # as above
 wait_for 10 grep -q ready "$TMPD/fake.out" || die "fakejvm steal not up"
 run steal-p $DP -v -p "$fpid,$rpid"
 line=$(grep "java_threads:" "$TMPD/steal-p.err") ||
