@@ -7,9 +7,7 @@
 # has read its VMStructs, and frames whose Method* was unreadable).
 . "$(dirname "$0")/../lib/common.sh"
 
-# with names < 1% unnamed: 0.17% and 0% in 4 s (the first tick's), 1-4
-# samples of ~3,700 in 3 s; 2 s keeps them far under it
-SECS=2
+SECS=3 # with names < 1% unnamed: 0.17% and 0% in 4 s (the first tick's)
 
 # share FILE: percent of samples with an "Interpreter" frame
 share() {
