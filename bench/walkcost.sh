@@ -11,10 +11,11 @@
 #    at HZ (999): the HotSpot walk, the frame-pointer walk
 #    (MIXPROF_UNWIND=fp: stacks cut where frame pointers stop), and the
 #    target's cost: javac's wall and total CPU (tool included) against
-#    javac alone, REPS interleaved rounds, medians; beside it, in the same
+#    javac alone, REPS interleaved rounds, medians, at HZ and at 99 Hz
+#    (mixprof-99: the HotSpot walk's other rate); beside it, in the same
 #    rounds, perf record -F 499 -g and --call-graph dwarf (+ perf script
 #    --no-inline; -N: nothing left in ~/.debug),
-#    and async-profiler at 1 ms when ASPROF_LIB names its
+#    and async-profiler at 1 ms and 10 ms when ASPROF_LIB names its
 #    libasyncProfiler.so (not shipped: a comparison only). BASE_BUILD:
 #    another build directory whose mixprof walks javac too (before and
 #    after a change, in the same rounds).
@@ -148,7 +149,8 @@ else
 		none) ;;
 		perf-g) c=(perf record -q -N -F 499 -g -o "$tmp/perf.data" -- "${c[@]}") ;;
 		perf-dwarf) c=(perf record -q -N -F 499 --call-graph dwarf -o "$tmp/perf.data" -- "${c[@]}") ;;
-		asprof) c=("${c[0]}" "-J-agentpath:$ASPROF_LIB=start,event=cpu,interval=1ms,file=$tmp/ap.collapsed,collapsed" "${c[@]:1}") ;;
+		asprof | asprof-10ms) # 1 ms and 10 ms: mixprof's two rates
+			c=("${c[0]}" "-J-agentpath:$ASPROF_LIB=start,event=cpu,interval=$([ "$t" = asprof ] && echo 1ms || echo 10ms),file=$tmp/ap.collapsed,collapsed" "${c[@]:1}") ;;
 		esac
 		/usr/bin/time -o "$tmp/time" -f '%U %S %e' "${c[@]}" >/dev/null 2>&1 || true
 		read -r u s e <"$tmp/time"
@@ -164,7 +166,7 @@ else
 	}
 	tools=(none perf-g perf-dwarf)
 	command -v perf >/dev/null || tools=(none)
-	[ -r "${ASPROF_LIB:-}" ] && tools+=(asprof)
+	[ -r "${ASPROF_LIB:-}" ] && tools+=(asprof asprof-10ms)
 	[ "$COMPARE" = 0 ] && tools=(none)
 	for _ in $(seq "$REPS"); do
 		for t in "${tools[@]}"; do plain "$t"; done
@@ -174,6 +176,12 @@ else
 			'BEGIN { print "mixprof-999", c }' >>"$tmp/plain"
 		rm -rf "$src/out"
 		mixprof_run javac-fp MIXPROF_UNWIND=fp -- -- "${javac_cmd[@]}"
+		if [ "$COMPARE" != 0 ]; then # the issue's other rate: 99 Hz
+			rm -rf "$src/out"
+			HZ=99 mixprof_run javac-99 -- -- "${javac_cmd[@]}"
+			awk -v c="$(tail -n 1 "$tmp/res" | awk '{ print $(NF - 1), $NF }')" \
+				'BEGIN { print "mixprof-99", c }' >>"$tmp/plain"
+		fi
 		if [ -n "${BASE_BUILD:-}" ]; then
 			rm -rf "$src/out"
 			bin=$BASE_BUILD mixprof_run javac-base -- -- "${javac_cmd[@]}"

@@ -63,7 +63,8 @@ static uint64_t entry_match(const uint8_t *buf, uint64_t len, uint64_t e,
 	int32_t vl = s32_at(buf, len, e + o->vector_length);
 	int32_t dof = s32_at(buf, len, e + o->data_offset);
 
-	if (no <= 0 || dof <= 0 || vl != 0 || (uint64_t)no + n + 1 > (uint64_t)elen ||
+	if (no <= 0 || dof <= 0 || vl != 0 ||
+	    (uint64_t)no + n + 1 > (uint64_t)elen ||
 	    (uint64_t)dof + 8 > (uint64_t)elen || e + o->data_type >= len ||
 	    buf[e + o->data_type] != PERF_TYPE_LONG)
 		return 0;

@@ -18,35 +18,13 @@
 
 #define ELF_MAX (4ULL << 30) /* no code or debug file is bigger */
 
-static size_t slot_of(uint64_t dev, uint64_t ino, size_t cap)
+/* (dev, ino) hashed for u64map, never 0 (its empty key) */
+static uint64_t elf_key(uint64_t dev, uint64_t ino)
 {
 	uint64_t h =
 	    (dev * 0x9e3779b97f4a7c15ULL) ^ (ino * 0xff51afd7ed558ccdULL);
 
-	return (h ^ (h >> 29)) & (cap - 1);
-}
-
-static int grow(struct symbolizer *s)
-{
-	size_t cap = s->elfs_cap ? s->elfs_cap * 2 : 64;
-	struct elf_slot *ns = calloc(cap, sizeof(*ns));
-
-	if (!ns)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->elfs_cap; i++) {
-		struct elf_slot *o = &s->elfs[i];
-		size_t j;
-
-		if (!o->used)
-			continue;
-		for (j = slot_of(o->dev, o->ino, cap); ns[j].used;)
-			j = (j + 1) & (cap - 1);
-		ns[j] = *o;
-	}
-	free(s->elfs);
-	s->elfs = ns;
-	s->elfs_cap = cap;
-	return 0;
+	return (h ^ (h >> 29)) | 1;
 }
 
 /*
@@ -89,33 +67,47 @@ struct elfsyms *elf_cache__get(struct symbolizer *s, uint64_t dev, uint64_t ino,
 			       const char *open_path, const char *alt_path,
 			       const char *root, const char *path)
 {
-	size_t i;
+	struct elf_entry *e, **head;
+	bool added;
 
-	if ((s->nelfs + 1) * 2 > s->elfs_cap && grow(s))
+	head = (struct elf_entry **)u64map__add(&s->elfs, elf_key(dev, ino),
+						&added);
+	if (!head)
 		return NULL;
-	for (i = slot_of(dev, ino, s->elfs_cap); s->elfs[i].used;
-	     i = (i + 1) & (s->elfs_cap - 1))
-		if (s->elfs[i].dev == dev && s->elfs[i].ino == ino)
-			return s->elfs[i].elf;
+	for (e = *head; e; e = e->next)
+		if (e->dev == dev && e->ino == ino)
+			return e->elf;
 	/* told to stop, past the grace: no new file (one may take a
 	 * second), and nothing cached, so not remembered as unreadable */
-	if (stop__hurry())
+	if (stop__hurry() || !(e = calloc(1, sizeof(*e)))) {
+		if (added)
+			u64map__del(&s->elfs, elf_key(dev, ino));
 		return NULL;
-	s->elfs[i].used = true;
-	s->elfs[i].dev = dev;
-	s->elfs[i].ino = ino;
-	s->elfs[i].elf = load(s, open_path, alt_path, root, path);
-	s->nelfs++;
-	return s->elfs[i].elf;
+	}
+	e->dev = dev;
+	e->ino = ino;
+	e->next = *head;
+	/* load() adds nothing to s->elfs: head is still its slot */
+	*head = e;
+	e->elf = load(s, open_path, alt_path, root, path);
+	return e->elf;
+}
+
+static void free_chain(void *val)
+{
+	struct elf_entry *e = val, *next;
+
+	for (; e; e = next) {
+		next = e->next;
+		elfsyms__free(e->elf);
+		free(e);
+	}
 }
 
 void elf_cache__free(struct symbolizer *s)
 {
-	for (size_t i = 0; i < s->elfs_cap; i++)
-		elfsyms__free(s->elfs[i].elf);
-	free(s->elfs);
-	s->elfs = NULL;
-	s->elfs_cap = s->nelfs = 0;
+	u64map__clear(&s->elfs, free_chain);
+	u64map__release(&s->elfs);
 }
 
 static int ptr_cmp(const void *a, const void *b)
@@ -156,46 +148,55 @@ static void collect(struct symbolizer *s, struct proc *p, void *ctx)
 	}
 }
 
+struct sweep {
+	struct u64map *map;
+	const struct elfsyms **live; /* sorted */
+	size_t nlive;
+	long gone;
+};
+
+/* Drop the chain's files no mapping uses (and those that failed); keep
+ * the slot while any is left. Asked twice, it finds nothing more. */
+static bool keep_live(uint64_t key, void *val, void *ctx)
+{
+	struct sweep *w = ctx;
+	struct elf_entry *head = val, **link = &head, *e;
+
+	(void)key;
+	while ((e = *link)) {
+		if (e->elf && w->nlive &&
+		    bsearch(&e->elf, w->live, w->nlive, sizeof(*w->live),
+			    ptr_cmp)) {
+			link = &e->next;
+			continue;
+		}
+		*link = e->next;
+		elfsyms__free(e->elf);
+		free(e);
+		w->gone++;
+	}
+	if (head && head != val) /* the first one went: the slot moves on */
+		*u64map__find(w->map, key) = head;
+	return head != NULL;
+}
+
 long elf_cache__sweep(struct symbolizer *s)
 {
 	struct live l = {};
-	struct elf_slot *old = s->elfs;
-	size_t cap = s->elfs_cap, j;
-	long gone = 0;
+	struct sweep w = {.map = &s->elfs};
 
 	process__for_each(s, collect, &l);
-	if (l.err || !cap) {
+	if (l.err || !s->elfs.n) {
 		free(l.v);
 		return l.err;
 	}
 	if (l.n) /* qsort and bsearch want an array, even of none */
 		qsort(l.v, l.n, sizeof(*l.v), ptr_cmp);
-	s->elfs = calloc(cap, sizeof(*s->elfs));
-	if (!s->elfs) {
-		s->elfs = old;
-		free(l.v);
-		return -ENOMEM;
-	}
-	s->nelfs = 0;
-	for (size_t i = 0; i < cap; i++) {
-		struct elf_slot *o = &old[i];
-
-		if (!o->used)
-			continue;
-		if (!o->elf || !l.n ||
-		    !bsearch(&o->elf, l.v, l.n, sizeof(*l.v), ptr_cmp)) {
-			elfsyms__free(o->elf);
-			gone++;
-			continue;
-		}
-		for (j = slot_of(o->dev, o->ino, cap); s->elfs[j].used;)
-			j = (j + 1) & (cap - 1);
-		s->elfs[j] = *o;
-		s->nelfs++;
-	}
-	free(old);
+	w.live = l.v;
+	w.nlive = l.n;
+	u64map__filter(&s->elfs, keep_live, &w);
 	free(l.v);
-	return gone;
+	return w.gone;
 }
 
 /* The vdso image ends with its section headers (or its last segment). */

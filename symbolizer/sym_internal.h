@@ -52,10 +52,11 @@ struct proc {
 	uint64_t version;
 };
 
-struct elf_slot {
+/* One file met in the maps; the files whose identities hash alike chain. */
+struct elf_entry {
 	uint64_t dev, ino;
 	struct elfsyms *elf; /* NULL: tried and failed */
-	bool used;
+	struct elf_entry *next;
 };
 
 struct symbolizer {
@@ -67,8 +68,7 @@ struct symbolizer {
 	const char *unknown; /* "[unknown]" */
 	struct u64map procs; /* PROC_KEY(pid) -> struct proc * */
 	struct proc *last; /* the last looked-up process */
-	struct elf_slot *elfs; /* open addressing by (dev, ino) */
-	size_t nelfs, elfs_cap;
+	struct u64map elfs; /* elf_key(dev, ino) -> struct elf_entry chain */
 	/* kernel frames (kernel.c) */
 	uint64_t serial; /* the last proc version handed out */
 	unsigned int expiries; /* symbolizer__expire calls: ELF sweeps */

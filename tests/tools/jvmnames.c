@@ -382,7 +382,8 @@ static int churn(struct ctx *c, const char *map, int ms)
 		    (strcmp(name, ls[i].name) &&
 		     strncmp(name, "java/lang/invoke/MethodHandle.", 30))) {
 			if (behind++ < 5 && getenv("JVMNAMES_DEBUG"))
-				fprintf(stderr, "not yet in the map: %s is %s\n",
+				fprintf(stderr,
+					"not yet in the map: %s is %s\n",
 					ls[i].name, name);
 			continue;
 		}

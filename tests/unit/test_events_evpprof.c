@@ -22,9 +22,9 @@ static int take(const char *line, size_t len, uint64_t count, void *ctx)
 {
 	struct got *g = ctx;
 
-	g->len += snprintf(g->text + g->len, sizeof(g->text) - g->len,
-			   "%.*s %llu\n", (int)len, line,
-			   (unsigned long long)count);
+	g->len +=
+	    snprintf(g->text + g->len, sizeof(g->text) - g->len, "%.*s %llu\n",
+		     (int)len, line, (unsigned long long)count);
 	return 0;
 }
 
@@ -50,12 +50,13 @@ int main(void)
 	fclose(f);
 	CHECK(pprof__is_gzip(buf, len));
 	CHECK_INT(pprof__read(buf, len, take, &g, &why), 0);
-	CHECK_STR(g.text,
-		  "java;safepoint;G1CollectFull;operation 1\n"
-		  "java;gc;G1CollectFull full 1\n"
-		  "java;compile;C2;p.Hot.work tier=4 osr 1\n"
-		  "java;deopt;reason=class_check;action=2 method=p.K.m tier=4 1\n"
-		  "java;classload;a:B 1\n");
+	CHECK_STR(
+	    g.text,
+	    "java;safepoint;G1CollectFull;operation 1\n"
+	    "java;gc;G1CollectFull full 1\n"
+	    "java;compile;C2;p.Hot.work tier=4 osr 1\n"
+	    "java;deopt;reason=class_check;action=2 method=p.K.m tier=4 1\n"
+	    "java;classload;a:B 1\n");
 	free(buf);
 	evpprof__free(p);
 	return check_report();

@@ -66,7 +66,7 @@ int main(void)
 		CHECK_INT(rowcache__put(c, key, rows, 100, false), 0);
 		age(key, 1000 + i);
 	}
-	touch("v0-b-old");    /* another version: goes */
+	touch("v0-b-old"); /* another version: goes */
 	touch(".v1-b-x.123"); /* a temporary file an hour old: goes */
 	age(".v1-b-x.123", 1000);
 	touch(".v1-b-y.456"); /* one being written now: stays */
@@ -96,7 +96,8 @@ int main(void)
 	for (i = 0; i < 4; i++) {
 		char p[128];
 
-		snprintf(p, sizeof(p), "%s/v%d-b-%02d", dir, ROWCACHE_VERSION, i);
+		snprintf(p, sizeof(p), "%s/v%d-b-%02d", dir, ROWCACHE_VERSION,
+			 i);
 		unlink(p);
 	}
 	{
