@@ -53,7 +53,7 @@ check_jdk() {
 	note "JDK $(jdk_name "$jdk"): jitdump"
 	perf record -q -k 1 -e cpu-clock -g -o "$TMPD/perf.data" \
 		"$jdk/bin/java" -agentpath:"$AGENT=dir=$TMPD,jitdump,lines" \
-		-cp "$SAMPLES" Ratio 3 >"$TMPD/out" 2>"$TMPD/err" ||
+		-cp "$SAMPLES" Ratio 2 >"$TMPD/out" 2>"$TMPD/err" ||
 		die "perf record of java failed"
 	no_jmap_lines "$TMPD/err"
 	ls "$TMPD"/jit-*.dump >/dev/null || die "no jit dump written"

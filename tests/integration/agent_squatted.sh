@@ -21,6 +21,9 @@ check_jdk() {
 	note "JDK $(jdk_name "$jdk")"
 	start_java "$jdk/bin/java" "$TMPD/jvm.out" "$TMPD/jvm.err" \
 		-cp "$SAMPLES" ProbedLoop 120
+	# 30% of a CPU: its loop need only call tiny while the runs
+	# below attach, not spin a whole CPU through the test
+	cpu_cap "$pid" 30
 	map=/tmp/perf-$pid.map sock=/tmp/.mixprof-jmap-$pid
 	as_sq touch "$map" "$sock" || die "$SQ cannot create files in /tmp"
 	wait_for 60 grep -q '^ready' "$TMPD/jvm.out" ||

@@ -6,9 +6,13 @@
 # help; options after the duration.
 source "$(dirname "$0")/../lib/common.sh"
 
-# a busy process, so a host-wide run has samples on an idle machine
+# a busy process, so a host-wide run has samples on an idle machine: a
+# tenth of a CPU (~20 samples a second at 199 Hz) until the host-wide
+# runs are done, not a whole one for the whole test
 sh -c 'while :; do :; done' &
-PIDS_TO_KILL+=($!)
+busy=$!
+PIDS_TO_KILL+=($busy)
+cpu_cap "$busy" 10
 
 # through a pty: stdout and stderr are the terminal. The status line comes
 # at the first tick and then once a second by the clock, however a loaded
@@ -35,6 +39,7 @@ grep -q ' [0-9]*$' "$TMPD/plain.folded" || die "no folded text to a file"
 grep -v '^mixprof: [^ ]*/perf-[0-9]*\.map: ' "$TMPD/q.err" >"$TMPD/q.rest" || true
 [ ! -s "$TMPD/q.rest" ] || die "-q printed: $(cat "$TMPD/q.rest")"
 [ -s "$TMPD/q.folded" ] || die "-q wrote nothing"
+kill "$busy"
 
 # filters on known stacks
 # (a minute: it is killed when the filters are done; a loaded machine

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A real application launched through mixprof: javac compiling the 70
+# A real application launched through mixprof: javac compiling the 50
 # smallest top-level sources of java/util from the JDK's own src.zip
 # (Debian's openjdk-17-source for JDK 17), patched into java.base, at
 # 999 Hz, on every JDK. javac's visitors recurse deep through
@@ -15,9 +15,10 @@
 # loses kernel stacks, or charges them to user code, is off here). Every
 # file must give its class. Only the smallest files: the patch holds only
 # those (the rest of java.base comes from the JDK's image), so javac
-# reads 0.5 MB of sources (all 121 files: 4.2 MB), ~8 s of CPU and ~2,300
-# samples of javac's code per JDK on a loaded machine (the 100 smallest:
-# ~15 s and ~4,500, for the same shares; the 50 smallest: ~4 s).
+# reads ~0.3 MB of sources (all 121 files: 4.2 MB), ~6 s of CPU and
+# ~2,500 samples of javac's code per JDK on a loaded machine (the 70
+# smallest: ~8 s and ~2,300 at a higher load; the 100 smallest: ~15 s
+# and ~4,500, for the same shares).
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/corpus.sh"
 
@@ -43,7 +44,7 @@ for jdk in $(jdks); do
 	note "JDK $jdk ($major)"
 	zip=$(jdk_src_zip "$jdk") || die "no src.zip for $jdk (Debian: openjdk-$major-source)"
 	dir=$TMPD/javac-$major
-	jdk_util_sources "$zip" 70 "$dir"
+	jdk_util_sources "$zip" 50 "$dir"
 	"$MIXPROF" -F 999 -o "$dir/folded" -- "$jdk/bin/javac" -proc:none \
 		-implicit:none -Xmaxwarns 1 --patch-module "java.base=$dir/src/java.base" \
 		-d "$dir/out" "@$dir/files" >"$dir/log" 2>&1 ||

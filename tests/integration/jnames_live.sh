@@ -75,12 +75,13 @@ for jdk in $(jdks); do
 	}
 	grep -v '^thread ' "$TMPD/names"
 	grep "name 'mixprof-names-worker-10'" "$TMPD/names"
+	# its lines are read: the JVM's workers need not spin through javap
+	kill "$pid"
+	wait "$pid" 2>/dev/null || true
 	javap_lines "$jdk" >"$TMPD/javap"
 	[ -s "$TMPD/javap" ] || die "no line tables from javap"
 	sort -u "$TMPD/lines" >"$TMPD/lines.u"
 	check_lines "$TMPD/lines.u" "$TMPD/javap" || die "lines wrong on $jdk"
-	kill "$pid"
-	wait "$pid" 2>/dev/null || true
 
 	"$jdk/bin/java" -agentpath:"$AGENT=dir=$TMPD" -XX:-TieredCompilation \
 		-XX:CompileThreshold=200 -cp "$SAMPLES" Unload 40 0.3 \

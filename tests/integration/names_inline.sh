@@ -54,7 +54,7 @@ jdk=$(jdks | tail -1)
 pid=$!
 PIDS_TO_KILL+=($pid)
 wait_for 20 grep -qs '^ready' "$TMPD/out" || die "JNames not ready"
-"$MIXPROF" -p "$pid" -F 499 --thread 'worker-1$' -o "$TMPD/t.folded" 3 \
+"$MIXPROF" -p "$pid" -F 999 --thread 'worker-1$' -o "$TMPD/t.folded" 1.5 \
 	2>"$TMPD/err" || die "mixprof --thread failed: $(cat "$TMPD/err")"
 threads=$(cut -d';' -f2 "$TMPD/t.folded" | sed 's/ \[.*//' | sort -u)
 note "--thread 'worker-1$': $threads"

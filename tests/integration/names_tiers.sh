@@ -32,10 +32,14 @@ kinds() {
 for jdk in $(jdks); do
 	for mode in -Xint -XX:TieredStopAtLevel=1 -XX:-TieredCompilation; do
 		f=$TMPD/tiers.folded
-		for try in 1 2 3; do # a starved worker (a busy machine): again
+		# runs of 1 s (~600-950 samples of one/two/three on a quiet
+		# machine, of which a dozen before the JIT's; 2 s gave twice
+		# as many for the same shares); a starved worker (a busy
+		# machine): again
+		for try in 1 2 3; do
 			nice -n 5 "$MIXPROF" -F 999 --per-thread --tiers -o "$f" -- \
 				nice -n -15 "$jdk/bin/java" "$mode" -cp "$SAMPLES" \
-				Ratio 2 >/dev/null 2>"$TMPD/err"
+				Ratio 1 >/dev/null 2>"$TMPD/err"
 			grep -q "exited with status 0" "$TMPD/err" ||
 				die "Ratio failed: $(cat "$TMPD/err")"
 			read -r a0 a1 aj ai h0 h1 hj hi < <(kinds "$f")

@@ -17,11 +17,12 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 # launch: one run of SECS (a launch's first moments, before the JVM is
-# identified, are a share of it: at most 10%). -p: runs of PSECS on the
-# same JVM, their stacks together, until the worker has PWANT samples in
+# identified, are a share of it: at most 10%; the most seen, 280 samples
+# under load, would be 7% of 4 s). -p: runs of PSECS on the same JVM,
+# their stacks together, until the worker has PWANT samples in
 # one/two/three (3x the floor below; one run on a quiet machine) or
 # after PRUNS: a starved worker gets more runs, not a longer one each
-SECS=6 HZ=999 PSECS=3 PWANT=1500 PRUNS=4
+SECS=4 HZ=999 PSECS=2 PWANT=1500 PRUNS=6
 
 # check_ratio FILE: 0 ok, 1 wrong.
 check_ratio() {

@@ -44,17 +44,20 @@ check() {
 	}' "$1" || die "$3: stacks not whole"
 }
 
-# launch mode
-"$MIXPROF" -F 499 -o "$TMPD/launch.folded" -- "$NOFP" 4 2>"$TMPD/launch.err" ||
+# launch mode: 2 s at 999 Hz, as many samples as 4 s at 499 Hz gave
+"$MIXPROF" -F 999 -o "$TMPD/launch.folded" -- "$NOFP" 2 2>"$TMPD/launch.err" ||
 	{ cat "$TMPD/launch.err"; die "mixprof (launch) failed"; }
 check "$TMPD/launch.folded" "$TMPD/launch.err" launch counted
 
-# -p
+# -p: half a CPU at 999 Hz, as many samples as a whole one at 499 Hz
+# (on a host loaded enough to give it less than half, twice as many);
+# the same process runs on through the host-wide runs below
 "$NOFP" 60 &
 pid=$!
 PIDS_TO_KILL+=("$pid")
+cpu_cap "$pid" 50
 sleep 0.5
-"$MIXPROF" -F 499 -p "$pid" -o "$TMPD/p.folded" 3 2>"$TMPD/p.err" ||
+"$MIXPROF" -F 999 -p "$pid" -o "$TMPD/p.folded" 3 2>"$TMPD/p.err" ||
 	{ cat "$TMPD/p.err"; die "mixprof -p failed"; }
 check "$TMPD/p.folded" "$TMPD/p.err" "-p" counted
 

@@ -91,6 +91,7 @@ wait "$jpid" 2>/dev/null || true
 awk 'BEGIN { while (1) ; }' &
 spin=$!
 PIDS_TO_KILL+=($spin)
+cpu_cap "$spin" 30 # as Ratio above: samples to write, not many
 echo '7f0000000000 10 first::function' >"/tmp/perf-$spin.map"
 start map -F 499 -p "$spin" -o "$TMPD/map.folded"
 started map
@@ -115,7 +116,7 @@ stop host TERM
 start launch -F 499 -o "$TMPD/launch.folded" -- java -cp "$SAMPLES" Ratio 120
 wait_for 30 grep -q ready "$TMPD/launch.out" || die "launched Ratio did not start"
 child=$(pgrep -P "$mp" | head -1)
-[ -n "$child" ] && PIDS_TO_KILL+=($child)
+[ -n "$child" ] && PIDS_TO_KILL+=($child) && cpu_cap "$child" 30
 sleep 1.5
 stop launch INT
 grep -q "still runs" "$TMPD/launch.err" || die "launch: the command's state not said"

@@ -6,11 +6,12 @@
 # frames beyond the first 64 too), and reach the thread's root; none is
 # cut ([truncated]). The shares are of at least 200 leaf samples: the
 # launches' folded stacks together until there are (one launch on a quiet
-# machine; under load the worker gets less CPU: once 121 under -Xint).
+# machine; under load the worker gets less CPU: once 121 under -Xint in
+# a launch of 4 s at 499 Hz, as many as one of 2 s at 999 Hz gives).
 . "$(dirname "$0")/../lib/common.sh"
 
 FLOOR=200
-RUNS=3 # launches at most, for one JDK and mode
+RUNS=5 # launches at most, for one JDK and mode
 
 # check FOLDED: 0 when the leaf samples are whole, 1 when they are not or
 # one is cut, 2 when they are too few to tell
@@ -42,9 +43,9 @@ check_jdk() {
 		all=$TMPD/deep$mode.folded
 		: >"$all"
 		for run in $(seq $RUNS); do
-			env -u JAVA_TOOL_OPTIONS "$MIXPROF" -F 499 --per-thread \
+			env -u JAVA_TOOL_OPTIONS "$MIXPROF" -F 999 --per-thread \
 				--stack-depth 4096 -o "$TMPD/run.folded" -- \
-				"$jdk/bin/java" $mode -cp "$SAMPLES" Recurse 4 2000 \
+				"$jdk/bin/java" $mode -cp "$SAMPLES" Recurse 2 2000 \
 				2>"$TMPD/err" >/dev/null || { cat "$TMPD/err"; die "mixprof failed"; }
 			grep "whole stacks\|interpreted frames" "$TMPD/err"
 			cat "$TMPD/run.folded" >>"$all"

@@ -6,8 +6,8 @@
 # thread's last Java frame from its frame anchor. On every JDK we test,
 # on a JVM started with no flags and profiled with -p: >= 95% of the zlib
 # samples carry Deflater's native method and reach the thread's root,
-# of at least 200: runs of 5 s on the same JVM, their stacks together,
-# until there are (one run on a quiet machine).
+# of at least 200: runs of 2 s at 999 Hz on the same JVM, their stacks
+# together, until there are (one run on a quiet machine).
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/deflate.sh"
 
@@ -25,8 +25,8 @@ check_jdk() {
 	sleep 1
 	out=$TMPD/deflate.folded
 	: >"$out"
-	for run in 1 2 3; do
-		"$MIXPROF" -F 499 --per-thread -p "$pid" -o "$TMPD/run.folded" 5 \
+	for run in 1 2 3 4 5 6; do
+		"$MIXPROF" -F 999 --per-thread -p "$pid" -o "$TMPD/run.folded" 2 \
 			2>"$TMPD/err" || { cat "$TMPD/err"; die "mixprof failed"; }
 		cat "$TMPD/err"
 		cat "$TMPD/run.folded" >>"$out"
@@ -36,7 +36,7 @@ check_jdk() {
 	done
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
-	[ $rc = 0 ] || die "$jdk: zlib samples lost their Java callers (or too few in 3 runs)"
+	[ $rc = 0 ] || die "$jdk: zlib samples lost their Java callers (or too few in 6 runs)"
 }
 
 each_jdk check_jdk

@@ -60,11 +60,14 @@ for jdk in $(jdks); do
 		>"$TMPD/java.out" 2>&1 &
 	pid=$!
 	PIDS_TO_KILL+=("$pid")
+	# half a CPU (weighed as its two carriers) at 999 Hz: the samples
+	# its whole CPUs gave at 499 Hz; so the run without chunks below
+	cpu_cap "$pid" 50 2048
 	wait_for 20 grep -q ready "$TMPD/java.out" || die "VThreads did not start"
 	stack=$(sed -n 's/^stack: //p' "$TMPD/java.out")
 	note "JDK $major: the task's own stack: $stack"
 	out=$TMPD/vt-$n.folded
-	"$MIXPROF" -F 499 --per-thread -p "$pid" -o "$out" 3 2>"$TMPD/err" ||
+	"$MIXPROF" -F 999 --per-thread -p "$pid" -o "$out" 3 2>"$TMPD/err" ||
 		{ cat "$TMPD/err"; die "mixprof failed"; }
 	grep -E "whole stacks|frozen|chunk" "$TMPD/err" || true
 	kill "$pid" 2>/dev/null || true
@@ -92,8 +95,9 @@ for jdk in $(jdks); do
 		>"$TMPD/java.out" 2>&1 &
 	pid=$!
 	PIDS_TO_KILL+=("$pid")
+	cpu_cap "$pid" 50 2048
 	wait_for 20 grep -q ready "$TMPD/java.out" || die "VThreads did not start"
-	MIXPROF_NO_VTHREAD_CHUNKS=1 "$MIXPROF" -F 499 --per-thread -p "$pid" \
+	MIXPROF_NO_VTHREAD_CHUNKS=1 "$MIXPROF" -F 999 --per-thread -p "$pid" \
 		-o "$out.stop" 2 2>"$TMPD/err" ||
 		{ cat "$TMPD/err"; die "mixprof failed"; }
 	kill "$pid" 2>/dev/null || true
