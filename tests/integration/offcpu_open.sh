@@ -70,6 +70,10 @@ for jdk in $(jdks); do
 	for m in off wall; do
 		check "$TMPD/$m" "$TMPD/t" && continue
 		cat "$TMPD/err1" "$TMPD/err2"
+		# twice the off run showed no line of either blocked thread
+		# (the wall run beside it saw both): which threads it had
+		note "threads in $m's output:"
+		cat "$TMPD/$m"/slice-*.folded | cut -d';' -f1-2 | sort | uniq -c
 		note "heaviest stacks:"
 		cat "$TMPD/$m"/slice-*.folded | grep ';blocked-' | sort -t' ' -k2 |
 			awk '{ print $NF, $0 }' | sort -nr | head -6 | cut -c1-1500
