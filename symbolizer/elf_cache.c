@@ -87,7 +87,6 @@ struct elfsyms *elf_cache__get(struct symbolizer *s, uint64_t dev, uint64_t ino,
 	e->dev = dev;
 	e->ino = ino;
 	e->next = *head;
-	/* load() adds nothing to s->elfs: head is still its slot */
 	*head = e;
 	e->elf = load(s, open_path, alt_path, root, path);
 	return e->elf;
@@ -162,7 +161,6 @@ static bool keep_live(uint64_t key, void *val, void *ctx)
 	struct sweep *w = ctx;
 	struct elf_entry *head = val, **link = &head, *e;
 
-	(void)key;
 	while ((e = *link)) {
 		if (e->elf && w->nlive &&
 		    bsearch(&e->elf, w->live, w->nlive, sizeof(*w->live),
