@@ -86,6 +86,19 @@ static __always_inline bool vthread__walking(void)
 	return v && v->chunk;
 }
 
+/*
+ * Can a frozen frame return to pc? Not 0, and not the barrier: a chunk
+ * being frozen holds the copies of the thawed frames before
+ * FreezeBase::patch sets the bottom one's return pc from the barrier to
+ * the chunk's own top frame; a walk that met it there listed the
+ * barrier's stub as the Java frame's caller (JDK 25, a monitorenter
+ * preempting the virtual thread).
+ */
+static __always_inline bool vt_pc_ok(const struct interp_proc *p, __u64 pc)
+{
+	return pc && !vthread__frozen(p, pc);
+}
+
 /* The oop in the field at addr (compressed or not), or 0. */
 static __always_inline __u64 vt_oop(const struct interp_proc *p, __u64 addr)
 {
@@ -135,7 +148,7 @@ static __always_inline int vt_chunk_from(const struct interp_proc *p,
 			w->r.ip =
 			    read_u64(w->r.sp - 8) ?: read_u64(c + p->off_sc_pc);
 			w->r.fp = 0;
-			return w->r.ip ? STEP_ON : -UNWIND_CHUNK;
+			return vt_pc_ok(p, w->r.ip) ? STEP_ON : -UNWIND_CHUNK;
 		}
 		c = vt_oop(p, c + p->off_sc_parent);
 	}
@@ -215,7 +228,7 @@ __noinline int vthread__chunk_step(__u32 idx, const struct interp_proc *p)
 	if (r == STEP_ON && w->r.sp >= v->end)
 		r = vt_chunk_from(p, v, w,
 				  vt_oop(p, v->chunk + p->off_sc_parent));
-	if (r == STEP_ON && !w->r.ip)
+	if (r == STEP_ON && !vt_pc_ok(p, w->r.ip))
 		r = -UNWIND_CHUNK;
 	return r;
 }
