@@ -20,6 +20,24 @@
 
 #define LOADED 16 /* nmethods whose debug data is kept */
 #define MAX_CHAINS (1u << 16) /* then the cache starts again: ~10 MB */
+#define MAX_NAMES (1u << 16) /* methods' names kept: ~3 MB, then again */
+/* no count of unloaded classes found (yet): looked for again after */
+#define UNLOAD_RETRY 1024 /* resolved chains */
+
+/*
+ * A Method*'s name as a chain read it, for the next chains that inline or
+ * call it (a hot method sits in dozens of nmethods' scopes, and each
+ * naming is eight reads of the JVM's memory): the BPF walk's names_memo
+ * rule (sampler/sampler.bpf.c), kept while the JVM has unloaded no class
+ * since (epoch: its count of unloaded classes, read before the names)
+ * and the Method* still holds the same ConstMethod* (a redefined
+ * method's old Method* freed and reused gets a new one): one read.
+ */
+struct mname {
+	uint64_t cm, epoch;
+	const char *name; /* in the pool */
+	int len;
+};
 
 /* The frames of one (nmethod, compile id, pc offset). */
 struct chain {
@@ -45,6 +63,9 @@ struct jnamer {
 	struct strpool *pool;
 	struct u64map chains; /* key_of(nm, cid, pc_off) -> struct chain */
 	struct u64map threads; /* tid + 1 -> name in pool */
+	struct u64map names; /* Method* -> struct mname */
+	uint64_t unload_addr; /* the count of unloaded classes, 0: unknown */
+	unsigned int unload_wait; /* chains before it is looked for again */
 	/* nmethods whose debug data did not load or decode: key_of(nm,
 	 * cid, FAILED_PC) -> (void *)1; a compile id is never reused */
 	struct u64map failed;
@@ -107,6 +128,8 @@ void jnamer__free(struct jnamer *j)
 		nmethod__debug_release(&j->loaded[i]);
 	u64map__clear(&j->chains, free_val);
 	u64map__release(&j->chains);
+	u64map__clear(&j->names, free_val);
+	u64map__release(&j->names);
 	u64map__release(&j->threads);
 	u64map__release(&j->failed);
 	strpool__free(j->pool);
@@ -187,28 +210,88 @@ static int debug_of(struct jnamer *j, uint64_t nm, int32_t cid,
 	return 0;
 }
 
+/*
+ * The JVM's count of unloaded classes now, + 1 (0: unknown, nothing is
+ * kept): read once a chain, before its names.
+ */
+static uint64_t unload_epoch(struct jnamer *j)
+{
+	uint64_t n;
+
+	if (!j->unload_addr) {
+		if (j->unload_wait) {
+			j->unload_wait--;
+			return 0;
+		}
+		if (jnamer__unload_count(j, &j->unload_addr)) {
+			j->unload_addr = 0;
+			j->unload_wait = UNLOAD_RETRY;
+			return 0;
+		}
+	}
+	if (j->m->read(j->m->ctx, j->unload_addr, &n, sizeof(n)))
+		return 0;
+	return n + 1;
+}
+
+/* Method* method's name (struct mname's rule), in the pool: its length
+ * and *out, or -errno. */
+static int method_name(struct jnamer *j, uint64_t method, uint64_t epoch,
+		       const char **out)
+{
+	struct mname *mn = NULL;
+	char name[1024];
+	uint64_t cm = 0;
+	void **slot;
+	bool added;
+	int len;
+
+	if (epoch && method &&
+	    !j->m->read(j->m->ctx, method + j->hl->off_const_method, &cm,
+			sizeof(cm)) &&
+	    (slot = u64map__find(&j->names, method)) && (mn = *slot) &&
+	    mn->cm == cm && mn->epoch == epoch) {
+		*out = mn->name;
+		return mn->len;
+	}
+	len = hotspot__method_name(j->m, j->hl, method, name, sizeof(name));
+	if (len < 0)
+		return len;
+	*out = strpool__intern(j->pool, name, len);
+	if (!*out)
+		return -ENOMEM;
+	if (!cm) /* unknown: not kept */
+		return len;
+	if (j->names.n >= MAX_NAMES)
+		u64map__clear(&j->names, free_val);
+	slot = u64map__add(&j->names, method, &added);
+	if (slot && !*slot)
+		*slot = calloc(1, sizeof(*mn));
+	if (slot && *slot)
+		*(struct mname *)*slot = (struct mname){cm, epoch, *out, len};
+	return len;
+}
+
 /* The frames of one chain, named now. */
 static int name_chain(struct jnamer *j, const struct nm_debug *d,
 		      const struct nm_scope *s, int n, struct chain *c)
 {
 	enum jframe_kind kinds[NM_MAX_SCOPES];
-	char name[1024];
+	uint64_t epoch = unload_epoch(j);
 
 	jframe__chain_kinds(n, kinds);
 	for (int i = 0; i < n; i++) {
-		int len = hotspot__method_name(j->m, j->hl, s[i].method, name,
-					       sizeof(name));
+		const char *name;
+		int len = method_name(j, s[i].method, epoch, &name);
 		int line = 0;
 
 		if (len < 0)
 			return len;
 		if ((j->flags & JN_LINES) && j->lines_ok)
 			line = jline__at(j->m, &j->jl, s[i].method, s[i].bci);
-		c->f[i] = (struct jnamer_frame){
-		    strpool__intern(j->pool, name, len), s[i].bci,
-		    line > 0 ? line : 0, kinds[i], d->info.comp_level};
-		if (!c->f[i].name)
-			return -ENOMEM;
+		c->f[i] =
+		    (struct jnamer_frame){name, s[i].bci, line > 0 ? line : 0,
+					  kinds[i], d->info.comp_level};
 	}
 	c->n = n;
 	return 0;
@@ -243,9 +326,13 @@ static int resolve(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 		return -ENOMEM;
 	*c = (struct chain){nm, cid, pc_key(nm, pc, ret_pc), 0};
 	ret = name_chain(j, d, s, n, c);
-	/* read, then check: names read from freed code are dropped */
+	/* read, then check: names read from freed code are dropped, and
+	 * not kept for other chains either */
 	if (!ret && nmethod__same(j->m, &j->l, nm, cid, d->info.method) != 1)
 		ret = -ESTALE;
+	for (int i = 0; ret && i < n; i++)
+		if (s[i].method)
+			free(u64map__del(&j->names, s[i].method));
 	if (ret) {
 		free(c);
 		/* a Method* or Symbol unreadable or not one (-EINVAL: its
