@@ -34,9 +34,12 @@ struct entry {
 	char *ctype; /* a field's C type ("int", "address"), or NULL */
 };
 
+struct window;
+
 struct vmstructs {
 	struct entry *e;
 	size_t n, cap;
+	struct window *names; /* while the tables are read: NAME_WINDOWS */
 };
 
 static int rd(const struct hotspot_mem *m, uint64_t addr, void *buf, size_t len)
@@ -121,6 +124,38 @@ static int wstr(struct window *w, uint64_t addr, char *buf, size_t cap)
 	return 0;
 }
 
+/*
+ * Names are string literals spread over libjvm's read-only data, and the
+ * entries of the tables come back to the same pages again and again: one
+ * window per page slot (direct-mapped, 256 KB while the tables are read),
+ * not one for them all (a JDK 17's tables: ~2,400 page reads with one,
+ * ~330 with these; each a process_vm_readv).
+ */
+#define NAME_WINDOWS 64
+static struct window *wpick(struct window *v, uint64_t addr)
+{
+	return &v[(addr / PAGE) % NAME_WINDOWS];
+}
+
+/* vs->names for a reading of the tables: 0 or -ENOMEM. */
+static int names_open(struct vmstructs *vs, const struct hotspot_mem *m)
+{
+	vs->names = malloc(NAME_WINDOWS * sizeof(*vs->names));
+	if (!vs->names)
+		return -ENOMEM;
+	for (int i = 0; i < NAME_WINDOWS; i++) {
+		vs->names[i].m = m;
+		vs->names[i].page = 0;
+	}
+	return 0;
+}
+
+static void names_close(struct vmstructs *vs)
+{
+	free(vs->names);
+	vs->names = NULL;
+}
+
 static int wrd_u64(struct window *w, uint64_t addr, uint64_t *v)
 {
 	return wrd(w, addr, v, sizeof(*v));
@@ -177,7 +212,7 @@ static void rd_ctype(struct window *w, struct window *sw, uint64_t e,
 
 	buf[0] = '\0';
 	if (ts_off == UINT64_MAX || wrd_u64(w, e + ts_off, &p) || !p ||
-	    wstr(sw, p, buf, cap))
+	    wstr(wpick(sw, p), p, buf, cap))
 		buf[0] = '\0';
 }
 
@@ -190,7 +225,7 @@ static int read_structs_at(struct vmstructs *vs, const struct hotspot_mem *m,
 			 syms[HS_S_ADDRESS], syms[HS_S_STRIDE]};
 	uint64_t l[6], e, tp, last_tp = 0, fp, off, addr;
 	char type[NAME_LEN], field[NAME_LEN], ctype[NAME_LEN];
-	struct window w = {.m = m}, sw = {.m = m}; /* entries, names */
+	struct window w = {.m = m}, *sw = vs->names; /* entries, names */
 	bool type_ok = false;
 	int32_t is_static;
 	int i, ret;
@@ -207,14 +242,14 @@ static int read_structs_at(struct vmstructs *vs, const struct hotspot_mem *m,
 		/* entries of one type are adjacent and share the literal */
 		if (tp != last_tp) {
 			last_tp = tp;
-			type_ok = !wstr(&sw, tp, type, sizeof(type));
+			type_ok = !wstr(wpick(sw, tp), tp, type, sizeof(type));
 		}
 		if (!type_ok || wrd_u64(&w, e + l[1], &fp) || !fp ||
-		    wstr(&sw, fp, field, sizeof(field)) ||
+		    wstr(wpick(sw, fp), fp, field, sizeof(field)) ||
 		    wrd(&w, e + l[2], &is_static, 4) ||
 		    wrd_u64(&w, e + l[3], &off) || wrd_u64(&w, e + l[4], &addr))
 			continue;
-		rd_ctype(&w, &sw, e, ts_off, ctype, sizeof(ctype));
+		rd_ctype(&w, sw, e, ts_off, ctype, sizeof(ctype));
 		ret = add(vs, 'F', type, field, is_static ? 's' : 'f',
 			  (int64_t)(is_static ? addr : off),
 			  ctype[0] ? ctype : NULL);
@@ -239,7 +274,7 @@ static int read_types(struct vmstructs *vs, const struct hotspot_mem *m,
 {
 	uint64_t a[3] = {syms[HS_T_TYPE], syms[HS_T_SIZE], syms[HS_T_STRIDE]};
 	uint64_t l[3], base, e, tp, size;
-	struct window w = {.m = m}, sw = {.m = m}; /* entries, names */
+	struct window w = {.m = m}, *sw = vs->names; /* entries, names */
 	char type[NAME_LEN];
 	int i, ret;
 
@@ -252,7 +287,7 @@ static int read_types(struct vmstructs *vs, const struct hotspot_mem *m,
 			return -EFAULT;
 		if (!tp)
 			return 0;
-		if (wstr(&sw, tp, type, sizeof(type)) ||
+		if (wstr(wpick(sw, tp), tp, type, sizeof(type)) ||
 		    wrd_u64(&w, e + l[1], &size))
 			continue;
 		ret = add(vs, 'T', type, NULL, 't', (int64_t)size, NULL);
@@ -267,7 +302,7 @@ static int read_consts(struct vmstructs *vs, const struct hotspot_mem *m,
 		       const uint64_t *csyms, int first, size_t vsize)
 {
 	uint64_t l[3], base, e, np;
-	struct window w = {.m = m}, sw = {.m = m}; /* entries, names */
+	struct window w = {.m = m}, *sw = vs->names; /* entries, names */
 	char name[NAME_LEN];
 	int i, ret;
 
@@ -286,7 +321,7 @@ static int read_consts(struct vmstructs *vs, const struct hotspot_mem *m,
 			return -EFAULT;
 		if (!np)
 			return 0;
-		if (wstr(&sw, np, name, sizeof(name)))
+		if (wstr(wpick(sw, np), np, name, sizeof(name)))
 			continue;
 		if (vsize == 4) {
 			if (wrd(&w, e + l[1], &v32, 4))
@@ -321,13 +356,16 @@ struct vmstructs *vmstructs__read(const struct hotspot_mem *m,
 	if (csyms && csyms[VMC_S_TYPESTR] &&
 	    rd_u64(m, csyms[VMC_S_TYPESTR], &ts_off))
 		ts_off = UINT64_MAX;
-	ret = read_structs(vs, m, syms, ts_off);
+	ret = names_open(vs, m);
+	if (!ret)
+		ret = read_structs(vs, m, syms, ts_off);
 	if (!ret)
 		ret = read_types(vs, m, syms);
 	if (!ret)
 		ret = read_consts(vs, m, csyms, VMC_INT, 4);
 	if (!ret)
 		ret = read_consts(vs, m, csyms, VMC_LONG, 8);
+	names_close(vs);
 	if (ret)
 		goto fail;
 	qsort(vs->e, vs->n, sizeof(*vs->e), cmp_entry);
@@ -343,9 +381,12 @@ struct vmstructs *vmstructs__read_table(const struct hotspot_mem *m,
 					uint64_t table)
 {
 	struct vmstructs *vs = calloc(1, sizeof(*vs));
-	int ret =
-	    vs ? read_structs_at(vs, m, syms, table, UINT64_MAX) : -ENOMEM;
+	int ret = vs ? names_open(vs, m) : -ENOMEM;
 
+	if (!ret)
+		ret = read_structs_at(vs, m, syms, table, UINT64_MAX);
+	if (vs)
+		names_close(vs);
 	if (ret) {
 		vmstructs__free(vs);
 		errno = -ret;
