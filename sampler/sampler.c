@@ -83,6 +83,10 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
 	bpf_map__set_max_entries(skel->maps.new_keys, ring_bytes(cfg));
 	bpf_map__set_max_entries(skel->maps.unwind_rows, UNWIND_MAX_ROWS);
+	/* the rows' loader reads the demand in place (unwind/loader.c) */
+	bpf_map__set_map_flags(skel->maps.unwind_files,
+			       bpf_map__map_flags(skel->maps.unwind_files) |
+				   BPF_F_MMAPABLE);
 	bpf_map__set_max_entries(skel->maps.lock_waits,
 				 cfg->lock ? LOCK_WAITS : 1);
 	/* an LRU map takes at least one entry per CPU */
