@@ -128,7 +128,13 @@ static int room(void **arr, size_t *cap, size_t n, size_t sz)
 	return 0;
 }
 
-/* A new kernel stack's frames go into the batch, to be named. */
+/*
+ * A new kernel stack's frames go into the batch, to be named, as they
+ * will be looked up (stacks/stackfold.c): the leaf's pc, and each
+ * caller's return address - 1, inside its call. Asked for the return
+ * addresses themselves, the names went unused and each caller's was
+ * asked alone at its lookup: a system call and a BPF run per address.
+ */
 static void add_kips(struct sampler *s, const uint64_t *ips, size_t n)
 {
 	if (room((void **)&s->kips, &s->kips_cap, s->nkips + n - 1,
@@ -136,7 +142,8 @@ static void add_kips(struct sampler *s, const uint64_t *ips, size_t n)
 		s->oom = true;
 		return;
 	}
-	memcpy(s->kips + s->nkips, ips, n * sizeof(*ips));
+	for (size_t i = 0; i < n; i++)
+		s->kips[s->nkips + i] = ips[i] - (i ? 1 : 0);
 	s->nkips += n;
 }
 

@@ -162,7 +162,8 @@ void sampler__free(struct sampler *s);
  * - seen: every key added to the counts map since then (to learn new
  *   pids early), once or (rarely) twice; its stacks are copied out of
  *   the kernel the first time they appear (stackcache.h);
- * - kips: the frames of kernel stacks copied for the first time;
+ * - kips: the frames of kernel stacks copied for the first time, as
+ *   they are named: the leaf's pc, each caller's return address - 1;
  * - taken: when the oldest bucket with keys left is below done_below,
  *   every key of a bucket below done_below, with its count (counts[i])
  *   and events (events[i]: struct sample_count),
