@@ -83,6 +83,11 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
 	bpf_map__set_max_entries(skel->maps.new_keys, ring_bytes(cfg));
 	bpf_map__set_max_entries(skel->maps.unwind_rows, UNWIND_MAX_ROWS);
+	/* filled by user space alone, only read by BPF: entries made as
+	 * threads come, not 65,536 of them at every start */
+	bpf_map__set_map_flags(skel->maps.java_threads,
+			       bpf_map__map_flags(skel->maps.java_threads) |
+				   BPF_F_NO_PREALLOC);
 	/* the rows' loader reads the demand in place (unwind/loader.c) */
 	bpf_map__set_map_flags(skel->maps.unwind_files,
 			       bpf_map__map_flags(skel->maps.unwind_files) |
