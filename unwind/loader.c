@@ -92,6 +92,7 @@ struct unwind_loader {
 	struct unwind_file *demand; /* [next_id]: unwind_files, read back */
 	/* unwind_files mapped (BPF_F_MMAPABLE), or NULL: read by batch */
 	const struct unwind_file *files_map;
+	size_t files_len; /* bytes of it mapped */
 	struct rowcache *cache; /* rows kept between runs, or NULL */
 	uint32_t *ids; /* [next_id]: 0, 1, ...: the batch read's keys */
 	uint32_t cap; /* of the three arrays above */
@@ -100,26 +101,38 @@ struct unwind_loader {
 
 static void *worker(void *arg);
 
-#define FILES_MAP_BYTES (UNWIND_MAX_FILES * sizeof(struct unwind_file))
-
 /*
  * unwind_files read in place: the idle loader reads the demand every
  * POLL_NS, and a batch lookup of a host-wide run's few hundred files
  * costs ~60 us of system time each (a twentieth of a warm 8 s run's CPU);
- * mapped, it is a loop over memory. NULL when the map is not mappable
- * (then read by batch).
+ * mapped, it is a loop over memory. Only the pages of the ids given out
+ * are mapped (the kernel maps a BPF array's pages at once: all of it
+ * would be 512 KB of resident set), again as ids grow. False when the
+ * map is not mappable: then read by batch.
  */
-static const struct unwind_file *map_files(int fd)
+static bool map_files(struct unwind_loader *l, uint32_t n)
 {
-	void *p = mmap(NULL, FILES_MAP_BYTES, PROT_READ, MAP_SHARED, fd, 0);
+	size_t page = (size_t)getpagesize();
+	size_t len =
+	    ((n ? n : 1) * sizeof(struct unwind_file) + page - 1) & ~(page - 1);
+	void *p;
 
-	return p == MAP_FAILED ? NULL : p;
+	if (len <= l->files_len)
+		return true;
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, l->files_fd, 0);
+	if (p == MAP_FAILED)
+		return false;
+	if (l->files_map)
+		munmap((void *)l->files_map, l->files_len);
+	l->files_map = p;
+	l->files_len = len;
+	return true;
 }
 
 static void unmap_files(struct unwind_loader *l)
 {
 	if (l->files_map)
-		munmap((void *)l->files_map, FILES_MAP_BYTES);
+		munmap((void *)l->files_map, l->files_len);
 }
 
 struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
@@ -136,7 +149,7 @@ struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
 	l->pages_fd = pages_fd;
 	l->procs_fd = procs_fd;
 	l->files_fd = files_fd;
-	l->files_map = map_files(files_fd);
+	map_files(l, 1);
 	l->max_rows = max_rows;
 	l->t0 = nsec__now();
 	l->cache = rowcache__open(); /* none: every file's rows made */
@@ -538,7 +551,7 @@ static struct ufile *next_file(struct unwind_loader *l)
 
 	if (!l->st.pending || !n)
 		return NULL;
-	if (l->files_map) {
+	if (l->files_map && map_files(l, n)) {
 		for (i = 0; i < n; i++) /* BPF adds to wanted meanwhile */
 			l->demand[i] = (struct unwind_file){
 			    __atomic_load_n(&l->files_map[i].state,
