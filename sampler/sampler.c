@@ -286,6 +286,8 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 				  cfg->off_cpu || cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_offcpu_end,
 				  cfg->off_cpu || cfg->wall);
+	bpf_program__set_autoload(skel->progs.mixprof_offcpu_held,
+				  cfg->off_cpu || cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_wall, cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_vt_freeze,
 				  cfg->off_cpu || cfg->wall);
@@ -326,6 +328,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 	s->freq = cfg->freq;
 	s->off_cpu = cfg->off_cpu || cfg->wall;
 	s->wall = cfg->wall;
+	s->lock = cfg->lock;
 	s->filter = cfg->filter_pids;
 	s->interp = cfg->user && !cfg->no_hotspot;
 	for (int i = 0; i < s->nr_cpus; i++)
@@ -659,6 +662,7 @@ void sampler__free(struct sampler *s)
 		return;
 	sampler__detach(s);
 	drain__free(s); /* before the skeleton: the ring maps its map */
+	held__free(s);
 	unwind_loader__free(s->uw);
 	fork_bpf__destroy(s->fork);
 	sampler_bpf__destroy(s->skel);

@@ -334,15 +334,27 @@ struct unwind_regs {
  */
 #define UNWIND_MARK_NOROWS UNWIND_MARK(0xfe)
 
+/* --off-cpu, --wall: virtual threads unmounted at once (vtwait.bpf.h) */
+#define VT_WAITS 16384
+
+/* vt_waits: a virtual thread, its process and java.lang.Thread.tid */
+struct vt_wait_id {
+	__u32 tgid, pad;
+	__u64 vtid;
+};
+
+/* an unmounted virtual thread: its stack at the freeze, and when */
+struct vt_wait {
+	struct sample_key key;
+	__u64 ts;
+};
+
 /*
  * With --per-thread, a stack taken while a virtual thread was mounted on
  * its carrier ends with this (before UNWIND_MARK_NOROWS): the virtual
  * thread's java.lang.Thread.tid, 48 bits. User space names the thread
  * "virtual-ID on CARRIER" and drops the word.
  */
-/* --off-cpu, --wall: virtual threads unmounted at once (vtwait.bpf.h) */
-#define VT_WAITS 16384
-
 #define VTHREAD_MARK_BASE 0xdeab000000000000ULL
 #define VTHREAD_MARK(id) (VTHREAD_MARK_BASE | ((id)&0xffffffffffffULL))
 #define VTHREAD_IS_MARK(ip) (((ip) >> 48) == 0xdeab)
