@@ -141,8 +141,9 @@ wait "$fpid" 2>/dev/null || true
 # (a freed block's header marked free, a new one cut from its end; a new
 # block at the same start with a new compile id), each time with another
 # frame size: the walk's memos must never take the old code for the new
-# (the walk's pc memo without its header or compile id check: 30-40% of
-# the samples under WrongCaller).
+# (a memo by return address tried in November 2026, without its check of
+# the block's header or compile id: 30-40% of the samples under
+# WrongCaller).
 (cd "$TMPD/kit" && exec setpriv --reuid="$HU" --regid="$HG" \
 	--clear-groups ./fakejvm reuse >"$TMPD/fake.out") &
 fpid=$!
