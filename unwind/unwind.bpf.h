@@ -3,7 +3,8 @@
  * of files whose .eh_frame user space turned into rows (loader.c).
  * Included by sampler.bpf.c; takes and leaves a frame's registers in a
  * struct unwind_regs and answers a step result (both sampler_abi.h,
- * which the includer includes first, as it does bpf_helpers.h). The
+ * which the includer includes first, as it does bpf_helpers.h and
+ * targets.bpf.h, whose stat_inc counts MIXPROF_ROWS_VERIFY's checks). The
  * sampler's native step asks rows_step_regs first and walks by frame
  * pointer only where it answers ROWS_NONE (a pc in no mapping with rows,
  * a process not loaded) or ROWS_WANTED (a file whose rows are still to
