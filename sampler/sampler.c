@@ -83,6 +83,7 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
 	bpf_map__set_max_entries(skel->maps.new_keys, ring_bytes(cfg));
 	bpf_map__set_max_entries(skel->maps.unwind_rows, UNWIND_MAX_ROWS);
+	bpf_map__set_max_entries(skel->maps.unwind_fp, UNWIND_MAX_FP_WORDS);
 	bpf_map__set_max_entries(skel->maps.lock_waits,
 				 cfg->lock ? LOCK_WAITS : 1);
 	/* an LRU map takes at least one entry per CPU */
@@ -238,6 +239,7 @@ static int new_unwind(struct sampler *s, const struct sampler_cfg *cfg)
 				   bpf_map__fd(s->skel->maps.unwind_pages),
 				   bpf_map__fd(s->skel->maps.unwind_procs),
 				   bpf_map__fd(s->skel->maps.unwind_files),
+				   bpf_map__fd(s->skel->maps.unwind_fp),
 				   UNWIND_MAX_ROWS);
 	return s->uw ? 0 : -errno;
 }
@@ -267,6 +269,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 	skel->rodata->kernel_stacks = cfg->kernel;
 	skel->rodata->hotspot_walk = cfg->user && !cfg->no_hotspot;
 	skel->rodata->unwind_mode = cfg->unwind_mode;
+	skel->rodata->rows_fp_verify = cfg->rows_verify;
 	skel->rodata->offcpu_min_ns = cfg->min_block_ns;
 	skel->rodata->offcpu_max_ns =
 	    cfg->max_block_ns ? cfg->max_block_ns : ~0ULL;

@@ -489,6 +489,11 @@ enum sampler_stat {
 	/* sample records the ring refused (full or busy): counted in the
 	 * counts map, their unsent stacks and list lost (counted above) */
 	STAT_REC_FULL,
+	/* MIXPROF_ROWS_VERIFY: rows steps whose block a file's bitmap says
+	 * is frame-record code, and those whose row said otherwise (each a
+	 * wrong caller without the check: unwind/unwind.bpf.h) */
+	STAT_ROWS_FP,
+	STAT_ROWS_FP_DIFF,
 	STAT_NR,
 };
 
