@@ -231,8 +231,14 @@ static void unwind_summary(const struct run *r, const uint64_t *st)
 		" samples before the rows they needed were loaded\n",
 		us.files, us.files_without, us.files_debug_frame,
 		us.files_cached, us.pending, us.rows, us.pages,
-		(us.rows * 8.0 + us.pages * 16.0) / (1 << 20), us.load_ns / 1e6,
-		st[STAT_ROWS_NOT_READY]);
+		(us.rows * 8.0 + us.pages * 16.0 + us.fp_words * 8.0) /
+		    (1 << 20),
+		us.load_ns / 1e6, st[STAT_ROWS_NOT_READY]);
+	if (st[STAT_ROWS_FP]) /* MIXPROF_ROWS_VERIFY */
+		fprintf(stderr,
+			"mixprof:   rows steps in frame-record blocks: %" PRIu64
+			", checked against their rows: %" PRIu64 " differ\n",
+			st[STAT_ROWS_FP], st[STAT_ROWS_FP_DIFF]);
 	if (!r->o.verbose)
 		return;
 	/* -v: which files, in the order built, and why (rows on demand) */

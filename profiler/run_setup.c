@@ -112,6 +112,7 @@ int run_setup__bpf(struct run *r)
 	    .user = !r->o.kernel_only,
 	    .kernel = !r->o.user_only,
 	    .no_hotspot = getenv("MIXPROF_NO_INTERP") != NULL,
+	    .rows_verify = getenv("MIXPROF_ROWS_VERIFY") != NULL,
 	    .usdt = r->o.nr_probes > 0,
 	    .off_cpu = r->o.off_cpu,
 	    .off_cpu_preempt = r->o.off_cpu_preempt,

@@ -275,7 +275,7 @@ static bool free_stacks(struct sampler *s)
 {
 	const uint64_t *gone;
 
-	return stackcache__sweep(s->stacks, s->taken, &gone) > 0;
+	return stackcache__sweep(s->stacks, s->taken, &s->held, &gone) > 0;
 }
 
 /* u64map__filter's keep: not in the set ctx */
@@ -308,11 +308,14 @@ static bool free_lists(struct sampler *s)
 	bool added;
 	size_t i;
 
-	/* doomed last time, used by no key since: forgotten */
+	/* doomed last time, used by no key since nor by an open wait:
+	 * forgotten */
 	u64map__filter(&s->idoomed, keep_unless_in, &s->inew);
+	u64map__filter(&s->idoomed, keep_unless_in, &s->held);
 	u64map__filter(&s->lists, keep_list, &s->idoomed);
 	u64map__clear(&s->idoomed, NULL);
 	u64map__filter(&s->idead, keep_unless_in, &s->inew);
+	u64map__filter(&s->idead, keep_unless_in, &s->held);
 	for (i = 0; i < s->idead.cap; i++)
 		if (s->idead.keys[i] &&
 		    !u64map__add(&s->idoomed, s->idead.keys[i], &added))
@@ -452,6 +455,10 @@ void sampler__drain_end(struct sampler *s)
 	if (!s->swept)
 		return;
 	s->swept = false;
+	/* what the waits open now will be counted with stays; not read:
+	 * nothing goes this time */
+	if (held__read(s))
+		return;
 	/* both, then one new epoch for both */
 	if (free_lists(s) | free_stacks(s))
 		__atomic_add_fetch(&s->skel->bss->stack_epoch, 1,

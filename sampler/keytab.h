@@ -2,10 +2,9 @@
  * keytab: the keys user space counts itself, key -> (samples or weight,
  * events), until their bucket is done: the timed samples the BPF program
  * sends as records (sampler_abi.h, struct sample_rec), and the counts map's
- * keys of a done bucket, added in before the bucket is taken. Open
- * addressing by a hash of the whole key, linear probing; a take moves a
- * done bucket's keys out and puts the rest in a new table, so no
- * tombstones stay.
+ * keys of a done bucket, added in before the bucket is taken. On
+ * common/u64map by a hash of the whole key (keys that hash alike
+ * chained); a take moves a done bucket's keys out and leaves the rest.
  */
 #ifndef MIXPROF_KEYTAB_H
 #define MIXPROF_KEYTAB_H
@@ -14,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "common/u64map.h"
 #include "sampler_abi.h"
 
 struct keytab_ent {
@@ -22,9 +22,8 @@ struct keytab_ent {
 };
 
 struct keytab {
-	struct keytab_ent *e;
-	size_t cap; /* a power of two, or 0 */
-	size_t n;
+	struct u64map map; /* key hash -> its chain of entries */
+	size_t n; /* keys held */
 	uint64_t pending; /* the oldest bucket held, or UINT64_MAX */
 };
 

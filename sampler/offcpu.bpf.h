@@ -113,9 +113,16 @@ static __always_inline void offcpu_in(struct task_struct *next)
 __u64 offcpu_end_ns = 0;
 __u64 offcpu_open = 0; /* waits so counted */
 
-/* bpf_iter__task's layout (the kernel's; read by offset) */
+/* bpf_iter_meta's and bpf_iter__task's layouts (the kernel's; read by
+ * offset) */
+struct seq_file;
+struct offcpu_iter_meta {
+	struct seq_file *seq;
+	__u64 session_id, seq_num;
+};
+
 struct offcpu_iter_task {
-	void *meta;
+	struct offcpu_iter_meta *meta;
 	struct task_struct *task;
 };
 
@@ -161,6 +168,32 @@ int mixprof_offcpu_end(struct offcpu_iter_task *ctx)
 	st->key.bucket = (end - 1 - start_ns) / bucket_ns;
 	offcpu_add(&st->key, (d + 500) / 1000);
 	__sync_fetch_and_add(&offcpu_open, 1);
+	return 0;
+}
+
+/*
+ * The waits open now, for user space's sweep (drain.c): each one's user
+ * and kernel stack keys and frame list id, three words a wait. Its
+ * stacks went to user space at its switch out, and no key uses them
+ * until it ends, buckets later maybe: let go meanwhile, they were lost to
+ * it (a thread blocked for the run, a pool's idle workers).
+ */
+SEC("iter/task")
+int mixprof_offcpu_held(struct offcpu_iter_task *ctx)
+{
+	struct task_struct *t = ctx->task;
+	struct offcpu_start *st;
+	__u64 ids[3];
+
+	if (!t)
+		return 0;
+	st = bpf_task_storage_get(&offcpu_start, t, NULL, 0);
+	if (!st || !st->ts)
+		return 0;
+	ids[0] = st->key.user_stack;
+	ids[1] = st->key.kern_stack;
+	ids[2] = st->key.interp_id;
+	bpf_seq_write(ctx->meta->seq, ids, sizeof(ids));
 	return 0;
 }
 

@@ -44,6 +44,7 @@
 	X(PH_ANCHOR_READ, "    anchor read")                                   \
 	X(PH_WIN_COPY, "    stack page copied")                                \
 	X(PH_ROWS_MAP, "      rows: mapping and file state")                   \
+	X(PH_ROWS_FP, "      rows: frame-record bitmap")                       \
 	X(PH_ROWS_MEMO, "      rows: row from the memo")                       \
 	X(PH_ROWS_FIND, "      rows: row found (page, search)")                \
 	X(PH_LIST_CHUNK, "    interp chunk stored")                            \

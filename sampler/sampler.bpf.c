@@ -321,6 +321,7 @@ struct walk {
 	__u64 word[WALK_WORDS]; /* words read from the target's stack */
 	__u8 block[BLOCK_BYTES]; /* a block read: names, a CodeBlob, code */
 	struct stack_win win; /* the stack's page in use (unwind.bpf.h) */
+	struct rows_seen rows_seen; /* the rows step's last mapping (same) */
 	__u32 walks; /* this walk's number: name_memo's walk (never 0) */
 	__u32 epoch_walk; /* the walk that read epoch1 */
 	__u64 epoch1; /* the JVM's unloaded classes + 1; 0: unknown */
@@ -585,7 +586,7 @@ static __always_inline int rows_step(struct walk *w,
 				     const struct unwind_proc *pr)
 {
 	PHASE_START(t);
-	int r = rows_step_regs(&w->r, pr, &w->win, w->idx);
+	int r = rows_step_regs(&w->r, pr, &w->win, &w->rows_seen, w->idx);
 
 	PHASE_END(PH_ROWS, t);
 	if (r == ROWS_WANTED) {
@@ -1004,6 +1005,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	w->chunks = 0;
 	w->wanted = 0;
 	w->win.ok = 0;
+	rows_seen__reset(&w->rows_seen);
 	if (!++w->walks) /* name_memo's 0: never a walk's */
 		w->walks = 1;
 	vthread__reset();

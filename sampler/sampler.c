@@ -83,6 +83,7 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
 	bpf_map__set_max_entries(skel->maps.new_keys, ring_bytes(cfg));
 	bpf_map__set_max_entries(skel->maps.unwind_rows, UNWIND_MAX_ROWS);
+	bpf_map__set_max_entries(skel->maps.unwind_fp, UNWIND_MAX_FP_WORDS);
 	/* filled by user space alone, only read by BPF: entries made as
 	 * threads come, not 65,536 of them at every start */
 	bpf_map__set_map_flags(skel->maps.java_threads,
@@ -247,6 +248,7 @@ static int new_unwind(struct sampler *s, const struct sampler_cfg *cfg)
 				   bpf_map__fd(s->skel->maps.unwind_pages),
 				   bpf_map__fd(s->skel->maps.unwind_procs),
 				   bpf_map__fd(s->skel->maps.unwind_files),
+				   bpf_map__fd(s->skel->maps.unwind_fp),
 				   UNWIND_MAX_ROWS);
 	return s->uw ? 0 : -errno;
 }
@@ -276,6 +278,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 	skel->rodata->kernel_stacks = cfg->kernel;
 	skel->rodata->hotspot_walk = cfg->user && !cfg->no_hotspot;
 	skel->rodata->unwind_mode = cfg->unwind_mode;
+	skel->rodata->rows_fp_verify = cfg->rows_verify;
 	skel->rodata->offcpu_min_ns = cfg->min_block_ns;
 	skel->rodata->offcpu_max_ns =
 	    cfg->max_block_ns ? cfg->max_block_ns : ~0ULL;
@@ -294,6 +297,8 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 	bpf_program__set_autoload(skel->progs.mixprof_offcpu,
 				  cfg->off_cpu || cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_offcpu_end,
+				  cfg->off_cpu || cfg->wall);
+	bpf_program__set_autoload(skel->progs.mixprof_offcpu_held,
 				  cfg->off_cpu || cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_wall, cfg->wall);
 	bpf_program__set_autoload(skel->progs.mixprof_vt_freeze,
@@ -335,6 +340,7 @@ struct sampler *sampler__new(const struct sampler_cfg *cfg,
 	s->freq = cfg->freq;
 	s->off_cpu = cfg->off_cpu || cfg->wall;
 	s->wall = cfg->wall;
+	s->lock = cfg->lock;
 	s->filter = cfg->filter_pids;
 	s->interp = cfg->user && !cfg->no_hotspot;
 	for (int i = 0; i < s->nr_cpus; i++)
@@ -668,6 +674,7 @@ void sampler__free(struct sampler *s)
 		return;
 	sampler__detach(s);
 	drain__free(s); /* before the skeleton: the ring maps its map */
+	held__free(s);
 	unwind_loader__free(s->uw);
 	fork_bpf__destroy(s->fork);
 	sampler_bpf__destroy(s->skel);

@@ -7,7 +7,7 @@
 #   fork.bpf.c    -> the same, the fork hook of -p and launch runs
 #   sources that include a skeleton depend on it.
 SAMPLER_SRCS := sampler.c cpus.c maxstack.c stackcache.c keytab.c ksymbpf.c \
-	drain.c offcpu_end.c
+	drain.c offcpu_end.c held.c
 SAMPLER_OBJS := $(SAMPLER_SRCS:%.c=$(BUILD)/sampler/%.o)
 # The BPF objects and skeletons go to BPF_BUILD (the Makefile's: BUILD but
 # for the ASan build, which takes the normal build's: no sanitizer reaches BPF).

@@ -334,15 +334,27 @@ struct unwind_regs {
  */
 #define UNWIND_MARK_NOROWS UNWIND_MARK(0xfe)
 
+/* --off-cpu, --wall: virtual threads unmounted at once (vtwait.bpf.h) */
+#define VT_WAITS 16384
+
+/* vt_waits: a virtual thread, its process and java.lang.Thread.tid */
+struct vt_wait_id {
+	__u32 tgid, pad;
+	__u64 vtid;
+};
+
+/* an unmounted virtual thread: its stack at the freeze, and when */
+struct vt_wait {
+	struct sample_key key;
+	__u64 ts;
+};
+
 /*
  * With --per-thread, a stack taken while a virtual thread was mounted on
  * its carrier ends with this (before UNWIND_MARK_NOROWS): the virtual
  * thread's java.lang.Thread.tid, 48 bits. User space names the thread
  * "virtual-ID on CARRIER" and drops the word.
  */
-/* --off-cpu, --wall: virtual threads unmounted at once (vtwait.bpf.h) */
-#define VT_WAITS 16384
-
 #define VTHREAD_MARK_BASE 0xdeab000000000000ULL
 #define VTHREAD_MARK(id) (VTHREAD_MARK_BASE | ((id)&0xffffffffffffULL))
 #define VTHREAD_IS_MARK(ip) (((ip) >> 48) == 0xdeab)
@@ -477,6 +489,11 @@ enum sampler_stat {
 	/* sample records the ring refused (full or busy): counted in the
 	 * counts map, their unsent stacks and list lost (counted above) */
 	STAT_REC_FULL,
+	/* MIXPROF_ROWS_VERIFY: rows steps whose block a file's bitmap says
+	 * is frame-record code, and those whose row said otherwise (each a
+	 * wrong caller without the check: unwind/unwind.bpf.h) */
+	STAT_ROWS_FP,
+	STAT_ROWS_FP_DIFF,
 	STAT_NR,
 };
 

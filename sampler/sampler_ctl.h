@@ -26,6 +26,9 @@ struct sampler_cfg {
 	bool no_hotspot; /* skip the HotSpot walk (interpreted and compiled
 			  * frames: JVMs are then walked by fp) */
 	uint32_t unwind_mode; /* enum unwind_mode (sampler_abi.h) */
+	/* each rows step the frame-record bitmap would take checked against
+	 * its row, and counted (STAT_ROWS_FP*: a test's switch) */
+	bool rows_verify;
 	bool usdt; /* a probe run: sampler__attach_usdt, no perf events */
 	/* --off-cpu: no perf events; at each sched_switch of a target that
 	 * blocks, count its blocked time in microseconds (offcpu.bpf.h) */

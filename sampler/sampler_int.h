@@ -32,6 +32,7 @@ struct sampler {
 	bool interp; /* walking interpreted frames */
 	bool off_cpu; /* sched_switch (counts: us) */
 	bool wall; /* and perf events with mixprof_wall */
+	bool lock; /* --lock: lock_waits */
 	const char *event;
 	/* --lock's return probe on Unsafe_Park: mixprof_lock_end's second
 	 * link (the skeleton keeps one a program) */
@@ -66,6 +67,9 @@ struct sampler {
 	struct u64map idead; /* list ids of the keys taken last read */
 	struct u64map inew; /* list ids of keys new since then */
 	struct u64map idoomed; /* lists to forget unless a new key uses them */
+	/* stack keys and list ids of the waits open at the sweep (held.c) */
+	struct u64map held;
+	struct bpf_link *held_link; /* mixprof_offcpu_held, once attached */
 	uint64_t drains; /* drains so far: the next_read stamps */
 	uint64_t last_read; /* the drain that last read all counts */
 	uint64_t lost_seen; /* new_keys_lost at that read */
@@ -74,6 +78,13 @@ struct sampler {
 };
 
 uint32_t sampler__value_frames(uint32_t depth);
+/*
+ * held.c: s->held, the stacks and lists of the waits open now (off-CPU,
+ * virtual threads', --lock's), which the sweep must keep. 0, or -errno
+ * (what was read is held).
+ */
+int held__read(struct sampler *s);
+void held__free(struct sampler *s);
 /* drain.c: its part of sampler__new/free. 0 or -errno. */
 int drain__init(struct sampler *s);
 void drain__free(struct sampler *s);

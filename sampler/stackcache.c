@@ -104,6 +104,7 @@ int stackcache__get(const struct stackcache *c, uint64_t key,
 struct sweep {
 	struct stackcache *c;
 	uint64_t taken;
+	const struct u64map *held;
 	size_t nout, ngone;
 };
 
@@ -112,7 +113,7 @@ static void sweep_one(uint64_t key, void *val, void *ctx)
 	struct sweep *sw = ctx;
 	struct cached *e = val;
 
-	if (e->read == sw->c->read)
+	if (e->read == sw->c->read || u64map__find(sw->held, key))
 		return;
 	if (sw->taken == UINT64_MAX || e->bucket > sw->taken)
 		return; /* a key not taken yet uses it: new samples may too */
@@ -126,9 +127,9 @@ static void sweep_one(uint64_t key, void *val, void *ctx)
 }
 
 long stackcache__sweep(struct stackcache *c, uint64_t taken,
-		       const uint64_t **out)
+		       const struct u64map *held, const uint64_t **out)
 {
-	struct sweep sw = {c, taken, 0, 0};
+	struct sweep sw = {c, taken, held, 0, 0};
 	size_t i;
 
 	if (c->cap < c->m.n) {

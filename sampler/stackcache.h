@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "common/u64map.h"
 
 struct stackcache;
 
@@ -42,11 +43,12 @@ int stackcache__get(const struct stackcache *c, uint64_t key,
  * taken is UINT64_MAX: none). Stacks this read did not show that are
  * still taken as sent go into *out (the caller makes the program forget
  * them: a new stack epoch; valid until the next call); those offered by
- * an earlier sweep and not shown since are forgotten. Returns how many
- * keys are in *out, or -errno.
+ * an earlier sweep and not shown since are forgotten. Stacks in held (a
+ * set of stack keys: the waits open now will be counted with them) stay
+ * as they are. Returns how many keys are in *out, or -errno.
  */
 long stackcache__sweep(struct stackcache *c, uint64_t taken,
-		       const uint64_t **out);
+		       const struct u64map *held, const uint64_t **out);
 /* Stacks held. */
 size_t stackcache__size(const struct stackcache *c);
 

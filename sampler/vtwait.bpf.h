@@ -27,17 +27,8 @@
 
 #define VT_THAW_TOP 0 /* Continuation::thaw_kind: a mount */
 
-/* a virtual thread: its process and java.lang.Thread.tid */
-struct vt_wait_id {
-	__u32 tgid, pad;
-	__u64 vtid;
-};
-
-/* an unmounted virtual thread: its stack at the freeze, and when */
-struct vt_wait {
-	struct sample_key key;
-	__u64 ts;
-};
+/* struct vt_wait_id, struct vt_wait: sampler_abi.h (user space reads
+ * the map's open waits: drain.c) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);

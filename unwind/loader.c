@@ -24,6 +24,7 @@
 #include "symbolizer/procmaps.h"
 #include "debugfile.h"
 #include "rowcache.h"
+#include "fpmap.h"
 #include "rowgen.h"
 #include "common/u64map.h"
 #include "loader.h"
@@ -41,6 +42,8 @@ struct ufile {
 	bool cached;
 	uint64_t cached_rows; /* about: the entry's bytes / 8 */
 	uint64_t delta; /* p_offset - p_vaddr of the executable segment */
+	/* its frame-record bitmap in unwind_fp (fpmap.h): fp_words 0, none */
+	uint32_t fp_word, fp_words, fp_block0;
 	uint64_t size; /* bytes: what its rows will cost, roughly */
 	/* where to open it while PENDING: the last mapping seen (pid 0: it
 	 * was gone; the next table that maps the file tells anew) */
@@ -84,8 +87,9 @@ struct unwind_loader {
 	uint64_t t0; /* the loader's start: when files were built */
 	struct unwind_loader_stats pub;
 	/* the rest: the worker's alone */
-	int rows_fd, pages_fd, procs_fd, files_fd;
+	int rows_fd, pages_fd, procs_fd, files_fd, fp_fd;
 	uint32_t max_rows, next_row, next_id;
+	uint32_t next_fp_word; /* unwind_fp's first word free */
 	struct u64map files; /* dev ^ ino mix -> struct ufile chain */
 	struct u64map procs; /* pid + 1 -> struct uproc */
 	struct ufile **byid; /* [next_id]: the files by id */
@@ -136,7 +140,7 @@ static void unmap_files(struct unwind_loader *l)
 }
 
 struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
-					 int procs_fd, int files_fd,
+					 int procs_fd, int files_fd, int fp_fd,
 					 uint32_t max_rows)
 {
 	struct unwind_loader *l = calloc(1, sizeof(*l));
@@ -149,6 +153,7 @@ struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
 	l->pages_fd = pages_fd;
 	l->procs_fd = procs_fd;
 	l->files_fd = files_fd;
+	l->fp_fd = fp_fd;
 	map_files(l, 1);
 	l->max_rows = max_rows;
 	l->t0 = nsec__now();
@@ -224,24 +229,24 @@ static int exec_delta(Elf *elf, uint64_t *delta)
 }
 
 /*
- * rows into unwind_rows from next_row on: copied through a mapping of
- * just the pages they go to (unwind.bpf.h: mmapable; mapped for the copy
- * only, so they do not count in our RSS), else one update per row.
+ * n values of size bytes into the array map fd (unwind_rows, unwind_fp)
+ * from index first on: copied through a mapping of just the pages they
+ * go to (unwind.bpf.h: mmapable; mapped for the copy only, so they do not
+ * count in our RSS), else one update per value.
  */
-static int put_rows(struct unwind_loader *l, const struct unwind_row *rows,
-		    size_t n)
+static int put_at(int fd, uint32_t first, const void *v, size_t size, size_t n)
 {
 	size_t pg = sysconf(_SC_PAGESIZE), off, at, len, i;
 	uint32_t *keys, cnt = n;
 	void *m;
 	int r;
 
-	off = (size_t)l->next_row * sizeof(*rows);
+	off = (size_t)first * size;
 	at = off & ~(pg - 1);
-	len = off + n * sizeof(*rows) - at;
-	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, l->rows_fd, at);
+	len = off + n * size - at;
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, at);
 	if (m != MAP_FAILED) {
-		memcpy((char *)m + (off - at), rows, n * sizeof(*rows));
+		memcpy((char *)m + (off - at), v, n * size);
 		munmap(m, len);
 		return 0;
 	}
@@ -249,10 +254,35 @@ static int put_rows(struct unwind_loader *l, const struct unwind_row *rows,
 	if (!keys)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		keys[i] = l->next_row + i;
-	r = bpf_map_update_batch(l->rows_fd, keys, rows, &cnt, NULL);
+		keys[i] = first + i;
+	r = bpf_map_update_batch(fd, keys, v, &cnt, NULL);
 	free(keys);
 	return r;
+}
+
+/*
+ * f's frame-record bitmap (fpmap.h) of its rows into unwind_fp, where
+ * there is room: a file without one is stepped by its rows alone.
+ */
+static void store_fp(struct unwind_loader *l, struct ufile *f,
+		     const struct unwind_row *rows, size_t n)
+{
+	__u64 *w;
+	size_t nw;
+	__u32 b0;
+
+	f->fp_words = 0;
+	if (l->fp_fd < 0 || fpmap__make(rows, n, &w, &nw, &b0))
+		return;
+	if (nw <= UNWIND_MAX_FP_WORDS - l->next_fp_word &&
+	    !put_at(l->fp_fd, l->next_fp_word, w, sizeof(*w), nw)) {
+		f->fp_word = l->next_fp_word;
+		f->fp_words = nw;
+		f->fp_block0 = b0;
+		l->next_fp_word += nw;
+		l->st.fp_words += nw;
+	}
+	free(w);
 }
 
 /* Store rows at next_row and their page runs under file id. */
@@ -263,7 +293,7 @@ static int store(struct unwind_loader *l, uint32_t id,
 	struct unwind_page pv[PAGE_BATCH];
 	uint32_t cnt, page, last, m = 0;
 	size_t j = 0;
-	int r = put_rows(l, rows, n);
+	int r = put_at(l->rows_fd, l->next_row, rows, sizeof(*rows), n);
 
 	if (r)
 		return r;
@@ -362,6 +392,7 @@ static void load_file(struct unwind_loader *l, int fd, int pid,
 	if (n > l->max_rows - l->next_row) {
 		l->st.full++;
 	} else if (!(r = store(l, f->id, rows, n))) {
+		store_fp(l, f, rows, n);
 		f->state = UNWIND_FILE_ROWS;
 		l->st.files++;
 		l->st.files_debug_frame += dbg;
@@ -398,14 +429,24 @@ static int open_mapping(int pid, uint64_t start, uint64_t end, uint64_t dev,
 	return fd;
 }
 
-/* f's state into unwind_files, where BPF looks (its demand reset). */
+/*
+ * f's state into unwind_files, where BPF looks (its demand reset). Its
+ * bitmap's place goes in first, while the state BPF sees is PENDING
+ * still (rows.h: a walk that sees ROWS sees all of it).
+ */
 static void publish_state(struct unwind_loader *l, const struct ufile *f)
 {
-	struct unwind_file v = {.state = f->state};
+	struct unwind_file v = {.state = UNWIND_FILE_PENDING,
+				.fp_word = f->fp_word,
+				.fp_words = f->fp_words,
+				.fp_block0 = f->fp_block0};
 	__u32 key = f->id;
 
 	if (f->state != UNWIND_FILE_PENDING)
 		l->st.pending--;
+	if (f->fp_words)
+		bpf_map_update_elem(l->files_fd, &key, &v, BPF_ANY);
+	v.state = f->state;
 	bpf_map_update_elem(l->files_fd, &key, &v, BPF_ANY);
 }
 

@@ -29,16 +29,18 @@ struct unwind_loader_stats {
 	uint64_t files_cached; /* ... read from the cache (rowcache.h) */
 	uint64_t rows; /* rows stored: 8 bytes each in the kernel */
 	uint64_t pages; /* page entries: 16 bytes of key and value each */
+	uint64_t fp_words; /* frame-record bitmaps' words (fpmap.h): 8 bytes */
 	uint64_t procs; /* process tables written */
 	uint64_t full; /* files left out: the rows or files map is full */
 	uint64_t pending; /* mapped files no sample needed rows of (yet) */
 	uint64_t load_ns; /* time spent computing and storing rows */
 };
 
-/* On the maps' fds (not owned); max_rows: unwind_rows' size. NULL and
- * errno on failure. */
+/* On the maps' fds (not owned; fp_fd, unwind_fp of UNWIND_MAX_FP_WORDS,
+ * may be -1: no bitmaps); max_rows: unwind_rows' size. NULL and errno on
+ * failure. */
 struct unwind_loader *unwind_loader__new(int rows_fd, int pages_fd,
-					 int procs_fd, int files_fd,
+					 int procs_fd, int files_fd, int fp_fd,
 					 uint32_t max_rows);
 void unwind_loader__free(struct unwind_loader *l);
 

@@ -51,7 +51,9 @@ struct unwind_row {
  * - unwind_procs: tgid -> its mappings of files with CFI, sorted;
  * - unwind_files: file id -> whether its rows are in the maps yet, and
  *   how often a walk met its code before they were (rows on demand: the
- *   loader builds the files samples need, most wanted first).
+ *   loader builds the files samples need, most wanted first), and where
+ *   its blocks of frame-record code are (fpmap.h) in unwind_fp;
+ * - unwind_fp: one array of every loaded file's frame-record bitmap.
  */
 #define UNWIND_PAGE_SHIFT 12
 #define UNWIND_MAX_ROWS (1u << 21) /* 16 MB: a host's libraries (README) */
@@ -60,6 +62,13 @@ struct unwind_row {
 #define UNWIND_PROC_MAPS 128 /* mappings of files with CFI per process */
 #define UNWIND_SEARCH_STEPS 16 /* rows per page up to 65536 */
 #define UNWIND_MAP_STEPS 8 /* log2(UNWIND_PROC_MAPS) + 1 */
+/* a bit of unwind_fp per 16 bytes of code: 85% of libjvm's code in
+ * blocks set (32: 81%, 64: 73%), its bitmap 106 KB */
+#define UNWIND_FP_SHIFT 4
+/* unwind_fp's words: 2 MB, the blocks of 256 MB of code (the rows map's
+ * 2 M rows hold ~150 MB of libjvm-like code); a file with no room for
+ * its bitmap is stepped by its rows alone */
+#define UNWIND_MAX_FP_WORDS (UNWIND_MAX_ROWS / 8)
 
 struct unwind_page_key {
 	__u32 file; /* the file's id (loader.c): an index, not a pointer */
@@ -84,9 +93,18 @@ enum unwind_file_state {
 	UNWIND_FILE_NONE, /* no rows after all (no CFI we read): by fp */
 };
 
+/*
+ * The frame-record bitmap's fields are written (with state PENDING)
+ * before the state turns ROWS, and never change after: a walk that sees
+ * ROWS sees them whole.
+ */
 struct unwind_file {
 	__u32 state; /* enum unwind_file_state, written by user space */
 	__u32 wanted; /* frames walked while PENDING: BPF counts them */
+	__u32 fp_word; /* its bitmap's first word in unwind_fp */
+	__u32 fp_words; /* and its words; 0: no bitmap */
+	__u32 fp_block0; /* the block of its first bit (a multiple of 64) */
+	__u32 pad;
 };
 
 struct unwind_proc {

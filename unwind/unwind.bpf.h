@@ -3,7 +3,8 @@
  * of files whose .eh_frame user space turned into rows (loader.c).
  * Included by sampler.bpf.c; takes and leaves a frame's registers in a
  * struct unwind_regs and answers a step result (both sampler_abi.h,
- * which the includer includes first, as it does bpf_helpers.h). The
+ * which the includer includes first, as it does bpf_helpers.h and
+ * targets.bpf.h, whose stat_inc counts MIXPROF_ROWS_VERIFY's checks). The
  * sampler's native step asks rows_step_regs first and walks by frame
  * pointer only where it answers ROWS_NONE (a pc in no mapping with rows,
  * a process not loaded) or ROWS_WANTED (a file whose rows are still to
@@ -49,6 +50,47 @@ struct {
 	__type(value, struct unwind_file);
 	__uint(max_entries, UNWIND_MAX_FILES);
 } unwind_files SEC(".maps");
+
+/* every loaded file's bitmap of frame-record code (fpmap.h), each in one
+ * run of words (unwind_file.fp_word); max_entries set by user space
+ * before load; mmapable, as unwind_rows, for one copy a file */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, 1);
+} unwind_fp SEC(".maps");
+
+/*
+ * Set by user space (MIXPROF_ROWS_VERIFY, a test's switch): a step whose
+ * block the bitmap says is frame-record code is still stepped by its row,
+ * and counted (STAT_ROWS_FP), and counted again when that row is not the
+ * frame record (STAT_ROWS_FP_DIFF: the bitmap would have stepped it
+ * wrong). Off, the bitmap's answer is taken without the row.
+ */
+const volatile bool rows_fp_verify = false;
+
+/*
+ * The mapping a walk's rows step met last, with its file's unwind_files
+ * facts (struct rows_seen, in the walk's record: reset to none at each
+ * walk's start): a walk's native frames come in runs of one file
+ * (libjvm's C++, glibc's), and a step in the mapping of the step before
+ * skips the search of the process's table and the file's entry. Only a
+ * file with rows is kept: its state and bitmap never change, and the
+ * table a walk looked up is its own for the walk (an update of
+ * unwind_procs makes a new element).
+ */
+struct rows_seen {
+	__u64 start, end, bias; /* the mapping: end 0, none */
+	__u32 file;
+	__u32 fp_word, fp_words, fp_block0; /* its unwind_file's */
+};
+
+static __always_inline void rows_seen__reset(struct rows_seen *s)
+{
+	s->start = s->end = 0;
+}
 
 /*
  * The row found for a file's address, kept for the next frames at that
@@ -223,34 +265,17 @@ static __always_inline const struct unwind_row *row_of(__u32 file, __u32 a)
 }
 
 /*
- * The caller of frame g (frame idx of the walk, 0 the sampled pc; words
- * read land in g->word, through the stack's copy win) of the process
- * whose table is pr (unwind_procs: looked up once a sample, by the
- * caller) by its rows: STEP_ON (g updated), STEP_ROOT (an outermost
- * frame: the stack's natural end, a root), -UNWIND_NO_ROW (code of a file with rows, but none we
- * follow), -UNWIND_BAD_SP (a CFA that does not grow or leaves the
- * stack), -UNWIND_READ, ROWS_NONE (also for code no FDE describes), or
- * ROWS_WANTED (a file whose rows are not built yet: the walk goes on by
- * frame pointer, and the file's count tells the loader it is needed). A caller's pc is a return address:
- * its row is the call's (pc - 1), which may end the function (a call to
- * a noreturn function). A global function: verified once, not at each
- * of the walk's call sites (start-up under CPU contention).
+ * Fill s with the mapping of pr holding pc, when its file has rows: 0;
+ * else ROWS_NONE (no mapping, a file without rows) or ROWS_WANTED (a file
+ * whose rows are not built yet: counted in its demand).
  */
-__noinline int rows_step_regs(struct unwind_regs *g,
-			      const struct unwind_proc *pr,
-			      struct stack_win *win, __u32 idx)
+static __always_inline int
+rows_seen__find(struct rows_seen *s, const struct unwind_proc *pr, __u64 pc)
 {
 	const struct unwind_map *m;
-	const struct unwind_row *r;
 	struct unwind_file *f;
-	__u64 pc, a, cfa, *fr;
 	__u32 file;
 
-	if (!g || !win)
-		return ROWS_NONE;
-	fr = g->word;
-	pc = idx ? g->ip - 1 : g->ip;
-	PHASE_START(t);
 	if (!pr || !(m = find_map(pr, pc)))
 		return ROWS_NONE;
 	file = m->file;
@@ -261,32 +286,108 @@ __noinline int rows_step_regs(struct unwind_regs *g,
 		__sync_fetch_and_add(&f->wanted, 1);
 		return ROWS_WANTED;
 	}
+	s->start = m->start;
+	s->end = m->end;
+	s->bias = m->bias;
+	s->file = file;
+	s->fp_word = f->fp_word;
+	s->fp_words = f->fp_words;
+	s->fp_block0 = f->fp_block0;
+	return 0;
+}
+
+/* Is ELF address a of s's file in a block of frame-record code (fpmap.h)? */
+static __always_inline bool rows_seen__fp(const struct rows_seen *s, __u32 a)
+{
+	__u32 i = (a >> UNWIND_FP_SHIFT) - s->fp_block0, k;
+	const __u64 *word;
+
+	if (a >> UNWIND_FP_SHIFT < s->fp_block0 || i / 64 >= s->fp_words)
+		return false;
+	k = s->fp_word + i / 64;
+	word = bpf_map_lookup_elem(&unwind_fp, &k);
+	return word && (*word >> (i % 64) & 1);
+}
+
+/*
+ * The caller of frame g (frame idx of the walk, 0 the sampled pc; words
+ * read land in g->word, through the stack's copy win) of the process
+ * whose table is pr (unwind_procs: looked up once a sample, by the
+ * caller) by its rows: STEP_ON (g updated), STEP_ROOT (an outermost
+ * frame: the stack's natural end, a root), -UNWIND_NO_ROW (code of a file with rows, but none we
+ * follow), -UNWIND_BAD_SP (a CFA that does not grow or leaves the
+ * stack), -UNWIND_READ, ROWS_NONE (also for code no FDE describes), or
+ * ROWS_WANTED (a file whose rows are not built yet: the walk goes on by
+ * frame pointer, and the file's count tells the loader it is needed). A caller's pc is a return address:
+ * its row is the call's (pc - 1), which may end the function (a call to
+ * a noreturn function). seen: the walk's last mapping (struct
+ * rows_seen). An address in a block of frame-record code (the file's
+ * bitmap) takes that row without a search: the same step, since every
+ * address of the block has it. A global function: verified once, not at each
+ * of the walk's call sites (start-up under CPU contention).
+ */
+__noinline int rows_step_regs(struct unwind_regs *g,
+			      const struct unwind_proc *pr,
+			      struct stack_win *win, struct rows_seen *seen,
+			      __u32 idx)
+{
+	const struct unwind_row *r;
+	__u64 pc, a, cfa, *fr;
+	__s64 slot;
+	bool fp;
+	int e;
+
+	if (!g || !win || !seen)
+		return ROWS_NONE;
+	fr = g->word;
+	pc = idx ? g->ip - 1 : g->ip;
+	PHASE_START(t);
+	if (pc - seen->start >= seen->end - seen->start &&
+	    (e = rows_seen__find(seen, pr, pc)))
+		return e;
 	PHASE_END(PH_ROWS_MAP, t);
-	a = pc - m->bias;
-	if (!(r = row_of(file, (__u32)a)))
-		return -UNWIND_NO_ROW;
-	if (r->kind == ROW_END)
-		return STEP_ROOT;
-	if (r->kind == ROW_FP)
-		return ROWS_NONE; /* no CFI for this code: frame pointers */
-	switch (r->kind) {
-	case ROW_CFA_RSP:
-		cfa = g->sp + r->cfa_off;
-		break;
-	case ROW_CFA_RBP:
-		cfa = g->fp + r->cfa_off;
-		break;
-	case ROW_CFA_PLT:
-		cfa = g->sp + 8 + ((g->ip & 15) >= (__u64)r->cfa_off ? 8 : 0);
-		break;
-	default:
-		return -UNWIND_NO_ROW;
+	a = pc - seen->bias;
+	PHASE_START(tf);
+	fp = rows_seen__fp(seen, (__u32)a);
+	PHASE_END(PH_ROWS_FP, tf);
+	if (fp && !rows_fp_verify) {
+		/* the frame record's row (fpmap.h), as the switch below */
+		cfa = g->fp + 16;
+		slot = -2;
+	} else {
+		if (!(r = row_of(seen->file, (__u32)a)))
+			return -UNWIND_NO_ROW;
+		if (fp) {
+			stat_inc(STAT_ROWS_FP);
+			if (r->kind != ROW_CFA_RBP || r->cfa_off != 16 ||
+			    r->rbp_slot != -2)
+				stat_inc(STAT_ROWS_FP_DIFF);
+		}
+		switch (r->kind) {
+		case ROW_END:
+			return STEP_ROOT;
+		case ROW_FP:
+			return ROWS_NONE; /* no CFI for this code: by fp */
+		case ROW_CFA_RSP:
+			cfa = g->sp + r->cfa_off;
+			break;
+		case ROW_CFA_RBP:
+			cfa = g->fp + r->cfa_off;
+			break;
+		case ROW_CFA_PLT:
+			cfa = g->sp + 8 +
+			      ((g->ip & 15) >= (__u64)r->cfa_off ? 8 : 0);
+			break;
+		default:
+			return -UNWIND_NO_ROW;
+		}
+		slot = r->rbp_slot;
 	}
 	if (cfa <= g->sp || cfa - g->sp0 > UNWIND_MAX_SPAN)
 		return -UNWIND_BAD_SP;
 	/* the usual frame (rbp pushed right after the call): both words
 	 * in one read, each read costing about a frame's whole step */
-	if (r->rbp_slot == -2) {
+	if (slot == -2) {
 		if (stack_win__read(win, fr, 16, cfa - 16, g->sp0))
 			return -UNWIND_READ;
 		g->fp = fr[0];
@@ -297,9 +398,8 @@ __noinline int rows_step_regs(struct unwind_regs *g,
 	if (stack_win__read(win, fr, 8, cfa - 8, g->sp0))
 		return -UNWIND_READ;
 	a = fr[0]; /* the return address */
-	if (r->rbp_slot) {
-		if (stack_win__read(win, fr, 8, cfa + 8 * (__s64)r->rbp_slot,
-				    g->sp0))
+	if (slot) {
+		if (stack_win__read(win, fr, 8, cfa + 8 * slot, g->sp0))
 			return -UNWIND_READ;
 		g->fp = fr[0];
 	}

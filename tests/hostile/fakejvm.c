@@ -33,6 +33,10 @@
  *   manythreads  100,000 distinct threads, each of its own class with a
  *            chain of 40 supers: millions of small reads per walk
  *
+ *   reuse    a return address whose code is freed and given again,
+ *            in turn, with other frame sizes (setup_reuse): the walk's
+ *            memos must never take the old code for the new
+ *
  *   steal PID  case 4: the thread ids of process PID (a real JVM) in its
  *            list, listed and dropped every 70 ms: with the sampler's
  *            map keyed by tid alone, that replaced and deleted the real
@@ -727,6 +731,125 @@ static void tick_steal(struct fake *f)
 		      (n / (70 / TICK_MS)) % 2 ? 0 : nstolen);
 }
 
+/*
+ * reuse: a return address whose code is freed and given again, as
+ * HotSpot's code cache does (heap.cpp: a freed block's header marked
+ * free, new blocks cut from a free block's end; a compile id never
+ * reused). The frame returning to P (in segment 6) belongs, in turn, to
+ *   X  a block at segment 4 of 4 segments, frame size REUSE_F1 words
+ *   Y  segment 4's block freed (2 segments left free), P's code a new
+ *      block at segment 6, frame size REUSE_F2: segment 4's header says
+ *      free, its compile id unchanged
+ *   Z  a new block at segment 4, its header as X's, frame size REUSE_F2
+ *      and a new compile id
+ * each with a new compile id, in that order, every REUSE_MS. Its
+ * caller's slot for the right frame size returns into the stub
+ * "RightCaller", the other one's into "WrongCaller": a walk that took
+ * an earlier phase's blob for P lists WrongCaller. The switch is made
+ * in three steps 1 ms apart (both slots right; the code; the other slot
+ * wrong), so no walk, a few microseconds, sees a slot of another phase
+ * than the code it read.
+ */
+#define REUSE_MS 40
+#define REUSE_F1 2
+#define REUSE_F2 4
+#define REUSE_AT 4 /* the moving blocks' first segment */
+#define REUSE_RIGHT 10 /* the two callers' stub blobs: segments */
+#define REUSE_WRONG 11
+
+static uint8_t *reuse_pc(struct fake *f)
+{
+	return f->heap + (REUSE_AT + 2) * SEG + 100;
+}
+
+/* a block of len segments at segment k holding an nmethod with frame
+ * size fs and compile id cid; 0 in the segment map last */
+static void reuse_block(struct fake *f, int k, int len, int fs, uint32_t cid)
+{
+	uint8_t *b = f->heap + (size_t)k * SEG, *nm = b + HB_SIZE;
+
+	put32(nm, O_CB_SIZE, len * SEG - HB_SIZE);
+	put32(nm, O_CB_FRAME_SIZE, fs);
+	put64(nm, O_CB_CODE_BEGIN, (uintptr_t)nm + 64);
+	put64(nm, O_CB_CODE_END, (uintptr_t)b + len * SEG);
+	put64(nm, O_CB_NAME, (uintptr_t) "nmethod");
+	put64(nm, O_NM_METHOD, (uintptr_t)f->method);
+	put32(nm, O_NM_COMPILE_ID, cid);
+	put64(b, 0, len);
+	b[O_HB_USED] = 1;
+	for (int i = len - 1; i >= 0; i--)
+		f->segmap[k + i] = (uint8_t)i;
+}
+
+static void reuse_stub(struct fake *f, int k, const char *name)
+{
+	uint8_t *nm = f->nms[k];
+
+	put32(nm, O_CB_FRAME_SIZE, 0);
+	put64(nm, O_CB_NAME, (uintptr_t)name);
+	put32(nm, O_NM_COMPILE_ID, 0);
+}
+
+/* the caller slots: {fp 0, pc} records past P's frame of each size */
+static void reuse_slots(struct fake *f, int right_fs, int wrong_fs)
+{
+	uint64_t *r = &f->recs[2]; /* P's frame's sp */
+
+	r[right_fs - 1] = (uintptr_t)f->nms[REUSE_RIGHT] + 150;
+	if (wrong_fs)
+		r[wrong_fs - 1] = (uintptr_t)f->nms[REUSE_WRONG] + 150;
+}
+
+static void setup_reuse(struct fake *f)
+{
+	if (f->nnm <= REUSE_WRONG) {
+		fprintf(stderr, "fakejvm: reuse needs %d blobs\n", REUSE_WRONG);
+		exit(2);
+	}
+	reuse_stub(f, REUSE_RIGHT, "RightCaller");
+	reuse_stub(f, REUSE_WRONG, "WrongCaller");
+	reuse_block(f, REUSE_AT, 4, REUSE_F1, 1);
+	f->recs[0] = 0;
+	f->recs[1] = (uintptr_t)reuse_pc(f);
+	for (int i = 2; i < 2 + REUSE_F2; i++)
+		f->recs[i] = 0; /* the saved fps: the walk ends */
+	reuse_slots(f, REUSE_F1, REUSE_F2);
+}
+
+static void reuse_sleep(void)
+{
+	struct timespec ts = {0, 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+static void tick_reuse(struct fake *f)
+{
+	static unsigned int n, phase;
+	static uint32_t cid = 1;
+	uint8_t *at = f->heap + REUSE_AT * SEG;
+	int next = (phase + 1) % 3 ? REUSE_F2 : REUSE_F1; /* X: F1 */
+
+	if (++n % (REUSE_MS / TICK_MS))
+		return;
+	reuse_slots(f, REUSE_F1, 0);
+	reuse_slots(f, REUSE_F2, 0);
+	reuse_sleep();
+	phase = (phase + 1) % 3;
+	cid++;
+	if (phase == 1) { /* Y: the tail of the freed block given again */
+		reuse_block(f, REUSE_AT + 2, 2, REUSE_F2, cid);
+		put64(at, 0, 2); /* what is left free */
+		at[O_HB_USED] = 0;
+	} else { /* Z, then X: a whole new block at the same start */
+		put32(at + HB_SIZE, O_NM_COMPILE_ID, cid);
+		reuse_block(f, REUSE_AT, 4, next, cid);
+		memset(at + 2 * SEG, 0, HB_SIZE); /* Y's header overwritten */
+	}
+	reuse_sleep();
+	reuse_slots(f, next, next == REUSE_F1 ? REUSE_F2 : REUSE_F1);
+}
+
 struct mode {
 	const char *name;
 	void (*setup)(struct fake *f);
@@ -741,6 +864,7 @@ static const struct mode modes[] = {
     {"strings", setup_strings, NULL},
     {"manythreads", setup_manythreads, NULL},
     {"steal", setup_steal, tick_steal},
+    {"reuse", setup_reuse, tick_reuse},
 };
 
 /* ---- running ------------------------------------------------------------ */
@@ -772,7 +896,8 @@ int main(int argc, char **argv)
 			m = &modes[i];
 	if (!m || nnm < 1 || nnm > 1000) {
 		fprintf(stderr, "usage: fakejvm base|nmethods|threads|churn|"
-				"strings|manythreads [NMETHODS] | steal PID\n");
+				"strings|manythreads|reuse [NMETHODS] | "
+				"steal PID\n");
 		return 2;
 	}
 	fake.args = argv + 2;

@@ -12,6 +12,9 @@
 #  strings:  a Symbol and a thread name running to the end of a mapping;
 #  manythreads: 100,000 distinct threads, each of its own class with 40
 #            supers (was: 16 million reads a walk, a 3 s run took 10 s);
+#  reuse:    a return address's code freed and given again, with another
+#            frame size each time: no sample under the wrong caller
+#            (below);
 #  steal:    the real JVM's thread ids in its list, dropped every 70 ms
 #            (was: the real JVM's entries of the java_threads map
 #            replaced and deleted): -p of both, the real JVM keeps its
@@ -134,4 +137,25 @@ note "steal: $line"
 	die "steal: the fake's list of $rpid's threads was not refused"
 kill "$fpid"
 wait "$fpid" 2>/dev/null || true
+# reuse: the code of a return address freed and given again every 40 ms
+# (a freed block's header marked free, a new one cut from its end; a new
+# block at the same start with a new compile id), each time with another
+# frame size: the walk's memos must never take the old code for the new
+# (a memo by return address tried in November 2026, without its check of
+# the block's header or compile id: 30-40% of the samples under
+# WrongCaller).
+(cd "$TMPD/kit" && exec setpriv --reuid="$HU" --regid="$HG" \
+	--clear-groups ./fakejvm reuse >"$TMPD/fake.out") &
+fpid=$!
+PIDS_TO_KILL+=("$fpid")
+cpu_cap "$fpid" 10 # as above
+wait_for 10 grep -q ready "$TMPD/fake.out" || die "fakejvm reuse not up"
+"$MIXPROF" -F 999 -p "$fpid" -o "$TMPD/reuse.folded" 3 2>"$TMPD/reuse.err" ||
+	{ cat "$TMPD/reuse.err"; die "reuse: mixprof failed"; }
+kill "$fpid"
+wait "$fpid" 2>/dev/null || true
+awk '/;RightCaller;/ { r += $NF } /;WrongCaller;/ { w += $NF; print }
+	END { printf "reuse: %d samples under the right caller, %d under the wrong one\n", r, w
+		exit !(r >= 20 && w == 0) }' "$TMPD/reuse.folded" ||
+	die "reuse: a freed block's code taken for the new one's"
 note "hostile_jvm: ok"

@@ -9,7 +9,10 @@
 # CLOCK_MONOTONIC), with the kernel's reason below the Java method (not
 # always schedule(): a kernel stack the switch out lost is taken again
 # at the end, and the kernel leaves its scheduler frames out of a
-# sleeping task's stack).
+# sleeping task's stack). Slices of 0.25 s: buckets are done and swept
+# while the waits stay open, whose stacks no key uses until the end (user
+# space let them go after ~2 buckets, and the waits came out as
+# [lost user stack]).
 . "$(dirname "$0")/../lib/common.sh"
 
 SECS=3
@@ -53,9 +56,9 @@ for jdk in $(jdks); do
 	pid=$!
 	PIDS_TO_KILL+=($pid)
 	wait_for 10 grep -qs ready "$TMPD/out" || die "Blocked did not start"
-	"$MIXPROF" --off-cpu --per-thread -i 1 -o "$TMPD/off" -p "$pid" $SECS 2>"$TMPD/err1" &
+	"$MIXPROF" --off-cpu --per-thread -i 0.25 -o "$TMPD/off" -p "$pid" $SECS 2>"$TMPD/err1" &
 	m1=$!
-	"$MIXPROF" --wall -i 1 -o "$TMPD/wall" -p "$pid" $SECS 2>"$TMPD/err2" &
+	"$MIXPROF" --wall -i 0.25 -o "$TMPD/wall" -p "$pid" $SECS 2>"$TMPD/err2" &
 	m2=$!
 	# a loaded host starts two profilers slowly: the JVM lives long
 	# enough (SECS + 60) for its waits to stay open past both runs' end

@@ -73,6 +73,8 @@ static void test_stackcache(void)
 {
 	struct stackcache *c = stackcache__new();
 	const uint64_t ips[3] = {0x401000, 0x402000, 0x403000}, *got, *out;
+	struct u64map none = {0}, held = {0};
+	bool added;
 	long n;
 
 	CHECK(c != NULL);
@@ -81,39 +83,50 @@ static void test_stackcache(void)
 	stackcache__begin(c); /* read 1: key 7 is new, used in bucket 5 */
 	CHECK_INT(stackcache__touch(c, 7, 5), 0);
 	CHECK_INT(stackcache__put(c, 7, ips, 3, 5), 0);
-	CHECK_INT(stackcache__sweep(c, UINT64_MAX, &out), 0);
+	CHECK_INT(stackcache__sweep(c, UINT64_MAX, &none, &out), 0);
 	CHECK_INT(stackcache__get(c, 7, &got), 3);
 	CHECK(got[2] == 0x403000);
 
 	stackcache__begin(c); /* read 2: a new key of bucket 6 uses it */
 	CHECK_INT(stackcache__touch(c, 7, 6), 1);
-	CHECK_INT(stackcache__sweep(c, UINT64_MAX, &out), 0);
+	CHECK_INT(stackcache__sweep(c, UINT64_MAX, &none, &out), 0);
 
 	stackcache__begin(c); /* read 3: bucket 6's key not taken: kept */
-	CHECK_INT(stackcache__sweep(c, 5, &out), 0);
+	CHECK_INT(stackcache__sweep(c, 5, &none, &out), 0);
 	CHECK_INT(stackcache__get(c, 7, &got), 3);
 
 	stackcache__begin(c); /* read 4: a late sample's key shows it */
 	CHECK_INT(stackcache__touch(c, 7, 7), 1);
-	CHECK_INT(stackcache__sweep(c, 6, &out), 0);
+	CHECK_INT(stackcache__sweep(c, 6, &none, &out), 0);
 
 	stackcache__begin(c); /* read 5: all its keys taken: delete there */
-	n = stackcache__sweep(c, 7, &out);
+	n = stackcache__sweep(c, 7, &none, &out);
 	CHECK_INT(n, 1);
 	CHECK(n == 1 && out[0] == 7);
 	CHECK_INT(stackcache__get(c, 7, &got), 3); /* one read longer */
 
 	stackcache__begin(c); /* read 6: a key shows it again: kept */
 	CHECK_INT(stackcache__touch(c, 7, 8), 1);
-	CHECK_INT(stackcache__sweep(c, 7, &out), 0);
+	CHECK_INT(stackcache__sweep(c, 7, &none, &out), 0);
 	CHECK_INT(stackcache__get(c, 7, &got), 3);
 
-	stackcache__begin(c); /* read 7: bucket 8 taken: delete again */
-	CHECK_INT(stackcache__sweep(c, 8, &out), 1);
-	stackcache__begin(c); /* read 8: forgotten */
-	CHECK_INT(stackcache__sweep(c, 8, &out), 0);
+	/* reads 7 and 8: bucket 8 taken, but a wait open holds it (its
+	 * stacks are used by no key until it ends): neither offered nor
+	 * forgotten */
+	CHECK(u64map__add(&held, 7, &added) != NULL);
+	stackcache__begin(c);
+	CHECK_INT(stackcache__sweep(c, 8, &held, &out), 0);
+	stackcache__begin(c);
+	CHECK_INT(stackcache__sweep(c, 8, &held, &out), 0);
+	CHECK_INT(stackcache__get(c, 7, &got), 3);
+
+	stackcache__begin(c); /* read 9: the wait ended: delete again */
+	CHECK_INT(stackcache__sweep(c, 8, &none, &out), 1);
+	stackcache__begin(c); /* read 10: forgotten */
+	CHECK_INT(stackcache__sweep(c, 8, &none, &out), 0);
 	CHECK_INT(stackcache__get(c, 7, &got), -ENOENT);
 	CHECK_INT(stackcache__size(c), 0);
+	u64map__release(&held);
 	stackcache__free(c);
 }
 

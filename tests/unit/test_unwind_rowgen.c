@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "selfmaps.h"
 #include "unwind/rowgen.h"
 #include "../tools/rowgen_libdw.h"
 
@@ -309,27 +310,6 @@ static void check_oracle(const char *path, const char *debug)
 		close(dfd);
 }
 
-/* The path of the first library this process maps whose name holds
- * name, in buf; NULL if none. */
-static const char *mapped(const char *name, char *buf, size_t size)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[4400], *p;
-	const char *r = NULL;
-
-	while (f && !r && fgets(line, sizeof(line), f)) {
-		p = strchr(line, '/');
-		if (!p || !strstr(p, name))
-			continue;
-		p[strcspn(p, "\n")] = 0;
-		snprintf(buf, size, "%s", p);
-		r = buf;
-	}
-	if (f)
-		fclose(f);
-	return r;
-}
-
 static void test_oracle(const char *dir)
 {
 	static const char *const fix[] = {"nofp", "nofp_df", "nofp_split"};
@@ -341,9 +321,10 @@ static void test_oracle(const char *dir)
 	}
 	snprintf(dbg, sizeof(dbg), "%s/nofp_split.debug", dir);
 	check_oracle(path, dbg);
-	CHECK(mapped("/libc.so", lib, sizeof(lib)) != NULL);
+	CHECK(selfmaps__path("/libc.so", lib, sizeof(lib)) != NULL);
 	check_oracle(lib, NULL);
-	CHECK(mapped("/libz.so", lib, sizeof(lib)) != NULL); /* libelf's */
+	CHECK(selfmaps__path("/libz.so", lib, sizeof(lib)) !=
+	      NULL); /* libelf's */
 	check_oracle(lib, NULL);
 }
 
