@@ -110,8 +110,8 @@ static void *worker(void *arg);
  * POLL_NS, and a batch lookup of a host-wide run's few hundred files
  * costs ~60 us of system time each (a twentieth of a warm 8 s run's CPU);
  * mapped, it is a loop over memory. Only the pages of the ids given out
- * are mapped (the kernel maps a BPF array's pages at once: all of it
- * would be 512 KB of resident set), again as ids grow. False when the
+ * are mapped (the kernel maps a BPF array's pages at once: all 65,536
+ * entries would be 1.5 MB of resident set), again as ids grow. False when the
  * map is not mappable: then read by batch.
  */
 static bool map_files(struct unwind_loader *l, uint32_t n)
@@ -593,12 +593,13 @@ static struct ufile *next_file(struct unwind_loader *l)
 	if (!l->st.pending || !n)
 		return NULL;
 	if (l->files_map && map_files(l, n)) {
-		for (i = 0; i < n; i++) /* BPF adds to wanted meanwhile */
+		/* what next_file asks (BPF adds to wanted meanwhile) */
+		for (i = 0; i < n; i++)
 			l->demand[i] = (struct unwind_file){
-			    __atomic_load_n(&l->files_map[i].state,
-					    __ATOMIC_RELAXED),
-			    __atomic_load_n(&l->files_map[i].wanted,
-					    __ATOMIC_RELAXED)};
+			    .state = __atomic_load_n(&l->files_map[i].state,
+						     __ATOMIC_RELAXED),
+			    .wanted = __atomic_load_n(&l->files_map[i].wanted,
+						      __ATOMIC_RELAXED)};
 	} else {
 		r = bpf_map_lookup_batch(l->files_fd, NULL, &batch, l->ids,
 					 l->demand, &n, &opts);
