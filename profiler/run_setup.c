@@ -154,6 +154,10 @@ int run_setup__bpf(struct run *r)
 		/* rows before the first sample; failure: frame pointers */
 		sampler__unwind_target(r->smp, r->o.pids[i]);
 	}
+	/* host-wide, mixprof is in the profile too, busiest in its first
+	 * second (tables, rows): its own files' rows early, as a target's */
+	if (!cfg.filter_pids)
+		sampler__unwind_target(r->smp, (uint32_t)getpid());
 	return 0;
 }
 
