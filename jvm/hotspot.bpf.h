@@ -228,6 +228,31 @@ static __always_inline struct interp_frame *list_slot(struct walk *w)
 	return &st->f[n & (INTERP_MAX_FRAMES - 1)];
 }
 
+/*
+ * The next slot of the walk's list (list_slot) as frame idx: an
+ * interpreted one (its pc for a pending JVM's list, its Method*) or a
+ * compiled one (its nmethod nm), names and the rest to be read. NULL: no
+ * room left.
+ */
+static __always_inline struct interp_frame *
+list_frame(struct walk *w, __u32 idx, __u64 ip, __u64 method, __u64 nm)
+{
+	struct interp_frame *f = list_slot(w);
+
+	if (!f)
+		return NULL;
+	f->idx = idx;
+	f->hashes = 0;
+	f->ip = ip;
+	f->method = method;
+	f->klass_name = 0;
+	f->name = 0;
+	f->nm = nm;
+	f->cid = 0;
+	f->level = 0;
+	return f;
+}
+
 /* Fold a listed frame into the list's id. */
 static __always_inline void list_mix(struct walk *w,
 				     const struct interp_frame *f)
@@ -264,21 +289,12 @@ static __always_inline int interp_frame(struct walk *w,
 		if (bpf_probe_read_user(fr, 16, (const void *)w->r.fp))
 			return -1;
 	}
-	f = list_slot(w);
-	if (!f)
-		return 0;
-	f->idx = idx;
-	f->hashes = 0;
 	/* a known JVM's list holds interpreted frames only: no pc, so the
 	 * list's id does not change with the bytecode being run (but for
 	 * --lines' bci, below) */
-	f->ip = p->off_const_method ? 0 : w->r.ip;
-	f->method = method;
-	f->klass_name = 0;
-	f->name = 0;
-	f->nm = 0;
-	f->cid = 0;
-	f->level = 0;
+	f = list_frame(w, idx, p->off_const_method ? 0 : w->r.ip, method, 0);
+	if (!f)
+		return 0;
 	/* an entry's bcp is not set yet (r13 is the caller's sp) */
 	if (method && p->off_const_method)
 		read_names(p, f, idx || entry ? 0 : w->bcp0,
@@ -353,17 +369,8 @@ static __always_inline void compiled_frame(struct walk *w,
 {
 	struct interp_frame *f;
 
-	if (!(p->flags & UNWIND_NAMES) || !(f = list_slot(w)))
+	if (!(p->flags & UNWIND_NAMES) || !(f = list_frame(w, idx, 0, 0, blob)))
 		return;
-	f->idx = idx;
-	f->hashes = 0;
-	f->ip = 0;
-	f->method = 0;
-	f->klass_name = 0;
-	f->name = 0;
-	f->nm = blob;
-	f->cid = 0;
-	f->level = 0;
 	read_nm(p, f);
 	list_mix(w, f);
 }

@@ -65,8 +65,7 @@ static void read_map(struct sampler *s, const struct bpf_map *map,
 	int fd = bpf_map__fd(map);
 	void *prev = NULL;
 
-	if (key_size > sizeof(key) ||
-	    bpf_map__value_size(map) > sizeof(val) ||
+	if (key_size > sizeof(key) || bpf_map__value_size(map) > sizeof(val) ||
 	    off + sizeof(struct sample_key) > bpf_map__value_size(map))
 		return;
 	while (!bpf_map_get_next_key(fd, prev, next)) {
