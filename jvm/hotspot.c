@@ -1057,6 +1057,27 @@ int hotspot__interp_entries(struct hotspot *h, uint64_t *lo, uint64_t *hi)
  * Symbol*, and the pool slot of the method's name: the six reads the BPF
  * walk makes at sample time (sampler.bpf.c: read_names), written once.
  */
+/* A ConstMethod's pool and name index: one read when they are near, as
+ * in every JDK (a name costs a read of the JVM's memory less). */
+static int cm_fields(const struct hotspot_mem *m,
+		     const struct hotspot_layout *l, uint64_t cm, uint64_t *cp,
+		     uint16_t *ni)
+{
+	uint64_t a = l->off_constants, b = l->off_name_index,
+		 lo = a < b ? a : b, hi = a + 8 > b + 2 ? a + 8 : b + 2;
+	uint8_t buf[64];
+
+	if (hi - lo > sizeof(buf))
+		return rd_u64(m, cm + a, cp) || rd(m, cm + b, ni, sizeof(*ni))
+			   ? -EFAULT
+			   : 0;
+	if (rd(m, cm + lo, buf, hi - lo))
+		return -EFAULT;
+	memcpy(cp, buf + (a - lo), sizeof(*cp));
+	memcpy(ni, buf + (b - lo), sizeof(*ni));
+	return 0;
+}
+
 static int method_symbols(const struct hotspot_mem *m,
 			  const struct hotspot_layout *l, uint64_t method,
 			  uint64_t *klass_sym, uint64_t *name_sym)
@@ -1065,8 +1086,7 @@ static int method_symbols(const struct hotspot_mem *m,
 	uint16_t ni;
 
 	if (rd_u64(m, method + l->off_const_method, &cm) ||
-	    rd_u64(m, cm + l->off_constants, &cp) ||
-	    rd(m, cm + l->off_name_index, &ni, sizeof(ni)) ||
+	    cm_fields(m, l, cm, &cp, &ni) ||
 	    rd_u64(m, cp + l->off_pool_holder, &holder) ||
 	    rd_u64(m, holder + l->off_klass_name, klass_sym) ||
 	    rd_u64(m, cp + l->cp_size + (uint64_t)ni * 8, name_sym))

@@ -14,11 +14,19 @@
 #include "nmethod.h"
 #include "perfcount.h"
 #include "readbudget.h"
+#include "common/nsec.h"
 #include "common/strpool.h"
 #include "common/u64map.h"
 #include "vmstructs.h"
 
-#define LOADED 16 /* nmethods whose debug data is kept */
+/* nmethods whose debug data is kept, one a slot by address: a javac run
+ * names ~5,000 pcs in ~4,000 nmethods, and 16 kept in turn read nearly
+ * every one again; up to LOADED_BYTES, then they all go */
+#define LOADED 512
+#define LOADED_BYTES (8u << 20)
+/* the count of unloaded classes read at most once in this long: names
+ * come in bursts, a drain's new frames, and each read is microseconds */
+#define EPOCH_NS 1000000ull
 #define MAX_CHAINS (1u << 16) /* then the cache starts again: ~10 MB */
 #define MAX_NAMES (1u << 16) /* methods' names kept: ~3 MB, then again */
 /* no count of unloaded classes found (yet): looked for again after */
@@ -65,12 +73,13 @@ struct jnamer {
 	struct u64map threads; /* tid + 1 -> name in pool */
 	struct u64map names; /* Method* -> struct mname */
 	uint64_t unload_addr; /* the count of unloaded classes, 0: unknown */
+	uint64_t epoch, epoch_ns; /* its last value + 1, and when read */
 	unsigned int unload_wait; /* chains before it is looked for again */
 	/* nmethods whose debug data did not load or decode: key_of(nm,
 	 * cid, FAILED_PC) -> (void *)1; a compile id is never reused */
 	struct u64map failed;
 	struct nm_debug loaded[LOADED];
-	unsigned int next_slot;
+	size_t loaded_bytes;
 	struct jnamer_stats st;
 };
 
@@ -115,6 +124,20 @@ static void free_val(void *v)
 	free(v);
 }
 
+static size_t debug_bytes(const struct nm_debug *d)
+{
+	return d->mem ? d->pcs_len + d->scopes_len + d->nmeta * 8 : 0;
+}
+
+static void release_loaded(struct jnamer *j)
+{
+	for (int i = 0; i < LOADED; i++) {
+		nmethod__debug_release(&j->loaded[i]);
+		memset(&j->loaded[i], 0, sizeof(j->loaded[i]));
+	}
+	j->loaded_bytes = 0;
+}
+
 int jnamer__unload_count(const struct jnamer *j, uint64_t *addr)
 {
 	return perfcount__find(j->vs, j->m, "java.cls.unloadedClasses", addr);
@@ -124,8 +147,7 @@ void jnamer__free(struct jnamer *j)
 {
 	if (!j)
 		return;
-	for (int i = 0; i < LOADED; i++)
-		nmethod__debug_release(&j->loaded[i]);
+	release_loaded(j);
 	u64map__clear(&j->chains, free_val);
 	u64map__release(&j->chains);
 	u64map__clear(&j->names, free_val);
@@ -174,18 +196,20 @@ static int debug_of(struct jnamer *j, uint64_t nm, int32_t cid,
 	struct nm_debug *d;
 	int ret;
 
-	for (int i = 0; i < LOADED; i++)
-		if (j->loaded[i].info.addr == nm &&
-		    j->loaded[i].info.compile_id == cid && j->loaded[i].pcs) {
-			*out = &j->loaded[i];
-			return 0;
-		}
+	d = &j->loaded[(nm >> 4) * 0x9e3779b97f4a7c15ull >> 55];
+	if (d->info.addr == nm && d->info.compile_id == cid && d->pcs) {
+		*out = d;
+		return 0;
+	}
 	if (u64map__find(&j->failed, key_of(nm, cid, FAILED_PC)))
 		return -ESTALE; /* failed before: not again */
-	d = &j->loaded[j->next_slot++ % LOADED];
+	j->loaded_bytes -= debug_bytes(d);
 	nmethod__debug_release(d);
+	if (j->loaded_bytes > LOADED_BYTES)
+		release_loaded(j);
 	memset(d, 0, sizeof(*d));
 	ret = nmethod__load(j->m, &j->l, nm, d);
+	j->loaded_bytes += debug_bytes(d);
 	j->st.loads++;
 	if (!ret && d->info.compile_id != cid)
 		ret = -ESTALE;
@@ -193,6 +217,7 @@ static int debug_of(struct jnamer *j, uint64_t nm, int32_t cid,
 		bool added;
 		void **fs = NULL;
 
+		j->loaded_bytes -= debug_bytes(d);
 		nmethod__debug_release(d);
 		memset(d, 0, sizeof(*d));
 		if (readbudget__over(&j->rb))
@@ -211,12 +236,15 @@ static int debug_of(struct jnamer *j, uint64_t nm, int32_t cid,
 }
 
 /*
- * The JVM's count of unloaded classes now, + 1 (0: unknown, nothing is
- * kept): read once a chain, before its names.
+ * The JVM's count of unloaded classes, + 1 (0: unknown, nothing is kept):
+ * asked once a chain, before its names, and read again when the last
+ * read is EPOCH_NS old. A class unloaded since reaches the names kept
+ * that late at most: the chain's own check (nmethod__same, after its
+ * names) does not depend on it.
  */
 static uint64_t unload_epoch(struct jnamer *j)
 {
-	uint64_t n;
+	uint64_t n, now = nsec__now();
 
 	if (!j->unload_addr) {
 		if (j->unload_wait) {
@@ -229,9 +257,12 @@ static uint64_t unload_epoch(struct jnamer *j)
 			return 0;
 		}
 	}
+	if (j->epoch && now - j->epoch_ns < EPOCH_NS)
+		return j->epoch;
 	if (j->m->read(j->m->ctx, j->unload_addr, &n, sizeof(n)))
-		return 0;
-	return n + 1;
+		return j->epoch = 0;
+	j->epoch_ns = now;
+	return j->epoch = n + 1;
 }
 
 /* Method* method's name (struct mname's rule), in the pool: its length

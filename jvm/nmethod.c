@@ -268,54 +268,75 @@ int nmethod__read(const struct hotspot_mem *m, const struct nm_layout *l,
 int nmethod__same(const struct hotspot_mem *m, const struct nm_layout *l,
 		  uint64_t nm, int32_t cid, uint64_t method)
 {
-	int32_t c;
-	uint64_t mt;
-	uint8_t used = 1;
+	/* b holds the target from the HeapBlock on (at: the nmethod's
+	 * place in b); one read from the first field to the last, since
+	 * this check follows every naming and a read costs microseconds */
+	bool hb = l->hb_size != NM_NONE;
+	uint32_t at = hb ? l->hb_size : 0, /* <= 64: nmethod__layout_init */
+	    cid_at = at + l->compile_id, m_at = at + l->method,
+		 lo = hb ? l->hb_used : (cid_at < m_at ? cid_at : m_at),
+		 hi = cid_at + 4 > m_at + 8 ? cid_at + 4 : m_at + 8;
+	uint8_t b[64 + HDR_LEN + 8];
 
-	if (rd(m, nm + l->compile_id, &c, sizeof(c)) ||
-	    rd(m, nm + l->method, &mt, sizeof(mt)) ||
-	    (l->hb_size != NM_NONE &&
-	     rd(m, nm - l->hb_size + l->hb_used, &used, 1)))
+	if (rd(m, nm - at + lo, b + lo, hi - lo))
 		return -EFAULT;
-	return c == cid && (!method || mt == method) && used;
+	return i32_at(b, cid_at) == cid &&
+	       (!method || u64_at(b, m_at) == method) && (!hb || b[l->hb_used]);
 }
 
 void nmethod__debug_release(struct nm_debug *d)
 {
 	if (!d)
 		return;
-	free(d->pcs);
-	free(d->scopes);
-	free(d->meta);
-	d->pcs = d->scopes = NULL;
+	free(d->mem);
+	d->mem = d->pcs = d->scopes = NULL;
 	d->meta = NULL;
 }
 
-/* A copy of [b, e) of the target, or NULL; an empty range gives a
- * 1-byte buffer so NULL always means failure. */
-static void *copy_out(const struct hotspot_mem *m, uint64_t b, uint64_t e,
-		      int *err)
-{
-	size_t len = e - b;
-	void *p = malloc(len ? len : 1);
+/* One section of the debug data: where it is in the target, where its
+ * copy goes. */
+struct nm_part {
+	uint64_t b, e;
+	uint8_t **to;
+};
 
-	if (!p) {
-		*err = -ENOMEM;
-		return NULL;
+/*
+ * Copy the parts, in this order, into one buffer: a run of parts that
+ * follow each other in the target is one read (JDK 17 keeps all three
+ * together, JDK 25 two of them), as a read costs microseconds.
+ */
+static int copy_parts(const struct hotspot_mem *m, struct nm_part *p, int n,
+		      struct nm_debug *d)
+{
+	size_t len = 0, off = 0, run = 0;
+	uint8_t *buf;
+
+	for (int i = 0; i < n; i++)
+		len += p[i].e - p[i].b;
+	d->mem = buf = malloc(len ? len : 1);
+	if (!buf)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		size_t l = p[i].e - p[i].b;
+
+		*p[i].to = buf + off;
+		off += l;
+		run += l;
+		if (i + 1 < n && p[i + 1].b == p[i].e)
+			continue; /* the next part goes on from here */
+		if (run && rd(m, p[i].e - run, buf + off - run, run))
+			return -EFAULT;
+		run = 0;
 	}
-	if (len && rd(m, b, p, len)) {
-		free(p);
-		*err = -EFAULT;
-		return NULL;
-	}
-	return p;
+	return 0;
 }
 
 int nmethod__load(const struct hotspot_mem *m, const struct nm_layout *l,
 		  uint64_t nm, struct nm_debug *d)
 {
 	struct nm_info *i = &d->info;
-	int ret = 0;
+	struct nm_part p[3];
+	int ret;
 
 	memset(d, 0, sizeof(*d));
 	ret = nmethod__read(m, l, nm, i);
@@ -324,14 +345,22 @@ int nmethod__load(const struct hotspot_mem *m, const struct nm_layout *l,
 	d->pcs_len = i->pcs_end - i->pcs_begin;
 	d->scopes_len = i->scopes_end - i->scopes_begin;
 	d->nmeta = (i->meta_end - i->meta_begin) / 8;
-	if (!(d->pcs = copy_out(m, i->pcs_begin, i->pcs_end, &ret)) ||
-	    !(d->scopes = copy_out(m, i->scopes_begin, i->scopes_end, &ret)) ||
-	    !(d->meta = copy_out(m, i->meta_begin, i->meta_begin + d->nmeta * 8,
-				 &ret))) {
-		nmethod__debug_release(d);
-		return ret;
+	/* the table first, so it is aligned; then the other two in the
+	 * target's order */
+	p[0] = (struct nm_part){i->meta_begin, i->meta_begin + d->nmeta * 8,
+				(uint8_t **)&d->meta};
+	p[1] = (struct nm_part){i->pcs_begin, i->pcs_end, &d->pcs};
+	p[2] = (struct nm_part){i->scopes_begin, i->scopes_end, &d->scopes};
+	if (p[2].b < p[1].b) {
+		struct nm_part t = p[1];
+
+		p[1] = p[2];
+		p[2] = t;
 	}
-	return 0;
+	ret = copy_parts(m, p, 3, d);
+	if (ret)
+		nmethod__debug_release(d);
+	return ret;
 }
 
 /* ---- decoding ---------------------------------------------------------- */

@@ -88,6 +88,7 @@ struct nm_debug {
 	size_t scopes_len;
 	uint64_t *meta; /* metadata table: meta_at(i) = meta[i - 1] */
 	size_t nmeta;
+	void *mem; /* the one allocation the three point into */
 };
 /* Read it all (bounded: 1.6 MB at most, 70 times the largest seen):
  * 0, -EFAULT, -EINVAL, -ENOMEM.
