@@ -54,6 +54,21 @@ struct list_frame {
 	int level; /* its tier at sample time, 0 unknown */
 };
 
+/*
+ * name_of's answers of this tick, one a slot by (pid, Symbols): name_of
+ * gives the same answer to the same question within a tick, and a javac
+ * run at 999 Hz asks it ~350,000 times (lists of ~36 frames, most of
+ * them the last list's), each a lookup in a big table (three cache
+ * misses) where a slot here is one.
+ */
+#define TICK_NAMES 4096
+struct tick_name {
+	uint64_t ks, ns, tick;
+	int64_t hashes;
+	const char *name;
+	uint32_t pid;
+};
+
 /* (pid, interp_id) -> its frames, named */
 struct list_ent {
 	uint32_t pid;
@@ -96,6 +111,7 @@ struct jstacks {
 	uint64_t now_ns, last_sweep_ns;
 	uint64_t serial; /* the last list serial handed out */
 	struct interp_stack scratch;
+	struct tick_name *tick_names; /* TICK_NAMES of them */
 	struct jstacks_stats st;
 	bool lines; /* Java frames get their lines */
 	bool bci; /* and their bytecode indexes */
@@ -132,8 +148,11 @@ struct jstacks *jstacks__new(const struct stacksrc *src, struct jvms *jv)
 	js->jv = jv;
 	js->serial = V_JVM; /* serials come after the fixed versions */
 	js->pool = strpool__new();
-	if (js->pool)
+	js->tick_names = calloc(TICK_NAMES, sizeof(*js->tick_names));
+	if (js->pool && js->tick_names)
 		return js;
+	strpool__free(js->pool);
+	free(js->tick_names);
 	free(js);
 nomem:
 	errno = ENOMEM;
@@ -160,6 +179,7 @@ void jstacks__free(struct jstacks *js)
 	u64map__release(&js->tnames);
 	u64map__clear(&js->stubs, free);
 	u64map__release(&js->stubs);
+	free(js->tick_names);
 	strpool__free(js->pool);
 	free(js->java);
 	free(js);
@@ -262,8 +282,8 @@ static struct name_ent *name_slot(struct jstacks *js, uint32_t pid,
  * kept (another sample's entry holds it). A JVM that is gone keeps the
  * names it had.
  */
-static const char *name_of(struct jstacks *js, struct jvm *j, uint64_t ksym,
-			   uint64_t nsym, int64_t hashes)
+static const char *name_read(struct jstacks *js, struct jvm *j, uint64_t ksym,
+			     uint64_t nsym, int64_t hashes)
 {
 	struct name_ent *e;
 	const char *name;
@@ -289,6 +309,24 @@ static const char *name_of(struct jstacks *js, struct jvm *j, uint64_t ksym,
 	}
 	e->checked_ns = js->now_ns;
 	return e->name;
+}
+
+/* name_read, through this tick's answers (struct tick_name). */
+static const char *name_of(struct jstacks *js, struct jvm *j, uint64_t ksym,
+			   uint64_t nsym, int64_t hashes)
+{
+	struct tick_name *t;
+
+	if (hashes < 0)
+		hashes = -1;
+	t = &js->tick_names[name_key(j->pid, ksym, nsym, hashes) >> 1 &
+			    (TICK_NAMES - 1)];
+	if (t->tick == js->now_ns && t->pid == j->pid && t->ks == ksym &&
+	    t->ns == nsym && t->hashes == hashes)
+		return t->name;
+	*t = (struct tick_name){ksym, nsym, js->now_ns, hashes, NULL, j->pid};
+	t->name = name_read(js, j, ksym, nsym, hashes);
+	return t->name;
 }
 
 /* ---- lists -------------------------------------------------------------- */
