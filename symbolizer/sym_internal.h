@@ -59,6 +59,20 @@ struct elf_entry {
 	struct elf_entry *next;
 };
 
+/*
+ * An address named by its ELF file's symbols (or its label, none
+ * covering it), under a process version: the same address under the
+ * same version (versions never repeat) is named alike, so the next
+ * lookup is one slot, not a search of the mappings and of the symbols.
+ */
+struct elf_memo {
+	uint64_t version, ip;
+	const char *name; /* the ELF's or the pool's: lives as the version */
+	enum frame_kind kind;
+};
+
+#define ELF_MEMO 8192 /* slots; a javac run names ~150,000 such frames */
+
 struct symbolizer {
 	char *map_dir, *debug_root;
 	bool no_inline;
@@ -80,6 +94,7 @@ struct symbolizer {
 	size_t nkwant, kwant_cap;
 	struct elfsyms *vdso;
 	bool vdso_tried;
+	struct elf_memo *memo; /* ELF_MEMO slots */
 };
 
 /* symbolizer.c: out = one frame (name, kind), counted in the stats; 1 */

@@ -41,7 +41,8 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 	s->map_dir = strdup(md);
 	s->debug_root = strdup(dr);
 	s->pool = strpool__new();
-	if (!s->map_dir || !s->debug_root || !s->pool)
+	s->memo = calloc(ELF_MEMO, sizeof(*s->memo));
+	if (!s->map_dir || !s->debug_root || !s->pool || !s->memo)
 		goto fail;
 	/* "/" as map_dir would give "//perf-N.map"; harmless, but trim */
 	while (strlen(s->map_dir) > 1 &&
@@ -74,6 +75,7 @@ void symbolizer__free(struct symbolizer *s)
 	strpool__free(s->pool);
 	free(s->map_dir);
 	free(s->debug_root);
+	free(s->memo);
 	free(s);
 }
 
@@ -123,6 +125,15 @@ int sym__one(struct symbolizer *s, struct frame *out, const char *name,
  * (anonymous memory, and memfd or other non-ELF file mappings some JITs
  * use), so a stray map line can never shadow a library.
  */
+static struct elf_memo *memo_slot(struct symbolizer *s, uint64_t version,
+				  uint64_t ip)
+{
+	uint64_t h =
+	    (ip ^ version * 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
+
+	return &s->memo[h >> 51 & (ELF_MEMO - 1)];
+}
+
 static int resolve(struct symbolizer *s, struct proc *p, uint64_t ip,
 		   uint64_t when_ns, struct frame *out, int max)
 {
@@ -131,10 +142,11 @@ static int resolve(struct symbolizer *s, struct proc *p, uint64_t ip,
 
 	if (v && v->elf) {
 		const char *name = elfsyms__find(v->elf, ip + v->delta);
+		struct elf_memo *m = memo_slot(s, p->version, ip);
 
-		if (name)
-			return sym__one(s, out, name, FRAME_NATIVE);
-		return sym__one(s, out, v->unknown, FRAME_UNKNOWN);
+		*m = (struct elf_memo){p->version, ip, name ? name : v->unknown,
+				       name ? FRAME_NATIVE : FRAME_UNKNOWN};
+		return sym__one(s, out, m->name, m->kind);
 	}
 	n = jitmap__find(p->jit, ip, when_ns, s->slack_ns, out, max);
 	if (n > 0) {
@@ -168,6 +180,12 @@ int symbolizer__user(struct symbolizer *s, uint32_t pid, uint64_t ip,
 	    !stop__hurry()) {
 		p->miss_reread = true;
 		process__refresh(s, p, when_ns);
+	}
+	if (p->version) {
+		const struct elf_memo *m = memo_slot(s, p->version, ip);
+
+		if (m->version == p->version && m->ip == ip)
+			return sym__one(s, out, m->name, m->kind);
 	}
 	n = resolve(s, p, ip, when_ns, out, max);
 	if (n)
