@@ -120,6 +120,33 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 		    bpf_probe_read_user(&w->word[0], 8,
 					(const void *)p->unload_count))
 			w->epoch1 = 0;
+		/*
+		 * The count of redefinitions goes into the epoch: a
+		 * redefined class's old methods are freed later, and their
+		 * memory, ConstMethod and all, goes to the next class's
+		 * methods of that size (measured: tests/integration/
+		 * names_redefine.sh); unknown or unreadable, each memo hit
+		 * is checked (a failed read fills with zeros)
+		 */
+		if (!p->redefined ||
+		    bpf_probe_read_user(&w->word[0], 8,
+					(const void *)p->redefined))
+			w->redefined = 1;
+		else if ((w->redefined = w->word[0] != 0) && w->epoch1)
+			w->epoch1 += w->word[0];
+		stat_inc(w->redefined ? STAT_NAMES_REDEF : STAT_NAMES_NOREDEF);
+	}
+	/* no class ever redefined: the memo's Method* is its method while
+	 * no class unloaded, its ConstMethod* not read again (a method
+	 * running across a redefinition is still checked below) */
+	if (!w->redefined && w->epoch1 && m->method == f->method &&
+	    m->tgid == w->tgid && m->epoch1 == w->epoch1) {
+		if (p->cm_size && !f->nm)
+			f->cid = bci_of(p, m->cm, bcp_reg, bcp_slot);
+		names_from(f, m);
+		m->walk = w->walks;
+		PHASE_END(PH_NAMES_KNOWN, t);
+		return 0;
 	}
 	cm = read_u64(f->method + p->off_const_method);
 	if (cm && p->cm_size && !f->nm)

@@ -38,8 +38,9 @@
  * naming is eight reads of the JVM's memory): the BPF walk's names_memo
  * rule (sampler/sampler.bpf.c), kept while the JVM has unloaded no class
  * since (epoch: its count of unloaded classes, read before the names)
- * and the Method* still holds the same ConstMethod* (a redefined
- * method's old Method* freed and reused gets a new one): one read.
+ * and, once the JVM says a class was redefined, the Method* still holds
+ * the same ConstMethod* (a redefined method's old Method* freed and
+ * reused gets a new one): one read then, none before.
  */
 struct mname {
 	uint64_t cm, epoch;
@@ -74,6 +75,10 @@ struct jnamer {
 	struct u64map names; /* Method* -> struct mname */
 	uint64_t unload_addr; /* the count of unloaded classes, 0: unknown */
 	uint64_t epoch, epoch_ns; /* its last value + 1, and when read */
+	/* JvmtiExport::_redefinition_count, 0: not found; and whether it
+	 * read nonzero (or failed) with the epoch */
+	uint64_t redef_addr;
+	bool redefined;
 	unsigned int unload_wait; /* chains before it is looked for again */
 	/* nmethods whose debug data did not load or decode: key_of(nm,
 	 * cid, FAILED_PC) -> (void *)1; a compile id is never reused */
@@ -82,6 +87,12 @@ struct jnamer {
 	size_t loaded_bytes;
 	struct jnamer_stats st;
 };
+
+/* JvmtiExport::_redefinition_count (a uint64_t, counted by every
+ * RedefineClasses and RetransformClasses): in libjvm.so's symbol table
+ * only (C++, not exported) */
+static const char *const redef_sym[] = {
+    "_ZN11JvmtiExport19_redefinition_countE"};
 
 struct jnamer *jnamer__open(struct hotspot *h, uint32_t pid, int flags)
 {
@@ -109,6 +120,8 @@ struct jnamer *jnamer__open(struct hotspot *h, uint32_t pid, int flags)
 	if (ret)
 		goto fail;
 	j->lines_ok = !jline_layout__init(&j->jl, j->vs, j->l.u5_x);
+	if (hotspot__jvm_syms(pid, redef_sym, 1, &j->redef_addr))
+		j->redef_addr = 0; /* a stripped libjvm.so: checked always */
 	j->pool = strpool__new();
 	if (j->pool)
 		return j;
@@ -136,6 +149,12 @@ static void release_loaded(struct jnamer *j)
 		memset(&j->loaded[i], 0, sizeof(j->loaded[i]));
 	}
 	j->loaded_bytes = 0;
+}
+
+int jnamer__redefined_at(const struct jnamer *j, uint64_t *addr)
+{
+	*addr = j->redef_addr;
+	return j->redef_addr ? 0 : -ENOENT;
 }
 
 int jnamer__unload_count(const struct jnamer *j, uint64_t *addr)
@@ -236,15 +255,16 @@ static int debug_of(struct jnamer *j, uint64_t nm, int32_t cid,
 }
 
 /*
- * The JVM's count of unloaded classes, + 1 (0: unknown, nothing is kept):
- * asked once a chain, before its names, and read again when the last
- * read is EPOCH_NS old. A class unloaded since reaches the names kept
- * that late at most: the chain's own check (nmethod__same, after its
- * names) does not depend on it.
+ * The JVM's count of unloaded classes, + its count of redefinitions, + 1
+ * (0: unknown, nothing is kept): asked once a chain, before its names,
+ * and read again when the last read is EPOCH_NS old. A class unloaded or
+ * redefined since reaches the names kept that late at most: the chain's
+ * own check (nmethod__same, after its names) does not depend on it.
  */
 static uint64_t unload_epoch(struct jnamer *j)
 {
 	uint64_t n, now = nsec__now();
+	uint64_t redef;
 
 	if (!j->unload_addr) {
 		if (j->unload_wait) {
@@ -261,6 +281,13 @@ static uint64_t unload_epoch(struct jnamer *j)
 		return j->epoch;
 	if (j->m->read(j->m->ctx, j->unload_addr, &n, sizeof(n)))
 		return j->epoch = 0;
+	/* the redefinitions too (the BPF walk's rule: hotspot.bpf.h) */
+	j->redefined = !j->redef_addr || j->m->read(j->m->ctx, j->redef_addr,
+						    &redef, sizeof(redef));
+	if (!j->redefined && redef) {
+		j->redefined = true;
+		n += redef;
+	}
 	j->epoch_ns = now;
 	return j->epoch = n + 1;
 }
@@ -277,14 +304,18 @@ static int method_name(struct jnamer *j, uint64_t method, uint64_t epoch,
 	bool added;
 	int len;
 
-	if (epoch && method &&
-	    !j->m->read(j->m->ctx, method + j->hl->off_const_method, &cm,
-			sizeof(cm)) &&
-	    (slot = u64map__find(&j->names, method)) && (mn = *slot) &&
-	    mn->cm == cm && mn->epoch == epoch) {
+	if (epoch && method && (slot = u64map__find(&j->names, method)) &&
+	    (mn = *slot) && mn->epoch == epoch &&
+	    (!j->redefined ||
+	     (!j->m->read(j->m->ctx, method + j->hl->off_const_method, &cm,
+			  sizeof(cm)) &&
+	      mn->cm == cm))) {
 		*out = mn->name;
 		return mn->len;
 	}
+	if (!cm && epoch && method)
+		j->m->read(j->m->ctx, method + j->hl->off_const_method, &cm,
+			   sizeof(cm));
 	len = hotspot__method_name(j->m, j->hl, method, name, sizeof(name));
 	if (len < 0)
 		return len;

@@ -6,8 +6,8 @@
  *
  * It ties nmethod.c (debug data, identity), hotspot.c (Method* names),
  * jlines.c and jthreads.c together and caches what it read: the frames of
- * each (nmethod, compile id, pc offset) sampled, and a few nmethods'
- * debug data (samples of one method come together). Nothing is cached by
+ * each (nmethod, compile id, pc offset) sampled, and up to 512 nmethods'
+ * debug data by address (a new pc of a known nmethod reads nothing). Nothing is cached by
  * Method* alone: a Method* freed by class unloading can come back as
  * another method's, while a compile id is never reused.
  *
@@ -96,6 +96,12 @@ const char *jnamer__over(const struct jnamer *j);
  * the JVM starts).
  */
 int jnamer__unload_count(const struct jnamer *j, uint64_t *addr);
+/*
+ * The address of JvmtiExport::_redefinition_count (a uint64_t: classes
+ * redefined or retransformed since the JVM started, by operation) in
+ * *addr: 0, or -ENOENT (libjvm.so without its symbol table).
+ */
+int jnamer__redefined_at(const struct jnamer *j, uint64_t *addr);
 void jnamer__free(struct jnamer *j);
 
 #endif

@@ -282,6 +282,9 @@ static void unload_count(struct jvms *v, struct jvm *j, bool again)
 	    jnamer__unload_count(j->jn, &addr))
 		return;
 	p.unload_count = addr;
+	if (jnamer__redefined_at(j->jn, &addr))
+		addr = 0; /* unknown: every memo hit checked */
+	p.redefined = addr;
 	if (!v->src.set_interp(v->src.ctx, j->pid, &p))
 		j->proc = p;
 }

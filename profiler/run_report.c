@@ -523,6 +523,14 @@ void run_report__summary(struct run *r)
 		    "%" PRIu64 " samples without a list (interp map full)\n",
 		    fs->interp_jvms, fs->interp_misaligned,
 		    fs->interp_unreadable, st[STAT_INTERP_FULL]);
+	if ((st[STAT_NAMES_NOREDEF] || st[STAT_NAMES_REDEF]) && r->o.verbose)
+		fprintf(stderr,
+			"mixprof:   methods named from the walk's memo: in "
+			"%" PRIu64 " walks by the unloaded-class count alone "
+			"(no class ever redefined), in %" PRIu64
+			" each Method* checked (a class redefined, or not "
+			"known)\n",
+			st[STAT_NAMES_NOREDEF], st[STAT_NAMES_REDEF]);
 	if (fs->no_names)
 		fprintf(stderr,
 			"mixprof:   %" PRIu64

@@ -274,7 +274,9 @@ enum anchor_state { A_UNREAD, A_READ, A_NONE, A_NO_THREAD, A_USED };
  * holds the same ConstMethod: a class unloaded and loaded again can put
  * another method at the same address (see blob_facts), and HotSpot
  * counts an unloaded class before it frees its methods; a redefined
- * method's old Method* freed and reused gets a new ConstMethod. A
+ * method's old Method* freed and reused gets a new ConstMethod (read
+ * only once the JVM says a class was redefined: interp_proc.redefined,
+ * a cold read of ~500 ns a frame spared). A
  * direct-mapped per-CPU array of slots by Method*, keyed by process too.
  */
 #define NAME_MEMO 2048 /* methods remembered a CPU: a power of 2 */
@@ -325,6 +327,9 @@ struct walk {
 	__u32 walks; /* this walk's number: name_memo's walk (never 0) */
 	__u32 epoch_walk; /* the walk that read epoch1 */
 	__u64 epoch1; /* the JVM's unloaded classes + 1; 0: unknown */
+	/* read with epoch1: a class was ever redefined, or unknown
+	 * (interp_proc.redefined); 0: none */
+	__u32 redefined, redef_pad;
 	struct blob_seen blob; /* the frame's CodeBlob (read_blob) */
 	/* a sample's record (sampler_abi.h): what it carries besides its
 	 * head, set when the stacks and list are stored; 0: not there */

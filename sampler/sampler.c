@@ -23,7 +23,7 @@
 _Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
 _Static_assert(sizeof(struct sample_count) == 24, "sample_count layout");
 _Static_assert(sizeof(struct sample_rec) == 40 + 56, "sample_rec layout");
-_Static_assert(sizeof(struct interp_proc) == 344, "interp_proc layout");
+_Static_assert(sizeof(struct interp_proc) == 352, "interp_proc layout");
 _Static_assert(sizeof(struct unwind_heap) == 32, "unwind_heap layout");
 _Static_assert(sizeof(struct interp_frame) == 56, "interp_frame layout");
 _Static_assert(sizeof(struct java_thread_key) == 8, "java_thread_key layout");

@@ -217,6 +217,12 @@ struct interp_proc {
 	 * interpreted frame's names are kept from sample to sample while
 	 * it does not change (sampler.bpf.c, names_memo) */
 	__u64 unload_count;
+	/* JvmtiExport::_redefinition_count (a uint64_t, from libjvm.so's
+	 * symbol table), or 0: unknown. While it reads 0 no class was ever
+	 * redefined, so a Method* the names memo holds is still its method
+	 * while no class unloaded: its ConstMethod* is not read again (a
+	 * redefined method's old Method* is freed and reused) */
+	__u64 redefined;
 };
 /* no such field: jvm/hotspot.h's HOTSPOT_NO_OFF (asserted equal) */
 #define INTERP_NO_OFF 0xffffffffu
@@ -494,6 +500,11 @@ enum sampler_stat {
 	 * wrong caller without the check: unwind/unwind.bpf.h) */
 	STAT_ROWS_FP,
 	STAT_ROWS_FP_DIFF,
+	/* walks that named a method from the names memo: while the JVM
+	 * says no class was ever redefined (trusted by the unloaded-class
+	 * count alone), and otherwise (each Method*'s ConstMethod* read) */
+	STAT_NAMES_NOREDEF,
+	STAT_NAMES_REDEF,
 	STAT_NR,
 };
 
