@@ -10,7 +10,9 @@
 # RedefineWorker.mid). Under -Xint (interpreted frames, named from the
 # walk's memo) and with the JIT (compiled frames, named by jnamer):
 # - under fresh() no RedefineWorker frame, under worker() no
-#   RedefineTmpl one, and enough samples under each;
+#   RedefineTmpl one, and 20 samples under each at least (at load ~16,
+#   JDK 25 -Xint had 31 under fresh(); a broken build named 10-15 folded
+#   lines wrong of ~20);
 # - mixprof -v says the memo was trusted by the epoch alone before the
 #   first redefinition and checked after (JvmtiExport::_redefinition_count
 #   found and read). On every JDK.
@@ -49,7 +51,7 @@ check_jdk() {
 		}
 		END {
 			printf "%d samples under fresh(), %d under worker(), %d named wrong\n", fresh, worker, bad
-			exit !(fresh >= 50 && worker >= 50 && bad == 0)
+			exit !(fresh >= 20 && worker >= 20 && bad == 0)
 		}' "$f" || die "$jdk $mode: frames named wrong, or too few samples"
 	done
 }
