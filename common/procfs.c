@@ -167,6 +167,12 @@ int procfs__parse_stat(const char *text, size_t len, struct procfs_stat *st)
 			st->cpu_ticks += v;
 	}
 	st->start_ticks = v;
+	/* vsize: after the start time on every kernel; optional here */
+	if (end - p > 1 && *p == ' ') {
+		p++;
+		if (!parse_util__dec(&p, end, &v))
+			st->vsize = v;
+	}
 	return 0;
 }
 
@@ -360,17 +366,23 @@ uint64_t procfs__ticks_ns(uint64_t ticks)
 	return ticks * (NSEC_PER_SEC / (hz > 0 ? (uint64_t)hz : 100));
 }
 
-uint64_t procfs__age_ns(uint32_t pid)
+uint64_t procfs__stat_age_ns(const struct procfs_stat *st)
 {
-	struct procfs_stat st;
 	struct timespec now;
 	uint64_t start_ns, now_ns;
 
-	if (procfs__read_stat(pid, &st) || clock_gettime(CLOCK_BOOTTIME, &now))
+	if (clock_gettime(CLOCK_BOOTTIME, &now))
 		return 0;
-	start_ns = procfs__ticks_ns(st.start_ticks);
+	start_ns = procfs__ticks_ns(st->start_ticks);
 	now_ns = now.tv_sec * 1000000000ULL + now.tv_nsec;
 	return now_ns > start_ns ? now_ns - start_ns : 1;
+}
+
+uint64_t procfs__age_ns(uint32_t pid)
+{
+	struct procfs_stat st;
+
+	return procfs__read_stat(pid, &st) ? 0 : procfs__stat_age_ns(&st);
 }
 
 int procfs__perf_map_path(char *out, size_t cap, uint32_t pid, uint32_t nspid,

@@ -31,6 +31,10 @@ struct procfs_stat {
 	uint32_t ppid; /* field 4 */
 	uint64_t cpu_ticks; /* fields 14 + 15: user and system CPU, ticks */
 	uint64_t start_ticks; /* field 22: since boot, in clock ticks */
+	/* field 23: the address space's size in bytes, 0 when absent; any
+	 * mmap, munmap or exec changes it (a cheap "did its mappings
+	 * change?" before reading /proc/PID/maps) */
+	uint64_t vsize;
 };
 
 /* /proc/PID/status, the fields mixprof uses. */
@@ -117,6 +121,8 @@ int procfs__tgid(uint32_t pid);
 uint64_t procfs__ticks_ns(uint64_t ticks);
 /* How long pid has run, in ns; 0 when that cannot be read. */
 uint64_t procfs__age_ns(uint32_t pid);
+/* The same from its stat as read (procfs__read_stat). */
+uint64_t procfs__stat_age_ns(const struct procfs_stat *st);
 
 /*
  * The path, as root sees it, of the perf map of process pid whose own

@@ -101,7 +101,7 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 		return 0;
 	PHASE_START(t);
 	slot = NAME_MEMO_SLOT(f->method);
-	m = bpf_map_lookup_elem(&names_memo, &slot);
+	m = memo__at(&names_memo, NAME_MEMO, w->cpu, slot, &w->memo_i);
 	if (!m)
 		return 0;
 	if (m->method == f->method && m->tgid == w->tgid &&
@@ -384,7 +384,7 @@ __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 	bs->fact.name = f->name;
 	bs->fact.hashes = f->hashes;
 	bs->fact.named = 1;
-	blob_keep(&bs->key, &bs->fact);
+	blob_keep(&bs->key, &bs->fact, blob_memo_of(w, bs->key.blob));
 	PHASE_END(PH_NM_MISS, t);
 	return 0;
 }
@@ -646,7 +646,6 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 	struct blob_seen *bs;
 	struct blob_fact *bf = NULL;
 	struct blob_memo *m;
-	__u32 slot;
 	__u8 *cb;
 	__u64 o;
 
@@ -665,8 +664,7 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 				 (const void *)(blob + p->off_nm_cid)))
 		bs->keyed = 1;
 	bs->key.cid = (__u32)bs->word;
-	slot = BLOB_MEMO_SLOT(blob);
-	m = bs->keyed ? bpf_map_lookup_elem(&blob_memo, &slot) : NULL;
+	m = bs->keyed ? blob_memo_of(w, blob) : NULL;
 	if (m && m->key.blob == bs->key.blob && m->key.cid == bs->key.cid &&
 	    m->key.tgid == bs->key.tgid) {
 		bf = &m->fact;
@@ -713,7 +711,7 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob,
 	bs->fact.size = bi->size;
 	bs->fact.frame_size = bi->frame_size;
 	bs->fact.frame_complete = bi->frame_complete;
-	blob_keep(&bs->key, &bs->fact);
+	blob_keep(&bs->key, &bs->fact, blob_memo_of(w, bs->key.blob));
 	PHASE_END(PH_BLOB_MISS, t);
 	return 0;
 }

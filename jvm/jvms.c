@@ -541,16 +541,29 @@ void jvms__prepare(struct jvms *v, uint32_t pid)
 bool jvms__launched(struct jvms *v, uint32_t pid, uint64_t now_ns)
 {
 	struct jvm *j = pid != v->self ? jvm_get(v, pid) : NULL;
+	struct procfs_stat st = {};
 	char path[PATH_MAX];
 	unsigned int tries;
+	uint64_t age;
 
 	if (!j || j->state != JVM_TRY || stop__hurry())
 		return false;
+	age = procfs__read_stat(pid, &st) ? 0 : procfs__stat_age_ns(&st);
+	/* no mmap, munmap or exec since its maps showed no libjvm.so (its
+	 * address space the same size): not read again. A command that is
+	 * no JVM is asked about every EARLY_MS for its first seconds, and
+	 * its maps were most of what that cost */
+	if (st.vsize && st.vsize == j->nojvm_vsize)
+		return age < LAUNCH_LOOK_NS;
 	/* libjvm.so not mapped yet (the launcher, its libraries): no look,
 	 * so no try counted against a JVM being born; a command that has
-	 * not mapped it in its first seconds is left to the drain */
-	if (hotspot__libjvm(pid, path, sizeof(path)))
-		return procfs__age_ns(pid) < LAUNCH_LOOK_NS;
+	 * not mapped it in its first seconds is left to the drain. Its stat
+	 * read before its maps: a mapping after it changes the size. */
+	if (hotspot__libjvm(pid, path, sizeof(path))) {
+		j->nojvm_vsize = st.vsize;
+		return age < LAUNCH_LOOK_NS;
+	}
+	j->nojvm_vsize = 0;
 	/* a look before libjvm's own tables are set up (the mapping comes
 	 * before its relocations) is not a try either, unless the drain's
 	 * tries have gone past the quick ones */

@@ -59,6 +59,9 @@ struct jvm {
 	int vt_chunk_err; /* why frozen frames are not walked, or 0 */
 	struct vthread_syms *vt_syms; /* its libjvm.so's statics */
 	uint64_t vt_next_ns; /* -EAGAIN: when to read them again */
+	/* launched: its address space's size when its maps last showed no
+	 * libjvm.so (jvms__launched), or 0 */
+	uint64_t nojvm_vsize;
 };
 
 struct jvms_stats {

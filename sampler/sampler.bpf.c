@@ -23,6 +23,7 @@
 #include "sampler_abi.h"
 #include "targets.bpf.h"
 #include "phases.bpf.h"
+#include "memo.bpf.h"
 #include "jvm/blobkinds.h"
 /* the native step by unwind rows (.eh_frame), and its maps */
 #include "unwind/unwind.bpf.h"
@@ -66,7 +67,7 @@ struct stack_sent {
 	__u64 key, epoch;
 };
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY); /* x possible CPUs: memo.bpf.h */
 	__type(key, __u32);
 	__type(value, struct stack_sent);
 	__uint(max_entries, STACK_SENT);
@@ -126,7 +127,7 @@ struct {
  */
 #define LIST_SENT 1024 /* a CPU's distinct lists of the last second */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY); /* x possible CPUs: memo.bpf.h */
 	__type(key, __u32);
 	__type(value, struct stack_sent);
 	__uint(max_entries, LIST_SENT);
@@ -214,19 +215,17 @@ struct blob_memo {
 	struct blob_fact fact;
 };
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY); /* x possible CPUs: memo.bpf.h */
 	__type(key, __u32);
 	__type(value, struct blob_memo);
 	__uint(max_entries, BLOB_MEMO);
 } blob_memo SEC(".maps");
 
-/* blob_facts' entry key -> fact, and this CPU's memo of it */
+/* blob_facts' entry key -> fact, and this CPU's memo of it (NULL: none) */
 static __always_inline void blob_keep(const struct blob_key *key,
-				      const struct blob_fact *fact)
+				      const struct blob_fact *fact,
+				      struct blob_memo *m)
 {
-	__u32 slot = BLOB_MEMO_SLOT(key->blob);
-	struct blob_memo *m = bpf_map_lookup_elem(&blob_memo, &slot);
-
 	bpf_map_update_elem(&blob_facts, key, fact, BPF_ANY);
 	if (m) {
 		m->key = *key;
@@ -288,7 +287,7 @@ struct name_memo {
 	__u32 tgid, pad;
 };
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY); /* x possible CPUs: memo.bpf.h */
 	__type(key, __u32);
 	__type(value, struct name_memo);
 	__uint(max_entries, NAME_MEMO);
@@ -314,6 +313,8 @@ struct walk {
 	/* an adapter leaf's caller's other sp (adapter_step), or 0 */
 	__u64 alt_sp;
 	__u32 tgid, tid; /* the process and thread */
+	/* this CPU (its part of the memos: memo.bpf.h); a memo's index */
+	__u32 cpu, memo_i;
 	__u32 idx; /* the frame being stepped (0: the leaf) */
 	__u32 hotspot; /* the HotSpot rules (not UNWIND_MODE_FP) */
 	__u32 a_state; /* the frame anchor: enum anchor_state */
@@ -388,31 +389,33 @@ static long hash_step(__u32 i, void *arg)
 	return 0;
 }
 
-/* The CPU's stack buffer: its frames, past the record head (sampler_abi.h). */
-static __always_inline __u64 *stack_buf(void)
+/* CPU cpu's stack buffer (kern: the kernel stack's): its frames, past the
+ * record head (sampler_abi.h). */
+static __always_inline __u64 *cpu_stack_buf(__u32 cpu, bool kern)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-	__u64 *b = bpf_map_lookup_elem(&stack_scratch, &cpu);
+	__u64 *b = bpf_map_lookup_elem(
+	    kern ? (void *)&kstack_scratch : (void *)&stack_scratch, &cpu);
 
 	return b ? b + STACK_REC_HEAD : NULL;
+}
+
+/* This CPU's stack buffer. */
+static __always_inline __u64 *stack_buf(void)
+{
+	return cpu_stack_buf(bpf_get_smp_processor_id(), false);
 }
 
 /* The same for the kernel stack. */
 static __always_inline __u64 *kstack_buf(void)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-	__u64 *b = bpf_map_lookup_elem(&kstack_scratch, &cpu);
-
-	return b ? b + STACK_REC_HEAD : NULL;
+	return cpu_stack_buf(bpf_get_smp_processor_id(), true);
 }
 
-/* The memo slot of a stack or list this CPU sent as key (or NULL), and
- * whether it holds key in this stack epoch. */
-static __always_inline bool sent_before(void *memo, __u32 slot, __u64 key,
-					struct stack_sent **sent)
+/* Does a memo slot of stacks or lists sent (or NULL) hold key in this
+ * stack epoch? */
+static __always_inline bool sent_holds(const struct stack_sent *sent, __u64 key)
 {
-	*sent = bpf_map_lookup_elem(memo, &slot);
-	return *sent && (*sent)->key == key && (*sent)->epoch == stack_epoch;
+	return sent && sent->key == key && sent->epoch == stack_epoch;
 }
 
 /* ... and now it does */
@@ -424,12 +427,10 @@ static __always_inline void sent_now(struct stack_sent *sent, __u64 key)
 	}
 }
 
-/* ... the same, from key alone (a memo of slots slots) */
+/* ... the same, from key alone (a memo of slots slots a CPU) */
 static __always_inline void sent_mark(void *memo, __u32 slots, __u64 key)
 {
-	__u32 slot = key & (slots - 1);
-
-	sent_now(bpf_map_lookup_elem(memo, &slot), key);
+	sent_now(memo__slot(memo, slots, bpf_get_smp_processor_id(), key), key);
 }
 
 /* store_stack's how */
@@ -455,7 +456,8 @@ static __always_inline struct walk *walk_rec(void)
  */
 __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 how)
 {
-	__u64 *ips = how & STORE_KERN ? kstack_buf() : stack_buf();
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 *ips = cpu_stack_buf(cpu, how & STORE_KERN);
 	struct stack_hash c = {
 	    .ips = ips, .nr = nr, .h = 0xcbf29ce484222325ULL};
 	struct stack_sent *sent;
@@ -470,7 +472,11 @@ __noinline __u64 store_stack(__u32 nr, __u32 lost, __u32 how)
 		c.h |= 2;
 	PHASE_END(PH_HASH, th);
 	PHASE_START(tm);
-	if (sent_before(&stack_sent, c.h & (STACK_SENT - 1), c.h, &sent)) {
+	/* the memo's index in the record's head, written later: not in a
+	 * slot of this frame (the walk's chain has 512 bytes on 6.1) */
+	sent = memo__at(&stack_sent, STACK_SENT, cpu, c.h,
+			(__u32 *)(ips - STACK_REC_HEAD));
+	if (sent_holds(sent, c.h)) {
 		PHASE_END(PH_STACK_KNOWN, tm);
 		return c.h;
 	}
@@ -606,6 +612,15 @@ static __always_inline int rows_step(struct walk *w,
  * compiled frames, CodeBlobs and their edges, stubs and adapters, the
  * frame anchor; native_step, below, is what it falls back to.
  */
+/* this CPU's memo slot of blob, for a walk (w): its index in w, not on
+ * the caller's stack */
+static __always_inline struct blob_memo *blob_memo_of(struct walk *w,
+						      __u64 blob)
+{
+	return memo__at(&blob_memo, BLOB_MEMO, w->cpu, BLOB_MEMO_SLOT(blob),
+			&w->memo_i);
+}
+
 #include "jvm/hotspot.bpf.h"
 
 /*
@@ -945,7 +960,8 @@ static __always_inline int send_list(struct walk *w, __u64 id, bool defer)
 	struct stack_sent *sent;
 	__u64 bytes = w->st.nr;
 
-	if (sent_before(&list_sent, id & (LIST_SENT - 1), id, &sent))
+	sent = memo__slot(&list_sent, LIST_SENT, w->cpu, id);
+	if (sent_holds(sent, id))
 		return 1;
 	if (defer) {
 		/* the list's own head (nr, prev), its nr frames */
@@ -1005,6 +1021,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	w->alt_sp = 0;
 	w->tgid = tgid;
 	w->tid = tid;
+	w->cpu = bpf_get_smp_processor_id();
 	w->hotspot = unwind_mode != UNWIND_MODE_FP;
 	w->a_state = A_UNREAD;
 	w->chunks = 0;

@@ -65,7 +65,24 @@ uint32_t sampler__value_frames(uint32_t depth)
 	return depth > STACK_SHORT ? depth : STACK_SHORT;
 }
 
-/* Sizes set before load: the stack buffer, the counts, the ring. */
+/*
+ * The memos (memo.bpf.h): each declared with its slots for one CPU, made
+ * a plain array of them for every possible CPU, one allocation where a
+ * per-CPU array makes one per slot.
+ */
+static void memos_size(struct sampler_bpf *skel, int ncpu)
+{
+	struct bpf_map *memos[] = {
+	    skel->maps.stack_sent, skel->maps.list_sent, skel->maps.blob_memo,
+	    skel->maps.names_memo, skel->maps.row_memo,
+	};
+
+	for (size_t i = 0; i < sizeof(memos) / sizeof(memos[0]); i++)
+		bpf_map__set_max_entries(memos[i],
+					 bpf_map__max_entries(memos[i]) * ncpu);
+}
+
+/* Sizes set before load: the stack buffer, the counts, the ring, memos. */
 static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 {
 	uint32_t bytes = sampler__value_frames(cfg->depth) * 8;
@@ -80,6 +97,7 @@ static int size_maps(struct sampler_bpf *skel, const struct sampler_cfg *cfg)
 	bpf_map__set_value_size(skel->maps.kstack_scratch,
 				bytes + STACK_REC_HEAD * 8);
 	bpf_map__set_max_entries(skel->maps.kstack_scratch, ncpu);
+	memos_size(skel, ncpu);
 	bpf_map__set_max_entries(skel->maps.counts, cfg->counts_size);
 	bpf_map__set_max_entries(skel->maps.new_keys, ring_bytes(cfg));
 	bpf_map__set_max_entries(skel->maps.unwind_rows, UNWIND_MAX_ROWS);

@@ -57,6 +57,7 @@ struct uproc {
 	uint64_t first_ns; /* its first table: a process starting up */
 	uint64_t scanned_ns; /* last reading of its mappings */
 	uint64_t maps_hash; /* of its file mappings then (maps_hash) */
+	uint64_t vsize; /* its address space's size then (vsize_of), or 0 */
 };
 
 #define QUEUE_MAX 4096 /* pids waiting: more are asked for again later */
@@ -747,6 +748,19 @@ static struct procmaps *read_pm(int pid, uint64_t *h)
 	return pm;
 }
 
+/*
+ * pid's address space size (/proc/PID/stat's vsize), 0 when unknown: an
+ * mmap, munmap or exec changes it, so the same size means the same
+ * mappings, told by a read of a few numbers where /proc/PID/maps prints
+ * every mapping's path.
+ */
+static uint64_t vsize_of(int pid)
+{
+	struct procfs_stat st;
+
+	return procfs__read_stat(pid, &st) ? 0 : st.vsize;
+}
+
 /* pid's table from its mappings text; eager: a target's (its files
  * built before samples ask). */
 static int write_table(struct unwind_loader *l, int pid,
@@ -796,7 +810,7 @@ static int refresh_now(struct unwind_loader *l, int pid, uint64_t now_ns,
 	bool added, gone;
 	void **slot;
 	__u32 key = pid;
-	uint64_t h, h2;
+	uint64_t h, h2, vsize;
 	int r;
 
 	slot = u64map__add(&l->procs, (uint64_t)pid + 1, &added);
@@ -814,11 +828,16 @@ static int refresh_now(struct unwind_loader *l, int pid, uint64_t now_ns,
 	    now_ns - up->first_ns > UNWIND_START_NS)
 		return 0;
 	up->scanned_ns = now_ns;
+	/* its size read before its mappings: a change after it shows */
+	vsize = vsize_of(pid);
+	if (!gone && vsize && vsize == up->vsize)
+		return 0; /* nothing mapped or unmapped since its table */
 	pm = read_pm(pid, &h);
 	if (!pm)
 		return -errno;
 	if (!gone && h == up->maps_hash) {
 		procmaps__free(pm);
+		up->vsize = vsize;
 		return 0;
 	}
 	r = write_table(l, pid, pm, eager);
@@ -827,18 +846,22 @@ static int refresh_now(struct unwind_loader *l, int pid, uint64_t now_ns,
 		return r ? r : -EINTR;
 	/*
 	 * An exec (or munmap and mmap) between our reading and our writing
-	 * would leave a table of mappings the process no longer has: read
-	 * them again and take the table back if they changed. An exec after
-	 * this deletes it in BPF.
+	 * would leave a table of mappings the process no longer has: when
+	 * its size changed, read them again and take the table back if they
+	 * changed. An exec after this deletes it in BPF.
 	 */
-	pm = read_pm(pid, &h2);
-	if (!pm || h2 != h) {
-		bpf_map_delete_elem(l->procs_fd, &key);
+	if (!vsize || vsize_of(pid) != vsize) {
+		pm = read_pm(pid, &h2);
+		if (!pm || h2 != h) {
+			bpf_map_delete_elem(l->procs_fd, &key);
+			procmaps__free(pm);
+			return -EAGAIN;
+		}
 		procmaps__free(pm);
-		return -EAGAIN;
+		vsize = 0; /* changed: read its mappings next time */
 	}
-	procmaps__free(pm);
 	up->maps_hash = h;
+	up->vsize = vsize;
 	return r;
 }
 

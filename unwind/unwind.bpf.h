@@ -15,6 +15,7 @@
 
 #include "rows.h"
 #include "sampler/phases.bpf.h" /* a BPF_PHASES=1 build's timer */
+#include "sampler/memo.bpf.h" /* this CPU's part of a memo */
 
 /* every loaded file's rows; max_entries set by user space before load;
  * mmapable: user space copies a file's rows in at once (an update per
@@ -112,7 +113,7 @@ struct row_memo {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY); /* x possible CPUs: memo.bpf.h */
 	__type(key, __u32);
 	__type(value, struct row_memo);
 	__uint(max_entries, ROW_MEMO);
@@ -245,7 +246,8 @@ static __always_inline const struct unwind_row *row_of(__u32 file, __u32 a)
 	__u32 slot = ROW_MEMO_SLOT(file, a);
 	const struct unwind_page *pg;
 	const struct unwind_row *r;
-	struct row_memo *m = bpf_map_lookup_elem(&row_memo, &slot);
+	struct row_memo *m =
+	    memo__slot(&row_memo, ROW_MEMO, bpf_get_smp_processor_id(), slot);
 	PHASE_START(t);
 
 	if (m && m->file1 == file + 1 && m->a == a) {

@@ -118,6 +118,7 @@ static void test_stat(void)
 	CHECK_INT(st.ppid, 4200);
 	CHECK_INT(st.cpu_ticks, 8);
 	CHECK_INT(st.start_ticks, 123456);
+	CHECK_INT(st.vsize, 5000000000);
 	/* a comm of ") Z 1 (" cannot shift the fields; negative ones parse */
 	CHECK_INT(PARSE_STAT("7 () Z 1 () R 1 7 7 0 -1 4194560 0 0 0 0 0 0 "
 			     "0 0 -2 -20 1 0 99",
@@ -126,6 +127,7 @@ static void test_stat(void)
 	CHECK_INT(st.state, 'R');
 	CHECK_INT(st.ppid, 1);
 	CHECK_INT(st.start_ticks, 99);
+	CHECK_INT(st.vsize, 0); /* absent */
 	/* cut before the start time, no comm, nothing */
 	CHECK_INT(PARSE_STAT("7 (a) R 1 7 7 0 -1 4194560 0 0", &st), -EINVAL);
 	CHECK_INT(PARSE_STAT("7 a R 1 7 7", &st), -EINVAL);
