@@ -23,7 +23,7 @@
  * names ~5,000 pcs in ~4,000 nmethods, and 16 kept in turn read nearly
  * every one again; up to LOADED_BYTES, then they all go */
 #define LOADED 512
-#define LOADED_BYTES (8u << 20)
+#define LOADED_BYTES (2u << 20)
 /* the count of unloaded classes read at most once in this long: names
  * come in bursts, a drain's new frames, and each read is microseconds */
 #define EPOCH_NS 1000000ull
