@@ -7,8 +7,10 @@
 # through fresh(): the new methods get the old ones' memory, ConstMethod
 # and all (measured: before the redefinition count went into the names'
 # epoch, 10-15 of ~20 folded lines under fresh() named a frame
-# RedefineWorker.mid). Under -Xint (interpreted frames, named from the
-# walk's memo) and with the JIT (compiled frames, named by jnamer):
+# RedefineWorker.mid; JDK 25 did not reuse the memory in these runs).
+# Under -Xint (interpreted frames, named from the walk's memo) and with
+# the JIT (compiled frames, named by jnamer; its chains are checked
+# against their nmethod too: that mode did not fail without the fix):
 # - under fresh() no RedefineWorker frame, under worker() no
 #   RedefineTmpl one, and 20 samples under each at least (at load ~16,
 #   JDK 25 -Xint had 31 under fresh(); a broken build named 10-15 folded
