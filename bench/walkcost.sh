@@ -12,7 +12,10 @@
 #    (MIXPROF_UNWIND=fp: stacks cut where frame pointers stop), and the
 #    target's cost: javac's wall and total CPU (tool included) against
 #    javac alone, REPS interleaved rounds, medians, at HZ and at 99 Hz
-#    (mixprof-99: the HotSpot walk's other rate); beside it, in the same
+#    (mixprof-99: the HotSpot walk's other rate), and mixprof's own
+#    process per sample (the run's CPU less javac's, as its summary
+#    says, over its samples: at 999 Hz most of what javac pays beyond
+#    the BPF time); beside it, in the same
 #    rounds, perf record -F 499 -g and --call-graph dwarf (+ perf script
 #    --no-inline; -N: nothing left in ~/.debug),
 #    and async-profiler at 1 ms and 10 ms when ASPROF_LIB names its
@@ -92,6 +95,12 @@ mixprof_run() {
 	wait "$tp" || { tail -5 "$tmp/err" >&2; return 1; }
 	read -r u s e <"$tmp/time"
 	echo "$name $(cat "$tmp/stats") $(frames "$tmp/out.folded") $(awk -v a="$u" -v b="$s" 'BEGIN { print a + b }') $e" >>"$tmp/res"
+	# mixprof's own process: the run's CPU less the target's (its
+	# summary's), over its samples; launched runs only
+	sed -n 's/.* exited with status .*; CPU \([0-9.]*\) s user, \([0-9.]*\) s system.*/\1 \2/p' \
+		"$tmp/err" | awk -v n="$name" -v a="$u" -v b="$s" \
+		-v k="$(sed -n 's/^mixprof: \([0-9]*\) samples in .*/\1/p' "$tmp/err")" \
+		'k > 0 { printf "%s %.1f\n", n, (a + b - $1 - $2) / k * 1e6 }' >>"$tmp/own"
 	# a BPF_PHASES=1 build's phases (sampler/phases.h), the last run's
 	grep 'phase' "$tmp/err" >"$tmp/phases.$name" || true
 }
@@ -192,6 +201,14 @@ else
 		read -r ps fr pf <<<"$(cost "javac-$m")"
 		printf "  %-8s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame\n" "$m" "$ps" "$fr" "$pf"
 	done
+	awk '{ v[$1] = v[$1] " " $2 }
+	function med(s,   a, n, i, j, x) {
+		n = split(s, a, " ")
+		for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	END { for (m in v) if (m ~ /^javac-(hotspot|base)$/)
+		printf "  %-8s mixprof'"'"'s own process %.1f us/sample (the run'"'"'s CPU less javac'"'"'s, medians)\n", substr(m, 7), med(v[m]) }' "$tmp/own" 2>/dev/null | sort
 	# built with BPF_PHASES=1: where the last javac sample's time went
 	sed 's/^mixprof: */  /' "$tmp/phases.javac-hotspot"
 	awk '$1 == "javac-hotspot" { t += $4; i += $6; c += $7; o += $8 }
