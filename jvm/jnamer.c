@@ -22,10 +22,12 @@
 /* nmethods whose debug data is kept, one a slot by address: a javac run
  * names ~5,000 pcs in ~4,000 nmethods, and 16 kept in turn read nearly
  * every one again; up to LOADED_BYTES, then they all go */
-#define LOADED 512
+#define LOADED_BITS 9
+#define LOADED (1 << LOADED_BITS)
 #define LOADED_BYTES (2u << 20)
-/* the count of unloaded classes read at most once in this long: names
- * come in bursts, a drain's new frames, and each read is microseconds */
+/* the counts of unloaded and redefined classes read at most once in this
+ * long: names come in bursts, a drain's new frames, and each read is
+ * microseconds */
 #define EPOCH_NS 1000000ull
 #define MAX_CHAINS (1u << 16) /* then the cache starts again: ~10 MB */
 #define MAX_NAMES (1u << 16) /* methods' names kept: ~3 MB, then again */
@@ -74,7 +76,8 @@ struct jnamer {
 	struct u64map threads; /* tid + 1 -> name in pool */
 	struct u64map names; /* Method* -> struct mname */
 	uint64_t unload_addr; /* the count of unloaded classes, 0: unknown */
-	uint64_t epoch, epoch_ns; /* its last value + 1, and when read */
+	/* unload_epoch's last value (both counts + 1), and when read */
+	uint64_t epoch, epoch_ns;
 	/* JvmtiExport::_redefinition_count, 0: not found; and whether it
 	 * read nonzero (or failed) with the epoch */
 	uint64_t redef_addr;
@@ -215,7 +218,7 @@ static int debug_of(struct jnamer *j, uint64_t nm, int32_t cid,
 	struct nm_debug *d;
 	int ret;
 
-	d = &j->loaded[(nm >> 4) * 0x9e3779b97f4a7c15ull >> 55];
+	d = &j->loaded[(nm >> 4) * 0x9e3779b97f4a7c15ull >> (64 - LOADED_BITS)];
 	if (d->info.addr == nm && d->info.compile_id == cid && d->pcs) {
 		*out = d;
 		return 0;
