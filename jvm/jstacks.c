@@ -719,27 +719,38 @@ void jstacks__seen(struct jstacks *js, const struct sample_key *k,
 		learn_thread(js, j, k);
 }
 
-/* One more Java frame of the stack at hand, its name pooled: 0 or -1. */
-static int java_push(struct jstacks *js, const char *name, int line,
-		     int32_t bci, enum jframe_kind kind, int comp_level)
+/* One more Java frame of the stack at hand, its name in our pool: 0 or
+ * -1. */
+static int java_push_pooled(struct jstacks *js, const char *name, int line,
+			    int32_t bci, enum jframe_kind kind, int comp_level)
 {
 	struct jstack_frame *x;
 
-	if (array__grow((void **)&js->java, &js->java_cap, js->njava + 1,
-			sizeof(*js->java)))
+	if (!name || array__grow((void **)&js->java, &js->java_cap,
+				 js->njava + 1, sizeof(*js->java)))
 		return -1;
 	x = &js->java[js->njava];
-	/* jnamer's names live in its cache, which may start again at
-	 * the next frame's naming: kept in our pool */
-	x->name = strpool__intern(js->pool, name, strlen(name));
-	if (!x->name)
-		return -1;
+	x->name = name;
 	x->line = js->lines && line > 0 ? line : 0;
 	x->bci = js->bci && bci >= 0 ? bci : -1;
 	x->kind = kind;
 	x->c1 = jframe__c1(kind, comp_level);
 	js->njava++;
 	return 0;
+}
+
+/*
+ * The same for a name of jnamer's: its names live in its cache, which
+ * may start again at the next frame's naming, so it goes in our pool.
+ * (A list's names, name_of's, are in our pool already: a javac run has
+ * ~100,000 such frames, each a hash of its name and a lookup less.)
+ */
+static int java_push(struct jstacks *js, const char *name, int line,
+		     int32_t bci, enum jframe_kind kind, int comp_level)
+{
+	return java_push_pooled(js,
+				strpool__intern(js->pool, name, strlen(name)),
+				line, bci, kind, comp_level);
 }
 
 /*
@@ -775,8 +786,8 @@ static uint32_t compiled_frames(struct jstacks *js, struct jvm *j,
 	if (n == -ESTALE) {
 		js->st.compiled_stale++;
 		/* the tier recorded at sample time; unknown: C2's */
-		if (!f->name ||
-		    java_push(js, f->name, 0, -1, JF_COMPILED, f->level ?: 4))
+		if (!f->name || java_push_pooled(js, f->name, 0, -1,
+						 JF_COMPILED, f->level ?: 4))
 			goto fail;
 		return 1;
 	}
@@ -827,7 +838,8 @@ static int java_names(struct jstacks *js, const struct sample_key *k,
 			js->st.unreadable++;
 			continue;
 		}
-		if (java_push(js, f->name, f->line, f->bci, JF_INTERPRETED, 0))
+		if (java_push_pooled(js, f->name, f->line, f->bci,
+				     JF_INTERPRETED, 0))
 			continue;
 		out->njava[f->idx] = 1;
 		named++;
