@@ -57,7 +57,7 @@ struct uproc {
 	uint64_t first_ns; /* its first table: a process starting up */
 	uint64_t scanned_ns; /* last reading of its mappings */
 	uint64_t maps_hash; /* of its file mappings then (maps_hash) */
-	uint64_t vsize; /* its address space's size then (vsize_of), or 0 */
+	uint64_t vsize; /* its mappings' sizes then (vsize_of), or 0 */
 };
 
 #define QUEUE_MAX 4096 /* pids waiting: more are asked for again later */
@@ -749,16 +749,23 @@ static struct procmaps *read_pm(int pid, uint64_t *h)
 }
 
 /*
- * pid's address space size (/proc/PID/stat's vsize), 0 when unknown: an
- * mmap, munmap or exec changes it, so the same size means the same
- * mappings, told by a read of a few numbers where /proc/PID/maps prints
- * every mapping's path.
+ * pid's address space size (/proc/PID/stat's vsize) and its executable
+ * mappings' (/proc/PID/status' VmExe and VmLib, the symbolizer's signal),
+ * mixed; 0 when unknown: an mmap, munmap or exec changes the first, and
+ * the dynamic loader's MAP_FIXED of a library's code over the region it
+ * reserved (the same size) the second, so the same value means the same
+ * executable mappings, told by a few numbers where /proc/PID/maps
+ * prints every mapping's path.
  */
 static uint64_t vsize_of(int pid)
 {
+	struct procfs_status ss;
 	struct procfs_stat st;
 
-	return procfs__read_stat(pid, &st) ? 0 : st.vsize;
+	if (procfs__read_stat(pid, &st) || !st.vsize ||
+	    procfs__read_status(pid, &ss))
+		return 0;
+	return st.vsize ^ (ss.vm_exe_kb * 1000003 ^ ss.vm_lib_kb) << 40;
 }
 
 /* pid's table from its mappings text; eager: a target's (its files
