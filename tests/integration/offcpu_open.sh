@@ -50,7 +50,11 @@ check() {
 
 for jdk in $(jdks); do
 	note "JDK $jdk"
-	rm -rf "$TMPD/go" "$TMPD/off" "$TMPD/wall"
+	# the last JDK's logs gone: a mixprof started in the background
+	# opens its own only when it runs, and the last one's "profiling"
+	# let the trigger go before this one was there (a JDK 25 run whose
+	# waits were never seen, in a fresh-clone run)
+	rm -rf "$TMPD/go" "$TMPD/off" "$TMPD/wall" "$TMPD/err1" "$TMPD/err2"
 	: >"$TMPD/out" # a JVM before wrote "ready" in it
 	"$jdk/bin/java" -cp "$SAMPLES" Blocked "$TMPD/go" $((SECS + 60)) >"$TMPD/out" &
 	pid=$!
