@@ -31,6 +31,7 @@
 	X(PH_F_CHUNK, "  step: virtual thread chunk")                          \
 	X(PH_F_OTHER, "  step: other (pending, no blob)")                      \
 	X(PH_FIND_BLOB, "    find_blob (segment map)")                         \
+	X(PH_BLOB_PC, "    blob_of, this CPU's memo by pc")                    \
 	X(PH_BLOB_MEMO, "    read_blob, this CPU's memo")                      \
 	X(PH_BLOB_HIT, "    read_blob, blob_facts hit")                        \
 	X(PH_BLOB_MISS, "    read_blob, blob_facts miss")                      \
