@@ -616,14 +616,17 @@ __noinline __u64 find_blob(const struct interp_proc *p, __u64 ip)
 /*
  * The CodeBlob holding pc, as find_blob, but first from this CPU's memo
  * entry for pc (blob_memo): a pc met before (a return address, a hot
- * loop's leaf) is in the blob kept with it while the word at that
- * blob's compile id still holds the id kept (a compile id is never
- * reused, and an nmethod never moves), which costs that word's read
- * instead of the segment map's and the word's. The entry's facts go to
- * the record's blob (struct blob_seen) for read_blob. A freed nmethod
- * whose memory another blob took could match only if that blob's bytes
- * at the old id's offset were the old id. A global function: verified
- * once.
+ * loop's leaf) is in the blob kept with it while that blob's HeapBlock
+ * is in use and the word at its compile id still holds the id kept (a
+ * compile id is never reused, and an nmethod never moves): the
+ * header's read instead of the segment map's. Both are needed: HotSpot
+ * marks a freed block free and cuts new blocks from a free block's end
+ * (heap.cpp), so a pc of the old code can lie in a new block while the
+ * old header, compile id and all, is still there, marked free
+ * (tests/integration/hostile_jvm.sh, reuse); a block given again at
+ * the same start holds a new nmethod, with a new id. The entry's facts
+ * go to the record's blob (struct blob_seen) for read_blob. A global
+ * function: verified once.
  */
 __noinline __u64 blob_of(const struct interp_proc *p, __u64 pc)
 {
@@ -639,7 +642,11 @@ __noinline __u64 blob_of(const struct interp_proc *p, __u64 pc)
 	if (!m || m->pc != pc || m->key.tgid != w->tgid || !m->key.blob)
 		return find_blob(p, pc);
 	PHASE_START(t);
-	if (bpf_probe_read_user(&bs->word, 8,
+	if (bpf_probe_read_user(
+		&bs->word, 1,
+		(const void *)(m->key.blob - p->hb_size + p->off_hb_used)) ||
+	    !(__u8)bs->word ||
+	    bpf_probe_read_user(&bs->word, 8,
 				(const void *)(m->key.blob + p->off_nm_cid)) ||
 	    (__u32)bs->word != m->key.cid)
 		return find_blob(p, pc);
