@@ -26,6 +26,7 @@
 	X(PH_F_COMPILED, "  step: compiled (blob with a frame size)")          \
 	X(PH_F_STUB, "  step: stub (blob without a frame size)")               \
 	X(PH_F_ROWS, "  step: native by rows")                                 \
+	X(PH_F_FPRUN, "  step: native, frame record in the last mapping")      \
 	X(PH_F_FP, "  step: native by frame pointer")                          \
 	X(PH_F_ANCHOR, "  step: native, resumed at the anchor")                \
 	X(PH_F_CHUNK, "  step: virtual thread chunk")                          \
