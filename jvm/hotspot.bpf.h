@@ -638,6 +638,9 @@ __noinline __u64 blob_of(const struct interp_proc *p, __u64 pc)
 		return 0;
 	bs = &w->blob;
 	bs->pre = 0;
+	/* a native pc: no memo line touched (find_blob's test first) */
+	if (!in_code(p, pc))
+		return 0;
 	m = p->flags & UNWIND_NAMES ? blob_memo_of(w, pc) : NULL;
 	if (!m || m->pc != pc || m->key.tgid != w->tgid || !m->key.blob)
 		return find_blob(p, pc);
