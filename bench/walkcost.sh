@@ -36,6 +36,11 @@
 # A build made with `make BPF_PHASES=1` (sampler/phases.h) prints, under
 # the javac and Tomcat figures, the BPF time of each phase of a sample
 # (the last run's, from -v): where the time goes.
+# Each BPF figure is printed as the sum over its runs (ns over samples)
+# and as the median and range of its runs; with BASE_BUILD, the two
+# builds' ratio round by round (both ran in each round), its median and
+# range: a machine whose speed drifts between rounds moves both builds
+# of a round together, where the sums mix rounds.
 # Measures and prints; never fails on a number.
 set -euo pipefail
 : "${BUILD:?BUILD must point at the build directory}"
@@ -127,6 +132,55 @@ cost() {
 	}' "$tmp/res"
 }
 
+# A sorted list's median, minimum and maximum (awk: v[1..n] sorted in place)
+AWK_MED='function medmm(v, n,   i, j, x) {
+	for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j > 0 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+	return sprintf("%.0f %.0f %.0f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2, v[1], v[n])
+}'
+
+# runs NAME: "median min max" of NAME's ns/sample run by run (the other
+# tasks' ticks taken off): the machine's own speed drifts between rounds,
+# which the sums of cost() hide
+runs() {
+	awk -v n="$1" -v fns="$filter_ns" "$AWK_MED"'
+	$1 == n && $4 > 0 {
+		own = $2 - ($3 - $4) * fns; if (own < 0) own = $2
+		v[++k] = own / $4
+	} END { if (k) print medmm(v, k) }' "$tmp/res"
+}
+
+# pairs A B: "median min max" of A's ns/sample over B's, round by round
+# (the k-th run of each: both ran in round k), in thousandths
+pairs() {
+	awk -v a="$1" -v b="$2" -v fns="$filter_ns" "$AWK_MED"'
+	($1 == a || $1 == b) && $4 > 0 {
+		own = $2 - ($3 - $4) * fns; if (own < 0) own = $2
+		if ($1 == a) x[++i] = own / $4; else y[++j] = own / $4
+	} END {
+		for (k = 1; k <= i && k <= j; k++) r[k] = 1000 * x[k] / y[k]
+		if (k > 1) print medmm(r, k - 1)
+	}' "$tmp/res"
+}
+
+# show_cost LABEL NAME: cost()'s line, then the runs' median and range
+show_cost() {
+	local ps fr pf md lo hi
+	read -r ps fr pf <<<"$(cost "$2")"
+	read -r md lo hi <<<"$(runs "$2")"
+	printf "  %-12s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame; runs: median %s, %s-%s\n" \
+		"$1" "$ps" "$fr" "$pf" "${md:-0}" "${lo:-0}" "${hi:-0}"
+}
+
+# show_pairs A B: A against B, round by round
+show_pairs() {
+	local md lo hi
+	read -r md lo hi <<<"$(pairs "$1" "$2")"
+	if [ -n "$md" ]; then
+		awk -v a="$1" -v b="$2" -v m="$md" -v l="$lo" -v h="$hi" \
+			'BEGIN { printf "  %s / %s, round by round: median %.2fx (%.2f-%.2fx)\n", a, b, m / 1000, l / 1000, h / 1000 }'
+	fi
+}
+
 # --- 1) javac -------------------------------------------------------------
 jdk=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
 zip=
@@ -198,9 +252,9 @@ else
 	done
 	echo "javac, 100 sources of java/util, launched at $HZ Hz ($REPS rounds)"
 	for m in hotspot fp ${BASE_BUILD:+base}; do
-		read -r ps fr pf <<<"$(cost "javac-$m")"
-		printf "  %-8s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame\n" "$m" "$ps" "$fr" "$pf"
+		show_cost "$m" "javac-$m"
 	done
+	if [ -n "${BASE_BUILD:-}" ]; then show_pairs javac-hotspot javac-base; fi
 	awk '{ v[$1] = v[$1] " " $2 }
 	function med(s,   a, n, i, j, x) {
 		n = split(s, a, " ")
@@ -270,9 +324,9 @@ elif [ -d "$tc" ] && [ -d /usr/share/tomcat10-examples ] && command -v ab >/dev/
 		done
 		echo "Tomcat 10 under ab -c 4, mixprof -p for $SECS s at $HZ Hz ($REPS rounds)"
 		for m in tomcat ${BASE_BUILD:+tomcat-base}; do
-			read -r ps fr pf <<<"$(cost "$m")"
-			printf "  %-11s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame\n" "$m" "$ps" "$fr" "$pf"
+			show_cost "$m" "$m"
 		done
+		if [ -n "${BASE_BUILD:-}" ]; then show_pairs tomcat tomcat-base; fi
 		sed 's/^mixprof: */  /' "$tmp/phases.tomcat"
 	else
 		echo "Tomcat did not start or serve: skipped"
