@@ -384,7 +384,7 @@ __noinline int read_nm(const struct interp_proc *p, struct interp_frame *f)
 	bs->fact.name = f->name;
 	bs->fact.hashes = f->hashes;
 	bs->fact.named = 1;
-	blob_keep(&bs->key, &bs->fact, blob_memo_of(w, bs->pc), bs->pc);
+	blob_keep(&bs->key, &bs->fact, blob_memo_of(w, bs->key.blob));
 	PHASE_END(PH_NM_MISS, t);
 	return 0;
 }
@@ -613,54 +613,6 @@ __noinline __u64 find_blob(const struct interp_proc *p, __u64 ip)
 	return blob;
 }
 
-/*
- * The CodeBlob holding pc, as find_blob, but first from this CPU's memo
- * entry for pc (blob_memo): a pc met before (a return address, a hot
- * loop's leaf) is in the blob kept with it while that blob's HeapBlock
- * is in use and the word at its compile id still holds the id kept (a
- * compile id is never reused, and an nmethod never moves): the
- * header's read instead of the segment map's. Both are needed: HotSpot
- * marks a freed block free and cuts new blocks from a free block's end
- * (heap.cpp), so a pc of the old code can lie in a new block while the
- * old header, compile id and all, is still there, marked free
- * (tests/integration/hostile_jvm.sh, reuse); a block given again at
- * the same start holds a new nmethod, with a new id. The entry's facts
- * go to the record's blob (struct blob_seen) for read_blob. A global
- * function: verified once.
- */
-__noinline __u64 blob_of(const struct interp_proc *p, __u64 pc)
-{
-	struct walk *w = walk_rec();
-	struct blob_seen *bs;
-	struct blob_memo *m;
-
-	if (!p || !w)
-		return 0;
-	bs = &w->blob;
-	bs->pre = 0;
-	/* a native pc: no memo line touched (find_blob's test first) */
-	if (!in_code(p, pc))
-		return 0;
-	m = p->flags & UNWIND_NAMES ? blob_memo_of(w, pc) : NULL;
-	if (!m || m->pc != pc || m->key.tgid != w->tgid || !m->key.blob)
-		return find_blob(p, pc);
-	PHASE_START(t);
-	if (bpf_probe_read_user(
-		&bs->word, 1,
-		(const void *)(m->key.blob - p->hb_size + p->off_hb_used)) ||
-	    !(__u8)bs->word ||
-	    bpf_probe_read_user(&bs->word, 8,
-				(const void *)(m->key.blob + p->off_nm_cid)) ||
-	    (__u32)bs->word != m->key.cid)
-		return find_blob(p, pc);
-	bs->key = m->key;
-	bs->fact = m->fact;
-	bs->pc = pc;
-	bs->keyed = bs->hit = bs->pre = 1;
-	PHASE_END(PH_BLOB_PC, t);
-	return m->key.blob;
-}
-
 /* What a compiled frame's unwinding needs of its CodeBlob. */
 struct blob_info {
 	__u64 code_begin;
@@ -683,12 +635,11 @@ static __always_inline __s32 get_s32(const __u8 *b, __u32 off)
 }
 
 /*
- * The CodeBlob at blob, which holds the frame's pc, into *bi: 0 or -1
- * (unreadable). From blob_of's memo entry for this pc, or from
- * blob_facts when its compile id's word is the one kept (the record's
- * blob says which).
+ * The CodeBlob at blob into *bi: 0 or -1 (unreadable). From blob_facts
+ * when its compile id's word is the one kept (the record's blob says
+ * which).
  */
-__noinline int read_blob(const struct interp_proc *p, __u64 blob, __u64 pc,
+__noinline int read_blob(const struct interp_proc *p, __u64 blob,
 			 struct blob_info *bi)
 {
 	struct walk *w = walk_rec();
@@ -701,13 +652,6 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob, __u64 pc,
 	if (!p || !bi || !w)
 		return -1;
 	bs = &w->blob;
-	if (bs->pre && bs->key.blob == blob && bs->pc == pc) {
-		bs->pre = 0; /* blob_of's, for this frame only */
-		bf = &bs->fact;
-		goto facts;
-	}
-	bs->pre = 0;
-	bs->pc = pc;
 	PHASE_START(t);
 	/* blob is in bs from here on: fewer registers to spill */
 	bs->key.blob = blob;
@@ -720,16 +664,15 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob, __u64 pc,
 				 (const void *)(blob + p->off_nm_cid)))
 		bs->keyed = 1;
 	bs->key.cid = (__u32)bs->word;
-	m = bs->keyed ? blob_memo_of(w, pc) : NULL;
-	if (m && m->pc == pc && m->key.blob == bs->key.blob &&
-	    m->key.cid == bs->key.cid && m->key.tgid == bs->key.tgid) {
+	m = bs->keyed ? blob_memo_of(w, blob) : NULL;
+	if (m && m->key.blob == bs->key.blob && m->key.cid == bs->key.cid &&
+	    m->key.tgid == bs->key.tgid) {
 		bf = &m->fact;
 		PHASE_END(PH_BLOB_MEMO, t);
 	} else if (bs->keyed &&
 		   (bf = bpf_map_lookup_elem(&blob_facts, &bs->key))) {
 		if (m) {
 			m->key = bs->key;
-			m->pc = pc;
 			m->fact = *bf;
 		}
 		PHASE_END(PH_BLOB_HIT, t);
@@ -737,7 +680,6 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob, __u64 pc,
 	if (bs->keyed && bf) {
 		bs->fact = *bf;
 		bs->hit = 1;
-	facts:
 		bi->code_begin = bf->code_begin;
 		bi->size = bf->size;
 		bi->frame_size = bf->frame_size;
@@ -769,7 +711,7 @@ __noinline int read_blob(const struct interp_proc *p, __u64 blob, __u64 pc,
 	bs->fact.size = bi->size;
 	bs->fact.frame_size = bi->frame_size;
 	bs->fact.frame_complete = bi->frame_complete;
-	blob_keep(&bs->key, &bs->fact, blob_memo_of(w, pc), pc);
+	blob_keep(&bs->key, &bs->fact, blob_memo_of(w, bs->key.blob));
 	PHASE_END(PH_BLOB_MISS, t);
 	return 0;
 }
@@ -1212,7 +1154,7 @@ static __always_inline int blob_step(struct walk *w,
 	__u64 *fr = w->word, ssp;
 	int e;
 
-	if (read_blob(p, blob, w->r.ip, &bi))
+	if (read_blob(p, blob, &bi))
 		return -UNWIND_READ;
 	if (bi.size <= 0 || w->r.ip >= blob + bi.size)
 		return -UNWIND_NO_BLOB;

@@ -325,7 +325,6 @@ static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
 	p->flags = (u->code_is_offset ? UNWIND_CODE_OFFSET : 0) |
 		   (u->fc16 ? UNWIND_FC16 : 0);
 	p->hb_size = u->hb_size;
-	p->off_hb_used = u->off_hb_used;
 	p->off_cb_size = u->off_cb_size;
 	p->off_cb_frame_complete = u->off_cb_frame_complete;
 	p->off_cb_frame_size = u->off_cb_frame_size;

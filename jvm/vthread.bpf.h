@@ -191,7 +191,7 @@ static __always_inline int vt_compiled(struct walk *w,
 	struct blob_info bi;
 	__u64 blob = find_blob(p, w->r.ip), sp;
 
-	if (!blob || read_blob(p, blob, w->r.ip, &bi) || bi.frame_size <= 0 ||
+	if (!blob || read_blob(p, blob, &bi) || bi.frame_size <= 0 ||
 	    (__u64)bi.frame_size * 8 > UNWIND_MAX_FRAME)
 		return -UNWIND_CHUNK;
 	compiled_frame(w, p, idx, blob);

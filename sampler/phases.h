@@ -26,13 +26,11 @@
 	X(PH_F_COMPILED, "  step: compiled (blob with a frame size)")          \
 	X(PH_F_STUB, "  step: stub (blob without a frame size)")               \
 	X(PH_F_ROWS, "  step: native by rows")                                 \
-	X(PH_F_FPRUN, "  step: native, frame record in the last mapping")      \
 	X(PH_F_FP, "  step: native by frame pointer")                          \
 	X(PH_F_ANCHOR, "  step: native, resumed at the anchor")                \
 	X(PH_F_CHUNK, "  step: virtual thread chunk")                          \
 	X(PH_F_OTHER, "  step: other (pending, no blob)")                      \
 	X(PH_FIND_BLOB, "    find_blob (segment map)")                         \
-	X(PH_BLOB_PC, "    blob_of, this CPU's memo by pc")                    \
 	X(PH_BLOB_MEMO, "    read_blob, this CPU's memo")                      \
 	X(PH_BLOB_HIT, "    read_blob, blob_facts hit")                        \
 	X(PH_BLOB_MISS, "    read_blob, blob_facts miss")                      \

@@ -201,22 +201,17 @@ struct {
 } blob_facts SEC(".maps");
 
 /*
- * blob_facts' entries as this CPU last used them, by the pc of a frame
- * that met them: a direct-mapped memo in front of the LRU, whose lookup
- * (a shared hash, its buckets and entries cold) took about 700 ns of a
- * javac sample's compiled frame (BPF_PHASES=1), where a per-CPU array's
- * slot is one access. By pc, not by blob: a pc met again (a return
- * address, a hot loop's leaf) finds its blob here without the segment
- * map's read (blob_of), and the compile id's word read at the blob says
- * whether the nmethod kept is still the one there (blob_facts above);
- * the same key means the same facts, and an entry is copied here
+ * blob_facts' entries as this CPU last used them, by slot: a direct-mapped
+ * memo in front of the LRU, whose lookup (a shared hash, its buckets and
+ * entries cold) took about 700 ns of a javac sample's compiled frame
+ * (BPF_PHASES=1), where a per-CPU array's slot is one access. The same
+ * key means the same facts (blob_facts above); an entry is copied here
  * whenever blob_facts gets it. One program at a time runs on a CPU.
  */
-#define BLOB_MEMO 2048 /* slots a CPU: a JVM's hot pcs in code blobs */
-#define BLOB_MEMO_SLOT(pc) ((__u32)(((pc) ^ (pc) >> 13) * 2654435761u) >> 21)
+#define BLOB_MEMO 1024 /* slots a CPU: a JVM's hot nmethods and stubs */
+#define BLOB_MEMO_SLOT(b) ((__u32)((b) >> 5 ^ (b) >> 15) & (BLOB_MEMO - 1))
 struct blob_memo {
 	struct blob_key key;
-	__u64 pc; /* the frame's pc that met it (blob_of) */
 	struct blob_fact fact;
 };
 struct {
@@ -226,16 +221,14 @@ struct {
 	__uint(max_entries, BLOB_MEMO);
 } blob_memo SEC(".maps");
 
-/* blob_facts' entry key -> fact, and this CPU's memo of it for a frame at
- * pc (m: its slot, or NULL: none) */
+/* blob_facts' entry key -> fact, and this CPU's memo of it (NULL: none) */
 static __always_inline void blob_keep(const struct blob_key *key,
 				      const struct blob_fact *fact,
-				      struct blob_memo *m, __u64 pc)
+				      struct blob_memo *m)
 {
 	bpf_map_update_elem(&blob_facts, key, fact, BPF_ANY);
 	if (m) {
 		m->key = *key;
-		m->pc = pc;
 		m->fact = *fact;
 	}
 }
@@ -249,9 +242,7 @@ struct blob_seen {
 	struct blob_key key;
 	struct blob_fact fact;
 	__u64 word; /* the 8 bytes read at off_nm_cid: the id, the tier */
-	__u64 pc; /* the frame's pc (the memo's key) */
 	__u32 keyed, hit; /* word read; fact from the map */
-	__u32 pre, pad; /* filled by blob_of from the memo, for read_blob */
 };
 /*
  * Words the walk reads from the target's stack land in the record below,
@@ -621,11 +612,12 @@ static __always_inline int rows_step(struct walk *w,
  * compiled frames, CodeBlobs and their edges, stubs and adapters, the
  * frame anchor; native_step, below, is what it falls back to.
  */
-/* this CPU's memo slot of a frame's pc, for a walk (w): its index in w,
- * not on the caller's stack */
-static __always_inline struct blob_memo *blob_memo_of(struct walk *w, __u64 pc)
+/* this CPU's memo slot of blob, for a walk (w): its index in w, not on
+ * the caller's stack */
+static __always_inline struct blob_memo *blob_memo_of(struct walk *w,
+						      __u64 blob)
 {
-	return memo__at(&blob_memo, BLOB_MEMO, w->cpu, BLOB_MEMO_SLOT(pc),
+	return memo__at(&blob_memo, BLOB_MEMO, w->cpu, BLOB_MEMO_SLOT(blob),
 			&w->memo_i);
 }
 
@@ -702,19 +694,11 @@ __noinline int unwind_step(__u32 idx, const struct interp_proc *p,
 	if (p && !p->off_const_method && rows_on(w) &&
 	    (r = rows_step(w, pr)) != ROWS_NONE)
 		;
-	/* a pc in the mapping of the last native step's file (rows_seen)
-	 * is no code heap's, interpreter's or barrier's (those are
-	 * anonymous memory): native, without the segment map's lookup.
-	 * Runs of libjvm's or glibc's frames are most of a JVM's native
-	 * frames (javac: 15 of a sample's 21) */
-	else if (rows_on(w) && w->r.ip - w->rows_seen.start <
-				   w->rows_seen.end - w->rows_seen.start)
-		r = (PHASE_KIND(w, PH_F_FP), native_step(w, p, pr));
 	else if (w->hotspot && vthread__frozen(p, w->r.ip))
 		r = -UNWIND_FROZEN; /* a leaf in the barrier */
 	else if (p && w->r.ip >= p->code_start && w->r.ip < p->code_end)
 		r = (PHASE_KIND(w, PH_F_INTERP), interp_step(w, p, idx));
-	else if (w->hotspot && p && p->nheaps && (blob = blob_of(p, w->r.ip)))
+	else if (w->hotspot && p && p->nheaps && (blob = find_blob(p, w->r.ip)))
 		r = blob_step(w, p, idx, blob, pr);
 	else if (w->hotspot && p && p->nheaps && in_code(p, w->r.ip))
 		r = -UNWIND_NO_BLOB;
@@ -764,45 +748,8 @@ static __always_inline void put_mark(struct loop *l, __u64 k, __u64 mark)
 }
 
 /*
- * The step unwind_step would take for frame idx when it is the plain
- * case of most native frames (javac: 15 of a sample's 27 frames), done
- * here without its dispatch: a pc in the mapping of the last rows step
- * (rows_seen), in a block of frame-record code (the file's bitmap), whose
- * record gives a caller within the stack that neither passes over the
- * thread's last Java frame (the anchor, already read) nor returns into
- * the virtual thread barrier. true: stepped (STEP_ON); false: nothing
- * changed, unwind_step decides (every other case, and every failure).
- */
-static __always_inline bool fp_run_step(struct walk *w,
-					const struct interp_proc *p, __u32 idx)
-{
-	struct unwind_regs *g = &w->r;
-	__u64 pc = idx ? g->ip - 1 : g->ip, cfa = g->fp + 16;
-	struct rows_seen *s = &w->rows_seen;
-	__u64 *fr = g->word;
-
-	if (!rows_on(w) || rows_fp_verify || (p && !p->off_const_method) ||
-	    pc - s->start >= s->end - s->start ||
-	    !rows_seen__fp(s, (__u32)(pc - s->bias)) || cfa <= g->sp ||
-	    cfa - g->sp0 > UNWIND_MAX_SPAN)
-		return false;
-	/* native_step gives way to the anchor's frame past it: read first */
-	if (p && w->a_state != A_USED &&
-	    (w->a_state == A_UNREAD || (w->a_state == A_READ && cfa > w->a_sp)))
-		return false;
-	if (stack_win__read(&w->win, fr, 16, cfa - 16, g->sp0) || !fr[1] ||
-	    vthread__frozen(p, fr[1]))
-		return false;
-	g->fp = fr[0];
-	g->ip = fr[1];
-	g->sp = cfa;
-	return true;
-}
-
-/*
  * One step of the user stack walk: keep the pc, then go to the caller
- * (fp_run_step, else unwind_step). A walk that broke ends with its
- * marked frame.
+ * (unwind_step). A walk that broke ends with its marked frame.
  */
 static long walk_step(__u32 i, void *arg)
 {
@@ -819,10 +766,6 @@ static long walk_step(__u32 i, void *arg)
 	l->ips[j] = l->w->r.ip;
 	l->nr = j + 1;
 	PHASE_START(t);
-	if (!vthread__walking() && fp_run_step(l->w, l->p, i)) {
-		PHASE_END(PH_F_FPRUN, t);
-		return 0;
-	}
 	PHASE_KIND(l->w, PH_F_OTHER);
 	if (vthread__walking())
 		r = (PHASE_KIND(l->w, PH_F_CHUNK),
@@ -927,7 +870,7 @@ static __always_inline __u32 check_kind(const struct interp_proc *p, __u64 pc,
 	blob = find_blob(p, pc);
 	if (!blob)
 		return in_code(p, pc) ? CHECK_STUB : CHECK_NATIVE;
-	if (read_blob(p, blob, pc, &bi) || bi.frame_size <= 0)
+	if (read_blob(p, blob, &bi) || bi.frame_size <= 0)
 		return CHECK_STUB;
 	if (!idx && leaf_edge(p, &bi, blob, pc) != EDGE_NONE)
 		return CHECK_EDGE;

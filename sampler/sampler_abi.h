@@ -175,8 +175,7 @@ struct interp_proc {
 	/* CodeBlob::_name (const char *): a frameless vtable or itable
 	 * stub is told by its name, "vtable chunks"; INTERP_NO_OFF: none */
 	__u32 off_cb_name;
-	/* HeapBlock's _header._used (a bool): a freed block's is 0 */
-	__u32 off_hb_used;
+	__u32 pad_cb;
 	/* JavaThread* + this: JavaFrameAnchor::_last_Java_sp, then _pc and
 	 * _fp in the next two words (UNWIND_ANCHORS only) */
 	__u32 off_anchor;
