@@ -424,7 +424,8 @@ static void memory_summary(struct run *r, const struct symbolizer_stats *ss)
 
 /*
  * -v of a BPF_PHASES=1 build: where the sampling program's time went,
- * by phase (sampler/phases.h), each phase's ns a time and a sample.
+ * by phase (sampler/phases.h), each phase's ns a time and a sample; a
+ * run without timed samples (--off-cpu's waits, probes) by walk instead.
  */
 static void phases_summary(struct run *r)
 {
@@ -436,16 +437,18 @@ static void phases_summary(struct run *r)
 
 	if (!r->o.verbose || sampler__phases(r->smp, ph))
 		return;
-	smp = ph[PH_SAMPLE].n;
-	fprintf(stderr, "mixprof:   BPF phases (%" PRIu64 " samples):\n", smp);
+	smp = ph[PH_SAMPLE].n ? ph[PH_SAMPLE].n : ph[PH_WALK].n;
+	fprintf(stderr, "mixprof:   BPF phases (%" PRIu64 " %s):\n", smp,
+		ph[PH_SAMPLE].n ? "samples" : "walks");
 	for (int i = 0; i < PH_NR && smp; i++)
 		if (ph[i].n)
 			fprintf(stderr,
 				"mixprof:     phase %-42s %9" PRIu64
-				" x %7.0f ns = %7.0f ns/sample\n",
+				" x %7.0f ns = %7.0f ns/%s\n",
 				name[i], (uint64_t)ph[i].n,
 				(double)ph[i].ns / ph[i].n,
-				(double)ph[i].ns / smp);
+				(double)ph[i].ns / smp,
+				ph[PH_SAMPLE].n ? "sample" : "walk");
 }
 
 /* Account for every sample: what was written, what was lost and why. */
