@@ -21,12 +21,18 @@ check() {
 		n = $NF; leaf += n
 		if (/\[truncated\]/) cut += n
 		split($0, fr, ";")
-		if (gsub(/Recurse\.down_\[/, "&") >= 2000 &&
-		    fr[3] ~ /^(start_thread|(__)?clone3?|thread_native_entry)$/)
+		deep = gsub(/Recurse\.down_\[/, "&") >= 2000
+		root = fr[3] ~ /^(start_thread|(__)?clone3?|thread_native_entry)$/
+		if (deep && root)
 			whole += n
+		else if (!deep)
+			short += n
+		else
+			rootless += n
 	}
 	END {
-		printf "%s: %d of %d leaf samples whole, %d truncated\n", f, whole, leaf, cut
+		printf "%s: %d of %d leaf samples whole, %d truncated; not whole: %d with fewer than 2000 Recurse.down, %d not from the root\n",
+			f, whole, leaf, cut, short, rootless
 		if (cut)
 			exit 1
 		if (leaf < floor)
@@ -47,7 +53,8 @@ check_jdk() {
 				--stack-depth 4096 -o "$TMPD/run.folded" -- \
 				"$jdk/bin/java" $mode -cp "$SAMPLES" Recurse 2 2000 \
 				2>"$TMPD/err" >/dev/null || { cat "$TMPD/err"; die "mixprof failed"; }
-			grep "whole stacks\|interpreted frames" "$TMPD/err"
+			# and why walks broke: a failure shows its reasons
+			grep "whole stacks\|interpreted frames\|\[unwind: " "$TMPD/err"
 			cat "$TMPD/run.folded" >>"$all"
 			rc=0
 			check "$all" || rc=$?
