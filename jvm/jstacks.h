@@ -143,6 +143,9 @@ struct jstacks_stats {
 	struct jvms_stats jvms; /* discovery's (jvms__stats) */
 	uint64_t misaligned; /* listed frames whose pc did not match */
 	uint64_t unreadable; /* listed frames without readable names */
+	/* deep lists whose deeper chunks were gone when read (the BPF
+	 * LRU evicted them first): their outer frames stay Interpreter */
+	uint64_t chunks_gone;
 	/* compiled frames (each time one is named, not per sample) */
 	uint64_t compiled_named; /* from their nmethod's debug data */
 	uint64_t compiled_stale; /* code gone: by the Method* (no inlines) */

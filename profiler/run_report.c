@@ -518,6 +518,13 @@ void run_report__summary(struct run *r)
 			fs->interp_named, fs->interp_unnamed,
 			100.0 * fs->interp_unnamed_samples / fs->interp_samples,
 			fs->interp_samples);
+	if (fs->interp_chunks_gone)
+		fprintf(stderr,
+			"mixprof:     %" PRIu64 " deep lists of interpreted "
+			"frames lost chunks (the kernel's LRU evicted them "
+			"before they were read): their outer frames are left "
+			"as Interpreter\n",
+			fs->interp_chunks_gone);
 	if (fs->interp_samples && r->o.verbose)
 		fprintf(
 		    stderr,

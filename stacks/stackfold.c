@@ -859,6 +859,7 @@ const struct stackfold_stats *stackfold__stats(const struct stackfold *sf)
 	w->st.interp_jvms = is.jvms.jvms;
 	w->st.interp_misaligned = is.misaligned;
 	w->st.interp_unreadable = is.unreadable;
+	w->st.interp_chunks_gone = is.chunks_gone;
 	w->st.compiled_named = is.compiled_named;
 	w->st.compiled_stale = is.compiled_stale;
 	w->st.compiled_failed = is.compiled_failed;

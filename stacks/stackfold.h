@@ -53,6 +53,7 @@ struct stackfold_stats {
 	uint64_t interp_jvms; /* JVMs whose frames are walked */
 	uint64_t interp_misaligned; /* listed frames not where their pc is */
 	uint64_t interp_unreadable; /* listed frames without readable names */
+	uint64_t interp_chunks_gone; /* deep lists missing chunks (jstacks.h) */
 	/* compiled frames named from the JVM's memory (jvm/jstacks.h), per
 	 * naming (a kept part is not named again) */
 	uint64_t compiled_named, compiled_stale, compiled_failed;

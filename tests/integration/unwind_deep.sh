@@ -54,7 +54,7 @@ check_jdk() {
 				"$jdk/bin/java" $mode -cp "$SAMPLES" Recurse 2 2000 \
 				2>"$TMPD/err" >/dev/null || { cat "$TMPD/err"; die "mixprof failed"; }
 			# and why walks broke: a failure shows its reasons
-			grep "whole stacks\|interpreted frames\|\[unwind: " "$TMPD/err"
+			grep "whole stacks\|interpreted frames\|lost chunks\|\[unwind: " "$TMPD/err"
 			cat "$TMPD/run.folded" >>"$all"
 			rc=0
 			check "$all" || rc=$?

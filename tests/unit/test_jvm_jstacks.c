@@ -4,7 +4,8 @@
  * identity hashes the sample read (a Symbol freed and reused names
  * neither an old sample nor a new one wrongly), listed frames used only
  * where the stack agrees, versions, lists dropped when unused, compiled
- * frames no namer can name, class names, forgetting a JVM.
+ * frames no namer can name, class names, forgetting a JVM, a deep list
+ * whose deeper chunk is gone.
  * Leaks and double frees are the ASan build's (make test-asan).
  */
 #include <errno.h>
@@ -161,6 +162,36 @@ static void test_hashes(void)
 	jstacks__stats(r.js, &st);
 	CHECK_INT(st.unreadable, 1);
 	CHECK_INT(st.jvms.jvms, 1);
+	rt_free(&r);
+}
+
+/*
+ * A deep list whose deeper chunk is gone when it is read (the BPF LRU
+ * evicted it; the fake sampler has no chunks): the frames of the list
+ * itself are named, and the list is counted (chunks_gone).
+ */
+static void test_chunk_gone(void)
+{
+	const uint64_t u[] = {JIT + 0x10, INTERP + 0x100, INTERP + 0x200};
+	uint64_t ks = put_hashed(256, "app/Deep", 0x1111),
+		 ns = put_hashed(320, "down", 0x2222);
+	struct sample_key k = key(0x31, 0xa1);
+	struct jstacks_stats st;
+	struct rt r;
+
+	if (!rt_new(&r, open_hashed))
+		return;
+	add_stack(0x31, 3, u);
+	list_ids[0] = 0xa1;
+	list_ids[1] = 0;
+	lists[0] = (struct interp_stack){.nr = 1, .prev = 0x777};
+	lists[0].f[0] = (struct interp_frame){
+	    .idx = 1, .hashes = 0x11112222, .klass_name = ks, .name = ns};
+	seen(&r, &k, 1 * SEC);
+	CHECK_STR(name_at(&r, &k, u, 3, 1), "app/Deep.down");
+	CHECK(name_at(&r, &k, u, 3, 2) == NULL); /* its chunk's: gone */
+	jstacks__stats(r.js, &st);
+	CHECK_INT(st.chunks_gone, 1);
 	rt_free(&r);
 }
 
@@ -353,6 +384,7 @@ int main(void)
 	CHECK(child > 0);
 	if (child > 0) {
 		test_hashes();
+		test_chunk_gone();
 		test_lists();
 		test_compiled();
 		test_stubs();
