@@ -132,10 +132,11 @@ cost() {
 	}' "$tmp/res"
 }
 
-# A sorted list's median, minimum and maximum (awk: v[1..n] sorted in place)
+# awk's medmm(v, n): "median min max" of v[1..n] (sorted in place); the
+# callers format them
 AWK_MED='function medmm(v, n,   i, j, x) {
 	for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j > 0 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
-	return sprintf("%.0f %.0f %.0f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2, v[1], v[n])
+	return (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2) " " v[1] " " v[n]
 }'
 
 # runs NAME: "median min max" of NAME's ns/sample run by run (the other
@@ -150,14 +151,14 @@ runs() {
 }
 
 # pairs A B: "median min max" of A's ns/sample over B's, round by round
-# (the k-th run of each: both ran in round k), in thousandths
+# (the k-th run of each: both ran in round k)
 pairs() {
 	awk -v a="$1" -v b="$2" -v fns="$filter_ns" "$AWK_MED"'
 	($1 == a || $1 == b) && $4 > 0 {
 		own = $2 - ($3 - $4) * fns; if (own < 0) own = $2
 		if ($1 == a) x[++i] = own / $4; else y[++j] = own / $4
 	} END {
-		for (k = 1; k <= i && k <= j; k++) r[k] = 1000 * x[k] / y[k]
+		for (k = 1; k <= i && k <= j; k++) r[k] = x[k] / y[k]
 		if (k > 1) print medmm(r, k - 1)
 	}' "$tmp/res"
 }
@@ -167,7 +168,7 @@ show_cost() {
 	local ps fr pf md lo hi
 	read -r ps fr pf <<<"$(cost "$2")"
 	read -r md lo hi <<<"$(runs "$2")"
-	printf "  %-12s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame; runs: median %s, %s-%s\n" \
+	printf "  %-12s bpf %6s ns/sample, %5s walked frames/sample, %4s ns/frame; runs: median %.0f, %.0f-%.0f\n" \
 		"$1" "$ps" "$fr" "$pf" "${md:-0}" "${lo:-0}" "${hi:-0}"
 }
 
@@ -176,8 +177,8 @@ show_pairs() {
 	local md lo hi
 	read -r md lo hi <<<"$(pairs "$1" "$2")"
 	if [ -n "$md" ]; then
-		awk -v a="$1" -v b="$2" -v m="$md" -v l="$lo" -v h="$hi" \
-			'BEGIN { printf "  %s / %s, round by round: median %.2fx (%.2f-%.2fx)\n", a, b, m / 1000, l / 1000, h / 1000 }'
+		printf "  %s / %s, round by round: median %.2fx (%.2f-%.2fx)\n" \
+			"$1" "$2" "$md" "$lo" "$hi"
 	fi
 }
 
@@ -255,14 +256,10 @@ else
 		show_cost "$m" "javac-$m"
 	done
 	if [ -n "${BASE_BUILD:-}" ]; then show_pairs javac-hotspot javac-base; fi
-	awk '{ v[$1] = v[$1] " " $2 }
-	function med(s,   a, n, i, j, x) {
-		n = split(s, a, " ")
-		for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	END { for (m in v) if (m ~ /^javac-(hotspot|base)$/)
-		printf "  %-8s mixprof'"'"'s own process %.1f us/sample (the run'"'"'s CPU less javac'"'"'s, medians)\n", substr(m, 7), med(v[m]) }' "$tmp/own" 2>/dev/null | sort
+	awk "$AWK_MED"'{ v[$1] = v[$1] " " $2 }
+	END { for (m in v) if (m ~ /^javac-(hotspot|base)$/) {
+		split(medmm(a, split(v[m], a, " ")), r, " ")
+		printf "  %-8s mixprof'"'"'s own process %.1f us/sample (the run'"'"'s CPU less javac'"'"'s, medians)\n", substr(m, 7), r[1] } }' "$tmp/own" 2>/dev/null | sort
 	# built with BPF_PHASES=1: where the last javac sample's time went
 	sed 's/^mixprof: */  /' "$tmp/phases.javac-hotspot"
 	awk '$1 == "javac-hotspot" { t += $4; i += $6; c += $7; o += $8 }

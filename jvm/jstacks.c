@@ -413,12 +413,11 @@ static int resolve(struct jstacks *js, struct jvm *j, struct list_ent *e)
 	for (int c = 0; c < INTERP_MAX_CHUNKS && key; c++) {
 		if (c ? js->src.interp_chunk(js->src.ctx, key, st)
 		      : js->src.interp(js->src.ctx, key, st)) {
-			if (c)
-				js->st.chunks_gone++;
 			if (!c || e->nr) {
 				free(f);
 				return -ENOENT;
 			}
+			js->st.chunks_gone++; /* its outer frames go unnamed */
 			break;
 		}
 		n = st->nr < INTERP_MAX_FRAMES ? st->nr : INTERP_MAX_FRAMES;

@@ -433,13 +433,14 @@ static void phases_summary(struct run *r)
 	static const char *const name[PH_NR] = {PHASES(PHASE_NAME)};
 #undef PHASE_NAME
 	struct phase_stat ph[PH_NR];
+	const char *per;
 	uint64_t smp;
 
 	if (!r->o.verbose || sampler__phases(r->smp, ph))
 		return;
+	per = ph[PH_SAMPLE].n ? "sample" : "walk";
 	smp = ph[PH_SAMPLE].n ? ph[PH_SAMPLE].n : ph[PH_WALK].n;
-	fprintf(stderr, "mixprof:   BPF phases (%" PRIu64 " %s):\n", smp,
-		ph[PH_SAMPLE].n ? "samples" : "walks");
+	fprintf(stderr, "mixprof:   BPF phases (%" PRIu64 " %ss):\n", smp, per);
 	for (int i = 0; i < PH_NR && smp; i++)
 		if (ph[i].n)
 			fprintf(stderr,
@@ -447,8 +448,7 @@ static void phases_summary(struct run *r)
 				" x %7.0f ns = %7.0f ns/%s\n",
 				name[i], (uint64_t)ph[i].n,
 				(double)ph[i].ns / ph[i].n,
-				(double)ph[i].ns / smp,
-				ph[PH_SAMPLE].n ? "sample" : "walk");
+				(double)ph[i].ns / smp, per);
 }
 
 /* Account for every sample: what was written, what was lost and why. */
