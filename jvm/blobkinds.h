@@ -1,7 +1,7 @@
 /*
  * blobkinds.h: what the BPF unwinder knows of HotSpot's code blobs by
  * their CodeBlob::_name and their code, on x86-64 (JDK 17 to 25). Shared
- * by sampler.bpf.c (no libc: macros only) and the tests.
+ * by sampler.bpf.c (no libc: macros only), jvm/itails.c and the tests.
  *
  * Frameless blobs: their code never builds a frame, it loads a target and
  * jumps (vtable and itable stubs, "vtable chunks"; the inline cache stubs,
@@ -64,17 +64,21 @@
  * with a stack bang, "push rbp; [mov rbp, rsp]; sub rsp, N"; without one
  * (C2 methods that call nothing, small frames), "sub rsp, N; mov
  * [rsp+N-8], rbp; [mov rbp, rsp; add rbp, N-8]" (the bracketed part with
- * -XX:+PreserveFramePointer). Once "sub rsp" ran, the frame size rule
- * holds; before it, the return address is at sp, or at sp + 8 once rbp
- * was pushed. The epilogue: "add rsp, N; pop rbp", then the return poll
+ * -XX:+PreserveFramePointer), then JDK 21+'s nmethod entry barrier (cmp
+ * [r15+d], imm; jne). Once "sub rsp" ran, the frame size rule holds,
+ * the caller's rbp in its slot (pushed before, or stored right after:
+ * until then rbp is still the caller's); before it, the return address
+ * is at sp, or at sp + 8 once rbp was pushed. The epilogue: "add rsp, N; pop rbp", then the return poll
  * "cmp rsp, [r15+d]; ja slow" (JDK 17+), then "ret".
  */
 #define X86_PUSH_RBP 0x55
 #define X86_POP_RBP 0x5d
 #define X86_RET 0xc3
-/* mov rbp, rsp: 48 89 e5 */
+/* mov rbp, rsp: 48 8b ec as HotSpot's assembler encodes it (MOV r64,
+ * r/m64), 48 89 e5 as C compilers do */
 #define X86_IS_MOV_RBP_RSP(b)                                                  \
-	((b)[0] == 0x48 && (b)[1] == 0x89 && (b)[2] == 0xe5)
+	((b)[0] == 0x48 && (((b)[1] == 0x8b && (b)[2] == 0xec) ||              \
+			    ((b)[1] == 0x89 && (b)[2] == 0xe5)))
 /* sub rsp, imm8 (48 83 ec ib) or imm32 (48 81 ec id): its length, or 0 */
 #define X86_SUB_RSP_LEN(b)                                                     \
 	((b)[0] == 0x48 && (b)[2] == 0xec ? ((b)[1] == 0x83   ? 4              \
@@ -86,5 +90,43 @@
 	((b)[0] == 0x49 && (b)[1] == 0x3b && ((b)[2] == 0x67 || (b)[2] == 0xa7))
 /* ja rel32 right before ret: 0f 87 xx xx xx xx c3 */
 #define X86_IS_POLL_JA(b) ((b)[0] == 0x0f && (b)[1] == 0x87 && (b)[6] == 0xc3)
+
+/*
+ * The interpreter's return, past its frame (interp_macro_assembler's
+ * remove_activation, then the return template's jump; jvm/itails.h):
+ * "leave", [JDK 25: "mov byte [r15+d32], 0"], "pop REG" (the return
+ * address), "mov rsp, SP" (the sender sp, the caller's sp: rbx, r11 in
+ * the native entry), [JDK 19+'s continuation check: "cmp rsp, [r15+d];
+ * jb; mov qword [r15+d32], 0"; the exception path's "mov dword
+ * [r15+d32], imm32"], "jmp REG" (r13 in the return templates, rdi in the
+ * native entry, rsi in early returns, rdx in exception unwinding). The
+ * forms, by their first bytes, and their lengths:
+ */
+/* mov byte [r15+d32], imm8: 41 c6 87 d32 ib */
+#define X86_IS_MOVB_R15(b) ((b)[0] == 0x41 && (b)[1] == 0xc6 && (b)[2] == 0x87)
+#define X86_MOVB_R15_LEN 8
+/* mov qword [r15+d32], imm32: 49 c7 87 d32 id; the dword form 41 c7 87
+ * (the exception path's thread state store), as long */
+#define X86_IS_MOVQ_R15(b) ((b)[0] == 0x49 && (b)[1] == 0xc7 && (b)[2] == 0x87)
+#define X86_IS_MOVL_R15(b) ((b)[0] == 0x41 && (b)[1] == 0xc7 && (b)[2] == 0x87)
+#define X86_MOVQ_R15_LEN 11
+/* pop r: 58+r, or 41 58+r for r8-r15: the register, or -1 */
+#define X86_POP_REG(b)                                                         \
+	(((b)[0] & 0xf8) == 0x58		     ? (b)[0] & 7              \
+	 : (b)[0] == 0x41 && ((b)[1] & 0xf8) == 0x58 ? 8 + ((b)[1] & 7)        \
+						     : -1)
+/* mov rsp, r: 48 8b e0+r, 49 8b e0+r for r8-r15: the register, or -1 */
+#define X86_MOV_RSP_REG(b)                                                     \
+	(((b)[0] & 0xfe) == 0x48 && (b)[1] == 0x8b && ((b)[2] & 0xf8) == 0xe0  \
+	     ? ((b)[0] & 1) * 8 + ((b)[2] & 7)                                 \
+	     : -1)
+/* jmp r: ff e0+r, 41 ff e0+r for r8-r15: the register, or -1 */
+#define X86_JMP_REG(b)                                                         \
+	((b)[0] == 0xff && ((b)[1] & 0xf8) == 0xe0 ? (b)[1] & 7                \
+	 : (b)[0] == 0x41 && (b)[1] == 0xff && ((b)[2] & 0xf8) == 0xe0         \
+	     ? 8 + ((b)[2] & 7)                                                \
+	     : -1)
+/* jcc rel8: 70-7f ib */
+#define X86_IS_JCC8(b) (((b)[0] & 0xf0) == 0x70)
 
 #endif

@@ -499,6 +499,89 @@ __noinline int entry_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
 }
 
 /*
+ * pt_regs' word for each x86-64 register number (rax, rcx, rdx, rbx, rsp,
+ * rbp, rsi, rdi, r8 to r15), 4 bits each from the lowest; rsp, never
+ * read here (the walk has sp), is f.
+ */
+#define PT_REGS_WORD 0x01236789ed4f5cbaULL
+
+/*
+ * The sampled thread's user register r (x86-64's number) in *v, as the
+ * kernel saved it, when its pc and sp there are the leaf's ip and sp:
+ * 0, else -1.
+ */
+static __always_inline int user_reg(__u64 ip, __u64 sp, __u32 r, __u64 *v)
+{
+	const __u64 *regs =
+	    (const __u64 *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	struct pt_regs *pr = (struct pt_regs *)regs;
+	__u64 word = PT_REGS_WORD >> (4 * (r & 15)) & 15, t;
+
+	if (word == 15 || bpf_probe_read_kernel(&t, 8, &pr->rip) || t != ip ||
+	    bpf_probe_read_kernel(&t, 8, &pr->rsp) || t != sp)
+		return -1;
+	return bpf_probe_read_kernel(v, 8, regs + word) ? -1 : 0;
+}
+
+/* Steps of tail_of's search: log2(INTERP_TAILS) + 1 */
+#define TAIL_STEPS 6
+
+/* The interpreter's return past its frame holding ip (jvm/itails.h), by
+ * a binary search of p->tails, or NULL. */
+static __always_inline const struct interp_tail *
+tail_of(const struct interp_proc *p, __u64 ip)
+{
+	__u32 lo = 0, hi = p->ntails < INTERP_TAILS ? p->ntails : INTERP_TAILS;
+	__u64 off = ip - p->code_start;
+
+	for (int i = 0; i < TAIL_STEPS && lo < hi; i++) {
+		__u32 mid = (lo + hi) / 2;
+		const struct interp_tail *t =
+		    &p->tails[mid & (INTERP_TAILS - 1)];
+
+		if (off < t->at)
+			hi = mid;
+		else if (off >= (__u64)t->at + t->len)
+			lo = mid + 1;
+		else
+			return t;
+	}
+	return NULL;
+}
+
+/*
+ * A leaf at ip, sp in the interpreter's return past its frame
+ * (jvm/itails.h): "leave" ran, rbp is the caller's. Before "pop REG" the
+ * return address is at sp, after it in REG; before "mov rsp, SP" the
+ * caller's sp is in SP, after it at sp. The registers are those the
+ * kernel saved, taken only when their pc and sp are the sample's. 0: the
+ * caller's pc and sp in the walk record's words 6 and 7; -1: not such a
+ * leaf. A global function: verified once.
+ */
+__noinline int interp_tail(const struct interp_proc *p, __u64 ip, __u64 sp)
+{
+	struct walk *w = walk_rec();
+	const struct interp_tail *t;
+	__u64 *r, d;
+
+	if (!p || !w || !(t = tail_of(p, ip)))
+		return -1;
+	r = w->word;
+	d = ip - p->code_start - t->at;
+	if (d < t->pop_end)
+		r[6] = read_u64(sp);
+	else if (user_reg(ip, sp, t->regs >> 4, &r[6]))
+		return -1;
+	r[7] = sp;
+	if (d < t->mov_end && user_reg(ip, sp, t->regs & 15, &r[7]))
+		return -1;
+	return java_ret(p, r[6]) && r[7] >= sp &&
+		       r[7] - sp <= UNWIND_MAX_FRAME && !(r[7] & 7)
+		   ? 0
+		   : -1;
+}
+
+/*
  * An interpreted frame: named, then left through its frame record. Its
  * caller's sp is the sender sp HotSpot saved (a compiled caller's frame
  * is found from it), or just above the record. The caller's fp is not
@@ -522,6 +605,18 @@ static __always_inline int interp_step(struct walk *w,
 		w->r.sp = fr[2];
 		w->r.ip = fr[1];
 		w->r.fp = fr[0];
+		return STEP_ON;
+	}
+	/* its frame already gone: kept unnamed (its Method* went with it),
+	 * rbp the caller's */
+	if (!idx && !interp_tail(p, w->r.ip, w->r.sp)) {
+		struct interp_frame *f = list_frame(w, idx, 0, 0, 0);
+
+		if (f)
+			list_mix(w, f);
+		w->tail_leaf = 1;
+		w->r.ip = fr[1];
+		w->r.sp = fr[2];
 		return STEP_ON;
 	}
 	if (w->r.fp < w->r.sp)
@@ -767,12 +862,17 @@ static __always_inline int ret_at(struct walk *w, const struct interp_proc *p,
 #define PRO_SUB 1 /* "sub rsp, N": the frame is allocated */
 #define PRO_MOV 2 /* "mov rbp, rsp" right before pc */
 #define PRO_PUSH 4 /* "push rbp", then at most "mov rbp, rsp", before pc */
+/* "push rbp" (then at most "mov rbp, rsp") right before the "sub rsp":
+ * the banged form, the caller's rbp in its slot from the start */
+#define PRO_BANG 8
+#define PRO_SUB_LAST 16 /* "sub rsp, N" right before pc */
 
 /* The scan of a prologue's bytes for "sub rsp, N" (prologue_state). */
 struct sub_scan {
 	const __u8 *b; /* the PROLOGUE_BYTES before the pc */
 	__u32 from; /* the first of them in the blob's code */
-	__u32 found;
+	__u32 found; /* 1 + where it starts in b, or 0 */
+	__u32 end; /* where it ends in b */
 };
 
 static long sub_scan_step(__u32 i, void *arg)
@@ -787,7 +887,8 @@ static long sub_scan_step(__u32 i, void *arg)
 	n = X86_SUB_RSP_LEN(c->b + j);
 	/* an instruction wholly before the pc, in the code */
 	if (n && j >= c->from && j + n <= PROLOGUE_BYTES) {
-		c->found = 1;
+		c->found = j + 1;
+		c->end = j + n;
 		return 1;
 	}
 	return 0;
@@ -815,8 +916,19 @@ __noinline int prologue_state(__u64 ip, __u64 begin)
 	if (ip - begin < PROLOGUE_BYTES)
 		c.from = PROLOGUE_BYTES - (ip - begin);
 	bpf_loop(PROLOGUE_BYTES - 3, sub_scan_step, &c, 0);
-	if (c.found)
+	if (c.found) {
+		__u64 j = c.found - 1;
+
 		st |= PRO_SUB;
+		if (c.end == PROLOGUE_BYTES)
+			st |= PRO_SUB_LAST;
+		asm volatile("" : "+r"(j)); /* checked, then used */
+		if (j >= 1 && j < PROLOGUE_BYTES &&
+		    (b[j - 1] == X86_PUSH_RBP ||
+		     (j >= 4 && b[j - 4] == X86_PUSH_RBP &&
+		      X86_IS_MOV_RBP_RSP(b + j - 3))))
+			st |= PRO_BANG;
+	}
 	if (X86_IS_MOV_RBP_RSP(b + PROLOGUE_BYTES - 3))
 		st |= PRO_MOV;
 	if (b[PROLOGUE_BYTES - 1] == X86_PUSH_RBP ||
@@ -893,9 +1005,10 @@ static __always_inline int frameless_stub(const struct interp_proc *p,
  * blob and its code at ip. A stub without a frame size: frameless
  * (frameless_stub), or StubRoutines' "push rbp; mov rbp, rsp" and "ret"
  * (EDGE_SP8 between the two). A compiled leaf in its prologue (before
- * frame_complete): after "sub rsp, N" the frame size rule (its rbp saved
- * in the frame once "mov rbp, rsp" ran: before, EDGE_KEEP_FP); after
- * "push rbp" alone EDGE_SP8; before either EDGE_SP. In its epilogue: at
+ * frame_complete): after "sub rsp, N" the frame size rule, but for
+ * EDGE_KEEP_FP right after an unbanged "sub" (its rbp slot not stored
+ * yet: jvm/blobkinds.h); after "push rbp" (and "mov rbp, rsp") EDGE_SP8;
+ * before either EDGE_SP. In its epilogue: at
  * "pop rbp" EDGE_SP8; at the return poll or "ret" EDGE_SP. A stub
  * blob never safe to walk but at its calls (frame_complete <= 0) that
  * starts with "push rbp; mov rbp, rsp": EDGE_SP and EDGE_SP8 on those,
@@ -929,7 +1042,9 @@ __noinline int leaf_edge(const struct interp_proc *p,
 			return EDGE_READ;
 		if (!(st & PRO_SUB))
 			return st & PRO_PUSH ? EDGE_SP8 : EDGE_SP;
-		return st & PRO_MOV ? EDGE_NONE : EDGE_KEEP_FP;
+		return (st & (PRO_BANG | PRO_SUB_LAST)) == PRO_SUB_LAST
+			   ? EDGE_KEEP_FP
+			   : EDGE_NONE;
 	}
 	if (bpf_probe_read_user(b, sizeof(b), (const void *)ip))
 		return EDGE_NONE;

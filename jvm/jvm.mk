@@ -3,7 +3,7 @@
 # tables, threads, frame names), the run's JVMs found and given to the BPF
 # walk (jvms), their stacks' Java frames named (jstacks): JVM_OBJS, linked
 # into mixprof; the unit tests feed fake tables and a fake sampler.
-JVM_SRCS := hotspot icodelets vmstructs nmethod jlines jthreads jframe jnamer \
+JVM_SRCS := hotspot icodelets itails vmstructs nmethod jlines jthreads jframe jnamer \
 	perfcount \
 	codeblob vthread readbudget jlocks jthreadsync jvms jstacks locknames \
 	hsprobes jvmnames jdkpath

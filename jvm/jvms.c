@@ -16,6 +16,7 @@
 #include "common/u64map.h"
 #include "codeblob.h"
 #include "hotspot.h"
+#include "itails.h"
 #include "jnamer.h"
 #include "jvms.h"
 #include "vthread.h"
@@ -208,12 +209,17 @@ static void vthread_fields(struct jvms *v, struct jvm *j, struct interp_proc *p)
 
 /*
  * The interpreter's method entries (icodelets.h), when they are in its
- * range: a leaf there may not have pushed its frame yet.
+ * range: a leaf there may not have pushed its frame yet; and its returns
+ * past their frames (itails.h): a leaf there has no frame any more.
  */
 static void entries_fields(struct jvm *j, struct interp_proc *p)
 {
 	uint64_t lo, hi;
+	int n;
 
+	n = itails__read(hotspot__mem(j->h), p->code_start, p->code_end,
+			 p->tails, INTERP_TAILS);
+	p->ntails = n > 0 ? n : 0;
 	if (hotspot__interp_entries(j->h, &lo, &hi) || lo < p->code_start ||
 	    hi > p->code_end)
 		return;
@@ -228,7 +234,9 @@ static void entries_fields(struct jvm *j, struct interp_proc *p)
  * barrier's among them). A launched JVM is read as early as it can be,
  * sometimes before that: its stubs' frames were then walked as
  * interpreted ones (3 of 10 class churn runs on JDK 25 lost the compiled
- * method under each entry barrier).
+ * method under each entry barrier). Also while the entries or the
+ * returns are not all made yet (the return templates come after the
+ * method entries).
  */
 static void refresh_range(struct jvms *v, struct jvm *j)
 {
@@ -238,7 +246,7 @@ static void refresh_range(struct jvms *v, struct jvm *j)
 	if (v->now_ns - j->found_ns > RANGE_NS)
 		return;
 	if (hotspot__interp_range(j->h, &start, &end) ||
-	    (start == j->start && end == j->end && p.ientry_hi))
+	    (start == j->start && end == j->end && p.ientry_hi && p.ntails))
 		return;
 	p.code_start = start;
 	p.code_end = end;

@@ -330,7 +330,10 @@ struct walk {
 	__u64 epoch1; /* the JVM's unloaded classes + 1; 0: unknown */
 	/* read with epoch1: a class was ever redefined, or unknown
 	 * (interp_proc.redefined); 0: none */
-	__u32 redefined, redef_pad;
+	__u32 redefined;
+	/* the leaf was in the interpreter's return, its frame gone
+	 * (interp_tail) */
+	__u32 tail_leaf;
 	struct blob_seen blob; /* the frame's CodeBlob (read_blob) */
 	/* a sample's record (sampler_abi.h): what it carries besides its
 	 * head, set when the stacks and list are stored; 0: not there */
@@ -922,9 +925,12 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 	if (w->a_state == A_USED && w->a_idx == prev)
 		c.why = CHECK_ANCHOR + 1;
 	kind = check_kind(c.p, c.ips[prev], prev);
-	/* the leaf's frame not pushed yet: the walk named it from rbx */
+	/* the leaf's frame not pushed yet: the walk named it from rbx; or
+	 * gone already */
 	if (!prev && kind == CHECK_INTERP && entry_leaf(c.p, ip, sp, w->bcp0))
 		kind = CHECK_IENTRY;
+	if (!prev && kind == CHECK_INTERP && w->tail_leaf)
+		kind = CHECK_ITAIL;
 	/*
 	 * A frameless leaf whose callers repeat a pc (a recursion, or
 	 * interpreted frames returning to the same entry of the
@@ -936,8 +942,10 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 		leaf = check_kind(c.p, c.ips[0], 0);
 		if (leaf == CHECK_INTERP && entry_leaf(c.p, ip, sp, w->bcp0))
 			leaf = CHECK_IENTRY;
+		if (leaf == CHECK_INTERP && w->tail_leaf)
+			leaf = CHECK_ITAIL;
 		if (leaf == CHECK_STUB || leaf == CHECK_EDGE ||
-		    leaf == CHECK_IENTRY) {
+		    leaf == CHECK_IENTRY || leaf == CHECK_ITAIL) {
 			at = 1;
 			kind = leaf;
 		}
@@ -1019,6 +1027,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	w->h = mix(0xcbf29ce484222325ULL, tgid);
 	w->a_sp = w->a_pc = w->a_fp = 0;
 	w->alt_sp = 0;
+	w->tail_leaf = 0;
 	w->tgid = tgid;
 	w->tid = tid;
 	w->cpu = bpf_get_smp_processor_id();

@@ -23,7 +23,11 @@
 _Static_assert(sizeof(struct sample_key) == 56, "sample_key layout");
 _Static_assert(sizeof(struct sample_count) == 24, "sample_count layout");
 _Static_assert(sizeof(struct sample_rec) == 40 + 56, "sample_rec layout");
-_Static_assert(sizeof(struct interp_proc) == 352, "interp_proc layout");
+_Static_assert(sizeof(struct interp_proc) == 360 + 8 * INTERP_TAILS,
+	       "interp_proc layout");
+_Static_assert(sizeof(struct interp_tail) == 8, "interp_tail layout");
+_Static_assert((INTERP_TAILS & (INTERP_TAILS - 1)) == 0,
+	       "BPF masks tail indices with INTERP_TAILS - 1");
 _Static_assert(sizeof(struct unwind_heap) == 32, "unwind_heap layout");
 _Static_assert(sizeof(struct interp_frame) == 56, "interp_frame layout");
 _Static_assert(sizeof(struct java_thread_key) == 8, "java_thread_key layout");

@@ -148,6 +148,22 @@ struct unwind_heap {
 	__u32 pad;
 };
 
+/*
+ * The interpreter's return past a frame it removed (jvm/itails.h): from
+ * code_start + at, len bytes of code where the frame is gone but the
+ * caller is not back yet. Before pop_end (bytes from at) the return
+ * address is at sp, after it in the register regs >> 4; before mov_end
+ * the caller's sp is in the register regs & 15, after it at sp (x86-64
+ * register numbers). Sorted by at.
+ */
+struct interp_tail {
+	__u32 at;
+	__u8 len, pop_end, mov_end, regs;
+};
+/* tails kept: JDK 17 and JDK 25 have 16 each (7 return templates, 6
+ * early returns, the exception path, 2 native entries); a power of 2 */
+#define INTERP_TAILS 32
+
 /* interp_proc.flags */
 #define UNWIND_CODE_OFFSET 1 /* code begin: blob + (int)offset (JDK 23+) */
 #define UNWIND_FC16 2 /* frame_complete_offset is an int16_t (JDK 23+) */
@@ -212,6 +228,10 @@ struct interp_proc {
 	 * 0: unknown): a leaf there whose r13 is still its caller's sp has
 	 * not pushed its frame yet, its Method* is in rbx */
 	__u64 ientry_lo, ientry_hi;
+	/* the interpreter's returns past their frames (above), ntails of
+	 * them (0: unknown): a leaf there has no frame any more */
+	__u32 ntails, pad_tails;
+	struct interp_tail tails[INTERP_TAILS];
 	/* the JVM's count of unloaded classes (a jlong: its PerfData
 	 * counter java.cls.unloadedClasses, jvm/perfcount.h), or 0: an
 	 * interpreted frame's names are kept from sample to sample while
@@ -406,6 +426,9 @@ enum check_kind {
 	/* an interpreted leaf in its method's entry, its frame not pushed
 	 * yet (the walk named it from rbx: jvm/icodelets.h) */
 	CHECK_IENTRY,
+	/* an interpreted leaf in its return, its frame gone (the walk
+	 * kept it unnamed: jvm/itails.h) */
+	CHECK_ITAIL,
 	CHECK_KINDS,
 };
 #define CHECK_CODE(why, kind, leaf) (((why)*CHECK_KINDS + (kind)) * 2 + (leaf))

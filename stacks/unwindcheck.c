@@ -30,6 +30,8 @@ static const char *const kinds[CHECK_KINDS][2] = {
     [CHECK_IENTRY] = {"an interpreted frame",
 		      "an interpreted leaf in its method's entry, before "
 		      "its frame"},
+    [CHECK_ITAIL] = {"an interpreted frame",
+		     "an interpreted leaf in its return, past its frame"},
 };
 
 /* one string per code, built once: the callers keep the pointer */
@@ -58,7 +60,8 @@ bool unwindcheck__blind(uint32_t code)
 	/* the leaf keeps no frame record (yet, or any more): the oracle
 	 * skips its caller */
 	if (why == CHECK_SKIP && leaf &&
-	    (kind == CHECK_EDGE || kind == CHECK_STUB || kind == CHECK_IENTRY))
+	    (kind == CHECK_EDGE || kind == CHECK_STUB || kind == CHECK_IENTRY ||
+	     kind == CHECK_ITAIL))
 		return true;
 	/* HotSpot's blobs that build a frame without a frame pointer */
 	if (why == CHECK_SKIP && kind == CHECK_RTSTUB)
