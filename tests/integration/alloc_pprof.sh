@@ -33,7 +33,10 @@ for jdk in $(jdks); do
 	note "JDK $jdk"
 	rm -f "$TMPD/go"
 	: >"$TMPD/out" # a JVM before wrote "ready" in it
-	"$jdk/bin/java" -cp "$SAMPLES" AllocCount "$TMPD/go" $N 12 >"$TMPD/out" &
+	# alive until killed below: with 12 s it could exit right after
+	# huge() on a loaded host, mixprof ending with it before the Ctrl-C
+	# (the suspect for one CI failure whose output was not kept)
+	"$jdk/bin/java" -cp "$SAMPLES" AllocCount "$TMPD/go" $N 300 >"$TMPD/out" &
 	pid=$!
 	PIDS_TO_KILL+=($pid)
 	wait_for 10 grep -qs ready "$TMPD/out" || die "AllocCount did not start"
