@@ -88,8 +88,18 @@
 /* cmp rsp, [r15+d8/d32]: 49 3b 67 / 49 3b a7 (the return poll) */
 #define X86_IS_POLL_CMP(b)                                                     \
 	((b)[0] == 0x49 && (b)[1] == 0x3b && ((b)[2] == 0x67 || (b)[2] == 0xa7))
-/* ja rel32 right before ret: 0f 87 xx xx xx xx c3 */
-#define X86_IS_POLL_JA(b) ((b)[0] == 0x0f && (b)[1] == 0x87 && (b)[6] == 0xc3)
+/*
+ * A conditional jump that falls through to "ret" has the stack "ret" has:
+ * the return poll's "ja rel32" (0f 87), a runtime stub's pending
+ * exception check "cmp qword [r15+d8], imm8; jne rel32" (49 83 7f d8 ib,
+ * 0f 85) after its "leave" (JDK 25 Tomcat: a wrong caller once, the frame
+ * size rule taken past the frame); the rel8 forms (70-7f ib) too.
+ */
+#define X86_IS_JCC32_RET(b)                                                    \
+	((b)[0] == 0x0f && ((b)[1] & 0xf0) == 0x80 && (b)[6] == 0xc3)
+#define X86_IS_JCC8_RET(b) (((b)[0] & 0xf0) == 0x70 && (b)[2] == 0xc3)
+#define X86_IS_CMP_R15_IMM8(b)                                                 \
+	((b)[0] == 0x49 && (b)[1] == 0x83 && (b)[2] == 0x7f)
 
 /*
  * The interpreter's return, past its frame (interp_macro_assembler's

@@ -841,15 +841,21 @@ static __always_inline int leaf_slots(struct walk *w,
 	return -UNWIND_BAD_PC;
 }
 
-/* The return address at sp (sp + 8 once rbp was pushed), if code. */
+/*
+ * The return address at sp (sp + 8 once rbp was pushed), if code; or, for
+ * a stub native code may call (native: StubRoutines' call stub, called
+ * from JavaCalls::call_helper), any user address, which the native step
+ * checks next.
+ */
 static __always_inline int ret_at(struct walk *w, const struct interp_proc *p,
-				  bool pushed)
+				  bool pushed, bool native)
 {
 	__u64 *s = w->word;
 
 	if (bpf_probe_read_user(s, 16, (const void *)w->r.sp))
 		return -UNWIND_READ;
-	if (!in_code(p, s[pushed]))
+	if (!in_code(p, s[pushed]) &&
+	    (!native || s[pushed] < 4096 || (__s64)s[pushed] < 0))
 		return -UNWIND_BAD_PC;
 	w->r.ip = s[pushed];
 	if (pushed)
@@ -1018,7 +1024,7 @@ static __always_inline int frameless_stub(const struct interp_proc *p,
 __noinline int leaf_edge(const struct interp_proc *p,
 			 const struct blob_info *bi, __u64 blob, __u64 ip)
 {
-	__u8 b[8] = {};
+	__u8 b[16] = {}; /* the longest form: cmp, jne rel32, ret */
 	int st;
 
 	if (!p || !bi)
@@ -1050,7 +1056,9 @@ __noinline int leaf_edge(const struct interp_proc *p,
 		return EDGE_NONE;
 	if (b[0] == X86_POP_RBP)
 		return EDGE_SP8;
-	if (b[0] == X86_RET || X86_IS_POLL_CMP(b) || X86_IS_POLL_JA(b))
+	if (b[0] == X86_RET || X86_IS_POLL_CMP(b) || X86_IS_JCC32_RET(b) ||
+	    X86_IS_JCC8_RET(b) ||
+	    (X86_IS_CMP_R15_IMM8(b) && X86_IS_JCC32_RET(b + 5)))
 		return EDGE_SP;
 	/* a stub that is never safe to walk but at its calls (C1's
 	 * Runtime1 stubs) and builds its frame with "enter" first */
@@ -1205,7 +1213,7 @@ static __always_inline int adapter_step(struct walk *w,
 		w->r.sp = w->word[7];
 		return STEP_ON;
 	}
-	r = ret_at(w, p, false);
+	r = ret_at(w, p, false, false);
 	/*
 	 * r13 the C2I adapter's caller's sp, unless it is an older
 	 * interpreted caller's, left in r13 by compiled code; or any other
@@ -1260,6 +1268,9 @@ static __always_inline int anchor(struct walk *w, const struct interp_proc *p)
 	return 0;
 }
 
+/* Words a compiled leaf may have pushed on its frame in its body */
+#define LEAF_PUSHED 2
+
 /* A frame of a CodeBlob: by its frame size, or its fp when it has none. */
 static __always_inline int blob_step(struct walk *w,
 				     const struct interp_proc *p, __u32 idx,
@@ -1298,7 +1309,7 @@ static __always_inline int blob_step(struct walk *w,
 			     w->r.fp == w->r.sp))
 		return fp_step(&w->r, &w->win, w->hotspot);
 	if (e == EDGE_SP || e == EDGE_SP8)
-		return ret_at(w, p, e == EDGE_SP8);
+		return ret_at(w, p, e == EDGE_SP8, bi.frame_size <= 0);
 	/* the call stub and other stub routines: a leaf by its return
 	 * address when it is plain, else by its frame pointer */
 	if (bi.frame_size <= 0 && !idx && e == EDGE_NONE &&
@@ -1311,15 +1322,20 @@ static __always_inline int blob_step(struct walk *w,
 		return -UNWIND_READ;
 	if (!in_code(p, fr[1]) && !idx) {
 		/*
-		 * A leaf in its body with a word pushed on its frame (the
+		 * A leaf in its body with words pushed on its frame (the
 		 * String compare intrinsics push a register around their
-		 * loop): the record one word further; else the edge slots.
+		 * loop, C2's inlined arraycopy checks two: JDK 25 Tomcat,
+		 * CopyOnWriteArrayList.toArray): the record one or two words
+		 * further; else the edge slots.
 		 */
-		if (stack_win__read(&w->win, fr, 16, ssp - 8, w->r.sp0))
-			return -UNWIND_READ;
+		for (int i = 0; i < LEAF_PUSHED && !in_code(p, fr[1]); i++) {
+			ssp += 8;
+			if (stack_win__read(&w->win, fr, 16, ssp - 16,
+					    w->r.sp0))
+				return -UNWIND_READ;
+		}
 		if (!in_code(p, fr[1]))
 			return leaf_slots(w, p);
-		ssp += 8;
 	}
 	/* an adapter leaf's caller whose sp was not r13 (adapter_step) */
 	if (!in_code(p, fr[1]) && idx == 1 && w->alt_sp) {

@@ -875,7 +875,11 @@ static __always_inline __u32 check_kind(const struct interp_proc *p, __u64 pc,
 		return in_code(p, pc) ? CHECK_STUB : CHECK_NATIVE;
 	if (read_blob(p, blob, &bi) || bi.frame_size <= 0)
 		return CHECK_STUB;
-	if (!idx && leaf_edge(p, &bi, blob, pc) != EDGE_NONE)
+	/* in its prologue, rbp may not be its own yet even where the frame
+	 * size rule holds (leaf_edge's EDGE_NONE) */
+	if (!idx &&
+	    (leaf_edge(p, &bi, blob, pc) != EDGE_NONE ||
+	     (bi.frame_complete > 0 && pc < bi.code_begin + bi.frame_complete)))
 		return CHECK_EDGE;
 	return blob_named(p, blob) == BLOB_NMETHOD ? CHECK_COMPILED
 						   : CHECK_RTSTUB;
