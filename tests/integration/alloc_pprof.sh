@@ -21,7 +21,7 @@ N=20
 # traces FILE INDEX METHOD LEAF: the sum of INDEX over stacks through
 # METHOD whose leaf is LEAF.
 traces() {
-	go tool pprof -sample_index="$2" -unit=B -traces "$1" 2>/dev/null | awk -v m="$3" -v leaf="$4" '
+	go tool pprof -sample_index="$2" -unit=B -traces "$1" 2>>"$TMPD/pprof.err" | tee -a "$TMPD/traces" | awk -v m="$3" -v leaf="$4" '
 	function flush() { if (has && top == leaf) t += v; has = 0; v = 0; top = "" }
 	/^-----------\+/ { flush(); next }
 	/^ *[0-9]+B? / { v = $1 + 0; top = $2; next }
@@ -42,7 +42,7 @@ for jdk in $(jdks); do
 	wait_for 10 grep -qs ready "$TMPD/out" || die "AllocCount did not start"
 	# the last JDK's file gone first: its "profiling" line, found before
 	# this mixprof's shell emptied the file, started the count too early
-	rm -f "$TMPD/err"
+	rm -f "$TMPD/err" "$TMPD/pprof.err" "$TMPD/traces"
 	# no duration: stopped by Ctrl-C once huge() is done (a 4 s run was
 	# over before the 20 arrays, once, in a CI run beside other tests)
 	"$MIXPROF" --alloc --per-thread -p "$pid" -o "$TMPD/a.pb.gz" 2>"$TMPD/err" &
@@ -54,6 +54,11 @@ for jdk in $(jdks); do
 	wait_for 20 grep -qs '^huge' "$TMPD/out" ||
 		die "huge() did not finish in 20 s"
 	kill -0 "$mp" 2>/dev/null || die "mixprof --alloc ended before huge() did"
+	# its drain given 2 s to name them while the run goes on: after
+	# Ctrl-C only 300 ms are left for names (common/stop.h), and libjvm's
+	# symbols, first needed by these stacks, took longer beside other
+	# tests (frames [libjvm.so], the class [unknown class]: 0 of 20)
+	sleep 2
 	kill -INT "$mp"
 	wait "$mp" || { cat "$TMPD/err"; die "mixprof --alloc failed"; }
 	cat "$TMPD/err"
@@ -65,6 +70,11 @@ for jdk in $(jdks); do
 	sobjs=$(traces "$TMPD/a.pb.gz" alloc_objects AllocCount.small 'long[]')
 	sbytes=$(traces "$TMPD/a.pb.gz" alloc_space AllocCount.small 'long[]')
 	note "huge: $objs objects (truth $N), $bytes bytes (truth $truth); small: $sobjs objects, $sbytes bytes"
+	if [ "$objs" != $N ]; then # what pprof said, to tell why
+		head -c 2000 "$TMPD/pprof.err"
+		grep -c . "$TMPD/traces"
+		grep -m 1 -B12 -A3 'AllocCount.huge' "$TMPD/traces"
+	fi
 	[ "$objs" = $N ] || die "alloc_objects under huge: $objs, not $N"
 	[ "$bytes" = "$truth" ] || die "alloc_space under huge: $bytes, not $truth"
 	[ "$sobjs" -gt 0 ] && [ $((sobjs * 1000)) -lt $((sbytes / 16)) ] ||
