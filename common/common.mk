@@ -6,7 +6,8 @@
 # own folder, so the owner shows at each include and agent/'s own
 # safefile.h (the agent has its own rules) is never picked by mistake.
 COMMON_SRCS := common/safefile.c common/u64map.c common/strpool.c \
-	common/procfs.c common/safename.c common/stop.c common/cgroup.c
+	common/procfs.c common/pidwatch.c common/safename.c common/stop.c \
+	common/cgroup.c
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
 CPPFLAGS_common := $(MIXPROF_CPPFLAGS)
 
@@ -25,6 +26,12 @@ $(BUILD)/tests/unit/test_common_u64map: \
 UNIT_TESTS += $(BUILD)/tests/unit/test_common_procfs
 $(BUILD)/tests/unit/test_common_procfs: \
 		$(BUILD)/tests/unit/test_common_procfs.o $(COMMON_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_common_pidwatch
+$(BUILD)/tests/unit/test_common_pidwatch: \
+		$(BUILD)/tests/unit/test_common_pidwatch.o $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
-#include "common/procfs.h"
+#include "common/pidwatch.h"
 #include "common/stop.h"
 #include "containers.h"
 #include "check/hints.h"
@@ -52,16 +52,11 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 /* Is the run over: time is up, or nothing is left to profile? */
 static bool over(struct run *r, uint64_t deadline)
 {
-	int i;
-
 	if (deadline && r->now_ns >= deadline)
 		return true;
 	if (r->launched)
 		return r->child_done;
-	for (i = 0; i < r->o.nr_pids; i++)
-		if (procfs__alive(r->o.pids[i]))
-			return false;
-	return r->o.nr_pids > 0;
+	return r->o.nr_pids > 0 && !pidwatch__alive(r->watch);
 }
 
 static int loop(struct run *r, const sigset_t *sigs)
@@ -187,6 +182,11 @@ static int run_profile(struct run *r, const sigset_t *sigs)
 	}
 	if (run_setup__pids(r))
 		return EXIT_PROF_FAIL;
+	/* over() asks at every drain: a pidfd each, not /proc (pidwatch.h) */
+	if (!(r->watch = pidwatch__new(r->o.pids, r->o.nr_pids))) {
+		fprintf(stderr, "mixprof: %s\n", strerror(ENOMEM));
+		return EXIT_PROF_FAIL;
+	}
 	if (run_setup__outputs(r))
 		return EXIT_PROF_FAIL;
 	for (i = 0; i < r->o.nr_pids; i++) {
@@ -242,6 +242,7 @@ static void teardown(struct run *r)
 	symbolizer__free(r->sym);
 	ksymbpf__free(r->ksym);
 	targets__free(r->pids);
+	pidwatch__free(r->watch);
 	containers__free(r->ct);
 	sliceout__free(r->out);
 	renderout__free(r->ro);

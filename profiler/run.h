@@ -88,6 +88,7 @@ struct run {
 	struct jstacks *jstacks; /* their Java frames named; or NULL */
 	struct stackfold *sf;
 	struct targets *pids;
+	struct pidwatch *watch; /* the -p targets, alive or not */
 	struct containers *ct; /* --per-container, else NULL */
 	struct sliceout *out;
 	struct renderout *ro; /* --svg, --html, --heatmap, --montage */
