@@ -31,6 +31,8 @@
 #define TICK_NS (90 * 1000 * 1000ULL)
 #define MAX_TRIES 80 /* then give up on the process */
 #define RANGE_NS (10 * 1000 * 1000 * 1000ULL) /* refresh_range's while */
+/* ... and its returns' (an interpreter is made within ~100 ms) */
+#define TAILS_NS (3 * 1000 * 1000 * 1000ULL)
 /* older, and no libjvm.so: not a JVM (a launched one maps it at once) */
 #define YOUNG_NS (10 * 1000 * 1000 * 1000ULL)
 /* a launched command looked at for libjvm.so this long (jvms__launched) */
@@ -234,9 +236,10 @@ static void entries_fields(struct jvm *j, struct interp_proc *p)
  * barrier's among them). A launched JVM is read as early as it can be,
  * sometimes before that: its stubs' frames were then walked as
  * interpreted ones (3 of 10 class churn runs on JDK 25 lost the compiled
- * method under each entry barrier). Also while the entries or the
- * returns are not all made yet (the return templates come after the
- * method entries).
+ * method under each entry barrier). Also while the entries are not made
+ * yet, and for its first TAILS_NS the returns (itails.h) every tick: the
+ * return templates are made after the method entries, so a JVM read
+ * while its interpreter was being made would lack some.
  */
 static void refresh_range(struct jvms *v, struct jvm *j)
 {
@@ -246,12 +249,14 @@ static void refresh_range(struct jvms *v, struct jvm *j)
 	if (v->now_ns - j->found_ns > RANGE_NS)
 		return;
 	if (hotspot__interp_range(j->h, &start, &end) ||
-	    (start == j->start && end == j->end && p.ientry_hi && p.ntails))
+	    (start == j->start && end == j->end && p.ientry_hi &&
+	     v->now_ns - j->found_ns > TAILS_NS))
 		return;
 	p.code_start = start;
 	p.code_end = end;
 	entries_fields(j, &p);
-	if (v->src.set_interp(v->src.ctx, j->pid, &p))
+	if (!memcmp(&p, &j->proc, sizeof(p)) ||
+	    v->src.set_interp(v->src.ctx, j->pid, &p))
 		return;
 	j->proc = p;
 	j->start = start;
