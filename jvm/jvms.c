@@ -209,19 +209,25 @@ static void vthread_fields(struct jvms *v, struct jvm *j, struct interp_proc *p)
 	p->off_thread_tid = vl.off_tid;
 }
 
+/* The interpreter's returns past their frames (itails.h): a leaf there
+ * has no frame any more. */
+static void tails_fields(struct jvm *j, struct interp_proc *p)
+{
+	int n = itails__read(hotspot__mem(j->h), p->code_start, p->code_end,
+			     p->tails, INTERP_TAILS);
+
+	p->ntails = n > 0 ? n : 0;
+}
+
 /*
  * The interpreter's method entries (icodelets.h), when they are in its
- * range: a leaf there may not have pushed its frame yet; and its returns
- * past their frames (itails.h): a leaf there has no frame any more.
+ * range: a leaf there may not have pushed its frame yet; and its returns.
  */
 static void entries_fields(struct jvm *j, struct interp_proc *p)
 {
 	uint64_t lo, hi;
-	int n;
 
-	n = itails__read(hotspot__mem(j->h), p->code_start, p->code_end,
-			 p->tails, INTERP_TAILS);
-	p->ntails = n > 0 ? n : 0;
+	tails_fields(j, p);
 	if (hotspot__interp_entries(j->h, &lo, &hi) || lo < p->code_start ||
 	    hi > p->code_end)
 		return;
@@ -248,13 +254,17 @@ static void refresh_range(struct jvms *v, struct jvm *j)
 
 	if (v->now_ns - j->found_ns > RANGE_NS)
 		return;
-	if (hotspot__interp_range(j->h, &start, &end) ||
-	    (start == j->start && end == j->end && p.ientry_hi &&
-	     v->now_ns - j->found_ns > TAILS_NS))
+	if (hotspot__interp_range(j->h, &start, &end))
 		return;
-	p.code_start = start;
-	p.code_end = end;
-	entries_fields(j, &p);
+	if (start != j->start || end != j->end || !p.ientry_hi) {
+		p.code_start = start;
+		p.code_end = end;
+		entries_fields(j, &p);
+	} else if (v->now_ns - j->found_ns <= TAILS_NS) {
+		tails_fields(j, &p);
+	} else {
+		return;
+	}
 	if (!memcmp(&p, &j->proc, sizeof(p)) ||
 	    v->src.set_interp(v->src.ctx, j->pid, &p))
 		return;
