@@ -11,13 +11,17 @@
  */
 #include "itails.h"
 #include <errno.h>
-#include <stdlib.h>
 #include "blobkinds.h"
 
 #define X86_LEAVE 0xc9
 /* the continuation check's instructions at most (three in JDK 25's
  * exception path, four with the thread's state store) */
 #define MAX_CONT 6
+/* code read at once by itails__read, and the longest return past its
+ * "leave" (movb 8, pop 2, mov 3, six of 11, jmp 3), read past a window */
+#define WINDOW 4096
+#define TAIL_MAX 96
+
 /* bytes a form is recognized by (its first three: read only when there) */
 #define PEEK 3
 
@@ -66,37 +70,58 @@ static int tail_at(const uint8_t *code, size_t k, size_t end,
 	return 0;
 }
 
+/*
+ * The returns whose "leave" lies in code[0, upto) of the n bytes at code
+ * (upto <= n: the rest is only read), their at offset by base, appended
+ * to out's *count (at most max): 0, or -E2BIG.
+ */
+static int scan_part(const uint8_t *code, size_t n, size_t upto, uint32_t base,
+		     struct interp_tail *out, int max, int *count)
+{
+	struct interp_tail t;
+
+	for (size_t i = 0; i < upto && i + 1 < n; i++) {
+		if (code[i] != X86_LEAVE || tail_at(code, i + 1, n, &t))
+			continue;
+		if (*count == max)
+			return -E2BIG;
+		t.at += base;
+		out[(*count)++] = t;
+	}
+	return 0;
+}
+
 int itails__scan(const uint8_t *code, size_t n, struct interp_tail *out,
 		 int max)
 {
-	struct interp_tail t;
-	int count = 0;
+	int count = 0, ret;
 
-	for (size_t i = 0; i + 1 < n && i < UINT32_MAX; i++) {
-		if (code[i] != X86_LEAVE || tail_at(code, i + 1, n, &t))
-			continue;
-		if (count == max)
-			return -E2BIG;
-		out[count++] = t;
-	}
-	return count;
+	if (n > ITAILS_MAX_CODE)
+		n = ITAILS_MAX_CODE;
+	ret = scan_part(code, n, n, 0, out, max, &count);
+	return ret ? ret : count;
 }
 
 int itails__read(const struct hotspot_mem *m, uint64_t start, uint64_t end,
 		 struct interp_tail *out, int max)
 {
-	size_t n;
-	uint8_t *code;
-	int ret;
+	/* a window at a time, each read with the longest return after it:
+	 * the code is not held whole (100 KB, or the 1 MB bound, more of
+	 * the run's peak RSS) */
+	uint8_t buf[WINDOW + TAIL_MAX];
+	size_t n, len, part;
+	int count = 0, ret;
 
 	if (!start || end <= start)
 		return -EFAULT;
 	n = end - start > ITAILS_MAX_CODE ? ITAILS_MAX_CODE : end - start;
-	if (!(code = malloc(n)))
-		return -ENOMEM;
-	ret = m->read(m->ctx, start, code, n);
-	if (!ret)
-		ret = itails__scan(code, n, out, max);
-	free(code);
-	return ret;
+	for (size_t off = 0; off < n; off += WINDOW) {
+		part = n - off < WINDOW ? n - off : WINDOW;
+		len = n - off < WINDOW + TAIL_MAX ? n - off : WINDOW + TAIL_MAX;
+		if ((ret = m->read(m->ctx, start + off, buf, len)))
+			return ret;
+		if ((ret = scan_part(buf, len, part, off, out, max, &count)))
+			return ret;
+	}
+	return count;
 }

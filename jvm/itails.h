@@ -26,17 +26,17 @@
 #define ITAILS_MAX_CODE (1u << 20)
 
 /*
- * The returns past a frame in the n bytes of interpreter code at code,
- * at most max of them in out, sorted (their at: offsets in code). Their
- * count, or -E2BIG: more than max.
+ * The returns past a frame in the n bytes of interpreter code at code
+ * (its first ITAILS_MAX_CODE), at most max of them in out, sorted (their
+ * at: offsets in code). Their count, or -E2BIG: more than max.
  */
 int itails__scan(const uint8_t *code, size_t n, struct interp_tail *out,
 		 int max);
 
 /*
- * The same, for the interpreter at [start, end) of the target m, its
- * first ITAILS_MAX_CODE bytes: the count, or -errno (-EFAULT: unreadable,
- * -ENOMEM, -E2BIG).
+ * The same (of the first ITAILS_MAX_CODE bytes), for the interpreter at
+ * [start, end) of the target m, read a window at a time: the count, or
+ * -errno (-EFAULT: unreadable, -E2BIG).
  */
 int itails__read(const struct hotspot_mem *m, uint64_t start, uint64_t end,
 		 struct interp_tail *out, int max);

@@ -6,7 +6,7 @@
  * where each register holds what. Not a return: two pops, a jump to
  * another register, no "mov rsp", a run cut by the end of the code; more
  * returns than room is an error; the target's memory read through
- * itails__read.
+ * itails__read, a window at a time (returns across windows).
  */
 #include <errno.h>
 #include <string.h>
@@ -39,7 +39,7 @@ static const uint8_t not1[] = {0xc9, 0x5a, 0x58, 0xff, 0xe3, 0xcc};
 static const uint8_t not2[] = {0xc9, 0x5e, 0x48, 0x8b, 0xe3, 0xff, 0xe7};
 static const uint8_t not3[] = {0xc9, 0x41, 0x5d, 0x41, 0xff, 0xe5};
 
-static uint8_t code[4096];
+static uint8_t code[4096], big[3 * 4096 + 100];
 
 static int scan(const uint8_t *b, size_t n, struct interp_tail *t, int max)
 {
@@ -92,6 +92,17 @@ int main(void)
 			       (uintptr_t)code + sizeof(code), t, 4),
 		  2);
 	CHECK(t[1].at == 201);
+	/* read a window (4 KB) at a time: a return across a window's end,
+	 * one whose "leave" ends a window, each found once */
+	memset(big, 0x90, sizeof(big));
+	memcpy(big + 4090, ret25, sizeof(ret25));
+	memcpy(big + 8191, native17, sizeof(native17));
+	CHECK_INT(itails__read(&mem, (uintptr_t)big,
+			       (uintptr_t)big + sizeof(big), t, 4),
+		  2);
+	CHECK(t[0].at == 4091 && t[1].at == 8192);
+	CHECK_INT(itails__scan(big, sizeof(big), t, 4), 2);
+	CHECK(t[0].at == 4091 && t[1].at == 8192);
 	CHECK_INT(itails__read(&mem, 64, 64 + sizeof(code), t, 4), -EFAULT);
 	CHECK_INT(itails__read(&mem, 0, 0, t, 4), -EFAULT);
 	return check_report();
