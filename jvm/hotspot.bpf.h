@@ -607,13 +607,15 @@ static __always_inline int interp_step(struct walk *w,
 		w->r.fp = fr[0];
 		return STEP_ON;
 	}
-	/* its frame already gone: kept unnamed (its Method* went with it),
-	 * rbp the caller's */
+	/* its frame already gone (its Method* with it): listed as the
+	 * interpreter returning; rbp is the caller's */
 	if (!idx && !interp_tail(p, w->r.ip, w->r.sp)) {
 		struct interp_frame *f = list_frame(w, idx, 0, 0, 0);
 
-		if (f)
+		if (f) {
+			f->cid = INTERP_CID_RETURN;
 			list_mix(w, f);
+		}
 		w->tail_leaf = 1;
 		w->r.ip = fr[1];
 		w->r.sp = fr[2];

@@ -828,6 +828,11 @@ static int java_names(struct jstacks *js, const struct sample_key *k,
 			continue;
 		}
 		out->first[f->idx] = js->njava;
+		if (!f->nm && f->cid == INTERP_CID_RETURN && !f->idx &&
+		    in_interp(j, ips[0])) {
+			out->ret_leaf = true;
+			continue;
+		}
 		if (f->nm) {
 			out->njava[f->idx] =
 			    compiled_frames(js, j, f, ips[f->idx]);
@@ -868,6 +873,7 @@ int jstacks__stack(struct jstacks *js, const struct sample_key *k,
 	int named;
 
 	js->njava = 0;
+	out->ret_leaf = false;
 	/* no user stack (lost): its list is not read either */
 	named = n > 0 ? java_names(js, k, ips, n, out) : 0;
 	out->java = js->java;
@@ -877,7 +883,7 @@ int jstacks__stack(struct jstacks *js, const struct sample_key *k,
 		/* a caller is named by its return address - 1 */
 		uint64_t ip = ips[i] - (i ? 1 : 0);
 
-		out->interp[i] = j && in_interp(j, ip);
+		out->interp[i] = j && in_interp(j, ip) && (i || !out->ret_leaf);
 		/* only code-cache pcs are asked (and kept): a stub, or a
 		 * frame the list left unnamed */
 		out->stubs[i] =

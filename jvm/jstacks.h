@@ -101,7 +101,13 @@ struct jstack {
 	 * CodeBlob's name ("StubRoutines (1)"), for when no map names it
 	 * (a JVM without our agent); NULL otherwise */
 	const char **stubs;
+	/* ips[0] is the interpreter returning past the leaf's frame
+	 * (itails.h): no method to name, JSTACKS_RETURN_NAME */
+	bool ret_leaf;
 };
+
+/* the name of a leaf in the interpreter's return past its frame */
+#define JSTACKS_RETURN_NAME "Interpreter (return)"
 
 /*
  * Name the JVM's part of k's user stack ips[0..n) (leaf first, as the

@@ -465,6 +465,9 @@ struct interp_frame {
 	__s32 cid;
 	__u32 level; /* its _comp_level (the tier: 1-3 C1, 4 C2), 0 unread */
 };
+/* interp_frame.cid of a leaf in the interpreter's return past its frame
+ * (jvm/itails.h): no method any more, nm 0 */
+#define INTERP_CID_RETURN (-1)
 
 /*
  * With UNWIND_NAMES, the list holds the compiled frames too (the blobs

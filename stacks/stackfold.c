@@ -214,6 +214,14 @@ static int name_user(struct stackfold *sf, const struct sample_key *k, int lo,
 					 : mark_name(sf->uips[i]));
 			continue;
 		}
+		/* the interpreter returning past the leaf's frame: no
+		 * method, not an unnamed one (jvm/itails.h) */
+		if (!i && sf->jstacks && sf->java.ret_leaf) {
+			ret = fold_line__push(
+			    l,
+			    &(struct frame){JSTACKS_RETURN_NAME, FRAME_STUB});
+			continue;
+		}
 		if (sf->jstacks && sf->java.njava[i]) {
 			const struct jstack_frame *x =
 			    sf->java.java + sf->java.first[i];

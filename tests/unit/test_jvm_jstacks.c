@@ -248,6 +248,44 @@ static void test_lists(void)
 }
 
 /*
+ * A leaf listed as the interpreter returning past its frame (the walk's
+ * INTERP_CID_RETURN): ret_leaf, not an interpreted frame; its caller
+ * named as any; the mark elsewhere than the leaf means nothing.
+ */
+static void test_return_leaf(void)
+{
+	const uint64_t u[] = {INTERP + 0x30, INTERP + 0x40};
+	uint64_t ks = put_symbol(128, "app/Loop"), ns = put_symbol(192, "run");
+	struct sample_key k = key(0x23, 0x91);
+	const struct jstack *js;
+	struct rt r;
+
+	if (!rt_new(&r, open_fake))
+		return;
+	add_stack(0x23, 2, u);
+	list_ids[0] = 0x91;
+	lists[0] = (struct interp_stack){.nr = 2};
+	lists[0].f[0] =
+	    (struct interp_frame){.idx = 0, .cid = INTERP_CID_RETURN};
+	lists[0].f[1] =
+	    (struct interp_frame){.idx = 1, .klass_name = ks, .name = ns};
+	seen(&r, &k, 1 * SEC);
+	js = stack_of(&r, &k, u, 2);
+	CHECK(js->ret_leaf && !js->njava[0] && !js->interp[0]);
+	CHECK_STR(java_at(js, 1), "app/Loop.run");
+	/* the mark on a caller: an interpreted frame without a name */
+	lists[0].f[0].idx = 1;
+	lists[0].f[1].idx = 0;
+	k = key(0x23, 0x92);
+	list_ids[0] = 0x92;
+	seen(&r, &k, 2 * SEC);
+	js = stack_of(&r, &k, u, 2);
+	CHECK(!js->ret_leaf && js->interp[0] && js->interp[1]);
+	CHECK_STR(java_at(js, 0), "app/Loop.run");
+	rt_free(&r);
+}
+
+/*
  * A compiled frame (nmethod listed) of a JVM without a namer: left to
  * the symbolizer, counted; a stub pc out of any code cache: no name.
  */
@@ -386,6 +424,7 @@ int main(void)
 		test_hashes();
 		test_chunk_gone();
 		test_lists();
+		test_return_leaf();
 		test_compiled();
 		test_stubs();
 		test_stubs_seen();
