@@ -11,7 +11,10 @@
 # failure, the summary's disagreements by reason and a stack of each.
 # Each share is of at least 300 JVM samples: runs of 4 s on the same JVM,
 # together, until there are (one run on a quiet machine; 288 once at load
-# average 30 with both JDKs running).
+# average 30 with both JDKs running). Measured: 99.72-99.85% while
+# HotSpot's "mov rbp, rsp" encoding and the interpreter's return past its
+# frame were unknown (99.44% once in CI, JDK 25), 100% on both JDKs since
+# (20 s runs, ~20,000 samples each).
 . "$(dirname "$0")/../lib/common.sh"
 
 # check_jdk JDK: the walks compared on one JDK (the JDKs run at the same
