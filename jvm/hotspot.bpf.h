@@ -83,6 +83,37 @@ static __always_inline void names_from(struct interp_frame *f,
 }
 
 /*
+ * The JVM's epoch, read once a walk into w->epoch1 (and w->redefined):
+ * its count of unloaded classes + 1, plus its count of redefinitions
+ * once there was one; 0: unknown.
+ */
+static __always_inline void walk_epoch(struct walk *w,
+				       const struct interp_proc *p)
+{
+	if (w->epoch_walk == w->walks)
+		return;
+	w->epoch_walk = w->walks;
+	w->epoch1 = p->unload_count ? read_u64(p->unload_count) + 1 : 0;
+	/* read_u64's 0 for a failed read: unknown */
+	if (w->epoch1 == 1 &&
+	    bpf_probe_read_user(&w->word[0], 8, (const void *)p->unload_count))
+		w->epoch1 = 0;
+	/*
+	 * The count of redefinitions goes into the epoch: a redefined
+	 * class's old methods are freed later, and their memory, ConstMethod
+	 * and all, goes to the next class's methods of that size (measured:
+	 * tests/integration/names_redefine.sh); unknown or unreadable, each
+	 * memo hit is checked (a failed read fills with zeros)
+	 */
+	if (!p->redefined ||
+	    bpf_probe_read_user(&w->word[0], 8, (const void *)p->redefined))
+		w->redefined = 1;
+	else if ((w->redefined = w->word[0] != 0) && w->epoch1)
+		w->epoch1 += w->word[0];
+	stat_inc(w->redefined ? STAT_NAMES_REDEF : STAT_NAMES_NOREDEF);
+}
+
+/*
  * Method* -> the Symbol*s of its holder's name and its own name:
  * Method::_constMethod, ConstMethod::{_constants, _name_index},
  * ConstantPool::_pool_holder and slot _name_index, Klass::_name. An
@@ -112,30 +143,7 @@ __noinline int read_names(const struct interp_proc *p, struct interp_frame *f,
 		PHASE_END(PH_NAMES_MEMO, t);
 		return 0;
 	}
-	if (w->epoch_walk != w->walks) { /* once a walk */
-		w->epoch_walk = w->walks;
-		w->epoch1 = p->unload_count ? read_u64(p->unload_count) + 1 : 0;
-		/* read_u64's 0 for a failed read: unknown */
-		if (w->epoch1 == 1 &&
-		    bpf_probe_read_user(&w->word[0], 8,
-					(const void *)p->unload_count))
-			w->epoch1 = 0;
-		/*
-		 * The count of redefinitions goes into the epoch: a
-		 * redefined class's old methods are freed later, and their
-		 * memory, ConstMethod and all, goes to the next class's
-		 * methods of that size (measured: tests/integration/
-		 * names_redefine.sh); unknown or unreadable, each memo hit
-		 * is checked (a failed read fills with zeros)
-		 */
-		if (!p->redefined ||
-		    bpf_probe_read_user(&w->word[0], 8,
-					(const void *)p->redefined))
-			w->redefined = 1;
-		else if ((w->redefined = w->word[0] != 0) && w->epoch1)
-			w->epoch1 += w->word[0];
-		stat_inc(w->redefined ? STAT_NAMES_REDEF : STAT_NAMES_NOREDEF);
-	}
+	walk_epoch(w, p);
 	/* no class ever redefined: the memo's Method* is its method while
 	 * no class unloaded, its ConstMethod* not read again (a method
 	 * running across a redefinition is still checked below) */

@@ -78,6 +78,7 @@ struct jnamer {
 	uint64_t unload_addr; /* the count of unloaded classes, 0: unknown */
 	/* unload_epoch's last value (both counts + 1), and when read */
 	uint64_t epoch, epoch_ns;
+	uint32_t sample_epoch; /* jnamer__sample_epoch's, or 0 */
 	/* JvmtiExport::_redefinition_count, 0: not found; and whether it
 	 * read nonzero (or failed) with the epoch */
 	uint64_t redef_addr;
@@ -344,6 +345,9 @@ static int name_chain(struct jnamer *j, const struct nm_debug *d,
 	enum jframe_kind kinds[NM_MAX_SCOPES];
 	uint64_t epoch = unload_epoch(j);
 
+	/* sampled in another epoch: names neither kept nor taken */
+	if (j->sample_epoch && (uint32_t)epoch != j->sample_epoch)
+		epoch = 0;
 	jframe__chain_kinds(n, kinds);
 	for (int i = 0; i < n; i++) {
 		const char *name;
@@ -409,6 +413,12 @@ static int resolve(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 	}
 	*out = c;
 	return 0;
+}
+
+void jnamer__sample_epoch(struct jnamer *j, uint32_t epoch)
+{
+	if (j)
+		j->sample_epoch = epoch;
 }
 
 int jnamer__compiled(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,

@@ -67,6 +67,16 @@ int jnamer__compiled(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
 			bool ret_pc, struct jnamer_frame *out, int max);
 /*
+ * The JVM's epoch when the frames the next calls name were sampled (the
+ * BPF walk's, sampler_abi.h's interp_stack.epoch; 0: unknown). A name
+ * read for a Method* is kept for later chains, and a kept one used, only
+ * while the JVM's epoch is still that one: a sample named after a class
+ * unloaded since may read a freed Method* whose address a new method
+ * takes next (tests/integration/interp_unload.sh: a phase's inlined
+ * method named as the phase before's, once under load).
+ */
+void jnamer__sample_epoch(struct jnamer *j, uint32_t epoch);
+/*
  * The whole name of Java thread tid into buf: its length, -ENOENT (not a
  * Java thread, or gone), -ENOSPC (cut), -EDQUOT. Names are cached; a tid not in
  * the cache makes one walk of the thread list, as does

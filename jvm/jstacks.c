@@ -78,6 +78,7 @@ struct list_ent {
 	uint64_t sum; /* of the names as resolved */
 	uint32_t nr;
 	uint32_t ncompiled; /* of them compiled frames */
+	uint32_t epoch; /* the JVM's when the walk sent it (jnamer.h) */
 	struct list_frame *f;
 };
 
@@ -420,6 +421,8 @@ static int resolve(struct jstacks *js, struct jvm *j, struct list_ent *e)
 			js->st.chunks_gone++; /* its outer frames go unnamed */
 			break;
 		}
+		if (!c)
+			e->epoch = st->epoch;
 		n = st->nr < INTERP_MAX_FRAMES ? st->nr : INTERP_MAX_FRAMES;
 		nf = realloc(f, (nr + n ? nr + n : 1) * sizeof(*f));
 		if (!nf) {
@@ -461,6 +464,7 @@ static void warm(struct jstacks *js, struct jvm *j, const struct list_ent *e,
 
 	if (!j->jn || jnamer__over(j->jn))
 		return;
+	jnamer__sample_epoch(j->jn, e->epoch);
 	n = js->src.stack(js->src.ctx, k->user_stack, &ips);
 	for (uint32_t i = 0; n > 0 && i < e->nr; i++) {
 		const struct list_frame *f = &e->f[i];
@@ -818,6 +822,7 @@ static int java_names(struct jstacks *js, const struct sample_key *k,
 	memset(out->njava, 0, n * sizeof(*out->njava));
 	if (!k->interp_id || !j || !(e = list_of(js, j, k)))
 		return 0;
+	jnamer__sample_epoch(j->jn, e->epoch);
 	for (uint32_t i = 0; i < e->nr; i++) {
 		const struct list_frame *f = &e->f[i];
 

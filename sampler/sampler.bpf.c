@@ -967,7 +967,8 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
  * the walk record's send_list says how many of its bytes a sample's
  * record must carry.
  */
-static __always_inline int send_list(struct walk *w, __u64 id, bool defer)
+static __always_inline int
+send_list(struct walk *w, const struct interp_proc *p, __u64 id, bool defer)
 {
 	struct stack_sent *sent;
 	__u64 bytes = w->st.nr;
@@ -975,6 +976,13 @@ static __always_inline int send_list(struct walk *w, __u64 id, bool defer)
 	sent = memo__slot(&list_sent, LIST_SENT, w->cpu, id);
 	if (sent_holds(sent, id))
 		return 1;
+	/* the JVM's epoch now: user space keeps the names of the list's
+	 * methods for later ones only while it is still the JVM's */
+	w->st.epoch = 0;
+	if (p) {
+		walk_epoch(w, p);
+		w->st.epoch = (__u32)w->epoch1;
+	}
 	if (defer) {
 		/* the list's own head (nr, prev), its nr frames */
 		w->send_list = 16 + bytes * sizeof(w->st.f[0]);
@@ -1094,7 +1102,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 		return key;
 	id = w->h ? w->h : 1;
 	PHASE_START(ti);
-	err = send_list(w, id, defer);
+	err = send_list(w, p, id, defer);
 	PHASE_END(err > 0 ? PH_INTERP_KNOWN : PH_INTERP_NEW, ti);
 	if (err < 0) {
 		stat_inc(STAT_INTERP_FULL);

@@ -485,7 +485,10 @@ struct interp_frame {
  */
 struct interp_stack {
 	__u32 nr; /* frames used */
-	__u32 pad;
+	/* the list's: the JVM's epoch when the walk sent it (its unloaded
+	 * classes + 1, + its redefinitions: hotspot.bpf.h's walk_epoch),
+	 * low 32 bits; 0: unknown. A chunk's: any value */
+	__u32 epoch;
 	__u64 prev; /* the chunk of the frames nearer the leaf, or 0 */
 	struct interp_frame f[INTERP_MAX_FRAMES];
 };
