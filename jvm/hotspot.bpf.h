@@ -440,19 +440,33 @@ static __always_inline bool entry_leaf(const struct interp_proc *p, __u64 ip,
 }
 
 /*
- * The sampled thread's user rax and rbx, as the kernel saved them, in
- * t[3] and t[4] (t[0] and t[1] used), when its pc and sp there are the
- * leaf's ip and sp (the walk's registers came from the same place, or
- * the perf event's copy of it): true, else false.
+ * The sampled thread's user registers, as the kernel saved them, when its
+ * pc and sp there are the leaf's ip and sp (the walk's registers came
+ * from the same place, or the perf event's copy of it); else NULL. t[0]
+ * and t[1] used.
  */
-static __always_inline bool user_regs(__u64 *t, __u64 ip, __u64 sp)
+static __always_inline const struct pt_regs *sample_regs(__u64 *t, __u64 ip,
+							 __u64 sp)
 {
 	struct pt_regs *regs =
 	    (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 
 	return !bpf_probe_read_kernel(&t[0], 8, &regs->rip) && t[0] == ip &&
-	       !bpf_probe_read_kernel(&t[1], 8, &regs->rsp) && t[1] == sp &&
-	       !bpf_probe_read_kernel(&t[3], 8, &regs->rax) &&
+		       !bpf_probe_read_kernel(&t[1], 8, &regs->rsp) &&
+		       t[1] == sp
+		   ? regs
+		   : NULL;
+}
+
+/*
+ * The sampled thread's user rax and rbx (sample_regs) in t[3] and t[4]
+ * (t[0] and t[1] used): true, else false.
+ */
+static __always_inline bool user_regs(__u64 *t, __u64 ip, __u64 sp)
+{
+	const struct pt_regs *regs = sample_regs(t, ip, sp);
+
+	return regs && !bpf_probe_read_kernel(&t[3], 8, &regs->rax) &&
 	       !bpf_probe_read_kernel(&t[4], 8, &regs->rbx);
 }
 
@@ -513,22 +527,15 @@ __noinline int entry_caller(const struct interp_proc *p, __u64 ip, __u64 sp,
  */
 #define PT_REGS_WORD 0x01236789ed4f5cbaULL
 
-/*
- * The sampled thread's user register r (x86-64's number) in *v, as the
- * kernel saved it, when its pc and sp there are the leaf's ip and sp:
- * 0, else -1.
- */
-static __always_inline int user_reg(__u64 ip, __u64 sp, __u32 r, __u64 *v)
+/* Register r (x86-64's number) of regs (sample_regs) in *v: 0 or -1. */
+static __always_inline int reg_of(const struct pt_regs *regs, __u32 r, __u64 *v)
 {
-	const __u64 *regs =
-	    (const __u64 *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	struct pt_regs *pr = (struct pt_regs *)regs;
-	__u64 word = PT_REGS_WORD >> (4 * (r & 15)) & 15, t;
+	__u64 word = PT_REGS_WORD >> (4 * (r & 15)) & 15;
 
-	if (word == 15 || bpf_probe_read_kernel(&t, 8, &pr->rip) || t != ip ||
-	    bpf_probe_read_kernel(&t, 8, &pr->rsp) || t != sp)
-		return -1;
-	return bpf_probe_read_kernel(v, 8, regs + word) ? -1 : 0;
+	return word == 15 ||
+		       bpf_probe_read_kernel(v, 8, (const __u64 *)regs + word)
+		   ? -1
+		   : 0;
 }
 
 /* Steps of tail_of's search: log2(INTERP_TAILS) + 1 */
@@ -570,18 +577,21 @@ __noinline int interp_tail(const struct interp_proc *p, __u64 ip, __u64 sp)
 {
 	struct walk *w = walk_rec();
 	const struct interp_tail *t;
+	const struct pt_regs *regs;
 	__u64 *r, d;
 
 	if (!p || !w || !(t = tail_of(p, ip)))
 		return -1;
 	r = w->word;
+	if (!(regs = sample_regs(r, ip, sp)))
+		return -1;
 	d = ip - p->code_start - t->at;
 	if (d < t->pop_end)
 		r[6] = read_u64(sp);
-	else if (user_reg(ip, sp, t->regs >> 4, &r[6]))
+	else if (reg_of(regs, t->regs >> 4, &r[6]))
 		return -1;
 	r[7] = sp;
-	if (d < t->mov_end && user_reg(ip, sp, t->regs & 15, &r[7]))
+	if (d < t->mov_end && reg_of(regs, t->regs & 15, &r[7]))
 		return -1;
 	return java_ret(p, r[6]) && r[7] >= sp &&
 		       r[7] - sp <= UNWIND_MAX_FRAME && !(r[7] & 7)
@@ -1025,7 +1035,9 @@ static __always_inline int frameless_stub(const struct interp_proc *p,
  * EDGE_KEEP_FP right after an unbanged "sub" (its rbp slot not stored
  * yet: jvm/blobkinds.h); after "push rbp" (and "mov rbp, rsp") EDGE_SP8;
  * before either EDGE_SP. In its epilogue: at
- * "pop rbp" EDGE_SP8; at the return poll or "ret" EDGE_SP. A stub
+ * "pop rbp" EDGE_SP8; at the return poll, a conditional jump that falls
+ * through to "ret" (a runtime stub's pending exception check after its
+ * "leave" too) or "ret" EDGE_SP. A stub
  * blob never safe to walk but at its calls (frame_complete <= 0) that
  * starts with "push rbp; mov rbp, rsp": EDGE_SP and EDGE_SP8 on those,
  * then EDGE_FP. A global

@@ -886,6 +886,24 @@ static __always_inline __u32 check_kind(const struct interp_proc *p, __u64 pc,
 }
 
 /*
+ * check_kind of the leaf at ip, sp: an interpreted one whose frame is not
+ * pushed yet (the walk named it from rbx) or gone already (the walk left
+ * it in its return) told apart.
+ */
+static __always_inline __u32 check_leaf(const struct walk *w,
+					const struct interp_proc *p, __u64 ip,
+					__u64 sp)
+{
+	__u32 kind = check_kind(p, ip, 0);
+
+	if (kind == CHECK_INTERP && entry_leaf(p, ip, sp, w->bcp0))
+		return CHECK_IENTRY;
+	if (kind == CHECK_INTERP && w->tail_leaf)
+		return CHECK_ITAIL;
+	return kind;
+}
+
+/*
  * Check mode: walk the sample of process tgid by frame pointers alone
  * and count whether it gives the n frames the HotSpot walk stored (its
  * mark excluded; bit 31 of n_broke: there was one), and if not, why
@@ -928,13 +946,8 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 	at = prev + 1;
 	if (w->a_state == A_USED && w->a_idx == prev)
 		c.why = CHECK_ANCHOR + 1;
-	kind = check_kind(c.p, c.ips[prev], prev);
-	/* the leaf's frame not pushed yet: the walk named it from rbx; or
-	 * gone already */
-	if (!prev && kind == CHECK_INTERP && entry_leaf(c.p, ip, sp, w->bcp0))
-		kind = CHECK_IENTRY;
-	if (!prev && kind == CHECK_INTERP && w->tail_leaf)
-		kind = CHECK_ITAIL;
+	kind = prev ? check_kind(c.p, c.ips[prev], prev)
+		    : check_leaf(w, c.p, c.ips[0], sp);
 	/*
 	 * A frameless leaf whose callers repeat a pc (a recursion, or
 	 * interpreted frames returning to the same entry of the
@@ -943,11 +956,7 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 	 * caller.
 	 */
 	if (c.why == CHECK_SKIP + 1 && at > 1 && c.ips[1] == c.ips[2]) {
-		leaf = check_kind(c.p, c.ips[0], 0);
-		if (leaf == CHECK_INTERP && entry_leaf(c.p, ip, sp, w->bcp0))
-			leaf = CHECK_IENTRY;
-		if (leaf == CHECK_INTERP && w->tail_leaf)
-			leaf = CHECK_ITAIL;
+		leaf = check_leaf(w, c.p, c.ips[0], sp);
 		if (leaf == CHECK_STUB || leaf == CHECK_EDGE ||
 		    leaf == CHECK_IENTRY || leaf == CHECK_ITAIL) {
 			at = 1;
