@@ -9,8 +9,8 @@
  * Why the BPF walk wants them (jvm/hotspot.bpf.h, interp_tail): a leaf
  * caught there has no frame any more, rbp is already its caller's; read
  * as an interpreted frame it broke the walk or named its caller as the
- * leaf (3 of 10,000 samples of tests/integration/unwind_visitors.sh on
- * JDK 25). Found here, not by decoding code at sample time: the scan
+ * leaf (21 of 19,985 samples of samples/Visitors.java on JDK 25, the
+ * workload of tests/integration/unwind_visitors.sh). Found here, not by decoding code at sample time: the scan
  * knows where the instructions start, a pc alone does not.
  */
 #ifndef MIXPROF_ITAILS_H

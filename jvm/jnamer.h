@@ -72,8 +72,10 @@ int jnamer__compiled_at(struct jnamer *j, uint64_t nm, int32_t cid, uint64_t pc,
  * read for a Method* is kept for later chains, and a kept one used, only
  * while the JVM's epoch is still that one: a sample named after a class
  * unloaded since may read a freed Method* whose address a new method
- * takes next (tests/integration/interp_unload.sh: a phase's inlined
- * method named as the phase before's, once under load).
+ * takes next (the suspect for tests/integration/interp_unload.sh's one
+ * failure under load, a phase's inlined method named as the phase
+ * before's; under class churn the frames named by their method only for
+ * a stale outer name went from 255-340 to 92-127 a run).
  */
 void jnamer__sample_epoch(struct jnamer *j, uint32_t epoch);
 /*
