@@ -187,52 +187,66 @@ int mixprof_unwind_exec(void *ctx)
 	return 0;
 }
 
-/* The mapping of pr holding pc, or NULL. */
-static __always_inline const struct unwind_map *
-find_map(const struct unwind_proc *pr, __u64 pc)
-{
-	__u32 lo = 0, hi = pr->n, i;
+/*
+ * The searches below are global functions that return an index, not
+ * inlined ones that return a pointer: each way out of an inlined search
+ * was a verifier state of its own through the rest of the rows step
+ * (rows_step_regs, ~550 instructions, took 9,136 of the 46,943 the
+ * verifier processed for the sample program at load; 3,655 with its
+ * searches apart).
+ */
 
-	if (hi > UNWIND_PROC_MAPS)
-		return NULL;
+/* The index in pr->m of the mapping holding pc, or -1. */
+__noinline int map_find(const struct unwind_proc *pr, __u64 pc)
+{
+	__u32 lo = 0, hi, i;
+
+	if (!pr || pr->n > UNWIND_PROC_MAPS)
+		return -1;
+	hi = pr->n;
 	for (i = 0; i < UNWIND_MAP_STEPS && lo < hi; i++) {
 		__u32 mid = (lo + hi) / 2;
 
 		/* checked where it is used: the compiler may not hoist it */
 		asm volatile("" : "+r"(mid));
 		if (mid >= UNWIND_PROC_MAPS)
-			return NULL;
+			return -1;
 		if (pc < pr->m[mid].start)
 			hi = mid;
 		else if (pc >= pr->m[mid].end)
 			lo = mid + 1;
 		else
-			return &pr->m[mid];
+			return (int)mid;
 	}
-	return NULL;
+	return -1;
 }
 
-/* The row of ELF address a in the run pg: the last with pc <= a. */
-static __always_inline const struct unwind_row *
-find_row(const struct unwind_page *pg, __u32 a)
+/* The index in unwind_rows of the row of ELF address a in the run pg (the
+ * last with pc <= a), or -1. */
+__noinline long row_find(const struct unwind_page *pg, __u32 a)
 {
-	const struct unwind_row *r, *best = NULL;
-	__u32 lo = pg->first, hi = pg->first + pg->n, i;
+	const struct unwind_row *r;
+	__u32 lo, hi, i;
+	long best = -1;
 
+	if (!pg)
+		return -1;
+	lo = pg->first;
+	hi = pg->first + pg->n;
 	for (i = 0; i < UNWIND_SEARCH_STEPS && lo < hi; i++) {
 		__u32 mid = lo + (hi - lo) / 2;
 
 		r = bpf_map_lookup_elem(&unwind_rows, &mid);
 		if (!r)
-			return NULL;
+			return -1;
 		if (r->pc <= a) {
-			best = r;
+			best = mid;
 			lo = mid + 1;
 		} else {
 			hi = mid;
 		}
 	}
-	return lo < hi ? NULL : best; /* a run too long to search: none */
+	return lo < hi ? -1 : best; /* a run too long to search: none */
 }
 
 /*
@@ -246,6 +260,8 @@ static __always_inline const struct unwind_row *row_of(__u32 file, __u32 a)
 	__u32 slot = ROW_MEMO_SLOT(file, a);
 	const struct unwind_page *pg;
 	const struct unwind_row *r;
+	__u32 at;
+	long i;
 	struct row_memo *m =
 	    memo__slot(&row_memo, ROW_MEMO, bpf_get_smp_processor_id(), slot);
 	PHASE_START(t);
@@ -255,7 +271,10 @@ static __always_inline const struct unwind_row *row_of(__u32 file, __u32 a)
 		return &m->row;
 	}
 	pg = bpf_map_lookup_elem(&unwind_pages, &k);
-	if (!pg || !(r = find_row(pg, a)))
+	if (!pg || (i = row_find(pg, a)) < 0)
+		return NULL;
+	at = (__u32)i;
+	if (!(r = bpf_map_lookup_elem(&unwind_rows, &at)))
 		return NULL;
 	PHASE_END(PH_ROWS_FIND, t);
 	if (!m)
@@ -277,9 +296,13 @@ rows_seen__find(struct rows_seen *s, const struct unwind_proc *pr, __u64 pc)
 	const struct unwind_map *m;
 	struct unwind_file *f;
 	__u32 file;
+	int k = map_find(pr, pc);
 
-	if (!pr || !(m = find_map(pr, pc)))
+	/* one register for the check and the access */
+	asm volatile("" : "+r"(k));
+	if (!pr || k < 0 || k >= UNWIND_PROC_MAPS)
 		return ROWS_NONE;
+	m = &pr->m[k];
 	file = m->file;
 	f = bpf_map_lookup_elem(&unwind_files, &file);
 	if (!f || f->state == UNWIND_FILE_NONE)
