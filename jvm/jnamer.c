@@ -14,6 +14,7 @@
 #include "nmethod.h"
 #include "perfcount.h"
 #include "readbudget.h"
+#include "readcache.h"
 #include "common/nsec.h"
 #include "common/strpool.h"
 #include "common/u64map.h"
@@ -62,8 +63,16 @@ struct jnamer {
 	uint32_t pid;
 	int flags;
 	struct hotspot *h; /* borrowed: the JVM's owner opened it */
-	const struct hotspot_mem *m; /* &rb.mem: every read is budgeted */
+	/*
+	 * &rc.mem: every read is budgeted (rb), and what names a frame is
+	 * read a line at a time and kept for a moment (rc: the same class's
+	 * names, an nmethod's header again for each of its pcs); fresh:
+	 * &rb.mem, for what must be read as it is now (the epoch's counts,
+	 * the thread list)
+	 */
+	const struct hotspot_mem *m, *fresh;
 	struct readbudget rb;
+	struct readcache rc;
 	const struct hotspot_layout *hl;
 	const struct vmstructs *vs; /* borrowed from h (read once a JVM) */
 	struct nm_layout l;
@@ -113,12 +122,16 @@ struct jnamer *jnamer__open(struct hotspot *h, uint32_t pid, int flags)
 	 * bounds them): the budget is for what follows, driven by samples */
 	j->vs = hotspot__vmstructs(j->h);
 	readbudget__init(&j->rb, hotspot__mem(j->h));
-	j->m = &j->rb.mem;
+	j->fresh = &j->rb.mem;
 	if (!j->vs) {
 		ret = -errno;
 		goto fail;
 	}
-	j->major = vmstructs__jdk_major(j->vs, j->m);
+	ret = readcache__init(&j->rc, j->fresh);
+	if (ret)
+		goto fail;
+	j->m = &j->rc.mem;
+	j->major = vmstructs__jdk_major(j->vs, j->fresh);
 	ret = j->major < 0 ? j->major
 			   : nmethod__layout_init(&j->l, j->vs, j->major);
 	if (ret)
@@ -163,7 +176,8 @@ int jnamer__redefined_at(const struct jnamer *j, uint64_t *addr)
 
 int jnamer__unload_count(const struct jnamer *j, uint64_t *addr)
 {
-	return perfcount__find(j->vs, j->m, "java.cls.unloadedClasses", addr);
+	return perfcount__find(j->vs, j->fresh, "java.cls.unloadedClasses",
+			       addr);
 }
 
 void jnamer__free(struct jnamer *j)
@@ -179,6 +193,7 @@ void jnamer__free(struct jnamer *j)
 	u64map__release(&j->failed);
 	strpool__free(j->pool);
 	jthreads__free(j->jt);
+	readcache__fini(&j->rc);
 	free(j);
 }
 
@@ -187,6 +202,11 @@ int jnamer__line(struct jnamer *j, uint64_t method, int bci)
 	if (!(j->flags & JN_LINES) || !j->lines_ok)
 		return -ENOENT;
 	return jline__at(j->m, &j->jl, method, bci);
+}
+
+const struct hotspot_mem *jnamer__mem(const struct jnamer *j)
+{
+	return j->m;
 }
 
 const struct jnamer_stats *jnamer__stats(const struct jnamer *j)
@@ -283,11 +303,12 @@ static uint64_t unload_epoch(struct jnamer *j)
 	}
 	if (j->epoch && now - j->epoch_ns < EPOCH_NS)
 		return j->epoch;
-	if (j->m->read(j->m->ctx, j->unload_addr, &n, sizeof(n)))
+	if (j->fresh->read(j->fresh->ctx, j->unload_addr, &n, sizeof(n)))
 		return j->epoch = 0;
 	/* the redefinitions too (the BPF walk's rule: hotspot.bpf.h) */
-	j->redefined = !j->redef_addr || j->m->read(j->m->ctx, j->redef_addr,
-						    &redef, sizeof(redef));
+	j->redefined =
+	    !j->redef_addr ||
+	    j->fresh->read(j->fresh->ctx, j->redef_addr, &redef, sizeof(redef));
 	if (!j->redefined && redef) {
 		j->redefined = true;
 		n += redef;
@@ -498,7 +519,7 @@ int jnamer__threads_refresh(struct jnamer *j)
 	if (readbudget__over(&j->rb))
 		return -EDQUOT;
 	if (!j->jt) {
-		j->jt = jthreads__new(j->m, j->hl, j->vs, j->major);
+		j->jt = jthreads__new(j->fresh, j->hl, j->vs, j->major);
 		if (!j->jt)
 			return -errno;
 	}

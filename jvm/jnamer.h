@@ -97,6 +97,12 @@ int jnamer__threads_refresh(struct jnamer *j);
 int jnamer__line(struct jnamer *j, uint64_t method, int bci);
 const struct jnamer_stats *jnamer__stats(const struct jnamer *j);
 /*
+ * The namer's reader of the JVM's memory, for others that name frames of
+ * it: budgeted (readbudget.h) and a line at a time, kept for a moment
+ * (readcache.h): not for what must be read as it is now.
+ */
+const struct hotspot_mem *jnamer__mem(const struct jnamer *j);
+/*
  * NULL, or why the JVM was degraded for the rest of the run (its memory
  * claimed more than HotSpot makes: readbudget.h): from then on nothing
  * more is read of it (-EDQUOT).

@@ -228,14 +228,23 @@ const char *jstacks__klass_name(struct jstacks *js, uint32_t pid,
 }
 
 /*
+ * What frames of j are named through: its namer's reader (budgeted, and
+ * a line at a time kept for a moment: jnamer.h) once it has one.
+ */
+static const struct hotspot_mem *naming_mem(const struct jvm *j)
+{
+	return j->jn ? jnamer__mem(j->jn) : hotspot__mem(j->h);
+}
+
+/*
  * Read the two Symbols now: the pooled name, or NULL; *hashes gets their
  * identity hashes as the BPF walk packs them (sampler_abi.h), or -1.
  */
-static const char *read_name(struct jstacks *js, struct hotspot *h,
-			     uint64_t ksym, uint64_t nsym, int64_t *hashes)
+static const char *read_name(struct jstacks *js, struct jvm *j, uint64_t ksym,
+			     uint64_t nsym, int64_t *hashes)
 {
-	const struct hotspot_mem *mem = hotspot__mem(h);
-	const struct hotspot_layout *l = hotspot__layout(h);
+	const struct hotspot_mem *mem = naming_mem(j);
+	const struct hotspot_layout *l = hotspot__layout(j->h);
 	char k[NAME_CAP], m[NAME_CAP], full[2 * NAME_CAP];
 	int32_t kh, nh;
 	int n;
@@ -300,7 +309,7 @@ static const char *name_read(struct jstacks *js, struct jvm *j, uint64_t ksym,
 		return e->name;
 	if (e->checked_ns == js->now_ns)
 		return e->name; /* read this tick already */
-	name = read_name(js, j->h, ksym, nsym, &now_hashes);
+	name = read_name(js, j, ksym, nsym, &now_hashes);
 	if (hashes >= 0 && name && now_hashes != hashes)
 		name = NULL; /* reused since the sample */
 	/* unreadable now but named before: the process may be exiting */
@@ -639,8 +648,8 @@ const char *jstacks__stub_name(struct jstacks *js, uint32_t pid, uint64_t pc)
 		u64map__del(&js->stubs, key);
 		return NULL;
 	}
-	n = codeblob__name(hotspot__mem(j->h), &hotspot__layout(j->h)->u, pc,
-			   buf, sizeof(buf));
+	n = codeblob__name(naming_mem(j), &hotspot__layout(j->h)->u, pc, buf,
+			   sizeof(buf));
 	*s = (struct stub){pid, pc,
 			   n > 0 ? strpool__intern(js->pool, buf, n) : NULL};
 	return s->name;

@@ -5,7 +5,7 @@
 # into mixprof; the unit tests feed fake tables and a fake sampler.
 JVM_SRCS := hotspot icodelets itails vmstructs nmethod jlines jthreads jframe jnamer \
 	perfcount \
-	codeblob vthread readbudget jlocks jthreadsync jvms jstacks locknames \
+	codeblob vthread readbudget readcache jlocks jthreadsync jvms jstacks locknames \
 	hsprobes jvmnames jdkpath
 JVM_OBJS := $(JVM_SRCS:%=$(BUILD)/jvm/%.o) $(COMMON_OBJS)
 CPPFLAGS_jvm := $(MIXPROF_CPPFLAGS)
