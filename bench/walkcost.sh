@@ -9,7 +9,9 @@
 # 1) javac (JDK on PATH) compiling the 100 smallest sources of java/util
 #    (the JDK's src.zip, as tests/integration/corpus_javac.sh), launched
 #    at HZ (999): the HotSpot walk, the frame-pointer walk
-#    (MIXPROF_UNWIND=fp: stacks cut where frame pointers stop), and the
+#    (MIXPROF_UNWIND=fp: stacks cut where frame pointers stop), the walk
+#    cut at 8 frames (--stack-depth 8: the fixed part of a sample and its
+#    first frames, where the cold memory a walk touches first is), and the
 #    target's cost: javac's wall and total CPU (tool included) against
 #    javac alone, REPS interleaved rounds, medians, at HZ and at 99 Hz
 #    (mixprof-99: the HotSpot walk's other rate), and mixprof's own
@@ -240,6 +242,8 @@ else
 			'BEGIN { print "mixprof-999", c }' >>"$tmp/plain"
 		rm -rf "$src/out"
 		mixprof_run javac-fp MIXPROF_UNWIND=fp -- -- "${javac_cmd[@]}"
+		rm -rf "$src/out"
+		mixprof_run javac-depth8 -- --stack-depth 8 -- "${javac_cmd[@]}"
 		if [ "$COMPARE" != 0 ]; then # the issue's other rate: 99 Hz
 			rm -rf "$src/out"
 			HZ=99 mixprof_run javac-99 -- -- "${javac_cmd[@]}"
@@ -252,9 +256,10 @@ else
 		fi
 	done
 	echo "javac, 100 sources of java/util, launched at $HZ Hz ($REPS rounds)"
-	for m in hotspot fp ${BASE_BUILD:+base}; do
+	for m in hotspot fp depth8 ${BASE_BUILD:+base}; do
 		show_cost "$m" "javac-$m"
 	done
+	echo "  (depth8: the walk cut at 8 frames, --stack-depth 8: what a sample pays up to its 8th frame, the rest of the walk the difference)"
 	if [ -n "${BASE_BUILD:-}" ]; then show_pairs javac-hotspot javac-base; fi
 	awk "$AWK_MED"'{ v[$1] = v[$1] " " $2 }
 	END { for (m in v) if (m ~ /^javac-(hotspot|base)$/) {
