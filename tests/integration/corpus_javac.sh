@@ -12,7 +12,8 @@
 # JVM's samples must be within 3 points of its own stime / (utime +
 # stime), as mixprof's summary reports them for the same run (wait4's
 # rusage of the command, what time(1) prints; a profiler that
-# loses kernel stacks, or charges them to user code, is off here). Every
+# loses kernel stacks, or charges them to user code, is off here), in
+# that run or, when not, in a second one. Every
 # file must give its class. Only the smallest files: the patch holds only
 # those (the rest of java.base comes from the JDK's image), so javac
 # reads ~0.3 MB of sources (all 121 files: 4.2 MB), ~6 s of CPU and
@@ -38,6 +39,19 @@ kernel_share() {
 	}' "$1"
 }
 
+# profile DIR JDK: javac of DIR's sources under mixprof; its summary shown
+profile() {
+	rm -rf "$1/out"
+	"$MIXPROF" -F 999 -o "$1/folded" -- "$2/bin/javac" -proc:none \
+		-implicit:none -Xmaxwarns 1 --patch-module "java.base=$1/src/java.base" \
+		-d "$1/out" "@$1/files" >"$1/log" 2>&1 ||
+		die "javac or mixprof failed: $(tail -20 "$1/log")"
+	grep '^mixprof:  ' "$1/log"
+	sed -n 's/.*exited with status 0; CPU \([0-9.]*\) s user, \([0-9.]*\) s system$/\1 \2/p' \
+		"$1/log" >"$1/time"
+	[ -s "$1/time" ] || die "no CPU times of javac in the summary"
+}
+
 failed=
 for jdk in $(jdks); do
 	major=$(jdk_major "$jdk")
@@ -45,11 +59,7 @@ for jdk in $(jdks); do
 	zip=$(jdk_src_zip "$jdk") || die "no src.zip for $jdk (Debian: openjdk-$major-source)"
 	dir=$TMPD/javac-$major
 	jdk_util_sources "$zip" 50 "$dir"
-	"$MIXPROF" -F 999 -o "$dir/folded" -- "$jdk/bin/javac" -proc:none \
-		-implicit:none -Xmaxwarns 1 --patch-module "java.base=$dir/src/java.base" \
-		-d "$dir/out" "@$dir/files" >"$dir/log" 2>&1 ||
-		die "javac or mixprof failed: $(tail -20 "$dir/log")"
-	grep '^mixprof:  ' "$dir/log"
+	profile "$dir" "$jdk"
 	classes=$(find "$dir/out" -name '*.class' | wc -l)
 	note "$classes classes written"
 	# each source's own class (package-info.java has none to give)
@@ -61,11 +71,16 @@ for jdk in $(jdks); do
 	corpus_reach "$dir/folded" 'com/sun/tools/javac/' \
 		'com/sun/tools/javac/Main\.main_\[' 98 "javac on JDK $major" ||
 		failed="$failed $major"
-	sed -n 's/.*exited with status 0; CPU \([0-9.]*\) s user, \([0-9.]*\) s system$/\1 \2/p' \
-		"$dir/log" >"$dir/time"
-	[ -s "$dir/time" ] || die "no CPU times of javac in the summary"
-	kernel_share "$dir/folded" "$dir/time" "javac on JDK $major" ||
-		failed="$failed $major"
+	# once more when the shares part: seen once in CI, 6.64% against
+	# 3.00% on a loaded host, not since (the suspect: ticks deferred
+	# until interrupts come back on land in the kernel); a profiler
+	# that misplaces kernel time does it in both runs
+	if ! kernel_share "$dir/folded" "$dir/time" "javac on JDK $major"; then
+		note "the kernel's share parted from the JVM's stime: once more"
+		profile "$dir" "$jdk"
+		kernel_share "$dir/folded" "$dir/time" "javac on JDK $major, again" ||
+			failed="$failed $major"
+	fi
 done
 [ -z "$failed" ] || die "javac's stacks not whole on JDK$failed"
 echo ok
