@@ -15,9 +15,10 @@
 #    target's cost: javac's wall and total CPU (tool included) against
 #    javac alone, REPS interleaved rounds, medians, at HZ and at 99 Hz
 #    (mixprof-99: the HotSpot walk's other rate), and mixprof's own
-#    process per sample (the run's CPU less javac's, as its summary
-#    says, over its samples: at 999 Hz most of what javac pays beyond
-#    the BPF time); beside it, in the same
+#    process per sample (its summary's "its own cost", getrusage of
+#    mixprof alone; a build without it: the run's CPU less javac's: at
+#    999 Hz most of what javac pays beyond the BPF time); beside it, in
+#    the same
 #    rounds, perf record -F 499 -g and --call-graph dwarf (+ perf script
 #    --no-inline; -N: nothing left in ~/.debug),
 #    and async-profiler at 1 ms and 10 ms when ASPROF_LIB names its
@@ -102,12 +103,18 @@ mixprof_run() {
 	wait "$tp" || { tail -5 "$tmp/err" >&2; return 1; }
 	read -r u s e <"$tmp/time"
 	echo "$name $(cat "$tmp/stats") $(frames "$tmp/out.folded") $(awk -v a="$u" -v b="$s" 'BEGIN { print a + b }') $e" >>"$tmp/res"
-	# mixprof's own process: the run's CPU less the target's (its
-	# summary's), over its samples; launched runs only
-	sed -n 's/.* exited with status .*; CPU \([0-9.]*\) s user, \([0-9.]*\) s system.*/\1 \2/p' \
-		"$tmp/err" | awk -v n="$name" -v a="$u" -v b="$s" \
-		-v k="$(sed -n 's/^mixprof: \([0-9]*\) samples in .*/\1/p' "$tmp/err")" \
-		'k > 0 { printf "%s %.1f\n", n, (a + b - $1 - $2) / k * 1e6 }' >>"$tmp/own"
+	# mixprof's own process over its samples: its summary's own cost
+	# (-v: getrusage of mixprof alone); a build without that line, the
+	# run's CPU less the target's (its summary's), launched runs only
+	if grep -q 'its own cost:' "$tmp/err"; then
+		sed -n 's/.*its own cost: [0-9.]* s of CPU ([^)]*), \([0-9.]*\) us a sample.*/\1/p' \
+			"$tmp/err" | awk -v n="$name" '{ printf "%s %.1f\n", n, $1 }' >>"$tmp/own"
+	else
+		sed -n 's/.* exited with status .*; CPU \([0-9.]*\) s user, \([0-9.]*\) s system.*/\1 \2/p' \
+			"$tmp/err" | awk -v n="$name" -v a="$u" -v b="$s" \
+			-v k="$(sed -n 's/^mixprof: \([0-9]*\) samples in .*/\1/p' "$tmp/err")" \
+			'k > 0 { printf "%s %.1f\n", n, (a + b - $1 - $2) / k * 1e6 }' >>"$tmp/own"
+	fi
 	# a BPF_PHASES=1 build's phases (sampler/phases.h), the last run's
 	grep 'phase' "$tmp/err" >"$tmp/phases.$name" || true
 }
@@ -264,7 +271,7 @@ else
 	awk "$AWK_MED"'{ v[$1] = v[$1] " " $2 }
 	END { for (m in v) if (m ~ /^javac-(hotspot|base)$/) {
 		split(medmm(a, split(v[m], a, " ")), r, " ")
-		printf "  %-8s mixprof'"'"'s own process %.1f us/sample (the run'"'"'s CPU less javac'"'"'s, medians)\n", substr(m, 7), r[1] } }' "$tmp/own" 2>/dev/null | sort
+		printf "  %-8s mixprof'"'"'s own process %.1f us/sample (its summary'"'"'s own cost, medians)\n", substr(m, 7), r[1] } }' "$tmp/own" 2>/dev/null | sort
 	# built with BPF_PHASES=1: where the last javac sample's time went
 	sed 's/^mixprof: */  /' "$tmp/phases.javac-hotspot"
 	awk '$1 == "javac-hotspot" { t += $4; i += $6; c += $7; o += $8 }

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "common/procfs.h"
 #include "common/safename.h"
 #include "jvm/jvms.h"
@@ -422,6 +423,42 @@ static void memory_summary(struct run *r, const struct symbolizer_stats *ss)
 			ss->jit_over);
 }
 
+static double tv_secs(struct timeval t)
+{
+	return t.tv_sec + t.tv_usec / 1e6;
+}
+
+/*
+ * -v: what the run cost mixprof itself (getrusage: all its threads, not
+ * the launched command, whose CPU its own line gives), per sample taken;
+ * and its sampling programs' time in the kernel, where the kernel counts
+ * it (kernel.bpf_stats_enabled=1; mixprof does not turn it on: it is the
+ * host's, and costs every program on it), other tasks' ticks included.
+ */
+static void cost_summary(struct run *r, uint64_t samples)
+{
+	uint64_t ns, runs;
+	struct rusage ru;
+	double cpu;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return;
+	cpu = tv_secs(ru.ru_utime) + tv_secs(ru.ru_stime);
+	fprintf(stderr,
+		"mixprof:   its own cost: %.2f s of CPU (%.2f user, %.2f "
+		"system)",
+		cpu, tv_secs(ru.ru_utime), tv_secs(ru.ru_stime));
+	if (samples)
+		fprintf(stderr, ", %.1f us a sample", cpu * 1e6 / samples);
+	fprintf(stderr, ", peak RSS %.1f MB", ru.ru_maxrss / 1024.0);
+	if (samples && !sampler__bpf_time(r->smp, &ns, &runs) && runs)
+		fprintf(stderr,
+			"; BPF %.1f ms in %" PRIu64
+			" runs (other tasks' ticks too), %.1f us a sample",
+			ns / 1e6, runs, ns / 1e3 / samples);
+	fputc('\n', stderr);
+}
+
 /*
  * -v of a BPF_PHASES=1 build: where the sampling program's time went,
  * by phase (sampler/phases.h), each phase's ns a time and a sample; a
@@ -490,6 +527,8 @@ void run_report__summary(struct run *r)
 		    st[STAT_USER_LOST], st[STAT_KERN_LOST], st[STAT_CHILDREN]);
 	if (r->o.verbose)
 		memory_summary(r, &ss);
+	if (r->o.verbose)
+		cost_summary(r, st[STAT_SAMPLES]);
 	phases_summary(r);
 	if (r->o.verbose && ss.jit_gap_max_ns)
 		fprintf(stderr,

@@ -776,6 +776,27 @@ int sampler__stats(struct sampler *s, uint64_t out[STAT_NR])
 	return 0;
 }
 
+int sampler__bpf_time(struct sampler *s, uint64_t *ns, uint64_t *runs)
+{
+	struct bpf_program *p;
+
+	*ns = *runs = 0;
+	bpf_object__for_each_program(p, s->skel->obj)
+	{
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(p);
+
+		if (fd < 0)
+			continue;
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			return -errno;
+		*ns += info.run_time_ns;
+		*runs += info.run_cnt;
+	}
+	return 0;
+}
+
 int sampler__phases(struct sampler *s, struct phase_stat out[PH_NR])
 {
 	const struct bpf_map *m =

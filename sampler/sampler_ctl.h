@@ -273,4 +273,12 @@ int sampler__stats(struct sampler *s, uint64_t out[STAT_NR]);
  */
 int sampler__phases(struct sampler *s, struct phase_stat out[PH_NR]);
 
+/*
+ * The run time and run count the kernel counted for the sampler's loaded
+ * programs, summed (a perf_event program runs at every tick of every
+ * CPU, other tasks' too): 0, both 0 when kernel.bpf_stats_enabled is off;
+ * or -errno.
+ */
+int sampler__bpf_time(struct sampler *s, uint64_t *ns, uint64_t *runs);
+
 #endif
