@@ -64,11 +64,12 @@ struct jnamer {
 	int flags;
 	struct hotspot *h; /* borrowed: the JVM's owner opened it */
 	/*
-	 * &rc.mem: every read is budgeted (rb), and what names a frame is
-	 * read a line at a time and kept for a moment (rc: the same class's
-	 * names, an nmethod's header again for each of its pcs); fresh:
-	 * &rb.mem, for what must be read as it is now (the epoch's counts,
-	 * the thread list)
+	 * &rb.mem: every read is budgeted (rb, as each was asked: a line
+	 * read for it is not counted), and what names a frame is read a line
+	 * at a time and kept for a moment (rc, under the budget: the same
+	 * class's names, an nmethod's header again for each of its pcs);
+	 * fresh: &rb.mem_direct, the same budget around the cache, for what
+	 * must be read as it is now (the epoch's counts, the thread list)
 	 */
 	const struct hotspot_mem *m, *fresh;
 	struct readbudget rb;
@@ -121,16 +122,17 @@ struct jnamer *jnamer__open(struct hotspot *h, uint32_t pid, int flags)
 	/* the tables are read once a JVM, by fixed rules (vmstructs.c
 	 * bounds them): the budget is for what follows, driven by samples */
 	j->vs = hotspot__vmstructs(j->h);
-	readbudget__init(&j->rb, hotspot__mem(j->h));
-	j->fresh = &j->rb.mem;
 	if (!j->vs) {
 		ret = -errno;
 		goto fail;
 	}
-	ret = readcache__init(&j->rc, j->fresh);
+	ret = readcache__init(&j->rc, hotspot__mem(j->h));
 	if (ret)
 		goto fail;
-	j->m = &j->rc.mem;
+	readbudget__init(&j->rb, &j->rc.mem);
+	readbudget__direct(&j->rb, hotspot__mem(j->h));
+	j->m = &j->rb.mem;
+	j->fresh = &j->rb.mem_direct;
 	j->major = vmstructs__jdk_major(j->vs, j->fresh);
 	ret = j->major < 0 ? j->major
 			   : nmethod__layout_init(&j->l, j->vs, j->major);

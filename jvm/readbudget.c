@@ -51,9 +51,10 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-static int budget_read(void *ctx, uint64_t addr, void *buf, size_t len)
+/* A read through via, on b's budget. */
+static int budgeted(struct readbudget *b, const struct hotspot_mem *via,
+		    uint64_t addr, void *buf, size_t len)
 {
-	struct readbudget *b = ctx;
 	uint64_t t0;
 	int ret;
 
@@ -76,17 +77,39 @@ static int budget_read(void *ctx, uint64_t addr, void *buf, size_t len)
 		b->over = RB_TIME;
 	if (b->over)
 		return -EDQUOT;
-	ret = b->inner->read(b->inner->ctx, addr, buf, len);
+	ret = via->read(via->ctx, addr, buf, len);
 	b->win_bytes += len;
 	b->bytes += len;
 	b->win_spent_ns += b->now_ns() - t0;
 	return ret;
 }
 
+static int budget_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct readbudget *b = ctx;
+
+	return budgeted(b, b->inner, addr, buf, len);
+}
+
+static int budget_read_direct(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct readbudget *b = ctx;
+
+	return budgeted(b, b->direct, addr, buf, len);
+}
+
 void readbudget__init(struct readbudget *b, const struct hotspot_mem *inner)
 {
-	*b = (struct readbudget){
-	    .mem = {budget_read, b}, .inner = inner, .now_ns = mono_ns};
+	*b = (struct readbudget){.mem = {budget_read, b},
+				 .mem_direct = {budget_read_direct, b},
+				 .inner = inner,
+				 .direct = inner,
+				 .now_ns = mono_ns};
+}
+
+void readbudget__direct(struct readbudget *b, const struct hotspot_mem *direct)
+{
+	b->direct = direct;
 }
 
 const char *readbudget__why(enum rb_over over)

@@ -31,7 +31,9 @@ enum rb_over {
 
 struct readbudget {
 	struct hotspot_mem mem; /* the budgeted reader: hand this out */
-	const struct hotspot_mem *inner;
+	/* the same budget, through direct (readbudget__direct) */
+	struct hotspot_mem mem_direct;
+	const struct hotspot_mem *inner, *direct;
 	uint64_t win_start_ns, win_bytes, win_spent_ns;
 	uint32_t win_reads;
 	uint64_t bytes; /* read over the run */
@@ -42,6 +44,12 @@ struct readbudget {
 
 /* Reads through b->mem go to inner (which must outlive b). */
 void readbudget__init(struct readbudget *b, const struct hotspot_mem *inner);
+/*
+ * Reads through b->mem_direct go to direct, on the same budget: a target
+ * read through a cache (readcache.h, the inner reader) and, for what
+ * must be read as it is now, around it, is budgeted once.
+ */
+void readbudget__direct(struct readbudget *b, const struct hotspot_mem *direct);
 /* Why the target is degraded, or RB_OK. */
 static inline enum rb_over readbudget__over(const struct readbudget *b)
 {

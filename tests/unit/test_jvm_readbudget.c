@@ -103,11 +103,51 @@ static void test_time(void)
 	CHECK_INT(readbudget__over(&b), RB_TIME);
 }
 
+/* The direct reader goes to its own target, on the same budget. */
+static int direct_calls;
+
+static int direct_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	(void)addr;
+	(void)buf;
+	(void)len;
+	direct_calls++;
+	return 0;
+}
+
+static const struct hotspot_mem direct = {direct_read, NULL};
+
+static void test_direct(void)
+{
+	struct readbudget b;
+	static char buf[1 << 20];
+	int n = 0;
+
+	readbudget__init(&b, &target);
+	readbudget__direct(&b, &direct);
+	b.now_ns = frozen_ns;
+	calls = direct_calls = 0;
+	CHECK_INT(b.mem.read(b.mem.ctx, 64, buf, 8), 0);
+	CHECK_INT(b.mem_direct.read(b.mem_direct.ctx, 64, buf, 8), 0);
+	CHECK_INT(calls, 1);
+	CHECK_INT(direct_calls, 1);
+	/* 1 MB through each, a round: 64 MB is 32 rounds of one budget */
+	while (n < 200 &&
+	       !b.mem_direct.read(b.mem_direct.ctx, 64, buf, sizeof(buf)) &&
+	       !b.mem.read(b.mem.ctx, 64, buf, sizeof(buf)))
+		n++;
+	CHECK(n >= 30 && n <= 32);
+	CHECK_INT(readbudget__over(&b), RB_BYTES);
+	CHECK_INT(b.mem_direct.read(b.mem_direct.ctx, 64, buf, 8), -EDQUOT);
+}
+
 int main(void)
 {
 	test_big_read();
 	test_bytes();
 	test_reads();
 	test_time();
+	test_direct();
 	return check_report();
 }
