@@ -10,7 +10,8 @@
  * layout varies (pt_regs is the ptrace ABI), so there are no CO-RE
  * relocations and libbpf need not load and parse the kernel's BTF (5 MB,
  * about a tenth of a whole profile's CPU). The fork hook, which does read
- * task_struct, lives in fork.bpf.c.
+ * task_struct (at an offset user space finds: kbtf.h), lives in
+ * fork.bpf.c.
  */
 #include <stdbool.h>
 #include <linux/errno.h>

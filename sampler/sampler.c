@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "alloc.h"
+#include "kbtf.h"
 #include "jvm/hsprobes.h" /* the libjvm functions --alloc, --lock hook */
 #include "lock.h"
 #include "sampler_int.h"
@@ -202,11 +203,18 @@ static int load_fork_obj(void *obj)
 static int load_fork(struct sampler *s, struct sampler_fail *fail)
 {
 	struct fork_bpf *f = fork_bpf__open();
+	uint32_t off = 0;
+	int ret;
 
 	s->fork = f;
 	if (!f)
 		return fail_at(fail, SAMPLER_STEP_LOAD, "fork.bpf.o", errno,
 			       "opening it");
+	ret = kbtf__member_off(KBTF_VMLINUX, "task_struct", "tgid", &off);
+	if (ret)
+		return fail_at(fail, SAMPLER_STEP_LOAD, "fork.bpf.o", -ret,
+			       "finding task_struct's tgid in " KBTF_VMLINUX);
+	f->rodata->tgid_off = off;
 	if (bpf_map__reuse_fd(f->maps.targets,
 			      bpf_map__fd(s->skel->maps.targets)) ||
 	    bpf_map__reuse_fd(f->maps.stats, bpf_map__fd(s->skel->maps.stats)))

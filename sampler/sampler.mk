@@ -7,7 +7,7 @@
 #   fork.bpf.c    -> the same, the fork hook of -p and launch runs
 #   sources that include a skeleton depend on it.
 SAMPLER_SRCS := sampler.c cpus.c maxstack.c stackcache.c keytab.c ksymbpf.c \
-	drain.c offcpu_end.c held.c
+	drain.c offcpu_end.c held.c kbtf.c
 SAMPLER_OBJS := $(SAMPLER_SRCS:%.c=$(BUILD)/sampler/%.o)
 # The BPF objects and skeletons go to BPF_BUILD (the Makefile's: BUILD but
 # for the ASan build, which takes the normal build's: no sanitizer reaches BPF).
@@ -54,6 +54,12 @@ $(BPF_BUILD)/sampler/%.skel.h: $(BPF_BUILD)/sampler/%.bpf.o
 $(SAMPLER_OBJS): $(SAMPLER_SKELS)
 .SECONDARY: $(BPF_BUILD)/sampler/sampler.bpf.o \
 	$(BPF_BUILD)/sampler/ksym.bpf.o $(BPF_BUILD)/sampler/fork.bpf.o
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_prof_kbtf
+$(BUILD)/tests/unit/test_prof_kbtf: $(BUILD)/tests/unit/test_prof_kbtf.o \
+		$(BUILD)/sampler/kbtf.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lbpf
 
 UNIT_TESTS += $(BUILD)/tests/unit/test_prof_stackcache
 $(BUILD)/tests/unit/test_prof_stackcache: \

@@ -41,7 +41,7 @@ sort -u "$TMPD/cpu.lines" | cut -c 1-110
 has cpu "^mixprof: cannot load map '[a-z_]+' \\(sampler\\.bpf\\.o\\): Too many open files \\(EMFILE\\); fix: too many open files: ulimit -n"
 has cpu "^mixprof: cannot load prog '[a-z_]+' \\((sampler|fork)\\.bpf\\.o\\)"
 has cpu "^mixprof: cannot (open perf event (cycles|cpu-clock) on CPU [0-9]+ \\(for mixprof_sample\\)|attach mixprof_sample to perf event (cycles|cpu-clock) on CPU [0-9]+):"
-has cpu "^mixprof: cannot attach mixprof_(fork to tp_btf/sched_process_fork|unwind_exec to raw_tp/sched_process_exec):"
+has cpu "^mixprof: cannot attach mixprof_(fork to raw_tp/sched_process_fork|unwind_exec to raw_tp/sched_process_exec):"
 
 sweep offcpu --off-cpu
 has offcpu "^mixprof: cannot attach mixprof_offcpu to tp_btf/sched_switch: Too many open files \\(EMFILE\\)"
