@@ -7,6 +7,7 @@
 #define MIXPROF_COMMON_NSEC_H
 
 #include <stdint.h>
+#include <sys/time.h>
 #include <time.h>
 
 /* uint64_t, so that a quotient prints with PRIu64 */
@@ -21,6 +22,12 @@ static inline uint64_t nsec__now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/* A struct timeval (getrusage, wait4) in seconds. */
+static inline double nsec__tv_secs(struct timeval t)
+{
+	return t.tv_sec + t.tv_usec / 1e6;
 }
 
 #endif

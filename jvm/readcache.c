@@ -7,16 +7,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "readcache.h"
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
+#include "common/nsec.h"
 
 static struct readcache_line *slot_of(struct readcache *c, uint64_t line)
 {
@@ -79,7 +71,7 @@ static int cached_read(void *ctx, uint64_t addr, void *buf, size_t len)
 int readcache__init(struct readcache *c, const struct hotspot_mem *inner)
 {
 	*c = (struct readcache){
-	    .mem = {cached_read, c}, .inner = inner, .now_ns = mono_ns};
+	    .mem = {cached_read, c}, .inner = inner, .now_ns = nsec__now};
 	c->line = calloc(READCACHE_SLOTS, sizeof(*c->line));
 	return c->line ? 0 : -ENOMEM;
 }

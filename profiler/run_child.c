@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "attach/agentpath.h"
+#include "common/nsec.h"
 #include "jvm/jvms.h"
 #include "jvmprep.h"
 #include "run.h"
@@ -94,11 +95,6 @@ void run_child__reap(struct run *r)
 	}
 }
 
-static double secs(struct timeval t)
-{
-	return t.tv_sec + t.tv_usec / 1e6;
-}
-
 void run_child__report(struct run *r)
 {
 	int st = r->child_status;
@@ -118,7 +114,8 @@ void run_child__report(struct run *r)
 	 * for, the whole run (sampled or not) */
 	if (r->child_done)
 		fprintf(stderr, "; CPU %.2f s user, %.2f s system\n",
-			secs(r->child_ru.ru_utime), secs(r->child_ru.ru_stime));
+			nsec__tv_secs(r->child_ru.ru_utime),
+			nsec__tv_secs(r->child_ru.ru_stime));
 }
 
 /*

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include "common/nsec.h"
 #include "common/procfs.h"
 #include "common/safename.h"
 #include "jvm/jvms.h"
@@ -423,11 +424,6 @@ static void memory_summary(struct run *r, const struct symbolizer_stats *ss)
 			ss->jit_over);
 }
 
-static double tv_secs(struct timeval t)
-{
-	return t.tv_sec + t.tv_usec / 1e6;
-}
-
 /*
  * -v: what the run cost mixprof itself (getrusage: all its threads, not
  * the launched command, whose CPU its own line gives), per sample taken;
@@ -443,11 +439,11 @@ static void cost_summary(struct run *r, uint64_t samples)
 
 	if (getrusage(RUSAGE_SELF, &ru))
 		return;
-	cpu = tv_secs(ru.ru_utime) + tv_secs(ru.ru_stime);
+	cpu = nsec__tv_secs(ru.ru_utime) + nsec__tv_secs(ru.ru_stime);
 	fprintf(stderr,
 		"mixprof:   its own cost: %.2f s of CPU (%.2f user, %.2f "
 		"system)",
-		cpu, tv_secs(ru.ru_utime), tv_secs(ru.ru_stime));
+		cpu, nsec__tv_secs(ru.ru_utime), nsec__tv_secs(ru.ru_stime));
 	if (samples)
 		fprintf(stderr, ", %.1f us a sample", cpu * 1e6 / samples);
 	fprintf(stderr, ", peak RSS %.1f MB", ru.ru_maxrss / 1024.0);

@@ -146,7 +146,8 @@ static int scan(struct rd *r, uint64_t base, uint32_t len, uint32_t sname,
 				    BTF_MEMBER_BITFIELD_SIZE(m.offset))
 					return -ENOENT;
 				if (BTF_INFO_KFLAG(t.info))
-					m.offset = BTF_MEMBER_BIT_OFFSET(m.offset);
+					m.offset =
+					    BTF_MEMBER_BIT_OFFSET(m.offset);
 				if (m.offset % 8)
 					return -ENOENT;
 				*off = m.offset / 8;
@@ -169,7 +170,8 @@ int kbtf__member_off(const char *path, const char *sname, const char *field,
 
 	if (!r)
 		return ret;
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* the kernel's file, never a link to follow */
+	r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (r->fd < 0) {
 		ret = -errno;
 		free(r);

@@ -43,7 +43,8 @@ static struct btf *make(int fill, bool kflag)
 	id = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
 	for (i = 0; i < fill; i++) {
 		snprintf(name, sizeof(name),
-			 "filler_struct_with_a_long_name_%06d_padding_padding", i);
+			 "filler_struct_with_a_long_name_%06d_padding_padding",
+			 i);
 		s = btf__add_struct(b, name, 64);
 		for (k = 0; k < 4 && s > 0; k++) {
 			snprintf(name, sizeof(name), "f%d_%06d_member", k, i);
@@ -75,8 +76,7 @@ static void test_found(int fill)
 	/* a bit field has no byte offset */
 	CHECK_INT(kbtf__member_off(path, "task_struct", "flags3", &off),
 		  -ENOENT);
-	CHECK_INT(kbtf__member_off(path, "task_struct", "nope", &off),
-		  -ENOENT);
+	CHECK_INT(kbtf__member_off(path, "task_struct", "nope", &off), -ENOENT);
 	CHECK_INT(kbtf__member_off(path, "no_such_struct", "tgid", &off),
 		  -ENOENT);
 	/* "task" is a prefix of a string, not a string */
@@ -98,17 +98,14 @@ static void test_bad(void)
 	write_btf(b, n / 3);
 	CHECK(kbtf__member_off(path, "task_struct", "tgid", &off) < 0);
 	write_btf(b, 10);
-	CHECK_INT(kbtf__member_off(path, "task_struct", "tgid", &off),
-		  -EINVAL);
+	CHECK_INT(kbtf__member_off(path, "task_struct", "tgid", &off), -EINVAL);
 	btf__free(b);
 	f = fopen(path, "w");
 	fputs("not BTF at all, just text long enough for a header", f);
 	fclose(f);
-	CHECK_INT(kbtf__member_off(path, "task_struct", "tgid", &off),
-		  -EINVAL);
+	CHECK_INT(kbtf__member_off(path, "task_struct", "tgid", &off), -EINVAL);
 	unlink(path);
-	CHECK_INT(kbtf__member_off(path, "task_struct", "tgid", &off),
-		  -ENOENT);
+	CHECK_INT(kbtf__member_off(path, "task_struct", "tgid", &off), -ENOENT);
 }
 
 int main(void)
