@@ -77,6 +77,7 @@ include common/common.mk
 include agent/agent.mk
 include jvm/jvm.mk
 include symbolizer/symbolizer.mk
+include bench/floor/floor.mk
 include unwind/unwind.mk
 include profiler/profiler.mk
 include samples/samples.mk

@@ -62,6 +62,73 @@ bench_run() {
 	echo "$mode $m_ns $m_cnt $m_user $m_sys $m_rss $m_smp" >>"$tmp/res"
 }
 
+# bench_javac DIR: javac_cmd, the JDK on PATH's javac compiling the 100
+# smallest sources of java/util (its src.zip, as
+# tests/integration/corpus_javac.sh) into DIR/out (remove it before each
+# run), extracted to DIR; jdk, that JDK. Fails when there is no src.zip.
+bench_javac() {
+	local dir=$1 zip= z
+	jdk=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+	for z in "$jdk/lib/src.zip" "$(dirname "$jdk")/openjdk-$(java -XshowSettings:properties -version 2>&1 |
+		sed -n 's/ *java.specification.version = //p')/lib/src.zip"; do
+		[ -r "$z" ] && { zip=$z; break; }
+	done
+	[ -n "$zip" ] || return 1
+	mkdir -p "$dir"
+	unzip -l "$zip" 'java.base/java/util/*.java' |
+		awk '$4 ~ /^java\.base\/java\/util\/[^\/]*\.java$/ { print $1, $4 }' |
+		sort -n | head -100 | cut -d' ' -f2 >"$dir/names"
+	# shellcheck disable=SC2046 # one argument per file name
+	unzip -q "$zip" $(cat "$dir/names") -d "$dir/src"
+	sed "s|^|$dir/src/|" "$dir/names" >"$dir/files"
+	javac_cmd=("$jdk/bin/javac" -proc:none -implicit:none -Xmaxwarns 1
+		--patch-module "java.base=$dir/src/java.base" -d "$dir/out" "@$dir/files")
+}
+
+# bench_tomcat DIR [JVM-OPTION...]: Debian's Tomcat 10 with its examples
+# (as tests/integration/corpus_tomcat.sh), its base in DIR, on the JDK on
+# PATH with the options, serving a JSP under ab -c 4 on loopback, 2 s
+# warm: tpid (Tomcat, added to pids[] with ab). Fails, tomcat_why saying
+# why, when it is not installed or did not start or serve.
+bench_tomcat() {
+	local b=$1 tc=/usr/share/tomcat10 port url
+	shift
+	if ! [ -d "$tc" ] || ! [ -d /usr/share/tomcat10-examples ] || ! command -v ab >/dev/null; then
+		tomcat_why="not installed (Debian: tomcat10, tomcat10-examples, apache2-utils)"
+		return 1
+	fi
+	mkdir -p "$b/conf" "$b/logs" "$b/temp" "$b/work" "$b/webapps"
+	cp "$tc"/etc/{web.xml,catalina.properties,context.xml} "$b/conf/"
+	cat >"$b/conf/server.xml" <<-XML
+		<?xml version="1.0" encoding="UTF-8"?>
+		<Server port="-1" shutdown="SHUTDOWN"><Service name="Catalina">
+		<Connector port="0" address="127.0.0.1" protocol="HTTP/1.1" maxThreads="8"/>
+		<Engine name="Catalina" defaultHost="localhost"><Host name="localhost"
+		 appBase="webapps" unpackWARs="false" autoDeploy="false">
+		<Context path="/examples" docBase="/usr/share/tomcat10-examples/examples">
+		<JarScanner scanClassPath="false"/></Context></Host></Engine></Service></Server>
+	XML
+	java "$@" -Dcatalina.home="$tc" -Dcatalina.base="$b" -Djava.io.tmpdir="$b/temp" \
+		-cp "$tc/bin/bootstrap.jar:$tc/bin/tomcat-juli.jar" \
+		org.apache.catalina.startup.Bootstrap start >"$b/log" 2>&1 &
+	tpid=$!
+	pids+=("$tpid")
+	for _ in $(seq 600); do
+		grep -q 'Server startup in' "$b/log" && break
+		kill -0 "$tpid" 2>/dev/null || break
+		sleep 0.2
+	done
+	port=$(sed -n 's/.*Starting ProtocolHandler \["http-nio-127\.0\.0\.1-auto-[0-9]*-\([0-9]*\)"\].*/\1/p' "$b/log")
+	url=http://127.0.0.1:$port/examples/jsp/jsp2/el/basic-arithmetic.jsp
+	if [ -z "$port" ] || ! ab -q -n 200 "$url" >/dev/null 2>&1; then
+		tomcat_why="did not start or serve"
+		return 1
+	fi
+	ab -q -t 3600 -n 100000000 -c 4 "$url" >/dev/null 2>&1 &
+	pids+=($!)
+	sleep 2 # warm
+}
+
 bench_cleanup() {
 	local p
 	for p in $load "${pids[@]}"; do kill "$p" 2>/dev/null || true; done

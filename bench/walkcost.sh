@@ -28,6 +28,12 @@
 # 2) Tomcat 10 (Debian's, when installed) serving a JSP under ab -c 4:
 #    the HotSpot walk, mixprof -p for SECS, REPS times (and BASE_BUILD's
 #    after each).
+# Under 1) and 2), the floor (bench/floor: its own BPF program, one run a
+# round, javac on -XX:+PreserveFramePointer): what the kernel's own
+# walks, a loop of reads by frame pointer, a 4 KB copy, the kernel stack
+# and cold map lines cost a tick of the same target, and what a walk of
+# mixprof's frames reading one map line a frame behind the last read
+# would cost at least; mixprof's walk beside it.
 # 3) Frames by kind, mixprof -p for SECS (6) on one JVM each: Recurse 300
 #    deep with -Xint (interpreted frames), Recurse warm (compiled), and
 #    the same on -XX:+PreserveFramePointer by MIXPROF_UNWIND=fp; native
@@ -191,28 +197,64 @@ show_pairs() {
 	fi
 }
 
+# floor_run NAME ARGS...: bench/floor (floor_bench ARGS: its modes turned
+# in turn on the same target, floor.h); its lines appended to $tmp/floor
+# as "NAME MODE ns ticks done frames". Nothing when it is not built.
+floor_run() {
+	local name=$1
+	shift
+	[ -x "$BUILD/bench/floor_bench" ] || return 0
+	"$BUILD/bench/floor_bench" -F "$HZ" "$@" 2>"$tmp/floor.err" >"$tmp/floor.out" ||
+		{ echo "floor_bench: $(tail -n 1 "$tmp/floor.err")" >&2; return 0; }
+	awk -F'\t' -v n="$name" '{ print n, $1, $2, $3, $4, $5 }' "$tmp/floor.out" >>"$tmp/floor"
+}
+
+# show_floor NAME WALK: the floor on NAME's target, summed over its runs,
+# beside mixprof's walk (WALK: a cost() name): each mode's ns where it
+# applied (a user-mode tick for the frame-pointer loop and the copy, a
+# kernel-mode one for the kernel stack), then what they make: a cold
+# map line read independently or behind the last read (a walk's chain:
+# each frame's facts looked up from the pc the last frame gave), and a
+# walk that reads one such line a frame on top of the frame-pointer loop.
+show_floor() {
+	[ -s "$tmp/floor" ] || return 0
+	local walk
+	walk=$(cost "$2")
+	awk -v n="$1" -v walk="$walk" '$1 == n {
+		ns[$2] += $3; ticks[$2] += $4; done[$2] += $5; fr[$2] += $6
+	}
+	function per(m) { return done[m] ? ns[m] / done[m] : 0 }
+	function frames(m) { return done[m] ? fr[m] / done[m] : 0 }
+	END {
+		if (!done["NOTHING"]) exit
+		base = per("NOTHING")
+		printf "  the floor on this target (bench/floor, %d ticks a mode; ns where the work applied, less the clock pair %.0f):\n", ticks["NOTHING"], base
+		printf "    kernel frame-pointer walk of the user stack %6.0f ns, %4.1f frames\n", per("KERNEL_FP") - base, frames("KERNEL_FP")
+		fp = per("FP_LOOP") - base; f = frames("FP_LOOP")
+		printf "    frame-pointer loop of reads                  %6.0f ns, %4.1f frames (%.0f ns a frame)\n", fp, f, f ? fp / f : 0
+		printf "    one 4 KB copy of the stack                   %6.0f ns\n", per("COPY_4K") - base
+		k = per("KSTACK") - base; kt = ticks["KSTACK"] ? done["KSTACK"] / ticks["KSTACK"] : 0
+		printf "    kernel stack by the kernel (%4.1f%% of ticks) %6.0f ns each, %4.1f frames: %.0f ns a tick\n", 100 * kt, k, frames("KSTACK"), k * kt
+		lp = per("LOOP")
+		ind = (per("TOUCH_IND") - lp) / 32; dep = (per("TOUCH_DEP") - lp) / 32; dep2 = (per("TOUCH_DEP2") - lp) / 32
+		printf "    a cold map line: %.0f ns read independently, %.0f ns behind the last read (%.0f ns of it a TLB miss)\n", ind, dep, dep - dep2
+		split(walk, w, " ")
+		if (f < 10)
+			printf "    (the frame-pointer loop stops after %.1f frames: this JVM keeps no frame pointers; no walk floor)\n", f
+		else if (w[2] > 0) {
+			lookup = fp * w[2] / (f ? f : 1) + w[2] * dep + k * kt + base
+			printf "    a walk of mixprof'"'"'s %.1f frames reading a dependent line a frame, plus kernel stacks: %.0f ns; mixprof %.0f ns (%.2fx)\n", w[2], lookup, w[1], lookup ? w[1] / lookup : 0
+		}
+	}' "$tmp/floor"
+}
+
 # --- 1) javac -------------------------------------------------------------
-jdk=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
-zip=
-for z in "$jdk/lib/src.zip" "$(dirname "$jdk")/openjdk-$(java -XshowSettings:properties -version 2>&1 |
-	sed -n 's/ *java.specification.version = //p')/lib/src.zip"; do
-	[ -r "$z" ] && { zip=$z; break; }
-done
 if [[ " $PARTS " != *" javac "* ]]; then
 	:
-elif [ -z "$zip" ]; then
+elif ! bench_javac "$tmp/javac"; then
 	echo "no src.zip for $jdk (Debian: openjdk-17-source): javac skipped"
 else
 	src=$tmp/javac
-	mkdir -p "$src"
-	unzip -l "$zip" 'java.base/java/util/*.java' |
-		awk '$4 ~ /^java\.base\/java\/util\/[^\/]*\.java$/ { print $1, $4 }' |
-		sort -n | head -100 | cut -d' ' -f2 >"$src/names"
-	# shellcheck disable=SC2046 # one argument per file name
-	unzip -q "$zip" $(cat "$src/names") -d "$src/src"
-	sed "s|^|$src/src/|" "$src/names" >"$src/files"
-	javac_cmd=("$jdk/bin/javac" -proc:none -implicit:none -Xmaxwarns 1
-		--patch-module "java.base=$src/src/java.base" -d "$src/out" "@$src/files")
 	# plain TOOL: javac under TOOL (none, perf-g, perf-dwarf, asprof);
 	# "tool cpu wall" in $tmp/plain (cpu: javac's and the tool's)
 	plain() {
@@ -261,6 +303,8 @@ else
 			rm -rf "$src/out"
 			bin=$BASE_BUILD mixprof_run javac-base -- -- "${javac_cmd[@]}"
 		fi
+		rm -rf "$src/out" # frame pointers, for the floor's walks
+		floor_run javac -- "${javac_cmd[0]}" -J-XX:+PreserveFramePointer "${javac_cmd[@]:1}"
 	done
 	echo "javac, 100 sources of java/util, launched at $HZ Hz ($REPS rounds)"
 	for m in hotspot fp depth8 ${BASE_BUILD:+base}; do
@@ -268,6 +312,7 @@ else
 	done
 	echo "  (depth8: the walk cut at 8 frames, --stack-depth 8: what a sample pays up to its 8th frame, the rest of the walk the difference)"
 	if [ -n "${BASE_BUILD:-}" ]; then show_pairs javac-hotspot javac-base; fi
+	show_floor javac javac-hotspot
 	awk "$AWK_MED"'{ v[$1] = v[$1] " " $2 }
 	END { for (m in v) if (m ~ /^javac-(hotspot|base)$/) {
 		split(medmm(a, split(v[m], a, " ")), r, " ")
@@ -292,54 +337,28 @@ else
 fi
 
 # --- 2) Tomcat under ab ----------------------------------------------------
-# Debian's Tomcat 10 with its examples (as tests/integration/corpus_tomcat.sh),
-# a JSP under ab -c 4 on loopback, mixprof -p for SECS
-tc=/usr/share/tomcat10
+# (bench_tomcat: Debian's Tomcat 10 serving a JSP under ab -c 4), mixprof -p
+# for SECS
 if [[ " $PARTS " != *" tomcat "* ]]; then
 	:
-elif [ -d "$tc" ] && [ -d /usr/share/tomcat10-examples ] && command -v ab >/dev/null; then
-	b=$tmp/tomcat
-	mkdir -p "$b/conf" "$b/logs" "$b/temp" "$b/work" "$b/webapps"
-	cp "$tc"/etc/{web.xml,catalina.properties,context.xml} "$b/conf/"
-	cat >"$b/conf/server.xml" <<-XML
-		<?xml version="1.0" encoding="UTF-8"?>
-		<Server port="-1" shutdown="SHUTDOWN"><Service name="Catalina">
-		<Connector port="0" address="127.0.0.1" protocol="HTTP/1.1" maxThreads="8"/>
-		<Engine name="Catalina" defaultHost="localhost"><Host name="localhost"
-		 appBase="webapps" unpackWARs="false" autoDeploy="false">
-		<Context path="/examples" docBase="/usr/share/tomcat10-examples/examples">
-		<JarScanner scanClassPath="false"/></Context></Host></Engine></Service></Server>
-	XML
-	java -Dcatalina.home="$tc" -Dcatalina.base="$b" -Djava.io.tmpdir="$b/temp" \
-		-cp "$tc/bin/bootstrap.jar:$tc/bin/tomcat-juli.jar" \
-		org.apache.catalina.startup.Bootstrap start >"$b/log" 2>&1 &
-	tpid=$!
-	pids+=("$tpid")
-	for _ in $(seq 600); do
-		grep -q 'Server startup in' "$b/log" && break
-		kill -0 "$tpid" 2>/dev/null || break
-		sleep 0.2
+elif bench_tomcat "$tmp/tomcat"; then
+	for _ in $(seq "$REPS"); do
+		mixprof_run tomcat -- -p "$tpid" "$SECS"
+		[ -n "${BASE_BUILD:-}" ] &&
+			bin=$BASE_BUILD mixprof_run tomcat-base -- -p "$tpid" "$SECS"
+		floor_run tomcat -p "$tpid" "$SECS"
 	done
-	port=$(sed -n 's/.*Starting ProtocolHandler \["http-nio-127\.0\.0\.1-auto-[0-9]*-\([0-9]*\)"\].*/\1/p' "$b/log")
-	url=http://127.0.0.1:$port/examples/jsp/jsp2/el/basic-arithmetic.jsp
-	if [ -n "$port" ] && ab -q -n 200 "$url" >/dev/null 2>&1; then
-		ab -q -t 3600 -n 100000000 -c 4 "$url" >/dev/null 2>&1 &
-		pids+=($!)
-		sleep 2 # warm
-		for _ in $(seq "$REPS"); do
-			mixprof_run tomcat -- -p "$tpid" "$SECS"
-			[ -n "${BASE_BUILD:-}" ] &&
-				bin=$BASE_BUILD mixprof_run tomcat-base -- -p "$tpid" "$SECS"
-		done
-		echo "Tomcat 10 under ab -c 4, mixprof -p for $SECS s at $HZ Hz ($REPS rounds)"
-		for m in tomcat ${BASE_BUILD:+tomcat-base}; do
-			show_cost "$m" "$m"
-		done
-		if [ -n "${BASE_BUILD:-}" ]; then show_pairs tomcat tomcat-base; fi
-		sed 's/^mixprof: */  /' "$tmp/phases.tomcat"
-	else
-		echo "Tomcat did not start or serve: skipped"
-	fi
+	echo "Tomcat 10 under ab -c 4, mixprof -p for $SECS s at $HZ Hz ($REPS rounds)"
+	for m in tomcat ${BASE_BUILD:+tomcat-base}; do
+		show_cost "$m" "$m"
+	done
+	if [ -n "${BASE_BUILD:-}" ]; then show_pairs tomcat tomcat-base; fi
+	show_floor tomcat tomcat
+	sed 's/^mixprof: */  /' "$tmp/phases.tomcat"
+	kill "${pids[@]}" 2>/dev/null || true
+	pids=()
+else
+	echo "Tomcat: $tomcat_why: skipped"
 	kill "${pids[@]}" 2>/dev/null || true
 	pids=()
 fi

@@ -27,6 +27,14 @@ $(NAMES_FIX)/EvilNames.class: tests/fixtures/names/EvilNames.java
 	$(Q)$(JAVAC) $(JAVAC_JVM) --release 17 -d $(@D) $<
 	$(Q)perl -pi -e 's/spinABCDEVIL/spin\xc2\x9b\xc3\xa9EVIL/g' $@
 
+# A stack of known depth, with frame pointers: bench/floor's walks
+# (tests/integration/bench_floor.sh)
+BINS += $(BUILD)/tests/fixtures/bench/fpdeep
+$(BUILD)/tests/fixtures/bench/fpdeep: tests/fixtures/bench/fpdeep.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -O2 -fno-omit-frame-pointer -g -o $@ $<
+
 # The hostile-JVM kit (tests/hostile/): fakejvm poses as a HotSpot JVM
 # through a libjvm.so of its own, with tables and memory of its choosing
 # (tests/integration/hostile_jvm.sh).
