@@ -12,15 +12,19 @@
 #    (MIXPROF_UNWIND=fp: stacks cut where frame pointers stop), the walk
 #    cut at 8 frames (--stack-depth 8: the fixed part of a sample and its
 #    first frames, where the cold memory a walk touches first is), and the
-#    target's cost: javac's wall and total CPU (tool included) against
-#    javac alone, REPS interleaved rounds, medians, at HZ and at 99 Hz
+#    target's cost: javac's own CPU and wall (timed inside the tool: what
+#    the tool costs the target) and the CPU with the tool's process,
+#    against javac alone, REPS interleaved rounds, round by round ratios'
+#    medians and ranges, at HZ and at 99 Hz
 #    (mixprof-99: the HotSpot walk's other rate), and mixprof's own
 #    process per sample (its summary's "its own cost", getrusage of
 #    mixprof alone; a build without it: the run's CPU less javac's: at
 #    999 Hz most of what javac pays beyond the BPF time); beside it, in
 #    the same
-#    rounds, perf record -F 499 -g and --call-graph dwarf (+ perf script
-#    --no-inline; -N: nothing left in ~/.debug),
+#    rounds, perf record -F HZ without stacks (the ticks alone: what
+#    being sampled at HZ costs whatever the tool does in a tick), perf
+#    record -F 499 -g and --call-graph dwarf (+ perf script --no-inline;
+#    -N: nothing left in ~/.debug),
 #    and async-profiler at 1 ms and 10 ms when ASPROF_LIB names its
 #    libasyncProfiler.so (not shipped: a comparison only). BASE_BUILD:
 #    another build directory whose mixprof walks javac too (before and
@@ -255,17 +259,25 @@ elif ! bench_javac "$tmp/javac"; then
 	echo "no src.zip for $jdk (Debian: openjdk-17-source): javac skipped"
 else
 	src=$tmp/javac
-	# plain TOOL: javac under TOOL (none, perf-g, perf-dwarf, asprof);
-	# "tool cpu wall" in $tmp/plain (cpu: javac's and the tool's)
+	# javac timed inside whatever runs it: its own CPU and wall, what a
+	# tool costs the target, apart from the tool's own process
+	timed_javac=(/usr/bin/time -o "$tmp/inner" -f '%U %S %e' "${javac_cmd[@]}")
+	inner() { awk '{ print $1 + $2, $3 }' "$tmp/inner"; }
+	# plain TOOL: javac under TOOL (none; perf-ticks: perf record -F HZ
+	# without stacks, the cost of being sampled at all; perf-g, perf-dwarf
+	# at 499 Hz; asprof, asprof-10ms); "tool cpu wall target_cpu
+	# target_wall" in $tmp/plain (cpu: javac's and the tool's processes;
+	# target: javac's own)
 	plain() {
-		local t=$1 c=("${javac_cmd[@]}")
+		local t=$1 c=("${timed_javac[@]}")
 		rm -rf "$src/out"
 		case $t in
 		none) ;;
+		perf-ticks) c=(perf record -q -N -F "$HZ" -o "$tmp/perf.data" -- "${c[@]}") ;;
 		perf-g) c=(perf record -q -N -F 499 -g -o "$tmp/perf.data" -- "${c[@]}") ;;
 		perf-dwarf) c=(perf record -q -N -F 499 --call-graph dwarf -o "$tmp/perf.data" -- "${c[@]}") ;;
 		asprof | asprof-10ms) # 1 ms and 10 ms: mixprof's two rates
-			c=("${c[0]}" "-J-agentpath:$ASPROF_LIB=start,event=cpu,interval=$([ "$t" = asprof ] && echo 1ms || echo 10ms),file=$tmp/ap.collapsed,collapsed" "${c[@]:1}") ;;
+			c=("${timed_javac[@]:0:6}" "-J-agentpath:$ASPROF_LIB=start,event=cpu,interval=$([ "$t" = asprof ] && echo 1ms || echo 10ms),file=$tmp/ap.collapsed,collapsed" "${javac_cmd[@]:1}") ;;
 		esac
 		/usr/bin/time -o "$tmp/time" -f '%U %S %e' "${c[@]}" >/dev/null 2>&1 || true
 		read -r u s e <"$tmp/time"
@@ -277,27 +289,27 @@ else
 			read -r su ss <"$tmp/time"
 			u=$(awk -v a="$u" -v b="$su" -v c="$ss" 'BEGIN { print a + b + c }')
 		fi
-		echo "$t $(awk -v a="$u" -v b="$s" 'BEGIN { print a + b }') $e" >>"$tmp/plain"
+		echo "$t $(awk -v a="$u" -v b="$s" 'BEGIN { print a + b }') $e $(inner)" >>"$tmp/plain"
 	}
-	tools=(none perf-g perf-dwarf)
+	tools=(none perf-ticks perf-g perf-dwarf)
 	command -v perf >/dev/null || tools=(none)
 	[ -r "${ASPROF_LIB:-}" ] && tools+=(asprof asprof-10ms)
 	[ "$COMPARE" = 0 ] && tools=(none)
 	for _ in $(seq "$REPS"); do
 		for t in "${tools[@]}"; do plain "$t"; done
 		rm -rf "$src/out"
-		mixprof_run javac-hotspot -- -- "${javac_cmd[@]}"
+		mixprof_run javac-hotspot -- -- "${timed_javac[@]}"
 		awk -v c="$(tail -n 1 "$tmp/res" | awk '{ print $(NF - 1), $NF }')" \
-			'BEGIN { print "mixprof-999", c }' >>"$tmp/plain"
+			-v i="$(inner)" 'BEGIN { print "mixprof-999", c, i }' >>"$tmp/plain"
 		rm -rf "$src/out"
 		mixprof_run javac-fp MIXPROF_UNWIND=fp -- -- "${javac_cmd[@]}"
 		rm -rf "$src/out"
 		mixprof_run javac-depth8 -- --stack-depth 8 -- "${javac_cmd[@]}"
 		if [ "$COMPARE" != 0 ]; then # the issue's other rate: 99 Hz
 			rm -rf "$src/out"
-			HZ=99 mixprof_run javac-99 -- -- "${javac_cmd[@]}"
+			HZ=99 mixprof_run javac-99 -- -- "${timed_javac[@]}"
 			awk -v c="$(tail -n 1 "$tmp/res" | awk '{ print $(NF - 1), $NF }')" \
-				'BEGIN { print "mixprof-99", c }' >>"$tmp/plain"
+				-v i="$(inner)" 'BEGIN { print "mixprof-99", c, i }' >>"$tmp/plain"
 		fi
 		if [ -n "${BASE_BUILD:-}" ]; then
 			rm -rf "$src/out"
@@ -321,18 +333,23 @@ else
 	sed 's/^mixprof: */  /' "$tmp/phases.javac-hotspot"
 	awk '$1 == "javac-hotspot" { t += $4; i += $6; c += $7; o += $8 }
 		END { if (t) printf "  frames by kind (hotspot): %.1f interpreted, %.1f compiled, %.1f native or stub per sample\n", i / t, c / t, o / t }' "$tmp/res"
-	# medians over the rounds, against javac alone
-	awk '{ cpu[$1] = cpu[$1] " " $2; wall[$1] = wall[$1] " " $3 }
-	function med(s,   a, n, i, j, x) {
-		n = split(s, a, " ")
-		for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	# against javac alone, round by round (the k-th run of each tool ran
+	# in round k; the machine drifts between rounds): medians and ranges
+	awk "$AWK_MED"'{
+		k = ++n[$1]; cpu[$1, k] = $2; tc[$1, k] = $4; tw[$1, k] = $5
+	}
+	function show(t, a,   k, m, r) {
+		for (k = 1; k <= n[t] && k <= n["none"]; k++)
+			r[k] = a["none", k] ? a[t, k] / a["none", k] : 0
+		split(medmm(r, k - 1), m, " ")
+		return sprintf("%.2fx (%.2f-%.2f)", m[1], m[2], m[3])
 	}
 	END {
-		c0 = med(cpu["none"]); w0 = med(wall["none"])
-		printf "  javac alone: %.2f s CPU, %.2f s wall (medians)\n", c0, w0
-		for (t in cpu) if (t != "none")
-			printf "  %-12s CPU %.2f s (%.2fx), wall %.2f s (%.2fx)\n", t, med(cpu[t]), c0 ? med(cpu[t]) / c0 : 0, med(wall[t]), w0 ? med(wall[t]) / w0 : 0
+		for (k = 1; k <= n["none"]; k++) { c[k] = tc["none", k]; w[k] = tw["none", k] }
+		split(medmm(c, n["none"]), c0, " "); split(medmm(w, n["none"]), w0, " ")
+		printf "  javac alone: %.2f s CPU, %.2f s wall (medians); under each tool, javac'"'"'s own and with the tool'"'"'s process, round by round:\n", c0[1], w0[1]
+		for (t in n) if (t != "none")
+			printf "  %-12s javac'"'"'s CPU %s, wall %s; with the tool'"'"'s process CPU %s\n", t, show(t, tc), show(t, tw), show(t, cpu)
 	}' "$tmp/plain"
 fi
 
