@@ -5,7 +5,8 @@
  * the work of the mode user space has set (turned in turn every
  * FLOOR_TURN_MS, so every mode sees the same phases of the target), and
  * adds its time to the mode's sums. Not part of mixprof: a measuring
- * instrument for bench/floor.sh (bench/README.md, "The floor").
+ * instrument for bench/walkcost.sh (bench/README.md, "The floor,
+ * measured beside the walk").
  */
 #ifndef MIXPROF_BENCH_FLOOR_H
 #define MIXPROF_BENCH_FLOOR_H

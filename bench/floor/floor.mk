@@ -1,5 +1,5 @@
 # bench/floor/: the floor instrument (floor.h), built by make beside the
-# other bench tools, run by bench/floor.sh (make bench):
+# other bench tools, run by bench/walkcost.sh (make bench):
 #   floor.bpf.c -> $(BPF_BUILD)/bench/floor/floor.bpf.o -> floor.skel.h
 #   floor.c     -> $(BUILD)/bench/floor_bench
 FLOOR_SKEL := $(BPF_BUILD)/bench/floor/floor.skel.h
