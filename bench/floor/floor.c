@@ -87,10 +87,9 @@ static int parse(struct run *r, int argc, char **argv)
 		i += 2;
 	}
 	if (i + 3 == argc && !strcmp(argv[i], "-p")) {
-		long p = number(argv[i + 1], "-p", 1, 0x7fffffff);
-		long s = number(argv[i + 2], "SECS", 1, 3600);
+		long p = number(argv[i + 1], "-p", 1, 0x7fffffff), s;
 
-		if (p < 0 || s < 0)
+		if (p < 0 || (s = number(argv[i + 2], "SECS", 1, 3600)) < 0)
 			return -1;
 		if (kill((pid_t)p, 0) && errno == ESRCH) {
 			fprintf(stderr,
