@@ -447,11 +447,17 @@ static void cost_summary(struct run *r, uint64_t samples)
 	if (samples)
 		fprintf(stderr, ", %.1f us a sample", cpu * 1e6 / samples);
 	fprintf(stderr, ", peak RSS %.1f MB", ru.ru_maxrss / 1024.0);
-	if (samples && !sampler__bpf_time(r->smp, &ns, &runs) && runs)
+	/* printed without samples too: a run on an idle target measures
+	 * what the other tasks' ticks cost (bench/walkcost.sh) */
+	if (!sampler__bpf_time(r->smp, &ns, &runs) && runs) {
 		fprintf(stderr,
 			"; BPF %.1f ms in %" PRIu64
-			" runs (other tasks' ticks too), %.1f us a sample",
-			ns / 1e6, runs, ns / 1e3 / samples);
+			" runs (other tasks' ticks too)",
+			ns / 1e6, runs);
+		if (samples)
+			fprintf(stderr, ", %.1f us a sample",
+				ns / 1e3 / samples);
+	}
 	fputc('\n', stderr);
 }
 
