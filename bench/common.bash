@@ -24,37 +24,48 @@ bench_start() {
 	sysctl -qw kernel.bpf_stats_enabled=1
 }
 
+# bench_bpf_own BIN: does BIN (a mixprof) print its BPF time in -v's
+# own cost line (session 18 on)? Then it is read after the run, not
+# watched beside it.
+bench_bpf_own() { grep -qa 'its own cost' "$1"; }
+
+# bench_bpf_line ERR: "run_time_ns runs" from -v's own cost line in the
+# stderr file ERR (the sampling programs'), "0 0" without one
+bench_bpf_line() {
+	sed -n 's/.*; BPF \([0-9.]*\) ms in \([0-9]*\) runs.*/\1 \2/p' "$1" |
+		awk '{ printf "%.0f %d\n", $1 * 1e6, $2 } END { if (!NR) print "0 0" }'
+}
+
+# bench_watch TIMEPID [PROG] [SECS]: the last "run_time_ns run_cnt" of
+# PROG (mixprof_sample) held by the mixprof that /usr/bin/time TIMEPID
+# runs, read every SECS (0.5) until it ends (its program goes with it;
+# "0 0" if none came). bpftool and jq take CPU the target would have had:
+# for builds without bench_bpf_own, and programs -v does not count apart.
+bench_watch() {
+	local mp last="0 0" s
+	mp=$(child_of "$1") || { echo "$last"; return 0; }
+	while kill -0 "$1" 2>/dev/null; do
+		s=$(prog_stats "$mp" "${2:-mixprof_sample}" || true)
+		[ -n "$s" ] && last=$s
+		sleep "${3:-0.5}"
+	done
+	echo "$last"
+}
+
 # bench_measure ENV...: mixprof -v -p $load at $HZ for $SECS with ENV
 # set; sets m_ns m_cnt (the sampling programs' BPF run time and runs,
-# from -v's own cost line; a build without it, mixprof_sample's read by
-# bpftool while it runs, which takes CPU the target would have had),
-# m_user m_sys (its CPU seconds), m_rss (peak KB), m_smp (samples); its
-# stderr stays in $tmp/err, its profile in $tmp/out.folded
+# bench_bpf_line; a build without it, bench_watch), m_user m_sys (its CPU
+# seconds), m_rss (peak KB), m_smp (samples); its stderr stays in
+# $tmp/err, its profile in $tmp/out.folded
 bench_measure() {
-	local tp mp last="0 0" s own=0
-	grep -qa 'its own cost' "$BUILD/mixprof" && own=1
+	local tp last="0 0"
 	env "$@" /usr/bin/time -o "$tmp/time" -f '%U %S %M' \
 		"$BUILD/mixprof" -v -F "$HZ" -p "$load" -o "$tmp/out.folded" "$SECS" \
 		2>"$tmp/err" &
 	tp=$!
-	if [ "$own" = 0 ]; then
-		for _ in $(seq 50); do
-			mp=$(pgrep -P "$tp" mixprof || true)
-			[ -n "$mp" ] && break
-			sleep 0.1
-		done
-		# the program goes away with mixprof: keep the last reading
-		while kill -0 "$tp" 2>/dev/null; do
-			s=$( [ -n "$mp" ] && prog_stats "$mp" || true)
-			[ -n "$s" ] && last=$s
-			sleep 0.5
-		done
-	fi
+	bench_bpf_own "$BUILD/mixprof" || last=$(bench_watch "$tp")
 	wait "$tp" || { cat "$tmp/err" >&2; return 1; }
-	if [ "$own" = 1 ]; then
-		last=$(sed -n 's/.*; BPF \([0-9.]*\) ms in \([0-9]*\) runs.*/\1 \2/p' "$tmp/err" |
-			awk '{ printf "%.0f %d\n", $1 * 1e6, $2 } END { if (!NR) print "0 0" }')
-	fi
+	bench_bpf_own "$BUILD/mixprof" && last=$(bench_bpf_line "$tmp/err")
 	read -r m_ns m_cnt <<<"$last"
 	read -r m_user m_sys m_rss <"$tmp/time"
 	m_smp=$(sed -n 's/^mixprof: \([0-9]*\) samples in.*/\1/p' "$tmp/err")

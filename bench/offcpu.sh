@@ -16,7 +16,7 @@ set -euo pipefail
 : "${BUILD:?BUILD must point at the build directory}"
 SECS=${SECS:-5}
 HOST_SECS=${HOST_SECS:-10}
-. "$(dirname "$0")/common.bash" # bench_start (prog_stats: its own, below)
+. "$(dirname "$0")/common.bash" # bench_start, bench_watch
 bench_start
 
 # the storm: SECS of one-byte round trips; prints the round trips done
@@ -37,31 +37,9 @@ os.write(a_w, b"q"); os.wait()
 print(n)
 PY
 
-# prog_stats PID: "run_time_ns run_cnt" of mixprof_offcpu held by PID
-prog_stats() {
-	local id
-	for id in $(grep -hs '^prog_id:' /proc/"$1"/fdinfo/* | awk '{print $2}' | sort -u); do
-		bpftool prog show id "$id" -j 2>/dev/null | jq -r '
-			select(.name == "mixprof_offcpu") |
-			"\(.run_time_ns // 0) \(.run_cnt // 0)"'
-	done | head -n 1
-}
-
-# watch TIMEPID: the last stats of the mixprof under /usr/bin/time TIMEPID
-watch() {
-	local mp= last="0 0" s
-	for _ in $(seq 50); do
-		mp=$(pgrep -P "$1" mixprof || true)
-		[ -n "$mp" ] && break
-		sleep 0.1
-	done
-	while kill -0 "$1" 2>/dev/null; do
-		s=$([ -n "$mp" ] && prog_stats "$mp" || true)
-		[ -n "$s" ] && last=$s
-		sleep 0.5
-	done
-	echo "$last"
-}
+# watch TIMEPID: the last stats of mixprof_offcpu, held by the mixprof
+# under /usr/bin/time TIMEPID (bench_watch)
+watch() { bench_watch "$1" mixprof_offcpu; }
 
 per_switch() { # "ns cnt" -> ns per run
 	awk '{ printf "%.0f ns per switch (%d switches)", $2 ? $1 / $2 : 0, $2 }' <<<"$1"

@@ -64,20 +64,8 @@ HZ=${HZ:-999}
 REPS=${REPS:-2}
 PARTS=${PARTS:-javac tomcat kinds}
 COMPARE=${COMPARE:-1}
-. "$(dirname "$0")/common.bash" # bench_start, prog_stats
+. "$(dirname "$0")/common.bash" # bench_start, bench_watch, bench_bpf_line
 bench_start
-
-# watch PID: the last "run_time_ns run_cnt" of PID's sampler program
-# while PID runs (its program goes with it), into $tmp/stats
-watch_stats() {
-	local last="0 0" s
-	while kill -0 "$1" 2>/dev/null; do
-		s=$(prog_stats "$1" || true)
-		[ -n "$s" ] && last=$s
-		sleep 0.3
-	done
-	echo "$last" >"$tmp/stats"
-}
 
 # (runs use --tiers: interpreted frames _[0], compiled _[1] or _[j]; plain
 # folded text shows every Java frame as _[j])
@@ -101,26 +89,20 @@ frames() {
 # mixprof_run NAME ENV... -- MIXPROF-ARGS: one run; a result line in $tmp/res:
 # name ns runs samples frames interp compiled other cpu wall
 mixprof_run() {
-	local name=$1 env=() mp
+	local name=$1 env=()
 	shift
 	while [ "$1" != -- ]; do env+=("$1"); shift; done
 	shift
 	env "${env[@]}" /usr/bin/time -o "$tmp/time" -f '%U %S %e' \
 		"${bin:-$BUILD}/mixprof" -v --tiers -F "$HZ" -o "$tmp/out.folded" "$@" \
 		>"$tmp/out" 2>"$tmp/err" &
-	local tp=$!
+	local tp=$! b=${bin:-$BUILD}/mixprof
 	# a build whose -v gives its BPF time is not watched: bpftool and jq
 	# three times a second took the CPU javac's rounds measure (its wall
 	# 1.33x where its CPU was 1.16x, and none of it in perf's rounds)
-	if ! grep -qa 'its own cost' "${bin:-$BUILD}/mixprof"; then
-		mp=$(child_of "$tp") || { cat "$tmp/err" >&2; return 1; }
-		watch_stats "$mp"
-	fi
+	bench_bpf_own "$b" || bench_watch "$tp" mixprof_sample 0.3 >"$tmp/stats"
 	wait "$tp" || { tail -5 "$tmp/err" >&2; return 1; }
-	if grep -qa 'its own cost' "${bin:-$BUILD}/mixprof"; then
-		sed -n 's/.*; BPF \([0-9.]*\) ms in \([0-9]*\) runs.*/\1 \2/p' "$tmp/err" |
-			awk '{ printf "%.0f %d\n", $1 * 1e6, $2 } END { if (!NR) print "0 0" }' >"$tmp/stats"
-	fi
+	bench_bpf_own "$b" && bench_bpf_line "$tmp/err" >"$tmp/stats"
 	read -r u s e <"$tmp/time"
 	echo "$name $(cat "$tmp/stats") $(frames "$tmp/out.folded") $(awk -v a="$u" -v b="$s" 'BEGIN { print a + b }') $e" >>"$tmp/res"
 	# mixprof's own process over its samples: its summary's own cost

@@ -5,6 +5,7 @@
  * names absent, and files that are not BTF or end early.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,24 @@
 
 static char path[] = "/tmp/test_kbtf.XXXXXX";
 
+/* path (mkstemp's, ours) again for writing, emptied; never through a
+ * link put in its place in /tmp */
+static FILE *rewrite(void)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
 /* Write b's raw bytes (or the first cut of them, cut > 0) to path. */
 static void write_btf(struct btf *b, size_t cut)
 {
 	__u32 n;
 	const void *raw = btf__raw_data(b, &n);
-	FILE *f = fopen(path, "w");
+	FILE *f = rewrite();
 
 	CHECK(raw && f);
 	if (!raw || !f)
@@ -100,7 +113,10 @@ static void test_bad(void)
 	write_btf(b, 10);
 	CHECK_INT(kbtf__member_off(path, "task_struct", "tgid", &off), -EINVAL);
 	btf__free(b);
-	f = fopen(path, "w");
+	f = rewrite();
+	CHECK(f != NULL);
+	if (!f)
+		exit(1);
 	fputs("not BTF at all, just text long enough for a header", f);
 	fclose(f);
 	CHECK_INT(kbtf__member_off(path, "task_struct", "tgid", &off), -EINVAL);
