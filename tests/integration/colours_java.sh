@@ -21,7 +21,7 @@
 # A Java frame is one mixprof suffixed as Java: _[j] _[i] _[0] _[1].
 . "$(dirname "$0")/../lib/common.sh"
 
-jdk=$(jdks | head -1)
+jdk=$(jdks | sed -n 1p)
 out=$TMPD/c.folded
 "$MIXPROF" -F 499 -o "$out" -- sh -c '
 	"$1/bin/java" -Xint -cp "$2" Ratio 1.5 >/dev/null &

@@ -46,7 +46,7 @@ trap 'cleanup_common; rm_cgroups "$parent"' EXIT
 trap 'exit 1' INT TERM HUP
 mkdir -p "$docker" "$k8s"
 
-jdk=$(jdks | head -1)
+jdk=$(jdks | sed -n 1p)
 # enter DIR CMD...: run CMD in cgroup DIR (the shell moves itself, then
 # execs, so CMD's process is born there)
 enter='echo $$ >"$0/cgroup.procs" && exec "$@"'

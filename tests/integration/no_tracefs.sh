@@ -23,7 +23,7 @@ done
 ! grep -qE ' - (tracefs|debugfs) ' /proc/self/mountinfo ||
 	die "tracefs or debugfs still mounted: $(grep -E 'tracefs|debugfs' /proc/self/mountinfo)"
 
-jdk=$(jdks | head -n 1)
+jdk=$(jdks | sed -n 1p)
 JAVA=$jdk/bin/java
 
 # a workload JVM in the background; sets $pid

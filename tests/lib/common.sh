@@ -161,7 +161,7 @@ each_jdk() {
 # jdk_index JDK: JDK's place in jdks(), from 0 (tests that vary a mode
 # from one JDK to the next).
 jdk_index() {
-	jdks | awk -v j="$1" '$0 == j { print NR - 1; exit }'
+	jdks | awk -v j="$1" '$0 == j && !f { print NR - 1; f = 1 }'
 }
 
 find_jdks() {
