@@ -85,6 +85,12 @@
 					     : (b)[1] == 0x81 ? 7              \
 							      : 0)             \
 					  : 0)
+/* add rbp, imm8/imm32 (48 83 c5 ib, 48 81 c5 id): -XX:+PreserveFramePointer's
+ * "mov rbp, rsp; add rbp, N-8", whose "add" C2's runtime stubs run past
+ * their frame_complete (rbp is not their record until it ran: check
+ * mode's oracle, sampler.bpf.c) */
+#define X86_IS_ADD_RBP(b)                                                      \
+	((b)[0] == 0x48 && ((b)[1] == 0x83 || (b)[1] == 0x81) && (b)[2] == 0xc5)
 /* cmp rsp, [r15+d8/d32]: 49 3b 67 / 49 3b a7 (the return poll) */
 #define X86_IS_POLL_CMP(b)                                                     \
 	((b)[0] == 0x49 && (b)[1] == 0x3b && ((b)[2] == 0x67 || (b)[2] == 0xa7))
@@ -100,6 +106,57 @@
 #define X86_IS_JCC8_RET(b) (((b)[0] & 0xf0) == 0x70 && (b)[2] == 0xc3)
 #define X86_IS_CMP_R15_IMM8(b)                                                 \
 	((b)[0] == 0x49 && (b)[1] == 0x83 && (b)[2] == 0x7f)
+/*
+ * C2's runtime stubs (OptoRuntime's, GraphKit::gen_stub) leave by a tail
+ * jump after "add rsp, N; pop rbp": to a handler with the return address
+ * still at sp ("jmp REG": the pending exception's forward, and C2's
+ * TailCall), or with it popped into rdx first ("pop rdx; jmp REG": C2's
+ * TailJump, _rethrow_Java's way to the caller's handler). Taken past
+ * the frame by its frame size, such a leaf had a wrong caller (Groovy's
+ * exceptions, JDK 17 check mode: 2 of 3 _rethrow_Java leaves).
+ */
+#define X86_POP_RDX 0x5a
+/*
+ * A compiled method's own rethrow (C2's Rethrow node, an exception it
+ * does not catch) leaves the same way: "[add rsp, N;] pop rbp; jmp
+ * rel32" to the rethrow stub, the return address at sp. Taken by its
+ * frame size at that jump, the leaf skipped its caller, and so did the
+ * frame-pointer oracle: a wrong caller check mode did not see (samples/
+ * Rethrow, -XX:-Inline: 1-6 of 4,000 samples).
+ */
+#define X86_JMP_REL32 0xe9
+
+/*
+ * C2's exception blob (OptoRuntime::generate_exception_blob, "ExceptionBlob",
+ * JDK 17 to 25 alike; 2 words of frame): jumped to with the exception
+ * pc, a return address in the caller whose frame is at sp, in rdx. It
+ * starts "push rdx; sub rsp, 8; mov [rsp], rbp" (52 48 83 ec 08 48 89
+ * 2c 24) and ends "mov rbp, [rsp]; add rsp, 8; pop rdx", then "mov r8,
+ * rax" (4c 8b c0), loads of rax and rdx from the thread (49 8b 87/97
+ * d32), "mov qword [r15+d32], 0" and "jmp r8": at its first byte and
+ * after that pop the caller's pc is in rdx only. Taken by its frame size
+ * there, the walk broke (JDK 25, a rethrowing workload: 22-38 of 8,000
+ * samples).
+ */
+#define BLOB_EXCEPTION BLOB_NAME8('E', 'x', 'c', 'e', 'p', 't', 'i', 'o')
+#define EXC_BLOB_WORDS 2
+#define EXC_PUSH_RDX 0x52
+/* its start: push rdx; sub rsp, 8 (imm8) */
+#define X86_IS_EXC_START(b)                                                    \
+	((b)[0] == EXC_PUSH_RDX && (b)[1] == 0x48 && (b)[2] == 0x83 &&         \
+	 (b)[3] == 0xec && (b)[4] == 0x08)
+#define EXC_SUB_END 5 /* where "sub rsp, 8" ends */
+/* mov r8, rax */
+#define X86_IS_MOV_R8_RAX(b)                                                   \
+	((b)[0] == 0x4c && (b)[1] == 0x8b && (b)[2] == 0xc0)
+#define X86_MOV_R8_RAX_LEN 3
+/* mov rax, [r15+d32] or mov rdx, [r15+d32] */
+#define X86_IS_LOAD_R15(b)                                                     \
+	((b)[0] == 0x49 && (b)[1] == 0x8b && ((b)[2] == 0x87 || (b)[2] == 0x97))
+#define X86_LOAD_R15_LEN 7
+/* its tail past "pop rdx", at most: mov, two loads, a store, jmp */
+#define EXC_TAIL_BYTES 32
+#define EXC_TAIL_INSNS 5
 
 /*
  * The interpreter's return, past its frame (interp_macro_assembler's

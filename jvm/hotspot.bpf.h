@@ -1009,6 +1009,9 @@ __noinline int prologue_state(__u64 ip, __u64 begin)
 /* by its frame pointer: a stub whose frame size holds only at its calls
  * (C1's Runtime1 stubs, c1_Runtime1_x86.cpp's StubFrame: "enter" first) */
 #define EDGE_FP 4
+/* its return address popped into rdx, its frame gone: the caller's frame
+ * at sp (a runtime stub's tail jump, "pop rdx; jmp REG": blobkinds.h) */
+#define EDGE_GONE 5
 
 /* The first 8 bytes of a blob's CodeBlob::_name (blobkinds.h), or 0. */
 static __always_inline __u64 blob_named(const struct interp_proc *p, __u64 blob)
@@ -1055,6 +1058,83 @@ static __always_inline int frameless_stub(const struct interp_proc *p,
 		   : EDGE_NONE;
 }
 
+/* The little-endian rel32 at b, sign-extended. */
+static __always_inline __u64 rel32_at(const __u8 *b)
+{
+	return (__u64)(__s64)(__s32)((__u32)b[0] | (__u32)b[1] << 8 |
+				     (__u32)b[2] << 16 | (__u32)b[3] << 24);
+}
+
+/*
+ * Is a jump from the blob at blob to target one out of it, to another
+ * blob's code (blobkinds.h: a compiled method's rethrow), not a branch
+ * within it?
+ */
+static __always_inline bool tail_jump(const struct interp_proc *p, __u64 blob,
+				      __u64 target)
+{
+	__u64 to;
+
+	if (!in_code(p, target))
+		return false;
+	to = find_blob(p, target);
+	return to && to != blob;
+}
+
+/*
+ * Is the code at b (EXC_TAIL_BYTES) the exception blob's tail past its
+ * "pop rdx", up to its "jmp REG" (blobkinds.h)?
+ */
+static __always_inline bool exception_tail(const __u8 *b)
+{
+	__u32 i = 0;
+
+	for (int n = 0; n < EXC_TAIL_INSNS; n++) {
+		if (i > EXC_TAIL_BYTES - 3)
+			return false;
+		if (X86_JMP_REG(b + i) >= 0)
+			return true;
+		if (X86_IS_MOV_R8_RAX(b + i))
+			i += X86_MOV_R8_RAX_LEN;
+		else if (X86_IS_LOAD_R15(b + i))
+			i += X86_LOAD_R15_LEN;
+		else if (X86_IS_MOVQ_R15(b + i))
+			i += X86_MOVQ_R15_LEN;
+		else
+			return false;
+	}
+	return false;
+}
+
+/* Is the blob with 2 words of frame C2's exception blob? */
+static __always_inline bool exception_blob(const struct interp_proc *p,
+					   const struct blob_info *bi,
+					   __u64 blob)
+{
+	return bi->frame_size == EXC_BLOB_WORDS &&
+	       blob_named(p, blob) == BLOB_EXCEPTION;
+}
+
+/*
+ * A leaf in the exception blob's first instructions (off: from its code's
+ * start, at most EXC_SUB_END): EDGE_GONE before its "push rdx", EDGE_SP
+ * after it, EDGE_KEEP_FP after its "sub rsp, 8" (rbp not stored yet);
+ * EDGE_NONE elsewhere or in another blob.
+ */
+static __always_inline int exception_start(const struct interp_proc *p,
+					   const struct blob_info *bi,
+					   __u64 blob, __u64 off)
+{
+	__u8 b[8] = {};
+
+	if ((off != 0 && off != 1 && off != EXC_SUB_END) ||
+	    bi->frame_size != EXC_BLOB_WORDS ||
+	    bpf_probe_read_user(b, sizeof(b), (const void *)bi->code_begin) ||
+	    !X86_IS_EXC_START(b) || !exception_blob(p, bi, blob))
+		return EDGE_NONE;
+	return !off ? EDGE_GONE : off == 1 ? EDGE_SP : EDGE_KEEP_FP;
+}
+
 /*
  * A leaf at the edge of its frame (jvm/blobkinds.h), by the blob bi at
  * blob and its code at ip. A stub without a frame size: frameless
@@ -1066,7 +1146,11 @@ static __always_inline int frameless_stub(const struct interp_proc *p,
  * before either EDGE_SP. In its epilogue: at
  * "pop rbp" EDGE_SP8; at the return poll, a conditional jump that falls
  * through to "ret" (a runtime stub's pending exception check after its
- * "leave" too) or "ret" EDGE_SP. A stub
+ * "leave" too) or "ret" EDGE_SP; a C2 runtime stub's tail jump past its
+ * "pop rbp" EDGE_SP, but EDGE_GONE once "pop rdx" took the return
+ * address (blobkinds.h); C2's exception blob EDGE_GONE at its first
+ * byte and past its "pop rdx", EDGE_SP right after its "push rdx" and at
+ * that pop, EDGE_KEEP_FP right after its "sub rsp, 8". A stub
  * blob never safe to walk but at its calls (frame_complete <= 0) that
  * starts with "push rbp; mov rbp, rsp": EDGE_SP and EDGE_SP8 on those,
  * then EDGE_FP. A global
@@ -1075,7 +1159,9 @@ static __always_inline int frameless_stub(const struct interp_proc *p,
 __noinline int leaf_edge(const struct interp_proc *p,
 			 const struct blob_info *bi, __u64 blob, __u64 ip)
 {
-	__u8 b[16] = {}; /* the longest form: cmp, jne rel32, ret */
+	/* the byte before ip, then the longest form (the exception blob's
+	 * tail: EXC_TAIL_BYTES) */
+	__u8 b[1 + EXC_TAIL_BYTES] = {};
 	int st;
 
 	if (!p || !bi)
@@ -1092,6 +1178,10 @@ __noinline int leaf_edge(const struct interp_proc *p,
 			return EDGE_SP8;
 		return EDGE_NONE;
 	}
+	if (ip - bi->code_begin <= EXC_SUB_END &&
+	    (st = exception_start(p, bi, blob, ip - bi->code_begin)) !=
+		EDGE_NONE)
+		return st;
 	if (bi->frame_complete > 0 &&
 	    ip < bi->code_begin + bi->frame_complete) {
 		st = prologue_state(ip, bi->code_begin);
@@ -1103,14 +1193,28 @@ __noinline int leaf_edge(const struct interp_proc *p,
 			   ? EDGE_KEEP_FP
 			   : EDGE_NONE;
 	}
-	if (bpf_probe_read_user(b, sizeof(b), (const void *)ip))
+	/* the byte before ip too (b[0]): what a tail jump's pop left */
+	if (bpf_probe_read_user(b, sizeof(b), (const void *)(ip - 1)))
 		return EDGE_NONE;
-	if (b[0] == X86_POP_RBP)
+	if (b[1] == X86_POP_RBP)
 		return EDGE_SP8;
-	if (b[0] == X86_RET || X86_IS_POLL_CMP(b) || X86_IS_JCC32_RET(b) ||
-	    X86_IS_JCC8_RET(b) ||
-	    (X86_IS_CMP_R15_IMM8(b) && X86_IS_JCC32_RET(b + 5)))
+	if (b[1] == X86_RET || X86_IS_POLL_CMP(b + 1) ||
+	    X86_IS_JCC32_RET(b + 1) || X86_IS_JCC8_RET(b + 1) ||
+	    (X86_IS_CMP_R15_IMM8(b + 1) && X86_IS_JCC32_RET(b + 6)) ||
+	    (b[1] == X86_POP_RDX && X86_JMP_REG(b + 2) >= 0) ||
+	    (b[0] == X86_POP_RBP && X86_JMP_REG(b + 1) >= 0))
 		return EDGE_SP;
+	if (b[0] == X86_POP_RDX && X86_JMP_REG(b + 1) >= 0)
+		return EDGE_GONE;
+	if (b[0] == X86_POP_RBP && b[1] == X86_JMP_REL32 &&
+	    tail_jump(p, blob, ip + 5 + rel32_at(b + 2)))
+		return EDGE_SP;
+	/* the exception blob's "pop rdx", then its tail */
+	if (b[1] == X86_POP_RDX && X86_IS_MOV_R8_RAX(b + 2) &&
+	    exception_blob(p, bi, blob))
+		return EDGE_SP;
+	if (exception_tail(b + 1) && exception_blob(p, bi, blob))
+		return EDGE_GONE;
 	/* a stub that is never safe to walk but at its calls (C1's
 	 * Runtime1 stubs) and builds its frame with "enter" first */
 	if (bi->frame_complete > 0 ||
@@ -1365,6 +1469,14 @@ static __always_inline int blob_step(struct walk *w,
 	}
 	if (e == EDGE_READ)
 		return -UNWIND_READ;
+	/* the caller's frame at sp already, its pc in rdx: a perf sample's
+	 * leaf has it (struct walk's rdx0), others do not */
+	if (e == EDGE_GONE) {
+		if (!in_code(p, w->rdx0))
+			return -UNWIND_BAD_PC;
+		w->r.ip = w->rdx0;
+		return STEP_ON;
+	}
 	if (e == EDGE_ADAPTER)
 		return adapter_step(w, p);
 	/*

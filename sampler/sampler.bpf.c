@@ -308,6 +308,9 @@ struct {
 struct walk {
 	struct unwind_regs r; /* the frame being stepped (sampler_abi.h) */
 	__u64 bcp0; /* the sampled frame's r13 (a bcp if interpreted), or 0 */
+	/* the sampled frame's rdx, or 0: a C2 runtime stub leaf's caller pc
+	 * once its tail jump popped it there (hotspot.bpf.h, EDGE_GONE) */
+	__u64 rdx0;
 	__u64 h; /* hash of the listed frames: their list's id */
 	__u64 a_sp, a_pc, a_fp; /* the anchor, once read */
 	__u64 check_pc; /* check mode: the oracle's pc where it differs */
@@ -914,6 +917,27 @@ static __always_inline __u32 check_leaf(const struct walk *w,
  * stack's CHECK_MARK, the oracle's pc there in the walk record's
  * check_pc. A global function: its own stack frame.
  */
+/*
+ * The oracle's first rbp: fp, or, for a leaf at -XX:+PreserveFramePointer's
+ * "add rbp, N" right after "mov rbp, rsp" (blobkinds.h: C2's runtime stubs
+ * run it past their frame_complete), rbp as that "add" leaves it: the
+ * frame's record is in place already, only rbp does not point at it yet
+ * (otherwise a different caller in check mode, 19-40 of 8,000 samples of
+ * a rethrowing workload on JDK 25).
+ */
+static __always_inline __u64 check_first_fp(__u64 ip, __u64 sp, __u64 fp)
+{
+	__u8 c[8] = {};
+
+	if (fp != sp || bpf_probe_read_user(c, sizeof(c), (const void *)ip) ||
+	    !X86_IS_ADD_RBP(c))
+		return fp;
+	if (c[1] == 0x83)
+		return fp + (__s64)(__s8)c[3];
+	return fp + (__s64)(__s32)((__u32)c[3] | (__u32)c[4] << 8 |
+				   (__u32)c[5] << 16 | (__u32)c[6] << 24);
+}
+
 __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 			    __u32 n_broke)
 {
@@ -928,7 +952,7 @@ __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
 		return 0;
 	c.g.ip = ip;
 	c.g.sp = sp;
-	c.g.fp = fp;
+	c.g.fp = check_first_fp(ip, sp, fp);
 	c.g.sp0 = sp;
 	c.n = n_broke & 0x7fffffff;
 	c.broke = n_broke >> 31;
@@ -1023,7 +1047,8 @@ send_list(struct walk *w, const struct interp_proc *p, __u64 id, bool defer)
 static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 					   __u32 tgid, __u32 tid, __u64 ip,
 					   __u64 sp, __u64 fp, __u64 bcp0,
-					   __u64 *interp_id, bool defer)
+					   __u64 rdx0, __u64 *interp_id,
+					   bool defer)
 {
 	struct loop l = {};
 	struct walk *w;
@@ -1044,6 +1069,7 @@ static __always_inline __u64 walk_user_bcp(const struct interp_proc *p,
 	w->r.sp0 = sp;
 	w->r.fp = fp;
 	w->bcp0 = bcp0;
+	w->rdx0 = rdx0;
 	/* the list's id (sample_key.interp_id) is its process's own: one
 	 * process's lists are never taken for another's (issue 29) */
 	w->h = mix(0xcbf29ce484222325ULL, tgid);
@@ -1128,15 +1154,15 @@ static __always_inline __u64 walk_user(const struct interp_proc *p, __u32 tgid,
 				       __u32 tid, __u64 ip, __u64 sp, __u64 fp,
 				       __u64 *interp_id)
 {
-	return walk_user_bcp(p, tgid, tid, ip, sp, fp, 0, interp_id, false);
+	return walk_user_bcp(p, tgid, tid, ip, sp, fp, 0, 0, interp_id, false);
 }
 
-/* A perf sample's user pc, sp, frame pointer and r13 (the interpreter's
- * bcp); the context only allows 8-byte reads of regs, so the mode comes
- * from the pc's half of the address space. */
+/* A perf sample's user pc, sp, frame pointer, r13 (the interpreter's
+ * bcp) and rdx (struct walk's rdx0); the context only allows 8-byte reads
+ * of regs, so the mode comes from the pc's half of the address space. */
 static __always_inline void sample_user_regs(struct bpf_perf_event_data *ctx,
 					     __u64 *ip, __u64 *sp, __u64 *fp,
-					     __u64 *r13)
+					     __u64 *r13, __u64 *rdx)
 {
 	struct pt_regs *regs = (struct pt_regs *)&ctx->regs;
 
@@ -1144,6 +1170,7 @@ static __always_inline void sample_user_regs(struct bpf_perf_event_data *ctx,
 	*sp = regs->rsp;
 	*fp = regs->rbp;
 	*r13 = regs->r13;
+	*rdx = regs->rdx;
 	if ((__s64)*ip < 0) { /* in the kernel: the user registers it saved */
 		struct pt_regs *u = (struct pt_regs *)bpf_task_pt_regs(
 		    bpf_get_current_task_btf());
@@ -1152,6 +1179,7 @@ static __always_inline void sample_user_regs(struct bpf_perf_event_data *ctx,
 		bpf_probe_read_kernel(sp, sizeof(*sp), &u->rsp);
 		bpf_probe_read_kernel(fp, sizeof(*fp), &u->rbp);
 		bpf_probe_read_kernel(r13, sizeof(*r13), &u->r13);
+		bpf_probe_read_kernel(rdx, sizeof(*rdx), &u->rdx);
 	}
 }
 
@@ -1357,13 +1385,13 @@ static __always_inline bool sample_key_of(struct bpf_perf_event_data *ctx,
 	PHASE_END(PH_KEY_HEAD, th);
 	if (user_stacks) {
 		struct interp_proc *p = interp_proc_of(tgid);
-		__u64 ip, sp, fp, r13;
+		__u64 ip, sp, fp, r13, rdx;
 		PHASE_START(tr);
 
-		sample_user_regs(ctx, &ip, &sp, &fp, &r13);
+		sample_user_regs(ctx, &ip, &sp, &fp, &r13, &rdx);
 		PHASE_END(PH_REGS, tr);
 		key->user_stack = walk_user_bcp(p, tgid, tid, ip, sp, fp, r13,
-						&key->interp_id, true);
+						rdx, &key->interp_id, true);
 		if (key->user_stack == STACK_NONE)
 			stat_inc(STAT_USER_EMPTY);
 	}
