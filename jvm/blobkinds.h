@@ -138,6 +138,29 @@
  * there, the walk broke (JDK 25, a rethrowing workload: 22-38 of 8,000
  * samples).
  */
+/*
+ * HotSpot's safepoint handlers for polls in loops (SharedRuntime's
+ * generate_handler_blob without cause_return, "SafepointBlob", JDK 17 to
+ * 25 alike): the signal handler sends a thread that polled there and
+ * keeps the poll's pc in the thread (JavaThread::_saved_exception_pc).
+ * The blob starts "push rbx" (room for a return address, rbx's value
+ * until that pc is stored in it), "push rbp; mov rbp, rsp" (53 55 48 8b
+ * ec), then saves every register (a frame of hundreds of words). A leaf
+ * there has the polled frame for its caller: the saved pc, the sp the
+ * blob was entered with, rbp as pushed. By its frame size, before its
+ * registers were saved, the walk took a word far up the stack for the
+ * return address (a wrong caller, the call stub, then a break: 4 of
+ * 3,000 samples of a loop under Thread.getAllStackTraces, JDK 17).
+ */
+#define BLOB_SAFEPOINT BLOB_NAME8('S', 'a', 'f', 'e', 'p', 'o', 'i', 'n')
+#define X86_PUSH_RBX 0x53
+#define X86_IS_SAFEPOINT_START(b)                                              \
+	((b)[0] == X86_PUSH_RBX && (b)[1] == X86_PUSH_RBP &&                   \
+	 X86_IS_MOV_RBP_RSP((b) + 2))
+#define SAFEPOINT_RBP_SET 5 /* where its "mov rbp, rsp" ends */
+/* fewer words of frame: not it (its register save alone is more) */
+#define SAFEPOINT_MIN_WORDS 64
+
 #define BLOB_EXCEPTION BLOB_NAME8('E', 'x', 'c', 'e', 'p', 't', 'i', 'o')
 #define EXC_BLOB_WORDS 2
 #define EXC_PUSH_RDX 0x52

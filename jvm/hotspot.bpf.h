@@ -1012,6 +1012,9 @@ __noinline int prologue_state(__u64 ip, __u64 begin)
 /* its return address popped into rdx, its frame gone: the caller's frame
  * at sp (a runtime stub's tail jump, "pop rdx; jmp REG": blobkinds.h) */
 #define EDGE_GONE 5
+/* in the safepoint handler for polls in loops: its caller the frame
+ * that polled (blobkinds.h, safepoint_step) */
+#define EDGE_SAFEPOINT 6
 
 /* The first 8 bytes of a blob's CodeBlob::_name (blobkinds.h), or 0. */
 static __always_inline __u64 blob_named(const struct interp_proc *p, __u64 blob)
@@ -1115,6 +1118,22 @@ static __always_inline bool exception_blob(const struct interp_proc *p,
 	       blob_named(p, blob) == BLOB_EXCEPTION;
 }
 
+/* Is the blob with a frame of frame_size words the safepoint handler for
+ * polls in loops (blobkinds.h)? */
+static __always_inline bool safepoint_blob(const struct interp_proc *p,
+					   const struct blob_info *bi,
+					   __u64 blob)
+{
+	__u8 b[8] = {};
+
+	return bi->frame_size >= SAFEPOINT_MIN_WORDS &&
+	       p->off_saved_pc != INTERP_NO_OFF &&
+	       !bpf_probe_read_user(b, sizeof(b),
+				    (const void *)bi->code_begin) &&
+	       X86_IS_SAFEPOINT_START(b) &&
+	       blob_named(p, blob) == BLOB_SAFEPOINT;
+}
+
 /*
  * A leaf in the exception blob's first instructions (off: from its code's
  * start, at most EXC_SUB_END): EDGE_GONE before its "push rdx", EDGE_SP
@@ -1178,6 +1197,8 @@ __noinline int leaf_edge(const struct interp_proc *p,
 			return EDGE_SP8;
 		return EDGE_NONE;
 	}
+	if (safepoint_blob(p, bi, blob))
+		return EDGE_SAFEPOINT;
 	if (ip - bi->code_begin <= EXC_SUB_END &&
 	    (st = exception_start(p, bi, blob, ip - bi->code_begin)) !=
 		EDGE_NONE)
@@ -1404,6 +1425,40 @@ static __always_inline int adapter_step(struct walk *w,
 }
 
 /*
+ * A leaf in the safepoint handler for polls in loops (blobkinds.h), code
+ * at cb: the frame that polled, at the pc its thread saved, with the sp
+ * the handler was entered with (sp before its "push rbx", + 8 after it,
+ * + 16 after its "push rbp", rbp + 16 once rbp is set) and the rbp it
+ * pushed (none pushed yet: rbp is still that frame's). The pc is exact,
+ * not a return address: HotSpot names the polled frame by that pc too.
+ */
+static __always_inline int safepoint_step(struct walk *w,
+					  const struct interp_proc *p, __u64 cb)
+{
+	struct java_thread_key k = {.tgid = w->tgid, .tid = w->tid};
+	__u64 off = w->r.ip - cb, pc, at, *s = w->word;
+	__u64 *jt = bpf_map_lookup_elem(&java_threads, &k);
+
+	if (!jt ||
+	    bpf_probe_read_user(&pc, sizeof(pc),
+				(const void *)(*jt + p->off_saved_pc)) ||
+	    !in_code(p, pc))
+		return -UNWIND_BAD_PC;
+	if (off < 2) {
+		w->r.sp += off * 8;
+	} else {
+		/* the pushed rbp: at sp before "mov rbp, rsp", then at rbp */
+		at = off < SAFEPOINT_RBP_SET ? w->r.sp : w->r.fp;
+		if (stack_win__read(&w->win, s, 8, at, w->r.sp0))
+			return -UNWIND_READ;
+		w->r.fp = s[0];
+		w->r.sp = at + 16;
+	}
+	w->r.ip = pc;
+	return STEP_ON;
+}
+
+/*
  * The thread's last Java frame, from its JavaThread's frame anchor: 0
  * and w->a_* set, or -1 (not a known Java thread, or no anchor: the
  * thread is in Java code, which clears it). Read once per walk.
@@ -1479,6 +1534,8 @@ static __always_inline int blob_step(struct walk *w,
 	}
 	if (e == EDGE_ADAPTER)
 		return adapter_step(w, p);
+	if (e == EDGE_SAFEPOINT)
+		return safepoint_step(w, p, bi.code_begin);
 	/*
 	 * rbp == sp in a stub leaf without a frame size: its frame record
 	 * is at sp ("enter" just ran, or "mov rsp, rbp" before "pop rbp"),

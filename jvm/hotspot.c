@@ -101,6 +101,7 @@ enum want {
 	W_TL_LENGTH,
 	W_TL_THREADS,
 	W_JT_ANCHOR,
+	W_JT_SAVED_PC, /* optional */
 	W_JT_OSTHREAD, /* JDK < 21; later Thread's */
 	W_T_OSTHREAD,
 	W_OS_TID,
@@ -154,6 +155,7 @@ static const struct {
     [W_TL_LENGTH] = {"ThreadsList", "_length"},
     [W_TL_THREADS] = {"ThreadsList", "_threads"},
     [W_JT_ANCHOR] = {"JavaThread", "_anchor"},
+    [W_JT_SAVED_PC] = {"JavaThread", "_saved_exception_pc"},
     [W_JT_OSTHREAD] = {"JavaThread", "_osthread"},
     [W_T_OSTHREAD] = {"Thread", "_osthread"},
     [W_OS_TID] = {"OSThread", "_thread_id"},
@@ -208,6 +210,7 @@ static void unwind_threads(const uint64_t *val, const bool *found,
 	u->off_tl_length = val[W_TL_LENGTH];
 	u->off_tl_threads = val[W_TL_THREADS];
 	u->off_jt_anchor = val[W_JT_ANCHOR];
+	u->off_jt_saved_pc = opt_off(val, found, W_JT_SAVED_PC);
 	u->off_jt_osthread = val[os];
 	u->off_os_tid = val[W_OS_TID];
 	u->off_fa_sp = val[W_FA_SP];

@@ -84,6 +84,9 @@ struct hotspot_unwind {
 	uint64_t threads_list_addr; /* &ThreadsSMRSupport::_java_thread_list */
 	uint32_t off_tl_length, off_tl_threads; /* ThreadsList */
 	uint32_t off_jt_anchor, off_jt_osthread, off_os_tid;
+	/* JavaThread::_saved_exception_pc, HOTSPOT_NO_OFF if missing: the pc
+	 * a poll in a loop stopped at (the safepoint handler's leaves) */
+	uint32_t off_jt_saved_pc;
 	uint32_t off_fa_sp, off_fa_pc, off_fa_fp; /* JavaFrameAnchor */
 	uint32_t nheaps;
 	struct hotspot_heap heap[HOTSPOT_MAX_HEAPS];

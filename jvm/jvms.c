@@ -336,6 +336,7 @@ static void refresh_one(uint64_t pid, void *val, void *ctx)
  */
 static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
 {
+	p->off_saved_pc = INTERP_NO_OFF; /* with the anchors only */
 	if (!u->ok || !u->nheaps || u->nheaps > UNWIND_HEAPS)
 		return false;
 	p->nheaps = u->nheaps;
@@ -358,6 +359,9 @@ static bool unwind_fields(const struct hotspot_unwind *u, struct interp_proc *p)
 	    u->off_fa_fp != u->off_fa_sp + 16)
 		return false;
 	p->off_anchor = u->off_jt_anchor + u->off_fa_sp;
+	p->off_saved_pc = u->off_jt_saved_pc == HOTSPOT_NO_OFF
+			      ? INTERP_NO_OFF
+			      : u->off_jt_saved_pc;
 	p->flags |= UNWIND_ANCHORS;
 	return true;
 }

@@ -191,7 +191,10 @@ struct interp_proc {
 	/* CodeBlob::_name (const char *): a frameless vtable or itable
 	 * stub is told by its name, "vtable chunks"; INTERP_NO_OFF: none */
 	__u32 off_cb_name;
-	__u32 pad_cb;
+	/* JavaThread* + this: _saved_exception_pc (UNWIND_ANCHORS only;
+	 * INTERP_NO_OFF: none): where a poll in a loop stopped, the
+	 * safepoint handler's caller (jvm/blobkinds.h) */
+	__u32 off_saved_pc;
 	/* JavaThread* + this: JavaFrameAnchor::_last_Java_sp, then _pc and
 	 * _fp in the next two words (UNWIND_ANCHORS only) */
 	__u32 off_anchor;

@@ -14,6 +14,13 @@
 #   that order, a prefix of it (ground truth: the program's calls);
 # - the rethrow stub and the exception blob are leaves in >= 10 samples
 #   (the run exercised them: ~100 in 4 s).
+# Then safepoints at polls (samples/Polls, -XX:-Inline, no flag, no
+# check): main stops at its loop's and returns' polls in HotSpot's
+# safepoint handler blobs, whose caller must be one of Polls' methods
+# (the frame that polled), never another frame nor a break: 2-4 of
+# 200-300 such samples a run broke or had the call stub for caller
+# before the handler for polls in loops was known; and main's Polls
+# frames are main, g, f in that order.
 . "$(dirname "$0")/../lib/common.sh"
 
 SECS=4
@@ -54,6 +61,28 @@ check_jdk() {
 		END { print s + 0 }' "$f")
 	note "$jdk: $same of $total agree, ${badpc:-0} of $n broke at a pc, $leaves rethrow stub and exception blob leaves"
 	[ "$leaves" -ge 10 ] || die "only $leaves leaves in the rethrow stub or exception blob"
+
+	"$MIXPROF" -F 999 -o "$f" -- env -u JAVA_TOOL_OPTIONS "$jdk/bin/java" \
+		-XX:-Inline -cp "$SAMPLES" Polls 3 >/dev/null 2>"$TMPD/err" ||
+		{ cat "$TMPD/err"; die "mixprof failed on Polls"; }
+	set -- $(awk '/;JavaMain;/ { c = $NF; line = $0; sub(/ [0-9]+$/, "", line)
+		k = split(line, f, ";"); j = 0
+		want[0] = "main"; want[1] = "g"; want[2] = "f"
+		for (i = 2; i <= k; i++) {
+			if (f[i] == "SafepointBlob") {
+				if (f[i - 1] ~ /^Polls\.[a-z]+_\[/) ok += c
+				else { bad += c; if (!first) first = f[i - 1] }
+			}
+			if (f[i] !~ /^Polls\.[a-z]+_\[/) continue
+			m = f[i]; sub(/^Polls\./, "", m); sub(/_\[.*/, "", m)
+			if (m != want[j]) { order += c; break }
+			j++
+		} }
+		END { print ok + 0, bad + 0, order + 0, first }' "$f")
+	note "$jdk: Polls: $1 samples in the safepoint handlers under a Polls frame, $2 not (${4:-}), $3 out of call order"
+	[ "$2" = 0 ] || die "the safepoint handler's caller not the frame that polled: $4"
+	[ "$3" = 0 ] || die "Polls frames out of their call order"
+	[ "$1" -ge 10 ] || die "only $1 samples in the safepoint handlers"
 }
 
 each_jdk check_jdk
