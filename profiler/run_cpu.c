@@ -264,13 +264,14 @@ static bool summary(struct run *r, const uint64_t *st, double secs)
 {
 	if (r->o.lock)
 		run_lock__summary(r, st, secs);
-	else if (r->o.alloc)
+	else if (r->o.alloc) {
 		fprintf(stderr,
 			"mixprof: %" PRIu64 " allocation hook hits in %.1f s "
 			"(new TLABs and allocations outside them), %.1f MB "
 			"written; counts are bytes\n",
 			st[STAT_SAMPLES], secs, sliceout__total(r->out) / 1e6);
-	else if (r->o.off_cpu || r->o.wall)
+		fprintf(stderr, "mixprof:   (below, a \"sample\" is a byte)\n");
+	} else if (r->o.off_cpu || r->o.wall)
 		offcpu_summary(r, st, secs);
 	else
 		fprintf(stderr,
