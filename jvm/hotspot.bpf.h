@@ -1197,8 +1197,6 @@ __noinline int leaf_edge(const struct interp_proc *p,
 			return EDGE_SP8;
 		return EDGE_NONE;
 	}
-	if (safepoint_blob(p, bi, blob))
-		return EDGE_SAFEPOINT;
 	if (ip - bi->code_begin <= EXC_SUB_END &&
 	    (st = exception_start(p, bi, blob, ip - bi->code_begin)) !=
 		EDGE_NONE)
@@ -1214,9 +1212,15 @@ __noinline int leaf_edge(const struct interp_proc *p,
 			   ? EDGE_KEEP_FP
 			   : EDGE_NONE;
 	}
-	/* the byte before ip too (b[0]): what a tail jump's pop left */
-	if (bpf_probe_read_user(b, sizeof(b), (const void *)(ip - 1)))
+	/* the byte before ip too (b[0]): what a tail jump's pop left; near
+	 * the end of the code's mapping, the 16 bytes the forms but the
+	 * exception blob's tail need */
+	if (bpf_probe_read_user(b, sizeof(b), (const void *)(ip - 1)) &&
+	    bpf_probe_read_user(b, 17, (const void *)(ip - 1)))
 		return EDGE_NONE;
+	/* (its frame is its own up to its "ret": rbp the caller's there) */
+	if (b[1] != X86_RET && safepoint_blob(p, bi, blob))
+		return EDGE_SAFEPOINT;
 	if (b[1] == X86_POP_RBP)
 		return EDGE_SP8;
 	if (b[1] == X86_RET || X86_IS_POLL_CMP(b + 1) ||
