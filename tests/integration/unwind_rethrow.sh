@@ -71,11 +71,13 @@ rethrow() {
 }
 
 # in_order PREFIX METHOD...: the lines (of stdin) whose PREFIX.METHOD
-# frames are not a prefix of METHOD... in that order
+# frames are not a prefix of METHOD... in that order (a walk that broke,
+# marked, is counted above, not here)
 in_order() {
 	local cls=$1
 	shift
 	awk -v cls="$cls" -v want="$*" 'BEGIN { nw = split(want, w, " ") }
+	/\[unwind: / { next }
 	{ line = $0; sub(/ [0-9]+$/, "", line); k = split(line, f, ";"); j = 0
 	  for (i = 1; i <= k; i++) {
 		if (index(f[i], cls ".") != 1 || f[i] !~ /_\[[0-9a-z]\]$/) continue
