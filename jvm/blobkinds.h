@@ -125,6 +125,19 @@
  * Rethrow, -XX:-Inline: 1-6 of 4,000 samples).
  */
 #define X86_JMP_REL32 0xe9
+/*
+ * A compiled method's return poll stub (C2's, JDK 17 to 25), reached
+ * from its return poll after "pop rbp", the return address at sp: "mov
+ * r10, imm64" (the poll's pc; 49 ba), "mov [r15+d32], r10" (into the
+ * thread's saved exception pc; 4d 89 97), "jmp rel32" to the safepoint
+ * handler for returns. Its frame gone, the frame size rule read a word
+ * of the caller's frame for the return address.
+ */
+#define X86_IS_MOV_R10_IMM64(b) ((b)[0] == 0x49 && (b)[1] == 0xba)
+#define X86_MOV_R10_IMM64_LEN 10
+#define X86_IS_STORE_R15_R10(b)                                                \
+	((b)[0] == 0x4d && (b)[1] == 0x89 && (b)[2] == 0x97)
+#define X86_STORE_R15_R10_LEN 7
 
 /*
  * C2's exception blob (OptoRuntime::generate_exception_blob, "ExceptionBlob",

@@ -1073,15 +1073,46 @@ static __always_inline __u64 rel32_at(const __u8 *b)
  * blob's code (blobkinds.h: a compiled method's rethrow), not a branch
  * within it?
  */
-static __always_inline bool tail_jump(const struct interp_proc *p, __u64 blob,
+static __always_inline bool tail_jump(const struct interp_proc *p,
+				      const struct blob_info *bi, __u64 blob,
 				      __u64 target)
 {
 	__u64 to;
 
-	if (!in_code(p, target))
+	/* within it: a branch, told without a lookup */
+	if ((target >= blob && target < blob + bi->size) || !in_code(p, target))
 		return false;
 	to = find_blob(p, target);
 	return to && to != blob;
+}
+
+/*
+ * Is the leaf at ip, its code at c (EXC_TAIL_BYTES), in a compiled
+ * method's return poll stub (blobkinds.h), its frame gone? At the jump
+ * itself, only when it goes to a safepoint handler.
+ */
+static __always_inline bool poll_stub(const struct interp_proc *p,
+				      const struct blob_info *bi, __u64 blob,
+				      __u64 ip, const __u8 *c)
+{
+	__u64 i = 0, to;
+
+	if (X86_IS_MOV_R10_IMM64(c))
+		i = X86_MOV_R10_IMM64_LEN;
+	if (X86_IS_STORE_R15_R10(c + i))
+		i += X86_STORE_R15_R10_LEN;
+	else if (i)
+		return false;
+	asm volatile("" : "+r"(i)); /* checked, then used */
+	if (i > EXC_TAIL_BYTES - 5 || c[i] != X86_JMP_REL32)
+		return false;
+	to = ip + i + 5 + rel32_at(c + i + 1);
+	if (i)
+		return tail_jump(p, bi, blob, to);
+	if ((to >= blob && to < blob + bi->size) || !in_code(p, to))
+		return false;
+	to = find_blob(p, to);
+	return to && to != blob && blob_named(p, to) == BLOB_SAFEPOINT;
 }
 
 /*
@@ -1232,7 +1263,7 @@ __noinline int leaf_edge(const struct interp_proc *p,
 	if (b[0] == X86_POP_RDX && X86_JMP_REG(b + 1) >= 0)
 		return EDGE_GONE;
 	if (b[0] == X86_POP_RBP && b[1] == X86_JMP_REL32 &&
-	    tail_jump(p, blob, ip + 5 + rel32_at(b + 2)))
+	    tail_jump(p, bi, blob, ip + 5 + rel32_at(b + 2)))
 		return EDGE_SP;
 	/* the exception blob's "pop rdx", then its tail */
 	if (b[1] == X86_POP_RDX && X86_IS_MOV_R8_RAX(b + 2) &&
@@ -1240,6 +1271,8 @@ __noinline int leaf_edge(const struct interp_proc *p,
 		return EDGE_SP;
 	if (exception_tail(b + 1) && exception_blob(p, bi, blob))
 		return EDGE_GONE;
+	if (poll_stub(p, bi, blob, ip, b + 1))
+		return EDGE_SP;
 	/* a stub that is never safe to walk but at its calls (C1's
 	 * Runtime1 stubs) and builds its frame with "enter" first */
 	if (bi->frame_complete > 0 ||
