@@ -1219,7 +1219,7 @@ __noinline int leaf_edge(const struct interp_proc *p,
 	if (bi->frame_size <= 0) {
 		if ((st = frameless_stub(p, blob)) != EDGE_NONE)
 			return st;
-		if (bpf_probe_read_user(b, sizeof(b), (const void *)(ip - 1)))
+		if (bpf_probe_read_user(b, 17, (const void *)(ip - 1)))
 			return EDGE_NONE;
 		if (b[1] == X86_RET ||
 		    (b[1] == X86_PUSH_RBP && X86_IS_MOV_RBP_RSP(b + 2)))
