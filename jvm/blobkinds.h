@@ -122,7 +122,7 @@
  * rel32" to the rethrow stub, the return address at sp. Taken by its
  * frame size at that jump, the leaf skipped its caller, and so did the
  * frame-pointer oracle: a wrong caller check mode did not see (samples/
- * Rethrow, -XX:-Inline: 1-6 of 4,000 samples).
+ * Rethrow, -XX:-Inline: 1-8 of 4,000 samples).
  */
 #define X86_JMP_REL32 0xe9
 /*
@@ -139,18 +139,6 @@
 	((b)[0] == 0x4d && (b)[1] == 0x89 && (b)[2] == 0x97)
 #define X86_STORE_R15_R10_LEN 7
 
-/*
- * C2's exception blob (OptoRuntime::generate_exception_blob, "ExceptionBlob",
- * JDK 17 to 25 alike; 2 words of frame): jumped to with the exception
- * pc, a return address in the caller whose frame is at sp, in rdx. It
- * starts "push rdx; sub rsp, 8; mov [rsp], rbp" (52 48 83 ec 08 48 89
- * 2c 24) and ends "mov rbp, [rsp]; add rsp, 8; pop rdx", then "mov r8,
- * rax" (4c 8b c0), loads of rax and rdx from the thread (49 8b 87/97
- * d32), "mov qword [r15+d32], 0" and "jmp r8": at its first byte and
- * after that pop the caller's pc is in rdx only. Taken by its frame size
- * there, the walk broke (JDK 25, a rethrowing workload: 22-38 of 8,000
- * samples).
- */
 /*
  * HotSpot's safepoint handlers for polls in loops (SharedRuntime's
  * generate_handler_blob without cause_return, "SafepointBlob", JDK 17 to
@@ -174,6 +162,18 @@
 /* fewer words of frame: not it (its register save alone is more) */
 #define SAFEPOINT_MIN_WORDS 64
 
+/*
+ * C2's exception blob (OptoRuntime::generate_exception_blob, "ExceptionBlob",
+ * JDK 17 to 25 alike; 2 words of frame): jumped to with the exception
+ * pc, a return address in the caller whose frame is at sp, in rdx. It
+ * starts "push rdx; sub rsp, 8; mov [rsp], rbp" (52 48 83 ec 08 48 89
+ * 2c 24) and ends "mov rbp, [rsp]; add rsp, 8; pop rdx", then "mov r8,
+ * rax" (4c 8b c0), loads of rax and rdx from the thread (49 8b 87/97
+ * d32), "mov qword [r15+d32], 0" and "jmp r8": at its first byte and
+ * after that pop the caller's pc is in rdx only. Taken by its frame size
+ * there, the walk broke (JDK 25, a rethrowing workload: 22-38 of 8,000
+ * samples).
+ */
 #define BLOB_EXCEPTION BLOB_NAME8('E', 'x', 'c', 'e', 'p', 't', 'i', 'o')
 #define EXC_BLOB_WORDS 2
 #define EXC_PUSH_RDX 0x52
