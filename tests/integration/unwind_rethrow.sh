@@ -43,13 +43,13 @@ stop_java() {
 	wait "$jpid" 2>/dev/null || true
 }
 
-# rethrow JDK: the check mode windows, their folded lines in $TMPD/rt.*
+# rethrow JDK: the check mode windows, their folded lines in $T/rt.*
 rethrow() {
 	local jdk=$1 same=0 total=0 badpc=0 n=0 run
-	start_java "$TMPD/rt.out" "$jdk" -XX:+PreserveFramePointer -XX:-Inline \
+	start_java "$T/rt.out" "$jdk" -XX:+PreserveFramePointer -XX:-Inline \
 		-cp "$SAMPLES" Rethrow 3600
 	for run in $(seq $RUNS); do
-		MIXPROF_UNWIND=check "$MIXPROF" -F 999 -p "$jpid" -o "$TMPD/rt.$run" 2 \
+		MIXPROF_UNWIND=check "$MIXPROF" -F 999 -p "$jpid" -o "$T/rt.$run" 2 \
 			2>"$TMPD/err" || { cat "$TMPD/err"; die "mixprof failed"; }
 		grep "check:\|differ:" "$TMPD/err" || true
 		set -- $(sed -n 's/.*agree on \([0-9]*\) of \([0-9]*\) JVM samples.*/\1 \2/p' \
@@ -88,13 +88,18 @@ in_order() {
 	  } }'
 }
 
-# check_jdk JDK: one JDK (the JDKs run at the same time: each_jdk)
+# check_jdk JDK: one JDK, its files in a directory of its own ($T). The
+# JDKs one after the other: Polls keeps two CPUs busy (its loop and its
+# dumper), and two at once starved the tests beside this one (class
+# churn's naming fell behind its unloading)
 check_jdk() {
 	local jdk=$1 bad leaves run total=0
+	T=$TMPD/$(basename "$jdk")
+	mkdir -p "$T"
 	rethrow "$jdk"
-	bad=$(cat "$TMPD"/rt.* | in_order Rethrow main depth1 depth2 depth3 | head -3)
+	bad=$(cat "$T"/rt.* | in_order Rethrow main depth1 depth2 depth3 | head -3)
 	[ -z "$bad" ] || { echo "$bad" | cut -c1-400; die "Rethrow frames out of their call order"; }
-	leaves=$(cat "$TMPD"/rt.* | awk '{ c = $NF; line = $0; sub(/ [0-9]+$/, "", line)
+	leaves=$(cat "$T"/rt.* | awk '{ c = $NF; line = $0; sub(/ [0-9]+$/, "", line)
 		k = split(line, f, ";"); leaf = f[k]
 		if (leaf ~ /^\[check:/) leaf = f[k - 1]
 		if (leaf == "_rethrow_Java" || leaf == "C2 Runtime rethrow" ||
@@ -103,16 +108,16 @@ check_jdk() {
 	note "$jdk: $leaves rethrow stub and exception blob leaves"
 	[ "$leaves" -ge 10 ] || die "only $leaves leaves in the rethrow stub or exception blob"
 
-	start_java "$TMPD/po.out" "$jdk" -XX:-Inline -cp "$SAMPLES" Polls 3600
+	start_java "$T/po.out" "$jdk" -XX:-Inline -cp "$SAMPLES" Polls 3600
 	for run in $(seq $RUNS); do
-		"$MIXPROF" -F 999 -p "$jpid" -o "$TMPD/po.$run" 2 2>"$TMPD/err" ||
+		"$MIXPROF" -F 999 -p "$jpid" -o "$T/po.$run" 2 2>"$TMPD/err" ||
 			{ cat "$TMPD/err"; die "mixprof failed on Polls"; }
-		total=$(cat "$TMPD"/po.* | awk '{ c = $NF; if (/;SafepointBlob[; ]/) s += c }
+		total=$(cat "$T"/po.* | awk '{ c = $NF; if (/;SafepointBlob[; ]/) s += c }
 			END { print s + 0 }')
 		[ "$total" -ge 20 ] && break
 	done
 	stop_java
-	set -- $(cat "$TMPD"/po.* | awk '/;JavaMain;/ { c = $NF; line = $0
+	set -- $(cat "$T"/po.* | awk '/;JavaMain;/ { c = $NF; line = $0
 		sub(/ [0-9]+$/, "", line); k = split(line, f, ";")
 		for (i = 2; i <= k; i++)
 			if (f[i] == "SafepointBlob") {
@@ -123,9 +128,12 @@ check_jdk() {
 	note "$jdk: Polls: $1 samples in the safepoint handlers under a Polls frame, $2 not ${3:-}"
 	[ "$2" = 0 ] || die "the safepoint handler's caller not the frame that polled: $3"
 	[ "$1" -ge 5 ] || die "only $1 samples in the safepoint handlers"
-	bad=$(cat "$TMPD"/po.* | grep ';JavaMain;' | in_order Polls main g f | head -3)
+	bad=$(cat "$T"/po.* | grep ';JavaMain;' | in_order Polls main g f | head -3)
 	[ -z "$bad" ] || { echo "$bad" | cut -c1-400; die "Polls frames out of their call order"; }
 }
 
-each_jdk check_jdk
+for jdk in $(jdks); do
+	note "JDK $jdk"
+	check_jdk "$jdk"
+done
 echo ok
