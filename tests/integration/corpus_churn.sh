@@ -16,7 +16,10 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/corpus.sh"
 
-# A run over the bar is made again once when its summary says compiled
+# mixprof runs at nice -5, the JVM at 0: the tests beside this one (two,
+# on two CPUs) once starved the drain enough that both runs left 1.5%
+# unnamed, against 0.00-0.11% alone; what is tested is the naming, not
+# a share of the CPU. A run over the bar is made again once when its summary says compiled
 # frames were "left to the maps": their method was gone before the drain
 # named them (a class unloaded within a drain of its last samples, which
 # a loaded machine can delay: once 34 samples of one phase on JDK 25);
@@ -27,8 +30,9 @@ for jdk in $(jdks); do
 	for try in 1 2; do
 		note "JDK $jdk ($major), run $try"
 		out=$TMPD/churn-$major
-		"$MIXPROF" -F 999 -o "$out.folded" -- "$jdk/bin/java" -cp "$SAMPLES" \
-			Unload 30 0.15 reflect >"$out.phases" 2>"$out.err" ||
+		nice -n -5 "$MIXPROF" -F 999 -o "$out.folded" -- nice -n 5 \
+			"$jdk/bin/java" -cp "$SAMPLES" Unload 30 0.15 reflect \
+			>"$out.phases" 2>"$out.err" ||
 			die "mixprof or Unload failed: $(tail -20 "$out.err")"
 		grep '^mixprof:  ' "$out.err"
 		grep -q '^done' "$out.phases" || die "Unload did not finish"
