@@ -13,6 +13,18 @@ rm -f "$copy"
 # (not for background jobs: $! would be the subshell running the function)
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 
+# no_stale_map PID: a map of an earlier process with PID, root's (pids
+# wrap at 32768 here: a test beside this one ran a JVM as root under the
+# same pid once), is not this JVM's: the agent rightly refuses to write
+# into it, so it goes before the attach (nothing has written this JVM's
+# map yet: only the agent does)
+no_stale_map() {
+	local f=/tmp/perf-$1.map
+	[ -e "$f" ] || return 0
+	note "a stale $f of $(stat -c %U "$f"), removed"
+	rm -f "$f"
+}
+
 for jdk in $(jdks); do
 	v=$(basename "$jdk")
 	note "== $v"
@@ -26,6 +38,7 @@ for jdk in $(jdks); do
 	PIDS_TO_KILL+=("$pid")
 	wait_for 20 grep -qs 'AttachWork::early' "$JVM_LOG" || die "JVM did not start"
 	[ "$(stat -c %U "/proc/$pid")" = nobody ] || die "JVM not run by nobody"
+	no_stale_map "$pid"
 
 	"$MIXPROF" attach "$pid" >/dev/null || die "attach as root failed"
 	map=/tmp/perf-$pid.map
@@ -58,6 +71,7 @@ for jdk in $(jdks); do
 	PIDS_TO_KILL+=("$pid")
 	wait_for 20 grep -qs 'AttachWork::early' "$TMPD/$v-2.log" ||
 		die "JVM did not start"
+	no_stale_map "$pid"
 	"$MIXPROF" attach "$pid" --agent "$TMPD/private/libjmap.so" >/dev/null ||
 		die "attach with a private agent failed"
 	[ -s "/tmp/perf-$pid.map" ] || die "no map with the copied agent"
