@@ -1061,29 +1061,30 @@ static __always_inline int frameless_stub(const struct interp_proc *p,
 		   : EDGE_NONE;
 }
 
-/* The little-endian rel32 at b, sign-extended. */
+/* The rel32 at b (little-endian), sign-extended. */
 static __always_inline __u64 rel32_at(const __u8 *b)
 {
-	return (__u64)(__s64)(__s32)((__u32)b[0] | (__u32)b[1] << 8 |
-				     (__u32)b[2] << 16 | (__u32)b[3] << 24);
+	__s32 rel;
+
+	__builtin_memcpy(&rel, b, sizeof(rel));
+	return (__u64)(__s64)rel;
 }
 
 /*
- * Is a jump from the blob at blob to target one out of it, to another
- * blob's code (blobkinds.h: a compiled method's rethrow), not a branch
- * within it?
+ * The blob a jump from the blob at blob to target leaves for (blobkinds.h:
+ * a compiled method's rethrow, its return poll stub), or 0: a branch
+ * within it, told without a lookup, or no code.
  */
-static __always_inline bool tail_jump(const struct interp_proc *p,
+static __always_inline __u64 jump_out(const struct interp_proc *p,
 				      const struct blob_info *bi, __u64 blob,
 				      __u64 target)
 {
 	__u64 to;
 
-	/* within it: a branch, told without a lookup */
 	if ((target >= blob && target < blob + bi->size) || !in_code(p, target))
-		return false;
+		return 0;
 	to = find_blob(p, target);
-	return to && to != blob;
+	return to != blob ? to : 0;
 }
 
 /*
@@ -1106,13 +1107,8 @@ static __always_inline bool poll_stub(const struct interp_proc *p,
 	asm volatile("" : "+r"(i)); /* checked, then used */
 	if (i > EXC_TAIL_BYTES - 5 || c[i] != X86_JMP_REL32)
 		return false;
-	to = ip + i + 5 + rel32_at(c + i + 1);
-	if (i)
-		return tail_jump(p, bi, blob, to);
-	if ((to >= blob && to < blob + bi->size) || !in_code(p, to))
-		return false;
-	to = find_blob(p, to);
-	return to && to != blob && blob_named(p, to) == BLOB_SAFEPOINT;
+	to = jump_out(p, bi, blob, ip + i + 5 + rel32_at(c + i + 1));
+	return to && (i || blob_named(p, to) == BLOB_SAFEPOINT);
 }
 
 /*
@@ -1263,7 +1259,7 @@ __noinline int leaf_edge(const struct interp_proc *p,
 	if (b[0] == X86_POP_RDX && X86_JMP_REG(b + 1) >= 0)
 		return EDGE_GONE;
 	if (b[0] == X86_POP_RBP && b[1] == X86_JMP_REL32 &&
-	    tail_jump(p, bi, blob, ip + 5 + rel32_at(b + 2)))
+	    jump_out(p, bi, blob, ip + 5 + rel32_at(b + 2)))
 		return EDGE_SP;
 	/* the exception blob's "pop rdx", then its tail */
 	if (b[1] == X86_POP_RDX && X86_IS_MOV_R8_RAX(b + 2) &&

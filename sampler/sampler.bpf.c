@@ -928,14 +928,15 @@ static __always_inline __u32 check_leaf(const struct walk *w,
 static __always_inline __u64 check_first_fp(__u64 ip, __u64 sp, __u64 fp)
 {
 	__u8 c[8] = {};
+	__s32 imm;
 
 	if (fp != sp || bpf_probe_read_user(c, sizeof(c), (const void *)ip) ||
 	    !X86_IS_ADD_RBP(c))
 		return fp;
 	if (c[1] == 0x83)
 		return fp + (__s64)(__s8)c[3];
-	return fp + (__s64)(__s32)((__u32)c[3] | (__u32)c[4] << 8 |
-				   (__u32)c[5] << 16 | (__u32)c[6] << 24);
+	__builtin_memcpy(&imm, c + 3, sizeof(imm));
+	return fp + (__s64)imm;
 }
 
 __noinline __u64 check_walk(__u32 tgid, __u64 ip, __u64 sp, __u64 fp,
